@@ -1,0 +1,127 @@
+//! The generator's settings: which documents become which crates
+//! (`spec/codegen.toml` in this workspace).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// Every API a workspace generates.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// One entry per document.
+    pub api: Vec<Target>,
+}
+
+impl Config {
+    /// Reads the settings at `path`; `label` is how messages name the file.
+    pub fn load(path: &Path, label: &str) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::parse(&text, label)
+    }
+
+    /// Parses settings text.
+    pub fn parse(text: &str, label: &str) -> Result<Self> {
+        let config: Config = toml::from_str(text).map_err(|e| Error::Config {
+            file: label.to_owned(),
+            message: e.to_string(),
+        })?;
+        for target in &config.api {
+            target.check(label)?;
+        }
+        Ok(config)
+    }
+}
+
+/// One document and the crates made from it. Paths are relative to the
+/// workspace root.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Target {
+    /// The OpenAPI document.
+    pub spec: PathBuf,
+    /// The models crate (always generated: the others depend on it).
+    pub models: CrateTarget,
+    /// The client crate, if wanted.
+    pub client: Option<CrateTarget>,
+    /// The server-stubs crate, if wanted.
+    pub server: Option<CrateTarget>,
+    /// The name of the server trait; by default made from `info.title`.
+    #[serde(default)]
+    pub trait_name: Option<String>,
+    /// The schema every error response uses (`components.schemas` key), whose
+    /// shape the server stubs render for every error they answer themselves.
+    /// It must have `error.code`, `error.message`, `error.errors[]` with
+    /// `property`/`message`/`errorCode`, `requestId` and `timestamp`.
+    #[serde(default)]
+    pub error_schema: Option<String>,
+    /// Whether the client also accepts success bodies wrapped as
+    /// `{"data": ..., "status": ...}`.
+    #[serde(default)]
+    pub client_accepts_data_envelope: bool,
+}
+
+impl Target {
+    /// A target for a document alone, as `cargo xtask generate` makes:
+    /// `<name>-models`, `<name>-client`, `<name>-server` in `models/`,
+    /// `client/`, `server/`.
+    pub fn standalone(spec: PathBuf, name: &str) -> Self {
+        let krate = |kind: &str| CrateTarget {
+            package: format!("{name}-{kind}"),
+            path: PathBuf::from(kind),
+        };
+        Target {
+            spec,
+            models: krate("models"),
+            client: Some(krate("client")),
+            server: Some(krate("server")),
+            trait_name: None,
+            error_schema: None,
+            client_accepts_data_envelope: false,
+        }
+    }
+
+    fn check(&self, label: &str) -> Result<()> {
+        let crates = [
+            Some(&self.models),
+            self.client.as_ref(),
+            self.server.as_ref(),
+        ];
+        for krate in crates.into_iter().flatten() {
+            let valid = !krate.package.is_empty()
+                && krate
+                    .package
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if !valid {
+                return Err(Error::Config {
+                    file: label.to_owned(),
+                    message: format!("`{}` is not a valid package name", krate.package),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where one generated crate goes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrateTarget {
+    /// The package name, e.g. `logistics-models`.
+    pub package: String,
+    /// The crate's folder, relative to the workspace root.
+    pub path: PathBuf,
+}
+
+impl CrateTarget {
+    /// The crate's name in Rust code (`logistics_models`).
+    pub fn lib_name(&self) -> String {
+        self.package.replace('-', "_")
+    }
+}

@@ -1,0 +1,169 @@
+//! Documentation from the document, as rustdoc attributes that build without
+//! warnings whatever Markdown the document's authors wrote.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::Docs;
+
+/// `#[doc = "..."]` attributes for `docs`, or `fallback` when it says nothing.
+pub fn doc_attrs(docs: &Docs, fallback: &str) -> TokenStream {
+    let mut lines = Vec::new();
+    let text = match (&docs.title, &docs.description) {
+        (Some(title), Some(description)) if !description.starts_with(title.as_str()) => {
+            format!("{title}\n\n{description}")
+        }
+        (_, Some(description)) => description.clone(),
+        (Some(title), None) => title.clone(),
+        (None, None) => fallback.to_owned(),
+    };
+    lines.extend(markdown_lines(&text));
+    if let Some(example) = &docs.example {
+        if let Ok(json) = serde_json::to_string_pretty(example) {
+            lines.push(String::new());
+            lines.push("# Example".to_owned());
+            lines.push(String::new());
+            lines.push("```json".to_owned());
+            lines.extend(json.lines().map(str::to_owned));
+            lines.push("```".to_owned());
+        }
+    }
+    if docs.deprecated {
+        lines.push(String::new());
+        lines.push("**Deprecated** by the API.".to_owned());
+    }
+    attrs(&lines)
+}
+
+/// `#[doc = "..."]` attributes for plain lines.
+pub fn attrs(lines: &[String]) -> TokenStream {
+    let attrs = lines.iter().map(|line| {
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
+        quote!(#[doc = #line])
+    });
+    quote!(#(#attrs)*)
+}
+
+/// Inner `#![doc = "..."]` attributes for a module or crate.
+pub fn inner_attrs(lines: &[String]) -> TokenStream {
+    let attrs = lines.iter().map(|line| {
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
+        quote!(#![doc = #line])
+    });
+    quote!(#(#attrs)*)
+}
+
+/// The lines of `text`, trimmed of trailing space, with Markdown that rustdoc
+/// would warn about made harmless: bare URLs are wrapped in `<…>`, and `[`,
+/// `]`, `<`, `>` outside code are escaped so they are not read as links or HTML.
+pub fn markdown_lines(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for line in text.trim_end().lines() {
+        let line = line.trim_end();
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            // A fence without a language would be compiled as a Rust doctest.
+            let trimmed = line.trim_start();
+            if in_fence && trimmed == "```" {
+                out.push(line.replacen("```", "```text", 1));
+            } else {
+                out.push(line.to_owned());
+            }
+            continue;
+        }
+        if in_fence {
+            out.push(line.to_owned());
+        } else {
+            out.push(escape_outside_code(line));
+        }
+    }
+    if in_fence {
+        out.push("```".to_owned());
+    }
+    out
+}
+
+fn escape_outside_code(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    for (i, part) in line.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(part); // inside a code span
+            continue;
+        }
+        let mut rest = part;
+        while !rest.is_empty() {
+            match find_url(rest) {
+                Some((start, end)) => {
+                    out.push_str(&escape_text(&rest[..start]));
+                    out.push('<');
+                    out.push_str(&rest[start..end]);
+                    out.push('>');
+                    rest = &rest[end..];
+                }
+                None => {
+                    out.push_str(&escape_text(rest));
+                    rest = "";
+                }
+            }
+        }
+    }
+    // An odd number of backticks leaves a code span open; rustdoc copes.
+    out
+}
+
+fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '[' | ']' | '<' | '>' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The byte range of the first `http(s)://…` URL in `text`.
+fn find_url(text: &str) -> Option<(usize, usize)> {
+    let start = ["https://", "http://"]
+        .iter()
+        .filter_map(|scheme| text.find(scheme))
+        .min()?;
+    let end = text[start..]
+        .find(|c: char| c.is_whitespace() || matches!(c, ')' | '>' | '"' | '\'' | '<'))
+        .map_or(text.len(), |len| start + len);
+    // Trailing punctuation ends a sentence, not the URL.
+    let url = text[start..end].trim_end_matches(['.', ',', ';', ':']);
+    Some((start, start + url.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn makes_markdown_safe_for_rustdoc() {
+        assert_eq!(
+            markdown_lines("See https://example.com/a. Send [x] as `Bearer <token>` or <b>"),
+            ["See <https://example.com/a>. Send \\[x\\] as `Bearer <token>` or \\<b\\>"]
+        );
+        assert_eq!(
+            markdown_lines("```\nlet x = [1];\n```"),
+            ["```text", "let x = [1];", "```"]
+        );
+    }
+}

@@ -1,0 +1,566 @@
+//! One named type: its definition, its helpers and its validators.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::checks::CheckContext;
+use crate::emit::docs;
+use crate::error::Result;
+use crate::ir::{
+    Additional, EnumDef, Field, Shape, StructDef, Tagging, Ty, TypeDef, TypeKind, UnionDef,
+};
+
+/// Everything generated for `def`.
+pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef) -> Result<TokenStream> {
+    let fallback = match &def.schema_name {
+        Some(name) => format!("The `{name}` schema."),
+        None => format!("Defined inline at `{}`.", def.origin),
+    };
+    let doc = docs::doc_attrs(&def.docs, &fallback);
+    let name = format_ident!("{}", def.name);
+    Ok(match &def.kind {
+        TypeKind::Struct(s) => struct_items(cx, def, s, &doc),
+        TypeKind::Enum(e) => enum_items(e, &name, &doc),
+        TypeKind::Union(u) => union_items(cx, u, &name, &doc),
+        TypeKind::Newtype(shape) => newtype_items(cx, shape, &name, &doc),
+        TypeKind::Alias(shape) => {
+            let ty = cx.types.shape(shape);
+            quote!(#doc pub type #name = #ty;)
+        }
+    })
+}
+
+fn struct_items(
+    cx: &CheckContext<'_>,
+    def: &TypeDef,
+    s: &StructDef,
+    doc: &TokenStream,
+) -> TokenStream {
+    let name = format_ident!("{}", def.name);
+    let strict = def.in_request;
+    let fields = s.fields.iter().map(|f| field_tokens(cx, f, strict));
+    let additional = match &s.additional {
+        Additional::Map(value) => {
+            let ty = cx.types.shape(value);
+            quote! {
+                /// Properties beyond the ones above.
+                #[serde(flatten)]
+                pub additional_properties: std::collections::BTreeMap<String, #ty>,
+            }
+        }
+        _ => TokenStream::new(),
+    };
+    let deny =
+        matches!(s.additional, Additional::Deny).then(|| quote!(#[serde(deny_unknown_fields)]));
+    let all_optional = s.fields.iter().all(|f| !f.required);
+    let default = all_optional.then(|| quote!(Default,));
+    let validate = validate_impl(cx, &name, struct_validate(cx, s));
+    let validate_json = struct_validate_json(cx, s, strict);
+    let runtime = &cx.runtime;
+    quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, #default serde::Serialize, serde::Deserialize)]
+        #deny
+        pub struct #name {
+            #(#fields)*
+            #additional
+        }
+
+        #validate
+
+        impl #runtime::ValidateJson for #name {
+            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
+                #validate_json
+            }
+        }
+    }
+}
+
+/// `impl Validate for name { body }`, with unused parameters left unnamed.
+fn validate_impl(
+    cx: &CheckContext<'_>,
+    name: &proc_macro2::Ident,
+    body: TokenStream,
+) -> TokenStream {
+    let runtime = &cx.runtime;
+    if body.is_empty() {
+        quote! {
+            impl #runtime::Validate for #name {
+                fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+            }
+        }
+    } else {
+        quote! {
+            impl #runtime::Validate for #name {
+                fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+                    #body
+                }
+            }
+        }
+    }
+}
+
+/// The Rust type of a field, `Option` and `Box` included.
+fn field_type(cx: &CheckContext<'_>, field: &Field) -> TokenStream {
+    let inner = cx.types.ty(&field.shape.ty);
+    let inner = if field.boxed {
+        quote!(Box<#inner>)
+    } else {
+        inner
+    };
+    if field.required && !field.shape.nullable {
+        inner
+    } else {
+        quote!(Option<#inner>)
+    }
+}
+
+fn field_tokens(cx: &CheckContext<'_>, field: &Field, strict: bool) -> TokenStream {
+    let ident = format_ident!("{}", field.name);
+    let ty = field_type(cx, field);
+    let mut doc_lines = Vec::new();
+    let fallback = format!("The `{}` property.", field.wire);
+    let mut docs = field.docs.clone();
+    if docs.description.is_none() && docs.title.is_none() {
+        docs.description = Some(fallback);
+    }
+    if let Some(default) = &field.default {
+        let extra = format!("Defaults to `{default}` when absent.");
+        docs.description = Some(format!(
+            "{}\n\n{extra}",
+            docs.description.unwrap_or_default()
+        ));
+    }
+    doc_lines.push(docs::doc_attrs(&docs, ""));
+    let mut serde_args = Vec::new();
+    if field.name != field.wire {
+        let wire = &field.wire;
+        serde_args.push(quote!(rename = #wire));
+    }
+    match (field.required, field.shape.nullable) {
+        (true, false) => {}
+        (true, true) => {
+            if strict {
+                serde_args.push(quote!(
+                    deserialize_with = "validation::deserialize_nullable"
+                ));
+            }
+        }
+        (false, nullable) => {
+            serde_args.push(quote!(default));
+            serde_args.push(quote!(skip_serializing_if = "Option::is_none"));
+            if strict && !nullable {
+                serde_args.push(quote!(deserialize_with = "validation::deserialize_some"));
+            }
+        }
+    }
+    let serde_attr = (!serde_args.is_empty()).then(|| quote!(#[serde(#(#serde_args),*)]));
+    quote! {
+        #(#doc_lines)*
+        #serde_attr
+        pub #ident: #ty,
+    }
+}
+
+fn struct_validate(cx: &CheckContext<'_>, s: &StructDef) -> TokenStream {
+    let mut out = TokenStream::new();
+    let value = format_ident!("value");
+    for field in &s.fields {
+        let ident = format_ident!("{}", field.name);
+        let wire = &field.wire;
+        let optional = !field.required || field.shape.nullable;
+        let shape = Shape {
+            nullable: optional,
+            ..field.shape.clone()
+        };
+        let checks = cx.typed(&shape, &value);
+        if !checks.is_empty() {
+            out.extend(quote! {
+                path.push_key(#wire);
+                let value = &self.#ident;
+                #checks
+                path.pop();
+            });
+        }
+    }
+    if let Additional::Map(value_shape) = &s.additional {
+        let checks = cx.typed(value_shape, &format_ident!("item"));
+        if !checks.is_empty() {
+            out.extend(quote! {
+                for (key, item) in &self.additional_properties {
+                    path.push_key(key);
+                    #checks
+                    path.pop();
+                }
+            });
+        }
+    }
+    let (min, max) = s.property_count;
+    if min.is_some() || max.is_some() {
+        let runtime = &cx.runtime;
+        let (min, max) = (quote_opt(min), quote_opt(max));
+        let extra = match &s.additional {
+            Additional::Map(_) => quote!(+ self.additional_properties.len()),
+            _ => TokenStream::new(),
+        };
+        let present = s.fields.iter().map(|f| {
+            let ident = format_ident!("{}", f.name);
+            if f.required && !f.shape.nullable {
+                quote!(1usize)
+            } else {
+                quote!(usize::from(self.#ident.is_some()))
+            }
+        });
+        out.extend(quote! {
+            let count = 0usize #(+ #present)* #extra;
+            #runtime::check_property_count(count, #min, #max, path, report);
+        });
+    }
+    out
+}
+
+fn struct_validate_json(cx: &CheckContext<'_>, s: &StructDef, strict: bool) -> TokenStream {
+    let runtime = &cx.runtime;
+    let mut out = quote! {
+        let Some(object) = #runtime::expect_object(value, path, report) else {
+            return;
+        };
+    };
+    let required: Vec<&str> = s
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.wire.as_str())
+        .collect();
+    if !required.is_empty() {
+        out.extend(
+            quote!(#runtime::check_required_properties(object, &[#(#required),*], path, report);),
+        );
+    }
+    let known: Vec<&str> = s.fields.iter().map(|f| f.wire.as_str()).collect();
+    if matches!(s.additional, Additional::Deny) {
+        out.extend(
+            quote!(#runtime::check_unknown_properties(object, &[#(#known),*], path, report);),
+        );
+    }
+    if s.property_count != (None, None) {
+        let (min, max) = (quote_opt(s.property_count.0), quote_opt(s.property_count.1));
+        out.extend(quote!(#runtime::check_property_count(object.len(), #min, #max, path, report);));
+    }
+    for field in &s.fields {
+        let wire = &field.wire;
+        let null_allowed = field.shape.nullable || (!field.required && !strict);
+        let null = if null_allowed {
+            quote!(#runtime::Null::Allowed)
+        } else {
+            quote!(#runtime::Null::Refused)
+        };
+        let inner = Shape {
+            nullable: false,
+            ..field.shape.clone()
+        };
+        if !inner.has_own_checks() {
+            let ty = cx.types.ty(&inner.ty);
+            out.extend(quote!(#runtime::property::<#ty>(object, #wire, #null, path, report);));
+            continue;
+        }
+        let checks = cx.json(&inner, &quote!(value));
+        let body = if null_allowed {
+            quote!(if !value.is_null() { #checks })
+        } else {
+            quote!(if value.is_null() { #runtime::report_null(path, report); } else { #checks })
+        };
+        out.extend(quote! {
+            if let Some(value) = object.get(#wire) {
+                path.push_key(#wire);
+                #body
+                path.pop();
+            }
+        });
+    }
+    if let Additional::Map(value_shape) = &s.additional {
+        let checks = cx.json(value_shape, &quote!(value));
+        out.extend(quote! {
+            for (key, value) in object {
+                if ![#(#known),*].contains(&key.as_str()) {
+                    path.push_key(key);
+                    #checks
+                    path.pop();
+                }
+            }
+        });
+    }
+    out
+}
+
+fn quote_opt(value: Option<usize>) -> TokenStream {
+    match value {
+        Some(n) => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(Some(#n))
+        }
+        None => quote!(None),
+    }
+}
+
+fn enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStream) -> TokenStream {
+    let variants = e.variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.name);
+        let wire = &v.wire;
+        let line = format!(" `{wire}`");
+        let rename = (v.name != v.wire).then(|| quote!(#[serde(rename = #wire)]));
+        quote!(#[doc = #line] #rename #ident,)
+    });
+    let idents: Vec<_> = e
+        .variants
+        .iter()
+        .map(|v| format_ident!("{}", v.name))
+        .collect();
+    let wires: Vec<&str> = e.variants.iter().map(|v| v.wire.as_str()).collect();
+    let count = Literal::usize_unsuffixed(e.variants.len());
+    quote! {
+        #doc
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl #name {
+            /// Every value, in the document's order.
+            pub const ALL: [Self; #count] = [#(Self::#idents),*];
+
+            /// Every value as it is written on the wire, in the document's order.
+            pub const VALUES: &'static [&'static str] = &[#(#wires),*];
+
+            /// The value as it is written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    #(Self::#idents => #wires,)*
+                }
+            }
+        }
+
+        impl std::fmt::Display for #name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for #name {
+            type Err = validation::UnknownEnumValue;
+
+            fn from_str(value: &str) -> Result<Self, Self::Err> {
+                match value {
+                    #(#wires => Ok(Self::#idents),)*
+                    _ => Err(validation::UnknownEnumValue { value: value.to_owned(), expected: Self::VALUES }),
+                }
+            }
+        }
+
+        impl validation::Validate for #name {
+            fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+        }
+
+        impl validation::ValidateJson for #name {
+            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
+                validation::check_enum_value(value, Self::VALUES, path, report);
+            }
+        }
+    }
+}
+
+fn union_items(
+    cx: &CheckContext<'_>,
+    u: &UnionDef,
+    name: &proc_macro2::Ident,
+    doc: &TokenStream,
+) -> TokenStream {
+    let runtime = &cx.runtime;
+    let variant_ty = |v: &crate::ir::UnionVariant| {
+        let ty = cx.types.shape(&v.shape);
+        if v.boxed { quote!(Box<#ty>) } else { ty }
+    };
+    let variants = u.variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.name);
+        let ty = variant_ty(v);
+        let line = match &v.shape.ty {
+            Ty::Named(named) => format!(" A [`{named}`]."),
+            _ => format!(" The `{}` alternative.", v.name),
+        };
+        quote!(#[doc = #line] #ident(#ty),)
+    });
+    let labels: Vec<String> = u.variants.iter().map(|v| v.name.clone()).collect();
+    let alternatives = labels.join(", ");
+    let typed_arms: Vec<TokenStream> = u
+        .variants
+        .iter()
+        .map(|v| {
+            let ident = format_ident!("{}", v.name);
+            let checks = cx.typed(&v.shape, &format_ident!("value"));
+            if checks.is_empty() {
+                quote!(Self::#ident(_) => {})
+            } else {
+                quote!(Self::#ident(value) => { #checks })
+            }
+        })
+        .collect();
+    let any_typed = u.variants.iter().any(|v| cx.typed_needed(&v.shape));
+    let validate = validate_impl(
+        cx,
+        name,
+        if any_typed {
+            quote!(match self { #(#typed_arms)* })
+        } else {
+            TokenStream::new()
+        },
+    );
+    let (derive_deserialize, deserialize_impl, json_walk) = match &u.tagging {
+        Tagging::Untagged => {
+            let attempts = u.variants.iter().map(|v| {
+                let attempt_cx = CheckContext {
+                    api: cx.api,
+                    runtime: cx.runtime.clone(),
+                    types: cx.types,
+                    report: format_ident!("attempt"),
+                };
+                let checks = attempt_cx.json(&v.shape, &quote!(value));
+                quote! {
+                    {
+                        let mut attempt = Report::new();
+                        #checks
+                        if attempt.is_empty() {
+                            return;
+                        }
+                    }
+                }
+            });
+            (
+                quote!(serde::Deserialize,),
+                TokenStream::new(),
+                quote! {
+                    #(#attempts)*
+                    #runtime::report_no_alternative(path, #alternatives, report);
+                },
+            )
+        }
+        Tagging::Internal { property } => {
+            let expected: Vec<&String> = u.variants.iter().flat_map(|v| &v.tag_values).collect();
+            let expected_text = expected
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let deserialize_arms = u.variants.iter().map(|v| {
+                let ident = format_ident!("{}", v.name);
+                let values = &v.tag_values;
+                let wrap = if v.boxed { quote!(|v| Self::#ident(Box::new(v))) } else { quote!(Self::#ident) };
+                quote!(#(Some(#values))|* => serde_json::from_value(value).map(#wrap).map_err(serde::de::Error::custom),)
+            });
+            let json_arms = u.variants.iter().map(|v| {
+                let values = &v.tag_values;
+                let ty = cx.types.ty(&v.shape.ty);
+                quote!(#(Some(#values))|* => <#ty as #runtime::ValidateJson>::validate_json(value, path, report),)
+            });
+            let unknown = format!("must be one of: {expected_text}");
+            (
+                TokenStream::new(),
+                quote! {
+                    impl<'de> serde::Deserialize<'de> for #name {
+                        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                            let value = serde_json::Value::deserialize(deserializer)?;
+                            let tag = value.get(#property).and_then(serde_json::Value::as_str).map(str::to_owned);
+                            match tag.as_deref() {
+                                #(#deserialize_arms)*
+                                Some(other) => Err(serde::de::Error::custom(format_args!(
+                                    "unknown `{}` value `{other}`; expected one of: {}", #property, #expected_text
+                                ))),
+                                None => Err(serde::de::Error::missing_field(#property)),
+                            }
+                        }
+                    }
+                },
+                quote! {
+                    let Some(object) = #runtime::expect_object(value, path, report) else {
+                        return;
+                    };
+                    match object.get(#property).and_then(serde_json::Value::as_str) {
+                        #(#json_arms)*
+                        Some(_) => report.push_child(path, #property, #unknown, "InvalidEnumValue"),
+                        None => report.push_child(path, #property, "is required", "Required"),
+                    }
+                },
+            )
+        }
+    };
+    quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, #derive_deserialize)]
+        #[serde(untagged)]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        #deserialize_impl
+
+        #validate
+
+        impl #runtime::ValidateJson for #name {
+            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
+                #json_walk
+            }
+        }
+    }
+}
+
+fn newtype_items(
+    cx: &CheckContext<'_>,
+    shape: &Shape,
+    name: &proc_macro2::Ident,
+    doc: &TokenStream,
+) -> TokenStream {
+    let runtime = &cx.runtime;
+    let inner = cx.types.shape(shape);
+    let checks = cx.typed(shape, &format_ident!("value"));
+    let body = if checks.is_empty() {
+        checks
+    } else {
+        quote!(let value = &self.0; #checks)
+    };
+    let validate = validate_impl(cx, name, body);
+    let json = cx.json(shape, &quote!(value));
+    quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(transparent)]
+        pub struct #name(pub #inner);
+
+        impl #name {
+            /// The wrapped value.
+            pub fn into_inner(self) -> #inner {
+                self.0
+            }
+        }
+
+        impl From<#inner> for #name {
+            fn from(value: #inner) -> Self {
+                Self(value)
+            }
+        }
+
+        impl std::ops::Deref for #name {
+            type Target = #inner;
+
+            fn deref(&self) -> &Self::Target {
+                &self.0
+            }
+        }
+
+        #validate
+
+        impl #runtime::ValidateJson for #name {
+            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
+                #json
+            }
+        }
+    }
+}

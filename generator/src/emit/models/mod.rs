@@ -1,0 +1,269 @@
+//! The models crate: one module per API area (the tag of the operations that
+//! use a type; `common` for types several areas share), each type with its
+//! validators, and the validation runtime.
+
+pub mod checks;
+mod items;
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::templates::{CargoToml, Dependency, ModelsReadme};
+use super::{Context, Files, RustTypes, docs};
+use crate::error::Result;
+use crate::ir::{Api, Primitive, Shape, Ty, TypeDef, TypeKind};
+use crate::lower::names::{Namespace, field_name};
+
+const VALIDATION_RUNTIME: &str = include_str!("../../../runtime/models/validation.rs");
+
+/// The module holding types several areas share.
+const COMMON: &str = "common";
+
+/// Writes the models crate.
+pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
+    let api = cx.api;
+    let root = &cx.target.models.path;
+    let modules = modules(api);
+    let mut files = Files::default();
+    let used = UsedDeps::of(api);
+
+    let mut module_names = Vec::new();
+    for (module, types) in &modules {
+        let ident = format_ident!("{}", module);
+        module_names.push(ident);
+        let path = root.join("src").join(format!("{module}.rs"));
+        let tokens = module_tokens(cx, module, types, &modules)?;
+        files.insert(&path, cx.rust_file(&path, tokens)?);
+    }
+
+    let mut regions = vec![];
+    if used.uuid {
+        regions.push("uuid");
+    }
+    if used.chrono {
+        regions.push("chrono");
+    }
+    if used.regex {
+        regions.push("regex");
+    }
+    files.insert(
+        root.join("src/validation.rs"),
+        cx.runtime_file(VALIDATION_RUNTIME, &regions),
+    );
+
+    let lib_path = root.join("src/lib.rs");
+    files.insert(
+        &lib_path,
+        cx.rust_file(&lib_path, lib_tokens(cx, &module_names, &used))?,
+    );
+
+    let mut dependencies = vec![
+        Dependency::new("serde", &["derive"]),
+        Dependency::new("serde_json", &[]),
+    ];
+    if used.uuid {
+        dependencies.push(Dependency::new("uuid", &[]));
+    }
+    if used.chrono {
+        dependencies.push(Dependency::new("chrono", &[]));
+    }
+    if used.regex {
+        dependencies.push(Dependency::new("regex-lite", &[]));
+    }
+    let description = format!(
+        "Models of the {} API, generated from its OpenAPI document.",
+        api.title
+    );
+    files.insert(
+        root.join("Cargo.toml"),
+        CargoToml::render(cx, &cx.target.models.package, &description, &dependencies)?,
+    );
+    files.insert(root.join("README.md"), ModelsReadme::render(cx, &modules)?);
+    Ok(files)
+}
+
+/// Which optional dependencies the API's types need.
+pub(crate) struct UsedDeps {
+    pub uuid: bool,
+    pub chrono: bool,
+    pub regex: bool,
+}
+
+impl UsedDeps {
+    fn of(api: &Api) -> Self {
+        let mut used = UsedDeps {
+            uuid: false,
+            chrono: false,
+            regex: false,
+        };
+        let mut visit = |shape: &Shape| used.visit(shape);
+        for def in &api.types {
+            match &def.kind {
+                TypeKind::Struct(s) => {
+                    s.fields.iter().for_each(|f| visit(&f.shape));
+                    if let crate::ir::Additional::Map(value) = &s.additional {
+                        visit(value);
+                    }
+                }
+                TypeKind::Union(u) => u.variants.iter().for_each(|v| visit(&v.shape)),
+                TypeKind::Newtype(shape) | TypeKind::Alias(shape) => visit(shape),
+                TypeKind::Enum(_) => {}
+            }
+        }
+        for op in &api.operations {
+            for param in &op.params {
+                visit(&param.shape);
+            }
+            for response in &op.responses {
+                for header in &response.headers {
+                    visit(&header.shape);
+                }
+            }
+        }
+        used
+    }
+
+    fn visit(&mut self, shape: &Shape) {
+        self.regex |= shape.checks.pattern.is_some();
+        match &shape.ty {
+            Ty::Primitive(Primitive::Uuid) => self.uuid = true,
+            Ty::Primitive(Primitive::DateTime | Primitive::Date) => self.chrono = true,
+            Ty::Array(item) | Ty::Map(item) => self.visit(item),
+            _ => {}
+        }
+    }
+}
+
+/// Types grouped into modules, by module name.
+pub(crate) fn modules(api: &Api) -> BTreeMap<String, Vec<&TypeDef>> {
+    let mut names = Namespace::with_reserved(&["validation", "lib"]);
+    let mut tag_modules: BTreeMap<String, String> = BTreeMap::new();
+    let mut out: BTreeMap<String, Vec<&TypeDef>> = BTreeMap::new();
+    for def in &api.types {
+        let module = match def.tags.iter().collect::<Vec<_>>().as_slice() {
+            [tag] if !tag.is_empty() => tag_modules
+                .entry((*tag).clone())
+                .or_insert_with(|| names.claim(field_name(tag)))
+                .clone(),
+            _ => COMMON.to_owned(),
+        };
+        out.entry(module).or_default().push(def);
+    }
+    out
+}
+
+/// The module a type is in.
+pub(crate) fn module_of<'a>(
+    modules: &'a BTreeMap<String, Vec<&TypeDef>>,
+    name: &str,
+) -> Option<&'a str> {
+    modules
+        .iter()
+        .find(|(_, types)| types.iter().any(|t| t.name == name))
+        .map(|(m, _)| m.as_str())
+}
+
+fn module_tokens(
+    cx: &Context<'_>,
+    module: &str,
+    types: &[&TypeDef],
+    modules: &BTreeMap<String, Vec<&TypeDef>>,
+) -> Result<TokenStream> {
+    let named = |name: &str| {
+        let ident = format_ident!("{}", name);
+        match module_of(modules, name) {
+            Some(m) if m == module => quote!(#ident),
+            _ => quote!(crate::#ident),
+        }
+    };
+    let rust_types = RustTypes {
+        named: &named,
+        deps: TokenStream::new(),
+    };
+    let check_cx = checks::CheckContext {
+        api: cx.api,
+        runtime: quote!(validation),
+        types: &rust_types,
+        report: checks::report_ident(),
+    };
+    let items = types
+        .iter()
+        .map(|def| items::type_items(&check_cx, def))
+        .collect::<Result<Vec<_>>>()?;
+    let doc = module_doc(module, types);
+    let needs_runtime = types.iter().any(|t| !matches!(t.kind, TypeKind::Alias(_)));
+    let imports = if needs_runtime {
+        quote!(
+            use crate::validation::{self, Path, Report};
+        )
+    } else {
+        TokenStream::new()
+    };
+    Ok(quote! {
+        #doc
+        #imports
+        #(#items)*
+    })
+}
+
+fn module_doc(module: &str, types: &[&TypeDef]) -> TokenStream {
+    let tag = types
+        .first()
+        .and_then(|t| t.tags.iter().next())
+        .filter(|_| module != COMMON);
+    let line = match tag {
+        Some(tag) => format!("Types of the `{tag}` operations, also exported at the crate root."),
+        None => {
+            "Types that several parts of the API share, also exported at the crate root.".to_owned()
+        }
+    };
+    docs::inner_attrs(&[line])
+}
+
+fn lib_tokens(cx: &Context<'_>, modules: &[proc_macro2::Ident], used: &UsedDeps) -> TokenStream {
+    let api = cx.api;
+    let mut lines = vec![
+        format!("Models of the {} API (version {}).", api.title, api.version),
+        String::new(),
+        format!(
+            "Generated from `{}`: one module per API area, every type re-exported here. \
+             Each type (de)serialises with the document's wire names and checks its \
+             constraints with [`validation`].",
+            api.source
+        ),
+    ];
+    if let Some(description) = &api.description {
+        let first = description.split("\n\n").next().unwrap_or_default();
+        lines.push(String::new());
+        lines.extend(docs::markdown_lines(first));
+    }
+    let doc = docs::inner_attrs(&lines);
+    // In rustfmt's order.
+    let mut reexported = Vec::new();
+    if used.chrono {
+        reexported.push(format_ident!("chrono"));
+    }
+    reexported.push(format_ident!("serde_json"));
+    if used.uuid {
+        reexported.push(format_ident!("uuid"));
+    }
+    let reexports = reexported.iter().map(|krate| {
+        let doc = format!(
+            " The `{krate}` crate the models use, so that dependants name the same version."
+        );
+        quote!(#[doc = #doc] pub use #krate;)
+    });
+    quote! {
+        #doc
+
+        #(#[rustfmt::skip] pub mod #modules;)*
+        #[rustfmt::skip]
+        pub mod validation;
+
+        #(pub use #modules::*;)*
+
+        #(#reexports)*
+    }
+}

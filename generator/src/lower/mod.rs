@@ -1,0 +1,372 @@
+//! Stage two: a parsed document → the [`Api`] IR.
+
+pub mod names;
+mod operations;
+mod schemas;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use openapiv3::{APIKeyLocation, SecurityScheme as OaScheme};
+
+use crate::error::Result;
+use crate::ir::{
+    Additional, Api, BodyKind, Operation, ParamLocation, Parameter, SecurityScheme,
+    SecuritySchemeKind, Server, ServerVariable, Shape, Ty, TypeDef, TypeKind,
+};
+use crate::parse::{Document, Pointer};
+use names::{Namespace, type_name};
+
+/// Lowers a parsed document into the IR.
+pub fn lower(doc: &Document) -> Result<Api> {
+    let mut table = schemas::TypeTable::new(doc);
+    table.lower_components()?;
+    let mut skipped = operations::NotGenerated::default();
+    let operations = operations::lower_operations(doc, &mut table, &mut skipped)?;
+    let mut types = table.into_defs();
+    mark_boxes(&mut types);
+    mark_checks(&mut types);
+    mark_usage(&mut types, &operations);
+    let common_headers = common_headers(&operations);
+    let mut notes = Vec::new();
+    if let Some(first) = skipped.callbacks.first() {
+        notes.push(format!(
+            "{}{first}: callbacks are not generated ({} operation(s) declare them); the operations themselves are",
+            doc.file,
+            skipped.callbacks.len()
+        ));
+    }
+    if let Some(first) = skipped.links.first() {
+        notes.push(format!(
+            "{}{first}: response links are not generated ({} response(s) declare them)",
+            doc.file,
+            skipped.links.len()
+        ));
+    }
+    if doc.raw.get("webhooks").is_some() {
+        notes.push(format!(
+            "{}#/webhooks: webhooks are not generated",
+            doc.file
+        ));
+    }
+    Ok(Api {
+        source: doc.file.clone(),
+        title: doc.api.info.title.clone(),
+        version: doc.api.info.version.clone(),
+        description: doc.api.info.description.clone(),
+        servers: servers(doc),
+        types,
+        operations,
+        security_schemes: security_schemes(doc)?,
+        common_headers,
+        notes,
+    })
+}
+
+fn servers(doc: &Document) -> Vec<Server> {
+    let mut names = Namespace::default();
+    doc.api
+        .servers
+        .iter()
+        .enumerate()
+        .map(|(i, server)| {
+            // "Production. Live data…" → `Production`.
+            let label = server
+                .description
+                .as_deref()
+                .and_then(|d| d.split(['.', ',', ':', '(', ';']).next())
+                .map(str::trim)
+                .filter(|d| !d.is_empty() && d.split_whitespace().count() <= 4)
+                .map(type_name)
+                .unwrap_or_else(|| format!("Server{}", i + 1));
+            Server {
+                url: server.url.clone(),
+                description: server.description.clone(),
+                name: names.claim(label),
+                variables: server
+                    .variables
+                    .iter()
+                    .flatten()
+                    .map(|(name, variable)| ServerVariable {
+                        name: name.clone(),
+                        default: variable.default.clone(),
+                        description: variable.description.clone(),
+                        allowed: variable.enumeration.clone(),
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn security_schemes(doc: &Document) -> Result<Vec<SecurityScheme>> {
+    let Some(components) = &doc.api.components else {
+        return Ok(Vec::new());
+    };
+    let base = Pointer::root().push("components").push("securitySchemes");
+    let mut names = Namespace::default();
+    components
+        .security_schemes
+        .iter()
+        .map(|(name, scheme)| {
+            let resolved = doc.resolve(scheme, &base.push(name))?;
+            let (kind, description) = match resolved.value.as_ref() {
+                OaScheme::APIKey {
+                    location,
+                    name,
+                    description,
+                    ..
+                } => (
+                    SecuritySchemeKind::ApiKey {
+                        location: match location {
+                            APIKeyLocation::Header => ParamLocation::Header,
+                            APIKeyLocation::Query => ParamLocation::Query,
+                            APIKeyLocation::Cookie => ParamLocation::Cookie,
+                        },
+                        name: name.clone(),
+                    },
+                    description.clone(),
+                ),
+                OaScheme::HTTP {
+                    scheme,
+                    description,
+                    ..
+                } => (
+                    SecuritySchemeKind::Http {
+                        scheme: scheme.to_ascii_lowercase(),
+                    },
+                    description.clone(),
+                ),
+                OaScheme::OAuth2 { description, .. }
+                | OaScheme::OpenIDConnect { description, .. } => {
+                    (SecuritySchemeKind::OAuth2, description.clone())
+                }
+            };
+            Ok(SecurityScheme {
+                name: name.clone(),
+                rust_name: names.claim(type_name(name)),
+                kind,
+                description,
+            })
+        })
+        .collect()
+}
+
+/// Header parameters declared once in `components.parameters` and used by
+/// every operation.
+fn common_headers(operations: &[Operation]) -> Vec<Parameter> {
+    let Some(first) = operations.first() else {
+        return Vec::new();
+    };
+    first
+        .params_in(ParamLocation::Header)
+        .filter(|p| p.component.is_some())
+        .filter(|p| {
+            operations.iter().all(|op| {
+                op.params
+                    .iter()
+                    .any(|q| q.component == p.component && q.location == p.location)
+            })
+        })
+        .cloned()
+        .collect()
+}
+
+/// The named types a shape refers to, at any depth.
+fn named_in(shape: &Shape, out: &mut Vec<String>) {
+    match &shape.ty {
+        Ty::Named(name) => out.push(name.clone()),
+        Ty::Array(item) | Ty::Map(item) => named_in(item, out),
+        Ty::Primitive(_) | Ty::Any => {}
+    }
+}
+
+/// The named types a type refers to directly.
+fn references(def: &TypeDef) -> Vec<String> {
+    let mut out = Vec::new();
+    match &def.kind {
+        TypeKind::Struct(s) => {
+            for field in &s.fields {
+                named_in(&field.shape, &mut out);
+            }
+            if let Additional::Map(value) = &s.additional {
+                named_in(value, &mut out);
+            }
+        }
+        TypeKind::Union(u) => {
+            for variant in &u.variants {
+                named_in(&variant.shape, &mut out);
+            }
+        }
+        TypeKind::Newtype(shape) | TypeKind::Alias(shape) => named_in(shape, &mut out),
+        TypeKind::Enum(_) => {}
+    }
+    out
+}
+
+/// Boxes the fields through which a type contains itself by value (arrays and
+/// maps already put their items on the heap).
+fn mark_boxes(types: &mut [TypeDef]) {
+    let index: HashMap<String, usize> = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
+    let by_value = |shape: &Shape| match &shape.ty {
+        Ty::Named(name) => index.get(name).copied(),
+        _ => None,
+    };
+    // Aliases are transparent: `type A = B;` holds B by value.
+    let edges: Vec<Vec<usize>> = types
+        .iter()
+        .map(|def| match &def.kind {
+            TypeKind::Struct(s) => s.fields.iter().filter_map(|f| by_value(&f.shape)).collect(),
+            TypeKind::Union(u) => u
+                .variants
+                .iter()
+                .filter_map(|v| by_value(&v.shape))
+                .collect(),
+            TypeKind::Newtype(shape) | TypeKind::Alias(shape) => {
+                by_value(shape).into_iter().collect()
+            }
+            TypeKind::Enum(_) => Vec::new(),
+        })
+        .collect();
+    let reaches = |from: usize, to: usize| -> bool {
+        let mut stack = vec![from];
+        let mut seen = HashSet::new();
+        while let Some(node) = stack.pop() {
+            if node == to {
+                return true;
+            }
+            if seen.insert(node) {
+                stack.extend(&edges[node]);
+            }
+        }
+        false
+    };
+    let boxed: Vec<Vec<bool>> = types
+        .iter()
+        .enumerate()
+        .map(|(i, def)| {
+            let targets: Vec<Option<usize>> = match &def.kind {
+                TypeKind::Struct(s) => s.fields.iter().map(|f| by_value(&f.shape)).collect(),
+                TypeKind::Union(u) => u.variants.iter().map(|v| by_value(&v.shape)).collect(),
+                _ => Vec::new(),
+            };
+            targets
+                .into_iter()
+                .map(|t| t.is_some_and(|t| reaches(t, i)))
+                .collect()
+        })
+        .collect();
+    for (def, flags) in types.iter_mut().zip(boxed) {
+        match &mut def.kind {
+            TypeKind::Struct(s) => s
+                .fields
+                .iter_mut()
+                .zip(flags)
+                .for_each(|(f, b)| f.boxed = b),
+            TypeKind::Union(u) => u
+                .variants
+                .iter_mut()
+                .zip(flags)
+                .for_each(|(v, b)| v.boxed = b),
+            _ => {}
+        }
+    }
+}
+
+/// Marks the types that have something to check beyond what serde checks,
+/// themselves or in what they hold.
+fn mark_checks(types: &mut [TypeDef]) {
+    let own: Vec<bool> = types
+        .iter()
+        .map(|def| match &def.kind {
+            TypeKind::Struct(s) => {
+                s.fields.iter().any(|f| f.shape.has_own_checks())
+                    || s.property_count != (None, None)
+                    || matches!(&s.additional, Additional::Map(v) if v.has_own_checks())
+            }
+            TypeKind::Union(u) => u.variants.iter().any(|v| v.shape.has_own_checks()),
+            TypeKind::Newtype(shape) | TypeKind::Alias(shape) => shape.has_own_checks(),
+            TypeKind::Enum(_) => false,
+        })
+        .collect();
+    let refs: Vec<Vec<String>> = types.iter().map(references).collect();
+    let index: HashMap<String, usize> = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
+    let mut has = own;
+    loop {
+        let mut changed = false;
+        for i in 0..types.len() {
+            if !has[i]
+                && refs[i]
+                    .iter()
+                    .any(|r| index.get(r).is_some_and(|&j| has[j]))
+            {
+                has[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for (def, has) in types.iter_mut().zip(has) {
+        def.has_checks = has;
+    }
+}
+
+/// Records which tags use each type, and which types requests carry.
+fn mark_usage(types: &mut [TypeDef], operations: &[Operation]) {
+    let index: HashMap<String, usize> = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
+    let refs: Vec<Vec<String>> = types.iter().map(references).collect();
+    let closure = |roots: Vec<String>| -> BTreeSet<usize> {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<usize> = roots.iter().filter_map(|r| index.get(r).copied()).collect();
+        while let Some(i) = stack.pop() {
+            if seen.insert(i) {
+                stack.extend(refs[i].iter().filter_map(|r| index.get(r).copied()));
+            }
+        }
+        seen
+    };
+    for op in operations {
+        let mut request_roots = Vec::new();
+        for param in &op.params {
+            named_in(&param.shape, &mut request_roots);
+        }
+        if let Some(body) = &op.body {
+            if let BodyKind::Json(shape) | BodyKind::Form(shape) = &body.kind {
+                named_in(shape, &mut request_roots);
+            }
+        }
+        let mut response_roots = Vec::new();
+        for response in &op.responses {
+            if let Some(BodyKind::Json(shape) | BodyKind::Form(shape)) = &response.body {
+                named_in(shape, &mut response_roots);
+            }
+            for header in &response.headers {
+                named_in(&header.shape, &mut response_roots);
+            }
+        }
+        let request = closure(request_roots);
+        let all: BTreeSet<usize> = request.union(&closure(response_roots)).copied().collect();
+        for &i in &request {
+            types[i].in_request = true;
+        }
+        for &i in &all {
+            types[i].tags.extend(op.tags.iter().take(1).cloned());
+            if op.tags.is_empty() {
+                types[i].tags.insert(String::new());
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! Rust names for what the document names: `heck` for the casing, keywords
+//! escaped, collisions resolved deterministically (first come, first served;
+//! later ones get a number).
+
+use std::collections::HashSet;
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+/// Rust's keywords, strict and reserved, which cannot name a field or function.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// Names the generated code uses unqualified (the prelude), which a type of the
+/// API must not shadow.
+const RESERVED_TYPES: &[&str] = &[
+    "Self",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Vec",
+    "Box",
+    "Default",
+    "Clone",
+    "Copy",
+    "Send",
+    "Sync",
+    "Sized",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "Iterator",
+    "IntoIterator",
+    "ToString",
+    "ToOwned",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "Extend",
+];
+
+/// A type or variant name (UpperCamelCase) for `raw`.
+pub fn type_name(raw: &str) -> String {
+    let name = ident_base(raw).to_upper_camel_case();
+    let name = if name.is_empty() {
+        "Value".to_owned()
+    } else {
+        name
+    };
+    let name = if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("V{name}")
+    } else {
+        name
+    };
+    if RESERVED_TYPES.contains(&name.as_str()) {
+        format!("{name}Model")
+    } else {
+        name
+    }
+}
+
+/// A field, parameter or function name (snake_case) for `raw`.
+pub fn field_name(raw: &str) -> String {
+    let name = ident_base(raw).to_snake_case();
+    let name = if name.is_empty() {
+        "value".to_owned()
+    } else {
+        name
+    };
+    let name = if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("n{name}")
+    } else {
+        name
+    };
+    if KEYWORDS.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
+}
+
+/// Spells out signs that would otherwise vanish (`+1` and `-1` must not both become `1`),
+/// and keeps only what can be part of an identifier.
+fn ident_base(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for (i, c) in raw.chars().enumerate() {
+        match c {
+            '+' if i == 0 => out.push_str("plus "),
+            '-' if i == 0 => out.push_str("minus "),
+            c if c.is_alphanumeric() => out.push(c),
+            '_' => out.push('_'),
+            _ => out.push(' '),
+        }
+    }
+    // Rust identifiers may hold non-ASCII letters, but code that names them is
+    // hard to type on most keyboards: they are dropped.
+    out.chars().filter(|c| c.is_ascii()).collect::<String>()
+}
+
+/// A set of names already taken in one scope.
+#[derive(Debug, Default, Clone)]
+pub struct Namespace {
+    taken: HashSet<String>,
+}
+
+impl Namespace {
+    /// A namespace in which `reserved` are already taken.
+    pub fn with_reserved(reserved: &[&str]) -> Self {
+        Namespace {
+            taken: reserved.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    /// Takes `name`, or `name2`, `name3`, … when it is taken.
+    pub fn claim(&mut self, name: String) -> String {
+        if self.taken.insert(name.clone()) {
+            return name;
+        }
+        let separator = if name.ends_with(|c: char| c.is_ascii_digit()) {
+            "_"
+        } else {
+            ""
+        };
+        (2..)
+            .map(|n| format!("{name}{separator}{n}"))
+            .find(|candidate| self.taken.insert(candidate.clone()))
+            .expect("an unbounded range always yields a free name")
+    }
+
+    /// Whether `name` is taken.
+    pub fn contains(&self, name: &str) -> bool {
+        self.taken.contains(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cases_names_and_escapes_keywords() {
+        assert_eq!(type_name("receivingOrder"), "ReceivingOrder");
+        assert_eq!(type_name("application/json"), "ApplicationJson");
+        assert_eq!(type_name("Result"), "ResultModel");
+        assert_eq!(type_name("2xx"), "V2xx");
+        assert_eq!(type_name("+1"), "Plus1");
+        assert_eq!(type_name("-1"), "Minus1");
+        assert_eq!(type_name(""), "Value");
+        assert_eq!(field_name("referenceNumber"), "reference_number");
+        assert_eq!(field_name("type"), "type_");
+        assert_eq!(field_name("X-Tenant-Id"), "x_tenant_id");
+        assert_eq!(field_name("2fa"), "n2fa");
+        assert_eq!(field_name("$ref"), "ref_");
+    }
+
+    #[test]
+    fn resolves_collisions_in_order() {
+        let mut ns = Namespace::default();
+        assert_eq!(ns.claim("FooBar".into()), "FooBar");
+        assert_eq!(ns.claim("FooBar".into()), "FooBar2");
+        assert_eq!(ns.claim("FooBar".into()), "FooBar3");
+        assert_eq!(ns.claim("V1".into()), "V1");
+        assert_eq!(ns.claim("V1".into()), "V1_2");
+    }
+}

@@ -1,0 +1,798 @@
+//! Paths and operations → [`Operation`]s.
+
+use indexmap::IndexMap;
+use openapiv3::{
+    Parameter as OaParameter, ParameterData, ParameterSchemaOrContent, PathItem, ReferenceOr,
+    StatusCode,
+};
+
+use super::names::{Namespace, field_name, type_name};
+use super::schemas::{SchemaRef, TypeTable};
+use crate::error::Result;
+use crate::ir::{
+    BodyKind, Docs, DynamicQuery, Method, Operation, ParamLocation, ParamStyle, Parameter,
+    QueryProperty, QueryValueKind, RequestBody, Response, ResponseHeader, SecurityRequirement,
+    Shape, Status, Ty,
+};
+use crate::parse::{Document, Pointer};
+
+/// Function names the generated client and server use for themselves.
+const RESERVED_FNS: &[&str] = &[
+    "new",
+    "builder",
+    "authenticate",
+    "router",
+    "base_url",
+    "config",
+];
+
+/// Things seen in the document that are deliberately not generated.
+#[derive(Default)]
+pub(crate) struct NotGenerated {
+    pub callbacks: Vec<Pointer>,
+    pub links: Vec<Pointer>,
+}
+
+pub(crate) fn lower_operations<'d>(
+    doc: &'d Document,
+    types: &mut TypeTable<'d>,
+    skipped: &mut NotGenerated,
+) -> Result<Vec<Operation>> {
+    let mut operations = Vec::new();
+    let mut fn_names = Namespace::with_reserved(RESERVED_FNS);
+    let mut prefixes = Namespace::default();
+    let paths_at = Pointer::root().push("paths");
+    for (path, item) in &doc.api.paths.paths {
+        let item_at = paths_at.push(path);
+        let item = doc.resolve(item, &item_at)?;
+        let item_at = item.pointer.clone();
+        for (method, operation) in methods(&item.value) {
+            let at = item_at.push(&method.as_str().to_ascii_lowercase());
+            let lowered = OperationLowering {
+                doc,
+                types: &mut *types,
+                at: &at,
+                skipped: &mut *skipped,
+            }
+            .lower(
+                path,
+                method,
+                operation,
+                &item.value,
+                &item_at,
+                &mut fn_names,
+                &mut prefixes,
+            )?;
+            operations.push(lowered);
+        }
+    }
+    Ok(operations)
+}
+
+fn methods(item: &PathItem) -> Vec<(Method, &openapiv3::Operation)> {
+    [
+        (Method::Get, &item.get),
+        (Method::Put, &item.put),
+        (Method::Post, &item.post),
+        (Method::Delete, &item.delete),
+        (Method::Options, &item.options),
+        (Method::Head, &item.head),
+        (Method::Patch, &item.patch),
+        (Method::Trace, &item.trace),
+    ]
+    .into_iter()
+    .filter_map(|(method, op)| op.as_ref().map(|op| (method, op)))
+    .collect()
+}
+
+struct OperationLowering<'a, 'd> {
+    doc: &'d Document,
+    types: &'a mut TypeTable<'d>,
+    at: &'a Pointer,
+    skipped: &'a mut NotGenerated,
+}
+
+impl<'d> OperationLowering<'_, 'd> {
+    #[allow(clippy::too_many_arguments)]
+    fn lower(
+        mut self,
+        path: &str,
+        method: Method,
+        op: &openapiv3::Operation,
+        item: &PathItem,
+        item_at: &Pointer,
+        fn_names: &mut Namespace,
+        prefixes: &mut Namespace,
+    ) -> Result<Operation> {
+        let id = op
+            .operation_id
+            .clone()
+            .unwrap_or_else(|| synthesized_id(method, path));
+        let fn_name = fn_names.claim(field_name(&id));
+        let type_prefix = prefixes.claim(type_name(&id));
+        if !op.callbacks.is_empty() {
+            self.skipped.callbacks.push(self.at.push("callbacks"));
+        }
+        let params = self.params(op, item, item_at, &type_prefix, path)?;
+        let body = match &op.request_body {
+            Some(body) => Some(self.body(body, &type_prefix)?),
+            None => None,
+        };
+        let responses = self.responses(op, &type_prefix)?;
+        let security = self.security(op)?;
+        Ok(Operation {
+            id,
+            fn_name,
+            type_prefix,
+            method,
+            path: path.to_owned(),
+            origin: self.at.clone(),
+            docs: Docs {
+                title: op.summary.clone(),
+                description: op.description.clone(),
+                example: None,
+                deprecated: op.deprecated,
+            },
+            tags: op.tags.clone(),
+            params,
+            body,
+            responses,
+            security,
+        })
+    }
+
+    fn params(
+        &mut self,
+        op: &openapiv3::Operation,
+        item: &PathItem,
+        item_at: &Pointer,
+        prefix: &str,
+        path: &str,
+    ) -> Result<Vec<Parameter>> {
+        // Path-level parameters first; an operation's own parameter with the
+        // same name and location replaces it, in its place.
+        let mut merged: IndexMap<(String, ParamLocation), (Parameter, bool)> = IndexMap::new();
+        let mut names = Namespace::with_reserved(&["body"]);
+        let sources = item
+            .parameters
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p, item_at.push("parameters").index(i), true))
+            .chain(
+                op.parameters
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p, self.at.push("parameters").index(i), false)),
+            );
+        for (param, at, from_path_item) in sources {
+            let lowered = self.param(param, &at, prefix)?;
+            let key = (lowered.wire.to_ascii_lowercase(), lowered.location);
+            match merged.get_mut(&key) {
+                Some((existing, existing_from_path_item))
+                    if *existing_from_path_item && !from_path_item =>
+                {
+                    let field = existing.field.clone();
+                    *existing = Parameter { field, ..lowered };
+                    *existing_from_path_item = false;
+                }
+                Some(_) => {
+                    return Err(self.doc.invalid(
+                        &at,
+                        format!(
+                            "parameter `{}` is declared twice in the same place",
+                            lowered.wire
+                        ),
+                    ));
+                }
+                None => {
+                    let field = names.claim(field_name(&lowered.wire));
+                    merged.insert(key, (Parameter { field, ..lowered }, from_path_item));
+                }
+            }
+        }
+        let params: Vec<Parameter> = merged.into_values().map(|(p, _)| p).collect();
+        for template in path_template_names(path) {
+            if !params
+                .iter()
+                .any(|p| p.location == ParamLocation::Path && p.wire == template)
+            {
+                return Err(self.doc.invalid(
+                    self.at,
+                    format!("the path has `{{{template}}}` but the operation declares no path parameter `{template}`"),
+                ));
+            }
+        }
+        Ok(params)
+    }
+
+    fn param(
+        &mut self,
+        param: &ReferenceOr<OaParameter>,
+        at: &Pointer,
+        prefix: &str,
+    ) -> Result<Parameter> {
+        let resolved = self.doc.resolve(param, at)?;
+        let at = resolved.pointer.clone();
+        let component = at.component_name("parameters");
+        let (data, location, style, explode_default) = match resolved.value.as_ref() {
+            OaParameter::Query {
+                parameter_data,
+                style,
+                ..
+            } => {
+                let style = match style {
+                    openapiv3::QueryStyle::Form => ParamStyle::Form,
+                    openapiv3::QueryStyle::SpaceDelimited => ParamStyle::SpaceDelimited,
+                    openapiv3::QueryStyle::PipeDelimited => ParamStyle::PipeDelimited,
+                    openapiv3::QueryStyle::DeepObject => {
+                        return Err(self.doc.unsupported(
+                            &at.push("style"),
+                            "`deepObject` query parameters are not supported",
+                        ));
+                    }
+                };
+                (
+                    parameter_data,
+                    ParamLocation::Query,
+                    style,
+                    style == ParamStyle::Form,
+                )
+            }
+            OaParameter::Header { parameter_data, .. } => (
+                parameter_data,
+                ParamLocation::Header,
+                ParamStyle::Simple,
+                false,
+            ),
+            OaParameter::Path {
+                parameter_data,
+                style,
+            } => {
+                if !matches!(style, openapiv3::PathStyle::Simple) {
+                    return Err(self.doc.unsupported(
+                        &at.push("style"),
+                        "only the `simple` style is supported for path parameters",
+                    ));
+                }
+                (
+                    parameter_data,
+                    ParamLocation::Path,
+                    ParamStyle::Simple,
+                    false,
+                )
+            }
+            OaParameter::Cookie { parameter_data, .. } => (
+                parameter_data,
+                ParamLocation::Cookie,
+                ParamStyle::Form,
+                true,
+            ),
+        };
+        if location == ParamLocation::Path && !data.required {
+            return Err(self.doc.invalid(
+                &at.push("required"),
+                "a path parameter must be `required: true`",
+            ));
+        }
+        let shape = self.param_shape(data, &at, prefix)?;
+        let dynamic_query = match data.extensions.get("x-dynamic-query") {
+            Some(extension) => Some(self.dynamic_query(
+                extension,
+                &at,
+                component.as_deref(),
+                prefix,
+                data,
+                &shape,
+            )?),
+            None => None,
+        };
+        Ok(Parameter {
+            wire: data.name.clone(),
+            field: String::new(),
+            location,
+            required: data.required,
+            shape,
+            style,
+            explode: data.explode.unwrap_or(explode_default),
+            docs: Docs {
+                title: None,
+                description: data.description.clone(),
+                example: data.example.clone(),
+                deprecated: data.deprecated.unwrap_or(false),
+            },
+            origin: at,
+            component,
+            dynamic_query,
+        })
+    }
+
+    fn param_shape(&mut self, data: &ParameterData, at: &Pointer, prefix: &str) -> Result<Shape> {
+        let schema = match &data.format {
+            ParameterSchemaOrContent::Schema(schema) => schema,
+            ParameterSchemaOrContent::Content(_) => {
+                return Err(self.doc.unsupported(
+                    &at.push("content"),
+                    "parameters with `content` are not supported; use `schema`",
+                ));
+            }
+        };
+        let hint = format!("{prefix}{}", type_name(&data.name));
+        let shape = self
+            .types
+            .shape(SchemaRef::from(schema), &at.push("schema"), &hint)?;
+        let scalar = |shape: &Shape| matches!(shape.ty, Ty::Primitive(_) | Ty::Named(_));
+        let ok = match &shape.ty {
+            Ty::Array(item) => scalar(item),
+            _ => scalar(&shape),
+        };
+        if !ok {
+            return Err(self.doc.unsupported(
+                &at.push("schema"),
+                "parameters must be scalars, string enums, or arrays of them",
+            ));
+        }
+        Ok(shape)
+    }
+
+    fn dynamic_query(
+        &mut self,
+        extension: &serde_json::Value,
+        at: &Pointer,
+        component: Option<&str>,
+        prefix: &str,
+        data: &ParameterData,
+        shape: &Shape,
+    ) -> Result<DynamicQuery> {
+        let at = at.push("x-dynamic-query");
+        if shape.ty != Ty::Primitive(crate::ir::Primitive::String) {
+            return Err(self
+                .doc
+                .invalid(&at, "`x-dynamic-query` belongs on a string parameter"));
+        }
+        let invalid = |what: &str| self.doc.invalid(&at, what.to_owned());
+        let object = extension
+            .as_object()
+            .ok_or_else(|| invalid("must be an object"))?;
+        let count = |key: &str, default: u32| -> Result<u32> {
+            match object.get(key) {
+                None => Ok(default),
+                Some(v) => v
+                    .as_u64()
+                    .filter(|n| (1..=u64::from(u32::MAX)).contains(n))
+                    .map(|n| n as u32)
+                    .ok_or_else(|| invalid(&format!("`{key}` must be a positive integer"))),
+            }
+        };
+        let max_count = count("maxCount", 100)?;
+        let default_count = count("defaultCount", max_count)?.min(max_count);
+        let properties_json = object
+            .get("properties")
+            .and_then(serde_json::Value::as_object)
+            .ok_or_else(|| {
+                invalid("`properties` (a map from property name to its schema) is required")
+            })?;
+        let mut names = Namespace::default();
+        let mut properties = Vec::new();
+        for (wire, schema) in properties_json {
+            let typ = schema.get("type").and_then(serde_json::Value::as_str);
+            let format = schema.get("format").and_then(serde_json::Value::as_str);
+            let kind = match (typ, format) {
+                (Some("string"), Some("date-time")) => QueryValueKind::DateTime,
+                (Some("string"), Some("uuid")) => QueryValueKind::Uuid,
+                (Some("string"), _) => QueryValueKind::String,
+                (Some("integer"), _) => QueryValueKind::Integer,
+                (Some("number"), _) => QueryValueKind::Number,
+                (Some("boolean"), _) => QueryValueKind::Boolean,
+                _ => {
+                    return Err(self.doc.invalid(
+                        &at.push("properties").push(wire),
+                        "a dynamic query property needs a scalar `type` (string, integer, number or boolean)",
+                    ));
+                }
+            };
+            properties.push(QueryProperty {
+                wire: wire.clone(),
+                name: names.claim(type_name(wire)),
+                kind,
+            });
+        }
+        let default_sort: Vec<String> = match object.get("defaultSort") {
+            None => Vec::new(),
+            Some(serde_json::Value::Array(items)) => items
+                .iter()
+                .map(|item| {
+                    item.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| invalid("`defaultSort` must list property names"))
+                })
+                .collect::<Result<_>>()?,
+            Some(_) => return Err(invalid("`defaultSort` must list property names")),
+        };
+        for name in &default_sort {
+            if !properties.iter().any(|p| &p.wire == name) {
+                return Err(invalid(&format!(
+                    "`defaultSort` names `{name}`, which is not among `properties`"
+                )));
+            }
+        }
+        let name = match component {
+            Some(component) => type_name(component),
+            None => format!("{prefix}{}Query", type_name(&data.name)),
+        };
+        Ok(DynamicQuery {
+            name,
+            properties,
+            max_count,
+            default_count,
+            default_sort,
+        })
+    }
+
+    fn body(
+        &mut self,
+        body: &ReferenceOr<openapiv3::RequestBody>,
+        prefix: &str,
+    ) -> Result<RequestBody> {
+        let resolved = self.doc.resolve(body, &self.at.push("requestBody"))?;
+        let at = resolved.pointer.clone();
+        let body = resolved.value;
+        if body.content.is_empty() {
+            return Err(self.doc.invalid(
+                &at.push("content"),
+                "a request body needs at least one media type",
+            ));
+        }
+        let kind = self.body_kind(&body.content, &at.push("content"), &format!("{prefix}Body"))?;
+        Ok(RequestBody {
+            required: body.required,
+            media_types: body.content.keys().cloned().collect(),
+            kind,
+            docs: Docs {
+                description: body.description.clone(),
+                ..Docs::default()
+            },
+            origin: at,
+        })
+    }
+
+    /// The one encoding of a body offered under several media types.
+    fn body_kind(
+        &mut self,
+        content: &IndexMap<String, openapiv3::MediaType>,
+        at: &Pointer,
+        hint: &str,
+    ) -> Result<BodyKind> {
+        let mut chosen: Option<(BodyKind, &str)> = None;
+        for (media_type, media) in content {
+            let media_at = at.push(media_type);
+            let shape = match &media.schema {
+                Some(schema) => Some(self.types.shape(
+                    SchemaRef::from(schema),
+                    &media_at.push("schema"),
+                    hint,
+                )?),
+                None => None,
+            };
+            let is_text = |shape: &Option<Shape>| {
+                shape
+                    .as_ref()
+                    .is_none_or(|s| s.ty == Ty::Primitive(crate::ir::Primitive::String))
+            };
+            let kind = match (MediaKind::of(media_type), shape) {
+                (_, Some(shape)) if shape.ty == Ty::Primitive(crate::ir::Primitive::Binary) => {
+                    BodyKind::Binary
+                }
+                (MediaKind::Json, shape) => {
+                    BodyKind::Json(shape.unwrap_or_else(|| Shape::of(Ty::Any)))
+                }
+                (MediaKind::Form, Some(shape)) => BodyKind::Form(shape),
+                (MediaKind::Form, None) => {
+                    return Err(self.doc.invalid(&media_at, "a form body needs a schema"));
+                }
+                // Text whose schema is structured is that structure, serialised
+                // as JSON (as ASP.NET services describe their text/plain answers).
+                (MediaKind::Text, shape) if is_text(&shape) => BodyKind::Text,
+                (MediaKind::Text, Some(shape)) => BodyKind::Json(shape),
+                (MediaKind::Binary, shape) if is_text(&shape) => BodyKind::Binary,
+                (MediaKind::Binary | MediaKind::Text, _) => {
+                    return Err(self.doc.unsupported(
+                        &media_at,
+                        format!("`{media_type}` bodies with a structured schema are not supported (only JSON, forms, text and bytes)"),
+                    ));
+                }
+                (MediaKind::Multipart, _) => {
+                    return Err(self
+                        .doc
+                        .unsupported(&media_at, "multipart bodies are not supported yet"));
+                }
+            };
+            match &chosen {
+                None => chosen = Some((kind, media_type)),
+                Some((first, _)) if *first == kind => {}
+                Some((_, first_type)) => {
+                    return Err(self.doc.unsupported(
+                        &media_at,
+                        format!("`{media_type}` carries a different body than `{first_type}`; one operation's media types must share one schema and encoding"),
+                    ));
+                }
+            }
+        }
+        Ok(chosen.expect("content is not empty").0)
+    }
+
+    fn responses(&mut self, op: &openapiv3::Operation, prefix: &str) -> Result<Vec<Response>> {
+        let at = self.at.push("responses");
+        let mut entries: Vec<(Status, &ReferenceOr<openapiv3::Response>, Pointer)> = op
+            .responses
+            .responses
+            .iter()
+            .map(|(code, response)| {
+                let status = match code {
+                    StatusCode::Code(n) => Status::Code(*n),
+                    StatusCode::Range(n) => Status::Range(*n),
+                };
+                (status, response, at.push(&code.to_string()))
+            })
+            .collect();
+        if let Some(default) = &op.responses.default {
+            entries.push((Status::Default, default, at.push("default")));
+        }
+        if entries.is_empty() {
+            return Err(self
+                .doc
+                .invalid(&at, "an operation needs at least one response"));
+        }
+        let successes = entries.iter().filter(|(s, _, _)| s.is_success()).count();
+        let mut names = Namespace::default();
+        let mut responses = Vec::with_capacity(entries.len());
+        for (status, response, response_at) in entries {
+            let resolved = self.doc.resolve(response, &response_at)?;
+            let response_at = resolved.pointer.clone();
+            let response = resolved.value;
+            if !response.links.is_empty() {
+                self.skipped.links.push(response_at.push("links"));
+            }
+            let name = names.claim(status_name(status));
+            let hint = if status.is_success() && successes == 1 {
+                format!("{prefix}Response")
+            } else {
+                format!("{prefix}{name}Response")
+            };
+            let body = if response.content.is_empty() {
+                None
+            } else {
+                Some(self.body_kind(&response.content, &response_at.push("content"), &hint)?)
+            };
+            let mut header_names = Namespace::with_reserved(&["body"]);
+            let mut headers = Vec::new();
+            for (wire, header) in &response.headers {
+                if wire.eq_ignore_ascii_case("content-type") {
+                    continue; // OpenAPI says this header is ignored: the media type says it.
+                }
+                let header_at = response_at.push("headers").push(wire);
+                let header = self.doc.resolve(header, &header_at)?;
+                let schema = match &header.value.format {
+                    ParameterSchemaOrContent::Schema(schema) => schema,
+                    ParameterSchemaOrContent::Content(_) => {
+                        return Err(self.doc.unsupported(
+                            &header.pointer.push("content"),
+                            "headers with `content` are not supported; use `schema`",
+                        ));
+                    }
+                };
+                let shape = self.types.shape(
+                    SchemaRef::from(schema),
+                    &header.pointer.push("schema"),
+                    &format!("{prefix}{}", type_name(wire)),
+                )?;
+                headers.push(ResponseHeader {
+                    wire: wire.clone(),
+                    field: header_names.claim(field_name(wire)),
+                    required: header.value.required,
+                    shape,
+                    docs: Docs {
+                        description: header.value.description.clone(),
+                        ..Docs::default()
+                    },
+                });
+            }
+            responses.push(Response {
+                status,
+                name,
+                docs: Docs {
+                    description: Some(response.description.clone()),
+                    ..Docs::default()
+                },
+                headers,
+                media_types: response.content.keys().cloned().collect(),
+                body,
+                component: response_at.component_name("responses"),
+            });
+        }
+        Ok(responses)
+    }
+
+    fn security(&self, op: &openapiv3::Operation) -> Result<Vec<SecurityRequirement>> {
+        let (requirements, at) = match &op.security {
+            Some(own) => (own, self.at.push("security")),
+            None => match &self.doc.api.security {
+                Some(global) => (global, Pointer::root().push("security")),
+                None => return Ok(Vec::new()),
+            },
+        };
+        let schemes = self
+            .doc
+            .api
+            .components
+            .as_ref()
+            .map(|c| &c.security_schemes);
+        requirements
+            .iter()
+            .enumerate()
+            .map(|(i, requirement)| {
+                for name in requirement.keys() {
+                    if !schemes.is_some_and(|s| s.contains_key(name)) {
+                        return Err(self.doc.invalid(
+                            &at.index(i).push(name),
+                            format!("security scheme `{name}` is not declared in components.securitySchemes"),
+                        ));
+                    }
+                }
+                Ok(SecurityRequirement { schemes: requirement.keys().cloned().collect() })
+            })
+            .collect()
+    }
+}
+
+/// How a media type's bodies are encoded.
+pub(crate) enum MediaKind {
+    Json,
+    Form,
+    Text,
+    Binary,
+    Multipart,
+}
+
+impl MediaKind {
+    pub fn of(media_type: &str) -> MediaKind {
+        let essence = media_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        let (kind, subtype) = essence.split_once('/').unwrap_or((essence.as_str(), ""));
+        match (kind, subtype) {
+            (_, "json") | (_, "*") | ("*", _) => MediaKind::Json,
+            (_, sub) if sub.ends_with("+json") => MediaKind::Json,
+            ("application", "x-www-form-urlencoded") => MediaKind::Form,
+            ("multipart", _) => MediaKind::Multipart,
+            ("text", _) => MediaKind::Text,
+            _ => MediaKind::Binary,
+        }
+    }
+}
+
+/// `GET /pets/{petId}` → `get_pets_pet_id`.
+fn synthesized_id(method: Method, path: &str) -> String {
+    format!(
+        "{} {}",
+        method.as_str().to_ascii_lowercase(),
+        path.replace(['{', '}'], " ")
+    )
+}
+
+fn path_template_names(path: &str) -> Vec<String> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name.to_owned()))
+        .collect()
+}
+
+/// `201` → `Created`: the variant names HTTP gives statuses.
+fn status_name(status: Status) -> String {
+    let code = match status {
+        Status::Code(code) => code,
+        Status::Range(range) => return format!("Status{range}xx"),
+        Status::Default => return "Default".to_owned(),
+    };
+    match http_reason(code) {
+        Some(reason) => type_name(reason),
+        None => format!("Status{code}"),
+    }
+}
+
+fn http_reason(code: u16) -> Option<&'static str> {
+    Some(match code {
+        100 => "Continue",
+        101 => "Switching Protocols",
+        200 => "Ok",
+        201 => "Created",
+        202 => "Accepted",
+        203 => "Non Authoritative Information",
+        204 => "No Content",
+        205 => "Reset Content",
+        206 => "Partial Content",
+        207 => "Multi Status",
+        300 => "Multiple Choices",
+        301 => "Moved Permanently",
+        302 => "Found",
+        303 => "See Other",
+        304 => "Not Modified",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        402 => "Payment Required",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        406 => "Not Acceptable",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        410 => "Gone",
+        411 => "Length Required",
+        412 => "Precondition Failed",
+        413 => "Payload Too Large",
+        414 => "Uri Too Long",
+        415 => "Unsupported Media Type",
+        416 => "Range Not Satisfiable",
+        422 => "Unprocessable Entity",
+        423 => "Locked",
+        428 => "Precondition Required",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_operations_without_ids_from_method_and_path() {
+        assert_eq!(
+            field_name(&synthesized_id(Method::Get, "/pets/{petId}/photos")),
+            "get_pets_pet_id_photos"
+        );
+    }
+
+    #[test]
+    fn classifies_media_types() {
+        assert!(matches!(
+            MediaKind::of("application/json; charset=utf-8"),
+            MediaKind::Json
+        ));
+        assert!(matches!(
+            MediaKind::of("application/*+json"),
+            MediaKind::Json
+        ));
+        assert!(matches!(
+            MediaKind::of("application/json-patch+json"),
+            MediaKind::Json
+        ));
+        assert!(matches!(MediaKind::of("text/json"), MediaKind::Json));
+        assert!(matches!(MediaKind::of("text/plain"), MediaKind::Text));
+        assert!(matches!(
+            MediaKind::of("application/octet-stream"),
+            MediaKind::Binary
+        ));
+        assert!(matches!(
+            MediaKind::of("application/x-www-form-urlencoded"),
+            MediaKind::Form
+        ));
+    }
+
+    #[test]
+    fn names_statuses() {
+        assert_eq!(status_name(Status::Code(201)), "Created");
+        assert_eq!(status_name(Status::Code(299)), "Status299");
+        assert_eq!(status_name(Status::Range(4)), "Status4xx");
+        assert_eq!(status_name(Status::Default), "Default");
+    }
+}

@@ -1,0 +1,856 @@
+//! Schemas → named types and shapes.
+//!
+//! Every schema that needs a Rust type of its own (objects, string enums,
+//! unions, and named constrained primitives) becomes a [`TypeDef`], keyed by the
+//! pointer of the schema, so that a schema reached twice (through `$ref`s or
+//! `allOf`) becomes one type. Everything else becomes a [`Shape`] in place.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use openapiv3::{AdditionalProperties, ReferenceOr, Schema, SchemaData, SchemaKind, Type};
+
+use super::names::{Namespace, type_name};
+use crate::error::Result;
+use crate::ir::{
+    Additional, Checks, Docs, EnumDef, EnumVariant, Field, Primitive, Shape, StructDef, Ty,
+    TypeDef, TypeKind, UnionDef, UnionVariant,
+};
+use crate::parse::{Document, Pointer};
+
+/// A schema or a `$ref` to one, however `openapiv3` boxed it.
+#[derive(Clone, Copy)]
+pub(crate) enum SchemaRef<'a> {
+    Ref(&'a str),
+    Item(&'a Schema),
+}
+
+impl<'a> From<&'a ReferenceOr<Schema>> for SchemaRef<'a> {
+    fn from(item: &'a ReferenceOr<Schema>) -> Self {
+        match item {
+            ReferenceOr::Reference { reference } => SchemaRef::Ref(reference),
+            ReferenceOr::Item(schema) => SchemaRef::Item(schema),
+        }
+    }
+}
+
+impl<'a> From<&'a ReferenceOr<Box<Schema>>> for SchemaRef<'a> {
+    fn from(item: &'a ReferenceOr<Box<Schema>>) -> Self {
+        match item {
+            ReferenceOr::Reference { reference } => SchemaRef::Ref(reference),
+            ReferenceOr::Item(schema) => SchemaRef::Item(schema),
+        }
+    }
+}
+
+/// The named types of a document, as they are lowered.
+pub(crate) struct TypeTable<'d> {
+    doc: &'d Document,
+    defs: Vec<TypeDef>,
+    /// Whether the schema of each def allows `null` (a `$ref` to it then does too).
+    nullable: Vec<bool>,
+    by_pointer: HashMap<Pointer, usize>,
+    names: Namespace,
+}
+
+impl<'d> TypeTable<'d> {
+    pub fn new(doc: &'d Document) -> Self {
+        TypeTable {
+            doc,
+            defs: Vec::new(),
+            nullable: Vec::new(),
+            by_pointer: HashMap::new(),
+            names: Namespace::default(),
+        }
+    }
+
+    /// Lowers every schema of `components.schemas`, in document order, so that
+    /// they get the names the document gives them before inline schemas are named.
+    pub fn lower_components(&mut self) -> Result<()> {
+        let Some(components) = &self.doc.api.components else {
+            return Ok(());
+        };
+        let base = Pointer::root().push("components").push("schemas");
+        // Claim every component name first: an inline schema lowered while
+        // lowering an earlier component must not take a later one's name.
+        let names: Vec<String> = components.schemas.keys().cloned().collect();
+        for name in &names {
+            self.names.claim(type_name(name));
+        }
+        for name in names {
+            let pointer = base.push(&name);
+            self.named(&pointer)?;
+        }
+        Ok(())
+    }
+
+    /// All types, sorted by name.
+    pub fn into_defs(self) -> Vec<TypeDef> {
+        let mut defs = self.defs;
+        defs.sort_by(|a, b| a.name.cmp(&b.name));
+        defs
+    }
+
+    /// The shape of `schema`, found at `at`; `hint` names it if it needs a type of its own.
+    pub fn shape(&mut self, schema: SchemaRef<'_>, at: &Pointer, hint: &str) -> Result<Shape> {
+        match schema {
+            SchemaRef::Ref(reference) => {
+                let target = self.doc.follow(reference, at)?;
+                self.named(&target)
+            }
+            SchemaRef::Item(schema) => self.inline(schema, at, hint),
+        }
+    }
+
+    /// The shape of the schema at `pointer`, lowering it as a named type on first use.
+    fn named(&mut self, pointer: &Pointer) -> Result<Shape> {
+        if let Some(&index) = self.by_pointer.get(pointer) {
+            return Ok(self.shape_of_def(index));
+        }
+        let node = self
+            .doc
+            .node(pointer)
+            .ok_or_else(|| self.doc.invalid(pointer, "no schema here"))?;
+        let schema: Schema = crate::parse::deserialize_at(node, &self.doc.file, pointer)?;
+        let name = match pointer.component_name("schemas") {
+            Some(component) => {
+                let name = type_name(&component);
+                // Claimed in `lower_components`; claim here for documents whose
+                // components are reached before that (never with the public API).
+                if !self.names.contains(&name) {
+                    self.names.claim(name.clone());
+                }
+                name
+            }
+            None => self.names.claim(hint_from_pointer(pointer)),
+        };
+        let index = self.reserve(name, pointer, &schema);
+        let kind = self.kind_of(&schema, pointer, &self.defs[index].name.clone(), true)?;
+        self.defs[index].kind = kind;
+        Ok(self.shape_of_def(index))
+    }
+
+    /// The shape of an inline schema.
+    fn inline(&mut self, schema: &Schema, at: &Pointer, hint: &str) -> Result<Shape> {
+        if let Some(&index) = self.by_pointer.get(at) {
+            return Ok(self.shape_of_def(index));
+        }
+        let view = View::of(schema);
+        if view.needs_named_type() {
+            if let Some(shape) = self.single_all_of(&view, at)? {
+                return Ok(shape);
+            }
+            let name = self.names.claim(type_name(hint));
+            let index = self.reserve(name.clone(), at, schema);
+            let kind = self.kind_of(schema, at, &name, false)?;
+            self.defs[index].kind = kind;
+            return Ok(self.shape_of_def(index));
+        }
+        self.plain_shape(&view, at, hint)
+    }
+
+    /// `allOf: [$ref]` with nothing else is the common way to add a description
+    /// or `nullable` to a reference: it is that reference's shape.
+    fn single_all_of(&mut self, view: &View<'_>, at: &Pointer) -> Result<Option<Shape>> {
+        if view.all_of.len() != 1 || view.has_object_keywords() {
+            return Ok(None);
+        }
+        let member = SchemaRef::from(&view.all_of[0]);
+        let hint = hint_from_pointer(at);
+        let mut shape = self.shape(member, &at.push("allOf").index(0), &hint)?;
+        shape.nullable |= view.data.nullable;
+        Ok(Some(shape))
+    }
+
+    fn reserve(&mut self, name: String, pointer: &Pointer, schema: &Schema) -> usize {
+        let index = self.defs.len();
+        self.defs.push(TypeDef {
+            name,
+            schema_name: pointer.component_name("schemas"),
+            origin: pointer.clone(),
+            docs: docs_of(&schema.schema_data),
+            kind: TypeKind::Alias(Shape::of(Ty::Any)),
+            tags: Default::default(),
+            in_request: false,
+            has_checks: false,
+        });
+        self.nullable.push(schema.schema_data.nullable);
+        self.by_pointer.insert(pointer.clone(), index);
+        index
+    }
+
+    fn shape_of_def(&self, index: usize) -> Shape {
+        Shape {
+            ty: Ty::Named(self.defs[index].name.clone()),
+            nullable: self.nullable[index],
+            checks: Checks::default(),
+        }
+    }
+
+    /// What the named type for `schema` is.
+    fn kind_of(
+        &mut self,
+        schema: &Schema,
+        at: &Pointer,
+        name: &str,
+        is_named: bool,
+    ) -> Result<TypeKind> {
+        let view = View::of(schema);
+        if view.not.is_some() {
+            return Err(self.doc.unsupported(
+                &at.push("not"),
+                "`not` schemas cannot be turned into Rust types",
+            ));
+        }
+        if !view.one_of.is_empty() || !view.any_of.is_empty() {
+            return self.union(&view, at, name);
+        }
+        if !view.all_of.is_empty() {
+            return self.all_of(&view, at, name);
+        }
+        if let Some(values) = view.string_enum(self.doc, at)? {
+            return Ok(TypeKind::Enum(enum_def(&values)));
+        }
+        if view.is_object() && (!view.properties.is_empty() || view.denies_additional()) {
+            let fields = self.fields(&[(view.clone(), at.clone())], name)?;
+            return Ok(TypeKind::Struct(StructDef {
+                fields,
+                additional: self.additional(&view, at, name)?,
+                property_count: (view.min_properties, view.max_properties),
+            }));
+        }
+        debug_assert!(is_named, "inline plain shapes never get here");
+        let shape = self.plain_shape(&view, at, name)?;
+        Ok(if shape.has_own_checks() {
+            TypeKind::Newtype(shape)
+        } else {
+            TypeKind::Alias(shape)
+        })
+    }
+
+    /// Fields of one object, or of the members of an `allOf`, merged in order.
+    fn fields(&mut self, members: &[(View<'_>, Pointer)], parent: &str) -> Result<Vec<Field>> {
+        let mut by_wire: IndexMap<String, Field> = IndexMap::new();
+        let required: Vec<&String> = members
+            .iter()
+            .flat_map(|(v, _)| v.required.iter())
+            .collect();
+        for (view, at) in members {
+            for (wire, property) in view.properties {
+                let property_at = at.push("properties").push(wire);
+                let hint = format!("{parent}{}", type_name(wire));
+                let shape = self.shape(SchemaRef::from(property), &property_at, &hint)?;
+                let (docs, default) = match property {
+                    ReferenceOr::Item(schema) => (
+                        docs_of(&schema.schema_data),
+                        schema.schema_data.default.clone(),
+                    ),
+                    ReferenceOr::Reference { .. } => (Docs::default(), None),
+                };
+                let field = Field {
+                    name: String::new(),
+                    wire: wire.clone(),
+                    shape,
+                    required: required.contains(&wire),
+                    boxed: false,
+                    default,
+                    docs,
+                };
+                // A later allOf member restating a property refines the earlier one.
+                by_wire.insert(wire.clone(), field);
+            }
+        }
+        for (view, at) in members {
+            for name in view.required {
+                if !by_wire.contains_key(name) {
+                    return Err(self.doc.unsupported(
+                        &at.push("required"),
+                        format!("`{name}` is required but not among the properties; declare it in `properties`"),
+                    ));
+                }
+            }
+        }
+        let mut names = Namespace::default();
+        Ok(by_wire
+            .into_values()
+            .map(|mut field| {
+                field.name = names.claim(super::names::field_name(&field.wire));
+                field
+            })
+            .collect())
+    }
+
+    fn additional(&mut self, view: &View<'_>, at: &Pointer, name: &str) -> Result<Additional> {
+        Ok(match view.additional {
+            Some(AdditionalProperties::Any(false)) => Additional::Deny,
+            Some(AdditionalProperties::Any(true)) => Additional::Map(Box::new(Shape::of(Ty::Any))),
+            Some(AdditionalProperties::Schema(schema)) => {
+                let shape = self.shape(
+                    SchemaRef::from(schema.as_ref()),
+                    &at.push("additionalProperties"),
+                    &format!("{name}Value"),
+                )?;
+                Additional::Map(Box::new(shape))
+            }
+            None => Additional::Ignore,
+        })
+    }
+
+    fn all_of(&mut self, view: &View<'_>, at: &Pointer, name: &str) -> Result<TypeKind> {
+        let mut members: Vec<(Schema, Pointer)> = Vec::new();
+        for (i, member) in view.all_of.iter().enumerate() {
+            self.collect_all_of(member, at.push("allOf").index(i), &mut members, 0)?;
+        }
+        let mut views = vec![(
+            View {
+                all_of: &[],
+                ..view.clone()
+            },
+            at.clone(),
+        )];
+        views.extend(
+            members
+                .iter()
+                .map(|(schema, pointer)| (View::of(schema), pointer.clone())),
+        );
+        for (member, member_at) in &views {
+            if !member.is_object_like() {
+                return Err(self.doc.unsupported(
+                    member_at,
+                    "`allOf` can only merge object schemas; this member is not an object",
+                ));
+            }
+        }
+        let fields = self.fields(&views, name)?;
+        Ok(TypeKind::Struct(StructDef {
+            fields,
+            additional: self.additional(view, at, name)?,
+            property_count: (view.min_properties, view.max_properties),
+        }))
+    }
+
+    /// Flattens nested `allOf`s and `$ref`s into the list of object schemas to
+    /// merge, each without its own `allOf`.
+    fn collect_all_of(
+        &self,
+        member: &ReferenceOr<Schema>,
+        at: Pointer,
+        out: &mut Vec<(Schema, Pointer)>,
+        depth: usize,
+    ) -> Result<()> {
+        if depth > 32 {
+            return Err(self.doc.invalid(&at, "`allOf` nests deeper than 32 levels"));
+        }
+        let resolved = self.doc.resolve(member, &at)?;
+        let mut schema = resolved.value.into_owned();
+        let nested = match &mut schema.schema_kind {
+            SchemaKind::AllOf { all_of } => std::mem::take(all_of),
+            SchemaKind::Any(any) => std::mem::take(&mut any.all_of),
+            _ => Vec::new(),
+        };
+        out.push((schema, resolved.pointer.clone()));
+        for (i, inner) in nested.iter().enumerate() {
+            self.collect_all_of(
+                inner,
+                resolved.pointer.push("allOf").index(i),
+                out,
+                depth + 1,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn union(&mut self, view: &View<'_>, at: &Pointer, name: &str) -> Result<TypeKind> {
+        let (keyword, members) = if view.one_of.is_empty() {
+            ("anyOf", view.any_of)
+        } else {
+            ("oneOf", view.one_of)
+        };
+        if view.has_object_keywords() || !view.all_of.is_empty() {
+            return Err(self.doc.unsupported(
+                at,
+                format!("`{keyword}` beside `properties` or `allOf` in one schema cannot be turned into a Rust type; move the shared properties into each alternative"),
+            ));
+        }
+        let mut variant_names = Namespace::default();
+        let mut variants = Vec::with_capacity(members.len());
+        for (i, member) in members.iter().enumerate() {
+            let member_at = at.push(keyword).index(i);
+            let label = match member {
+                ReferenceOr::Reference { reference } => Pointer::parse_local(reference)
+                    .and_then(|p| p.last())
+                    .map(|last| type_name(&last))
+                    .unwrap_or_else(|| format!("Variant{i}")),
+                ReferenceOr::Item(schema) => variant_label(schema, i),
+            };
+            let shape = self.shape(
+                SchemaRef::from(member),
+                &member_at,
+                &format!("{name}{label}"),
+            )?;
+            variants.push(UnionVariant {
+                name: variant_names.claim(label),
+                shape,
+                boxed: false,
+                tag_values: Vec::new(),
+            });
+        }
+        let tagging = match &view.data.discriminator {
+            Some(discriminator) => {
+                for (variant, member) in variants.iter_mut().zip(members) {
+                    variant.tag_values = discriminator_values(discriminator, member);
+                    if variant.tag_values.is_empty() {
+                        return Err(self.doc.unsupported(
+                            &at.push("discriminator"),
+                            format!("variant `{}` has no discriminator value: give it a `mapping` entry or use a `$ref`", variant.name),
+                        ));
+                    }
+                }
+                crate::ir::Tagging::Internal {
+                    property: discriminator.property_name.clone(),
+                }
+            }
+            None => crate::ir::Tagging::Untagged,
+        };
+        Ok(TypeKind::Union(UnionDef { variants, tagging }))
+    }
+
+    /// Arrays, maps and primitives, which need no type of their own.
+    fn plain_shape(&mut self, view: &View<'_>, at: &Pointer, hint: &str) -> Result<Shape> {
+        let mut checks = view.checks(self.doc, at)?;
+        let ty = match view.typ {
+            Some("array") => {
+                let Some(items) = view.items else {
+                    return Err(self.doc.invalid(at, "an array schema must have `items`"));
+                };
+                let item = self.shape(
+                    SchemaRef::from(items),
+                    &at.push("items"),
+                    &format!("{hint}Item"),
+                )?;
+                Ty::Array(Box::new(item))
+            }
+            Some("string") => {
+                let primitive = match view.format.as_deref() {
+                    Some("date-time") => Primitive::DateTime,
+                    Some("date") => Primitive::Date,
+                    Some("uuid") => Primitive::Uuid,
+                    Some("binary") => Primitive::Binary,
+                    Some("email") => {
+                        checks.email = true;
+                        Primitive::String
+                    }
+                    _ => Primitive::String,
+                };
+                Ty::Primitive(primitive)
+            }
+            Some("integer") => Ty::Primitive(match view.format.as_deref() {
+                Some("int8") => Primitive::I8,
+                Some("int16") => Primitive::I16,
+                Some("int32") => Primitive::I32,
+                Some("uint8") => Primitive::U8,
+                Some("uint16") => Primitive::U16,
+                Some("uint32") => Primitive::U32,
+                Some("uint64" | "uint") => Primitive::U64,
+                _ => Primitive::I64,
+            }),
+            Some("number") => Ty::Primitive(match view.format.as_deref() {
+                Some("float") => Primitive::F32,
+                _ => Primitive::F64,
+            }),
+            Some("boolean") => Ty::Primitive(Primitive::Bool),
+            Some("object") | None if view.is_object() => match view.additional {
+                Some(AdditionalProperties::Schema(schema)) => {
+                    let value = self.shape(
+                        SchemaRef::from(schema.as_ref()),
+                        &at.push("additionalProperties"),
+                        &format!("{hint}Value"),
+                    )?;
+                    Ty::Map(Box::new(value))
+                }
+                _ => Ty::Map(Box::new(Shape::of(Ty::Any))),
+            },
+            None => Ty::Any,
+            Some(other) => {
+                return Err(self.doc.invalid(
+                    &at.push("type"),
+                    format!("`{other}` is not a JSON Schema type"),
+                ));
+            }
+        };
+        Ok(Shape {
+            ty,
+            nullable: view.data.nullable,
+            checks,
+        })
+    }
+}
+
+/// A label for an inline union member: its title, the value of a property
+/// that can only have one value, or its position.
+fn variant_label(schema: &Schema, index: usize) -> String {
+    if let Some(title) = &schema.schema_data.title {
+        return type_name(title);
+    }
+    let view = View::of(schema);
+    for (property, value) in view.properties {
+        if let ReferenceOr::Item(inner) = value {
+            if let SchemaKind::Type(Type::String(s)) = &inner.schema_kind {
+                if let [Some(only)] = s.enumeration.as_slice() {
+                    if view.required.contains(property) {
+                        return type_name(only);
+                    }
+                }
+            }
+        }
+    }
+    match view.typ {
+        Some("string") => "String".to_owned(),
+        Some("integer") => "Integer".to_owned(),
+        Some("number") => "Number".to_owned(),
+        Some("boolean") => "Boolean".to_owned(),
+        Some("array") => "Array".to_owned(),
+        _ => format!("Variant{index}"),
+    }
+}
+
+fn discriminator_values(
+    discriminator: &openapiv3::Discriminator,
+    member: &ReferenceOr<Schema>,
+) -> Vec<String> {
+    let ReferenceOr::Reference { reference } = member else {
+        return Vec::new();
+    };
+    let mapped: Vec<String> = discriminator
+        .mapping
+        .iter()
+        .filter(|(_, target)| *target == reference || reference.ends_with(&format!("/{target}")))
+        .map(|(value, _)| value.clone())
+        .collect();
+    if !mapped.is_empty() {
+        return mapped;
+    }
+    // Without a mapping, the value is the schema's name.
+    Pointer::parse_local(reference)
+        .and_then(|p| p.last())
+        .into_iter()
+        .collect()
+}
+
+fn enum_def(values: &[String]) -> EnumDef {
+    let mut names = Namespace::default();
+    EnumDef {
+        variants: values
+            .iter()
+            .map(|wire| EnumVariant {
+                name: names.claim(type_name(wire)),
+                wire: wire.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn hint_from_pointer(pointer: &Pointer) -> String {
+    let tokens: Vec<String> = pointer.tokens().collect();
+    let interesting: Vec<&String> = tokens
+        .iter()
+        .rev()
+        .filter(|t| {
+            !matches!(
+                t.as_str(),
+                "properties"
+                    | "schema"
+                    | "content"
+                    | "items"
+                    | "allOf"
+                    | "oneOf"
+                    | "anyOf"
+                    | "components"
+                    | "schemas"
+            )
+        })
+        .filter(|t| !t.contains('/'))
+        .take(2)
+        .collect();
+    let joined: Vec<&str> = interesting.iter().rev().map(|s| s.as_str()).collect();
+    type_name(&joined.join(" "))
+}
+
+pub(crate) fn docs_of(data: &SchemaData) -> Docs {
+    Docs {
+        title: data.title.clone(),
+        description: data.description.clone(),
+        example: data.example.clone(),
+        deprecated: data.deprecated,
+    }
+}
+
+/// One view over `openapiv3`'s two ways of holding a schema (`Type` and `Any`).
+#[derive(Clone)]
+pub(crate) struct View<'s> {
+    pub data: &'s SchemaData,
+    pub typ: Option<&'s str>,
+    pub format: Option<String>,
+    pub string_enum: Option<Vec<Option<String>>>,
+    pub other_enum: bool,
+    pub properties: &'s IndexMap<String, ReferenceOr<Box<Schema>>>,
+    pub required: &'s [String],
+    pub additional: Option<&'s AdditionalProperties>,
+    pub min_properties: Option<usize>,
+    pub max_properties: Option<usize>,
+    pub items: Option<&'s ReferenceOr<Box<Schema>>>,
+    pub min_items: Option<usize>,
+    pub max_items: Option<usize>,
+    pub unique_items: bool,
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub pattern: Option<&'s str>,
+    pub minimum: Option<(f64, bool)>,
+    pub maximum: Option<(f64, bool)>,
+    pub multiple_of: Option<f64>,
+    pub one_of: &'s [ReferenceOr<Schema>],
+    pub all_of: &'s [ReferenceOr<Schema>],
+    pub any_of: &'s [ReferenceOr<Schema>],
+    pub not: Option<&'s ReferenceOr<Schema>>,
+}
+
+static NO_PROPERTIES: std::sync::LazyLock<IndexMap<String, ReferenceOr<Box<Schema>>>> =
+    std::sync::LazyLock::new(IndexMap::new);
+
+impl<'s> View<'s> {
+    pub fn of(schema: &'s Schema) -> Self {
+        let data = &schema.schema_data;
+        let mut view = View {
+            data,
+            typ: None,
+            format: None,
+            string_enum: None,
+            other_enum: false,
+            properties: &NO_PROPERTIES,
+            required: &[],
+            additional: None,
+            min_properties: None,
+            max_properties: None,
+            items: None,
+            min_items: None,
+            max_items: None,
+            unique_items: false,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            minimum: None,
+            maximum: None,
+            multiple_of: None,
+            one_of: &[],
+            all_of: &[],
+            any_of: &[],
+            not: None,
+        };
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::String(s)) => {
+                view.typ = Some("string");
+                view.format = format_name(&s.format);
+                view.string_enum = (!s.enumeration.is_empty()).then(|| s.enumeration.clone());
+                view.min_length = s.min_length;
+                view.max_length = s.max_length;
+                view.pattern = s.pattern.as_deref();
+            }
+            SchemaKind::Type(Type::Number(n)) => {
+                view.typ = Some("number");
+                view.format = format_name(&n.format);
+                view.other_enum = !n.enumeration.is_empty();
+                view.minimum = n.minimum.map(|m| (m, n.exclusive_minimum));
+                view.maximum = n.maximum.map(|m| (m, n.exclusive_maximum));
+                view.multiple_of = n.multiple_of;
+            }
+            SchemaKind::Type(Type::Integer(n)) => {
+                view.typ = Some("integer");
+                view.format = format_name(&n.format);
+                view.other_enum = !n.enumeration.is_empty();
+                view.minimum = n.minimum.map(|m| (m as f64, n.exclusive_minimum));
+                view.maximum = n.maximum.map(|m| (m as f64, n.exclusive_maximum));
+                view.multiple_of = n.multiple_of.map(|m| m as f64);
+            }
+            SchemaKind::Type(Type::Boolean(b)) => {
+                view.typ = Some("boolean");
+                view.other_enum = !b.enumeration.is_empty();
+            }
+            SchemaKind::Type(Type::Object(o)) => {
+                view.typ = Some("object");
+                view.properties = &o.properties;
+                view.required = &o.required;
+                view.additional = o.additional_properties.as_ref();
+                view.min_properties = o.min_properties;
+                view.max_properties = o.max_properties;
+            }
+            SchemaKind::Type(Type::Array(a)) => {
+                view.typ = Some("array");
+                view.items = a.items.as_ref();
+                view.min_items = a.min_items;
+                view.max_items = a.max_items;
+                view.unique_items = a.unique_items;
+            }
+            SchemaKind::OneOf { one_of } => view.one_of = one_of,
+            SchemaKind::AllOf { all_of } => view.all_of = all_of,
+            SchemaKind::AnyOf { any_of } => view.any_of = any_of,
+            SchemaKind::Not { not } => view.not = Some(not),
+            SchemaKind::Any(any) => {
+                view.typ = any.typ.as_deref();
+                view.format = any.format.clone();
+                if !any.enumeration.is_empty() {
+                    if any.enumeration.iter().all(|v| v.is_string() || v.is_null()) {
+                        view.string_enum = Some(
+                            any.enumeration
+                                .iter()
+                                .map(|v| v.as_str().map(str::to_owned))
+                                .collect(),
+                        );
+                    } else {
+                        view.other_enum = true;
+                    }
+                }
+                view.properties = &any.properties;
+                view.required = &any.required;
+                view.additional = any.additional_properties.as_ref();
+                view.min_properties = any.min_properties;
+                view.max_properties = any.max_properties;
+                view.items = any.items.as_ref();
+                view.min_items = any.min_items;
+                view.max_items = any.max_items;
+                view.unique_items = any.unique_items.unwrap_or(false);
+                view.min_length = any.min_length;
+                view.max_length = any.max_length;
+                view.pattern = any.pattern.as_deref();
+                view.minimum = any
+                    .minimum
+                    .map(|m| (m, any.exclusive_minimum.unwrap_or(false)));
+                view.maximum = any
+                    .maximum
+                    .map(|m| (m, any.exclusive_maximum.unwrap_or(false)));
+                view.multiple_of = any.multiple_of;
+                view.one_of = &any.one_of;
+                view.all_of = &any.all_of;
+                view.any_of = &any.any_of;
+                view.not = any.not.as_deref();
+                if view.typ.is_none() && view.items.is_some() {
+                    view.typ = Some("array");
+                }
+            }
+        }
+        view
+    }
+
+    /// Whether the schema is an object (said so, or implied by object keywords).
+    pub fn is_object(&self) -> bool {
+        self.typ == Some("object") || (self.typ.is_none() && self.has_object_keywords())
+    }
+
+    pub fn has_object_keywords(&self) -> bool {
+        !self.properties.is_empty() || self.additional.is_some() || !self.required.is_empty()
+    }
+
+    pub fn is_object_like(&self) -> bool {
+        self.typ.is_none_or(|t| t == "object")
+    }
+
+    pub fn denies_additional(&self) -> bool {
+        matches!(self.additional, Some(AdditionalProperties::Any(false)))
+    }
+
+    /// Whether this schema needs a named type when it appears inline.
+    pub fn needs_named_type(&self) -> bool {
+        !self.one_of.is_empty()
+            || !self.any_of.is_empty()
+            || !self.all_of.is_empty()
+            || self.not.is_some()
+            || self.string_enum.is_some()
+            || (self.is_object() && (!self.properties.is_empty() || self.denies_additional()))
+    }
+
+    /// The values of a string enum (null dropped: it makes the type nullable).
+    pub fn string_enum(&self, doc: &Document, at: &Pointer) -> Result<Option<Vec<String>>> {
+        let Some(values) = &self.string_enum else {
+            return Ok(None);
+        };
+        let values: Vec<String> = values.iter().flatten().cloned().collect();
+        if values.is_empty() {
+            return Err(doc.invalid(&at.push("enum"), "an enum needs at least one value"));
+        }
+        Ok(Some(values))
+    }
+
+    /// The constraints on this schema's own value.
+    pub fn checks(&self, doc: &Document, at: &Pointer) -> Result<Checks> {
+        if self.other_enum {
+            return Err(doc.unsupported(
+                &at.push("enum"),
+                "`enum` is only supported on strings; use `minimum`/`maximum` for numbers",
+            ));
+        }
+        let error_code = match self.data.extensions.get("x-error-code") {
+            None => None,
+            Some(serde_json::Value::String(code)) => Some(code.clone()),
+            Some(_) => {
+                return Err(
+                    doc.invalid(&at.push("x-error-code"), "`x-error-code` must be a string")
+                );
+            }
+        };
+        Ok(Checks {
+            min_length: self.min_length.filter(|&n| n > 0),
+            max_length: self.max_length,
+            pattern: self.pattern.map(str::to_owned),
+            email: self.format.as_deref() == Some("email"),
+            minimum: self.minimum,
+            maximum: self.maximum,
+            multiple_of: self.multiple_of,
+            min_items: self.min_items.filter(|&n| n > 0),
+            max_items: self.max_items,
+            unique_items: self.unique_items,
+            error_code,
+        })
+    }
+}
+
+fn format_name<T: FormatName>(format: &openapiv3::VariantOrUnknownOrEmpty<T>) -> Option<String> {
+    match format {
+        openapiv3::VariantOrUnknownOrEmpty::Item(item) => Some(item.name().to_owned()),
+        openapiv3::VariantOrUnknownOrEmpty::Unknown(other) => Some(other.clone()),
+        openapiv3::VariantOrUnknownOrEmpty::Empty => None,
+    }
+}
+
+/// The name a format has in the document.
+trait FormatName {
+    fn name(&self) -> &'static str;
+}
+
+impl FormatName for openapiv3::StringFormat {
+    fn name(&self) -> &'static str {
+        match self {
+            openapiv3::StringFormat::Date => "date",
+            openapiv3::StringFormat::DateTime => "date-time",
+            openapiv3::StringFormat::Password => "password",
+            openapiv3::StringFormat::Byte => "byte",
+            openapiv3::StringFormat::Binary => "binary",
+        }
+    }
+}
+
+impl FormatName for openapiv3::NumberFormat {
+    fn name(&self) -> &'static str {
+        match self {
+            openapiv3::NumberFormat::Float => "float",
+            openapiv3::NumberFormat::Double => "double",
+        }
+    }
+}
+
+impl FormatName for openapiv3::IntegerFormat {
+    fn name(&self) -> &'static str {
+        match self {
+            openapiv3::IntegerFormat::Int32 => "int32",
+            openapiv3::IntegerFormat::Int64 => "int64",
+        }
+    }
+}

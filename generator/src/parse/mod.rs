@@ -1,0 +1,195 @@
+//! Stage one: read a document and resolve its references.
+//!
+//! The document is kept twice: as a YAML value (ordered, so that pointers can be
+//! followed anywhere, whatever a `$ref` names) and as `openapiv3`'s typed model.
+
+mod pointer;
+mod refine;
+mod resolve;
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+pub use pointer::Pointer;
+pub use resolve::Resolved;
+
+use crate::error::{Error, Result};
+
+/// A parsed OpenAPI 3.0 document.
+pub struct Document {
+    /// The document's name in messages and generated headers, e.g. `spec/openapi.yaml`.
+    pub file: String,
+    /// The document as an ordered tree, for following `$ref`s.
+    pub raw: serde_yaml::Value,
+    /// The document in `openapiv3`'s model.
+    pub api: openapiv3::OpenAPI,
+}
+
+impl Document {
+    /// Reads and parses the document at `path`; `file` is how messages name it.
+    pub fn load(path: &Path, file: &str) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        let is_json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        Self::parse(&text, file, is_json)
+    }
+
+    /// Parses a document's text; `is_json` picks the JSON parser, YAML otherwise.
+    pub fn parse(text: &str, file: &str, is_json: bool) -> Result<Self> {
+        let raw: serde_yaml::Value = if is_json {
+            serde_json::from_str(text).map_err(|e| {
+                Error::invalid(file, &Pointer::root(), format!("not valid JSON: {e}"))
+            })?
+        } else {
+            serde_yaml::from_str(text).map_err(|e| {
+                Error::invalid(file, &Pointer::root(), format!("not valid YAML: {e}"))
+            })?
+        };
+        check_version(&raw, file)?;
+        let api = deserialize_at(&raw, file, &Pointer::root()).map_err(|error| {
+            // serde cannot see through openapiv3's untagged enums; look for the
+            // deepest node that does not fit, and name it instead.
+            match refine::deepest_problem(&raw, &Pointer::root()) {
+                Some((pointer, message)) => {
+                    Error::invalid(file, &pointer, explain_serde_error(&message))
+                }
+                None => error,
+            }
+        })?;
+        Ok(Document {
+            file: file.to_owned(),
+            raw,
+            api,
+        })
+    }
+
+    /// The node at `pointer`, if there is one.
+    pub fn node(&self, pointer: &Pointer) -> Option<&serde_yaml::Value> {
+        let mut node = &self.raw;
+        for token in pointer.tokens() {
+            node = match node {
+                serde_yaml::Value::Mapping(map) => map.get(token.as_str())?,
+                serde_yaml::Value::Sequence(seq) => seq.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
+    /// An invalid-document error at `pointer`.
+    pub fn invalid(&self, pointer: &Pointer, message: impl Into<String>) -> Error {
+        Error::invalid(&self.file, pointer, message)
+    }
+
+    /// An unsupported-construct error at `pointer`.
+    pub fn unsupported(&self, pointer: &Pointer, message: impl Into<String>) -> Error {
+        Error::unsupported(&self.file, pointer, message)
+    }
+}
+
+fn check_version(raw: &serde_yaml::Value, file: &str) -> Result<()> {
+    let root = Pointer::root();
+    if raw.get("swagger").is_some() {
+        return Err(Error::unsupported(
+            file,
+            &root.push("swagger"),
+            "Swagger 2.0 documents are not supported; convert the document to OpenAPI 3.0 first",
+        ));
+    }
+    match raw.get("openapi").and_then(serde_yaml::Value::as_str) {
+        Some(v) if v.starts_with("3.0.") || v == "3.0" => Ok(()),
+        Some(v) => Err(Error::unsupported(
+            file,
+            &root.push("openapi"),
+            format!("OpenAPI {v} is not supported; the generator reads OpenAPI 3.0.x"),
+        )),
+        None => Err(Error::invalid(
+            file,
+            &root.push("openapi"),
+            "the `openapi` field (a version string such as 3.0.3) is missing",
+        )),
+    }
+}
+
+/// Deserialises the node `value`, found at `at`, into `T`; errors name the
+/// pointer of the innermost node that did not fit.
+pub(crate) fn deserialize_at<T: DeserializeOwned>(
+    value: &serde_yaml::Value,
+    file: &str,
+    at: &Pointer,
+) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut pointer = at.clone();
+        for segment in e.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => pointer = pointer.index(*index),
+                serde_path_to_error::Segment::Map { key } => pointer = pointer.push(key),
+                serde_path_to_error::Segment::Enum { .. }
+                | serde_path_to_error::Segment::Unknown => {}
+            }
+        }
+        Error::invalid(
+            file,
+            &pointer,
+            explain_serde_error(&e.into_inner().to_string()),
+        )
+    })
+}
+
+/// serde's messages for `openapiv3`'s untagged enums say little; say what they mean.
+fn explain_serde_error(message: &str) -> String {
+    if message.contains("untagged enum ReferenceOr") {
+        "expected an object of the kind this place allows, or a `$ref`; the node matches neither"
+            .to_owned()
+    } else if message.contains("untagged enum") {
+        format!("the node does not have a shape this place allows ({message})")
+    } else {
+        message.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_the_pointer_of_a_bad_node() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses: 7\n";
+        let err = Document::parse(text, "t.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.starts_with("t.yaml#/paths/~1a/get/responses: invalid document"),
+            "{err}"
+        );
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        b: {type: array, items: {type: string, minLength: -1}}\n";
+        let err = Document::parse(text, "t.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.starts_with("t.yaml#/components/schemas/A/properties/b/items: invalid document"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn refuses_other_versions() {
+        let err = Document::parse("swagger: '2.0'\n", "s.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("s.yaml#/swagger: not supported"), "{err}");
+        let err = Document::parse("openapi: 3.1.0\n", "s.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("OpenAPI 3.1.0 is not supported"), "{err}");
+    }
+}

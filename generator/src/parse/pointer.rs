@@ -1,0 +1,126 @@
+//! JSON pointers (RFC 6901) in their URI-fragment form, `#/a/b~1c`.
+
+use std::fmt;
+
+/// A JSON pointer into the document, kept escaped.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pointer(String);
+
+impl Pointer {
+    /// The document's root, `#`.
+    pub fn root() -> Self {
+        Pointer(String::new())
+    }
+
+    /// This pointer followed by one more reference token (escaped here).
+    pub fn push(&self, token: &str) -> Self {
+        let mut inner = String::with_capacity(self.0.len() + token.len() + 1);
+        inner.push_str(&self.0);
+        inner.push('/');
+        for c in token.chars() {
+            match c {
+                '~' => inner.push_str("~0"),
+                '/' => inner.push_str("~1"),
+                c => inner.push(c),
+            }
+        }
+        Pointer(inner)
+    }
+
+    /// This pointer followed by an array index.
+    pub fn index(&self, index: usize) -> Self {
+        self.push(&index.to_string())
+    }
+
+    /// Parses a local reference such as `#/components/schemas/Pet`.
+    /// Returns `None` for anything that is not a local pointer.
+    pub fn parse_local(reference: &str) -> Option<Self> {
+        let rest = reference.strip_prefix('#')?;
+        if !rest.is_empty() && !rest.starts_with('/') {
+            return None;
+        }
+        // Percent-encoding is allowed in URI fragments; decode the common case.
+        Some(Pointer(percent_decode(rest)))
+    }
+
+    /// The unescaped reference tokens.
+    pub fn tokens(&self) -> impl Iterator<Item = String> + '_ {
+        self.0
+            .split('/')
+            .skip(1)
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+    }
+
+    /// The last token, unescaped.
+    pub fn last(&self) -> Option<String> {
+        self.tokens().last()
+    }
+
+    /// `Some(name)` when this points at `#/components/<section>/<name>`.
+    pub fn component_name(&self, section: &str) -> Option<String> {
+        let tokens: Vec<String> = self.tokens().collect();
+        match tokens.as_slice() {
+            [components, s, name] if components == "components" && s == section => {
+                Some(name.clone())
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Pointer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+            if let Some(value) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(value);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_unescapes_tokens() {
+        let p = Pointer::root().push("paths").push("/pets/{id}").push("a~b");
+        assert_eq!(p.to_string(), "#/paths/~1pets~1{id}/a~0b");
+        assert_eq!(
+            p.tokens().collect::<Vec<_>>(),
+            ["paths", "/pets/{id}", "a~b"]
+        );
+    }
+
+    #[test]
+    fn parses_local_references_only() {
+        let p = Pointer::parse_local("#/components/schemas/Pet").unwrap();
+        assert_eq!(p.component_name("schemas").as_deref(), Some("Pet"));
+        assert_eq!(
+            Pointer::parse_local("other.yaml#/components/schemas/Pet"),
+            None
+        );
+        assert_eq!(
+            Pointer::parse_local("#/components/schemas/A%20B")
+                .unwrap()
+                .last()
+                .unwrap(),
+            "A B"
+        );
+    }
+}

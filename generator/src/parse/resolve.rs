@@ -1,0 +1,154 @@
+//! Following local `$ref`s, with cycle detection.
+
+use std::borrow::Cow;
+
+use openapiv3::ReferenceOr;
+use serde::de::DeserializeOwned;
+
+use super::{Document, Pointer, deserialize_at};
+use crate::error::Result;
+
+/// A node reached directly or through `$ref`s.
+#[derive(Debug)]
+pub struct Resolved<'a, T: Clone> {
+    /// The node.
+    pub value: Cow<'a, T>,
+    /// Where the node itself lives (the target of the last `$ref`).
+    pub pointer: Pointer,
+    /// Whether it was reached through a `$ref`.
+    pub via_ref: bool,
+}
+
+impl Document {
+    /// Resolves `item`, found at `at`, following `$ref`s to their target.
+    pub fn resolve<'a, T>(&self, item: &'a ReferenceOr<T>, at: &Pointer) -> Result<Resolved<'a, T>>
+    where
+        T: DeserializeOwned + Clone,
+    {
+        match item {
+            ReferenceOr::Item(value) => Ok(Resolved {
+                value: Cow::Borrowed(value),
+                pointer: at.clone(),
+                via_ref: false,
+            }),
+            ReferenceOr::Reference { reference } => {
+                let target = self.follow(reference, at)?;
+                let node = self.node(&target).expect("follow returns existing nodes");
+                let value = deserialize_at(node, &self.file, &target)?;
+                Ok(Resolved {
+                    value: Cow::Owned(value),
+                    pointer: target,
+                    via_ref: true,
+                })
+            }
+        }
+    }
+
+    /// The pointer a `$ref` (found at `at`) finally leads to, through chains of
+    /// `$ref`s. A chain that comes back to itself is an error.
+    pub fn follow(&self, reference: &str, at: &Pointer) -> Result<Pointer> {
+        let mut seen: Vec<Pointer> = Vec::new();
+        let mut reference = reference.to_owned();
+        let mut from = at.clone();
+        loop {
+            let Some(target) = Pointer::parse_local(&reference) else {
+                return Err(self.unsupported(
+                    &from.push("$ref"),
+                    format!(
+                        "`{reference}` is not a local reference; only references within the \
+                         same document (`#/...`) are supported; bundle the document first"
+                    ),
+                ));
+            };
+            if seen.contains(&target) {
+                let chain: Vec<String> = seen.iter().map(ToString::to_string).collect();
+                return Err(self.invalid(
+                    at,
+                    format!(
+                        "the `$ref` chain {} → {target} never reaches a definition",
+                        chain.join(" → ")
+                    ),
+                ));
+            }
+            let Some(node) = self.node(&target) else {
+                return Err(self.invalid(
+                    &from.push("$ref"),
+                    format!("`{reference}` points to nothing"),
+                ));
+            };
+            seen.push(target.clone());
+            match node.get("$ref").and_then(serde_yaml::Value::as_str) {
+                Some(next) => {
+                    reference = next.to_owned();
+                    from = target;
+                }
+                None => return Ok(target),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(components: &str) -> Document {
+        let text = format!(
+            "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n{components}"
+        );
+        Document::parse(&text, "t.yaml", false).unwrap()
+    }
+
+    #[test]
+    fn follows_chains_of_references() {
+        let d = doc("  schemas:\n    A: {$ref: '#/components/schemas/B'}\n    B: {type: string}\n");
+        let target = d
+            .follow("#/components/schemas/A", &Pointer::root())
+            .unwrap();
+        assert_eq!(target.to_string(), "#/components/schemas/B");
+    }
+
+    #[test]
+    fn names_a_broken_reference() {
+        let d = doc(
+            "  schemas:\n    A: {type: object, properties: {b: {$ref: '#/components/schemas/Nope'}}}\n",
+        );
+        let at = Pointer::root()
+            .push("components")
+            .push("schemas")
+            .push("A")
+            .push("properties")
+            .push("b");
+        let err = d
+            .follow("#/components/schemas/Nope", &at)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "t.yaml#/components/schemas/A/properties/b/$ref: invalid document: \
+             `#/components/schemas/Nope` points to nothing"
+        );
+    }
+
+    #[test]
+    fn detects_reference_cycles() {
+        let d = doc(
+            "  schemas:\n    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n",
+        );
+        let err = d
+            .follow("#/components/schemas/A", &Pointer::root())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("never reaches a definition"), "{err}");
+    }
+
+    #[test]
+    fn refuses_external_references() {
+        let d = doc("  schemas: {}\n");
+        let err = d
+            .follow("common.yaml#/Pet", &Pointer::root())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not a local reference"), "{err}");
+    }
+}

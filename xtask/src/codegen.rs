@@ -1,0 +1,163 @@
+//! `cargo xtask codegen [--check]`: regenerates every crate named in
+//! `spec/codegen.toml`, or checks that the committed files match.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use openapi_codegen::config::Config;
+use openapi_codegen::emit::Files;
+
+use crate::{Result, fail};
+
+/// The command quoted in the generated files' headers.
+pub const COMMAND: &str = "cargo xtask codegen";
+
+/// Runs the codegen task from the workspace `root`.
+pub fn run(root: &Path, check: bool) -> Result<()> {
+    let started = Instant::now();
+    let files = generate_all(root)?;
+    let elapsed = started.elapsed();
+    let stale = stale_files(root, &files)?;
+    if check {
+        let mut problems = Vec::new();
+        for (path, contents) in files.iter() {
+            let on_disk = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+            if on_disk != contents {
+                problems.push(format!(
+                    "{} differs from what the generator writes:\n{}",
+                    path.display(),
+                    diff(&on_disk, contents)
+                ));
+            }
+        }
+        for path in &stale {
+            problems.push(format!(
+                "{} should not be there: the generator does not write it",
+                path.display()
+            ));
+        }
+        if !problems.is_empty() {
+            for problem in &problems {
+                eprintln!("{problem}");
+            }
+            return Err(fail(format!(
+                "{} generated file(s) are out of date; run `cargo xtask codegen` and commit the result",
+                problems.len()
+            )));
+        }
+        println!(
+            "codegen --check: {} generated files are up to date (generated in {} ms)",
+            files.len(),
+            elapsed.as_millis()
+        );
+        return Ok(());
+    }
+    let mut written = 0;
+    for (path, contents) in files.iter() {
+        let full = root.join(path);
+        if std::fs::read_to_string(&full).ok().as_deref() == Some(contents) {
+            continue;
+        }
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| fail(format!("{}: {e}", parent.display())))?;
+        }
+        std::fs::write(&full, contents).map_err(|e| fail(format!("{}: {e}", full.display())))?;
+        println!("wrote {}", path.display());
+        written += 1;
+    }
+    for path in &stale {
+        std::fs::remove_file(root.join(path))
+            .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        println!("removed {}", path.display());
+    }
+    println!(
+        "codegen: {} files, {written} written, {} removed; generation took {} ms",
+        files.len(),
+        stale.len(),
+        elapsed.as_millis()
+    );
+    Ok(())
+}
+
+/// Generates every crate of `spec/codegen.toml`, in memory.
+pub fn generate_all(root: &Path) -> Result<Files> {
+    let config = Config::load(&root.join("spec/codegen.toml"), "spec/codegen.toml")?;
+    let mut files = Files::default();
+    for target in &config.api {
+        let generated = openapi_codegen::generate(root, target, COMMAND)?;
+        for note in &generated.notes {
+            eprintln!("note: {note}");
+        }
+        files.extend(generated.files);
+    }
+    Ok(files)
+}
+
+/// Files in the generated crates' folders that the generator no longer writes.
+fn stale_files(root: &Path, files: &Files) -> Result<Vec<PathBuf>> {
+    let config = Config::load(&root.join("spec/codegen.toml"), "spec/codegen.toml")?;
+    let expected: BTreeSet<&Path> = files.iter().map(|(p, _)| p).collect();
+    let mut stale = Vec::new();
+    for target in &config.api {
+        let crates = [
+            Some(&target.models),
+            target.client.as_ref(),
+            target.server.as_ref(),
+        ];
+        for krate in crates.into_iter().flatten() {
+            let mut found = Vec::new();
+            walk(&root.join(&krate.path), &mut found)?;
+            for file in found {
+                let relative = file
+                    .strip_prefix(root)
+                    .expect("walked under root")
+                    .to_path_buf();
+                if !expected.contains(relative.as_path()) {
+                    stale.push(relative);
+                }
+            }
+        }
+    }
+    stale.sort();
+    Ok(stale)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == "target") {
+            continue;
+        }
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// A short unified diff, at most 40 lines.
+fn diff(old: &str, new: &str) -> String {
+    let text = similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(2)
+        .header("committed", "generated")
+        .to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() > 40 {
+        format!(
+            "{}\n… ({} more lines)",
+            lines[..40].join("\n"),
+            lines.len() - 40
+        )
+    } else {
+        text
+    }
+}

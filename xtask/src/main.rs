@@ -1,0 +1,72 @@
+//! The workspace's tasks, in Rust so that they run wherever cargo does.
+//!
+//! - `cargo xtask codegen [--check]`: regenerate the generated crates, or
+//!   check that the committed ones match the spec and the generator.
+//! - `cargo xtask test`: every check a change must pass (the README's test command).
+
+mod codegen;
+mod test;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// A task's failure, said to the user.
+pub struct Failure(pub String);
+
+/// The tasks' result type.
+pub type Result<T, E = Failure> = std::result::Result<T, E>;
+
+/// A failure with `message`.
+pub fn fail(message: impl Into<String>) -> Failure {
+    Failure(message.into())
+}
+
+impl From<openapi_codegen::Error> for Failure {
+    fn from(error: openapi_codegen::Error) -> Self {
+        Failure(error.to_string())
+    }
+}
+
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+tasks:
+  codegen [--check]   regenerate the generated crates from spec/codegen.toml;
+                      with --check, write nothing and fail if they differ
+  test                format, codegen drift, clippy, tests and rustdoc: every
+                      check a change must pass
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let root = workspace_root();
+    let result = match args.as_slice() {
+        ["codegen"] => codegen::run(&root, false),
+        ["codegen", "--check"] => codegen::run(&root, true),
+        ["test"] => test::run(&root),
+        ["help" | "--help" | "-h"] | [] => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        _ => Err(fail(format!(
+            "unknown arguments: {}\n\n{USAGE}",
+            args.join(" ")
+        ))),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: the parent of this crate's folder.
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}

@@ -1,0 +1,97 @@
+//! `cargo xtask test`: everything a change must pass, in the order that fails
+//! fastest. It is the README's test command, and CI runs it.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use crate::{Result, fail};
+
+/// Runs every check from the workspace `root`.
+pub fn run(root: &Path) -> Result<()> {
+    let started = Instant::now();
+    step("formatting", || cargo(root, &["fmt", "--all", "--check"]))?;
+    step("generated crates are up to date", || {
+        crate::codegen::run(root, true)
+    })?;
+    step("clippy", || {
+        cargo(
+            root,
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--locked",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        )
+    })?;
+    step("tests", || {
+        cargo(root, &["test", "--workspace", "--locked"])
+    })?;
+    step("rustdoc of the generated crates", || {
+        let mut command = Command::new(cargo_bin());
+        command
+            .current_dir(root)
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .args(["doc", "--no-deps", "--locked"])
+            .args(
+                generated_packages(root)?
+                    .iter()
+                    .flat_map(|p| ["-p", p.as_str()]),
+            );
+        run_command(command)
+    })?;
+    println!(
+        "\nall checks passed in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn step(name: &str, f: impl FnOnce() -> Result<()>) -> Result<()> {
+    println!("\n==> {name}");
+    let started = Instant::now();
+    f().map_err(|e| fail(format!("{name} failed: {}", e.0)))?;
+    println!("==> {name}: ok ({:.1} s)", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn generated_packages(root: &Path) -> Result<Vec<String>> {
+    let config = openapi_codegen::config::Config::load(
+        &root.join("spec/codegen.toml"),
+        "spec/codegen.toml",
+    )?;
+    Ok(config
+        .api
+        .iter()
+        .flat_map(|t| [Some(&t.models), t.client.as_ref(), t.server.as_ref()])
+        .flatten()
+        .map(|c| c.package.clone())
+        .collect())
+}
+
+/// The cargo that runs this task.
+pub fn cargo_bin() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
+}
+
+/// Runs `cargo ARGS` in `root`.
+pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
+    let mut command = Command::new(cargo_bin());
+    command.current_dir(root).args(args);
+    run_command(command)
+}
+
+fn run_command(mut command: Command) -> Result<()> {
+    let status = command
+        .status()
+        .map_err(|e| fail(format!("could not run {command:?}: {e}")))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(fail(format!("{command:?} exited with {status}")))
+    }
+}
