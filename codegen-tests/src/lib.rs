@@ -1,0 +1,1 @@
+//! Tests of the generated crates live in `tests/`; this library is empty.
