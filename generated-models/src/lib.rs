@@ -15,6 +15,10 @@ pub mod common;
 #[rustfmt::skip]
 pub mod customers;
 #[rustfmt::skip]
+pub mod dynamic_query;
+#[rustfmt::skip]
+pub mod queries;
+#[rustfmt::skip]
 pub mod receiving_orders;
 #[rustfmt::skip]
 pub mod returns;
@@ -25,6 +29,7 @@ pub mod validation;
 
 pub use common::*;
 pub use customers::*;
+pub use queries::*;
 pub use receiving_orders::*;
 pub use returns::*;
 pub use sales_orders::*;

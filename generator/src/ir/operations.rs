@@ -150,8 +150,10 @@ pub struct Parameter {
 /// extension): filters, sorting and paging over a declared set of properties.
 #[derive(Debug, Clone)]
 pub struct DynamicQuery {
-    /// The name of the generated query types (UpperCamelCase), e.g. `ReturnsQuery`.
+    /// The name of the generated query type (UpperCamelCase), e.g. `ReturnsQuery`.
     pub name: String,
+    /// The name of the generated enum of its properties, e.g. `ReturnsQueryProperty`.
+    pub property_type: String,
     /// The properties that can be filtered and sorted on, in document order.
     pub properties: Vec<QueryProperty>,
     /// The largest page size; larger requests are clamped.

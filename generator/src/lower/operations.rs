@@ -373,7 +373,18 @@ impl<'d> OperationLowering<'_, 'd> {
             })?;
         let mut names = Namespace::default();
         let mut properties = Vec::new();
-        for (wire, schema) in properties_json {
+        // Extensions reach us as unordered JSON; take the order from the document.
+        let ordered: Vec<String> = match self.doc.node(&at.push("properties")) {
+            Some(serde_yaml::Value::Mapping(map)) => map
+                .keys()
+                .filter_map(|k| k.as_str().map(str::to_owned))
+                .collect(),
+            _ => properties_json.keys().cloned().collect(),
+        };
+        for wire in &ordered {
+            let Some(schema) = properties_json.get(wire) else {
+                continue;
+            };
             let typ = schema.get("type").and_then(serde_json::Value::as_str);
             let format = schema.get("format").and_then(serde_json::Value::as_str);
             let kind = match (typ, format) {
@@ -419,8 +430,14 @@ impl<'d> OperationLowering<'_, 'd> {
             Some(component) => type_name(component),
             None => format!("{prefix}{}Query", type_name(&data.name)),
         };
+        // The query type and its property enum live beside the schemas' types.
+        let name = self.types.claim_name(&at, name);
+        let property_type = self
+            .types
+            .claim_name(&at.push("properties"), format!("{name}Property"));
         Ok(DynamicQuery {
             name,
+            property_type,
             properties,
             max_count,
             default_count,

@@ -51,6 +51,7 @@ pub(crate) struct TypeTable<'d> {
     nullable: Vec<bool>,
     by_pointer: HashMap<Pointer, usize>,
     names: Namespace,
+    other_names: HashMap<Pointer, String>,
 }
 
 impl<'d> TypeTable<'d> {
@@ -61,6 +62,7 @@ impl<'d> TypeTable<'d> {
             nullable: Vec::new(),
             by_pointer: HashMap::new(),
             names: Namespace::default(),
+            other_names: HashMap::new(),
         }
     }
 
@@ -82,6 +84,18 @@ impl<'d> TypeTable<'d> {
             self.named(&pointer)?;
         }
         Ok(())
+    }
+
+    /// Takes a type name for something else the models crate defines at
+    /// `origin` (such as a dynamic query's types), so that no schema takes it;
+    /// asking again for the same origin gives the same name.
+    pub fn claim_name(&mut self, origin: &Pointer, name: String) -> String {
+        if let Some(name) = self.other_names.get(origin) {
+            return name.clone();
+        }
+        let name = self.names.claim(name);
+        self.other_names.insert(origin.clone(), name.clone());
+        name
     }
 
     /// All types, sorted by name.

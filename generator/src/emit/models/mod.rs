@@ -4,6 +4,7 @@
 
 pub mod checks;
 mod items;
+mod queries;
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,7 @@ use crate::ir::{Api, Primitive, Shape, Ty, TypeDef, TypeKind};
 use crate::lower::names::{Namespace, field_name};
 
 const VALIDATION_RUNTIME: &str = include_str!("../../../runtime/models/validation.rs");
+const DYNAMIC_QUERY_RUNTIME: &str = include_str!("../../../runtime/models/dynamic_query.rs");
 
 /// The module holding types several areas share.
 const COMMON: &str = "common";
@@ -52,11 +54,25 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
         root.join("src/validation.rs"),
         cx.runtime_file(VALIDATION_RUNTIME, &regions),
     );
+    let has_queries = !queries::dynamic_queries(api).is_empty();
+    if has_queries {
+        files.insert(
+            root.join("src/dynamic_query.rs"),
+            cx.runtime_file(DYNAMIC_QUERY_RUNTIME, &regions),
+        );
+        let path = root.join("src/queries.rs");
+        let tokens = queries::queries_module(api);
+        // Doc examples name the crate, which only the target knows.
+        let text = cx
+            .rust_file(&path, tokens)?
+            .replace("logistics_models_placeholder", &cx.target.models.lib_name());
+        files.insert(&path, text);
+    }
 
     let lib_path = root.join("src/lib.rs");
     files.insert(
         &lib_path,
-        cx.rust_file(&lib_path, lib_tokens(cx, &module_names, &used))?,
+        cx.rust_file(&lib_path, lib_tokens(cx, &module_names, &used, has_queries))?,
     );
 
     let mut dependencies = vec![
@@ -115,6 +131,14 @@ impl UsedDeps {
         for op in &api.operations {
             for param in &op.params {
                 visit(&param.shape);
+                for property in param.dynamic_query.iter().flat_map(|q| &q.properties) {
+                    let ty = match property.kind {
+                        crate::ir::QueryValueKind::DateTime => Ty::Primitive(Primitive::DateTime),
+                        crate::ir::QueryValueKind::Uuid => Ty::Primitive(Primitive::Uuid),
+                        _ => continue,
+                    };
+                    visit(&Shape::of(ty));
+                }
             }
             for response in &op.responses {
                 for header in &response.headers {
@@ -222,7 +246,12 @@ fn module_doc(module: &str, types: &[&TypeDef]) -> TokenStream {
     docs::inner_attrs(&[line])
 }
 
-fn lib_tokens(cx: &Context<'_>, modules: &[proc_macro2::Ident], used: &UsedDeps) -> TokenStream {
+fn lib_tokens(
+    cx: &Context<'_>,
+    modules: &[proc_macro2::Ident],
+    used: &UsedDeps,
+    has_queries: bool,
+) -> TokenStream {
     let api = cx.api;
     let mut lines = vec![
         format!("Models of the {} API (version {}).", api.title, api.version),
@@ -255,14 +284,24 @@ fn lib_tokens(cx: &Context<'_>, modules: &[proc_macro2::Ident], used: &UsedDeps)
         );
         quote!(#[doc = #doc] pub use #krate;)
     });
+    // Sorted, as rustfmt would.
+    let mut declared: Vec<String> = modules.iter().map(ToString::to_string).collect();
+    let mut globbed = declared.clone();
+    declared.push("validation".to_owned());
+    if has_queries {
+        declared.extend(["dynamic_query".to_owned(), "queries".to_owned()]);
+        globbed.push("queries".to_owned());
+    }
+    declared.sort();
+    globbed.sort();
+    let declared = declared.iter().map(|m| format_ident!("{m}"));
+    let globbed = globbed.iter().map(|m| format_ident!("{m}"));
     quote! {
         #doc
 
-        #(#[rustfmt::skip] pub mod #modules;)*
-        #[rustfmt::skip]
-        pub mod validation;
+        #(#[rustfmt::skip] pub mod #declared;)*
 
-        #(pub use #modules::*;)*
+        #(pub use #globbed::*;)*
 
         #(#reexports)*
     }
