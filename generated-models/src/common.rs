@@ -3,7 +3,7 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Path, Report};
+use crate::validation::{self, Null, Path, Report};
 
 /// A postal address of a customer.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -78,48 +78,32 @@ impl validation::ValidateJson for Address {
             path,
             report,
         );
-        validation::property::<
-            i32,
-        >(object, "addressNo", validation::Null::Refused, path, report);
-        validation::property::<
-            uuid::Uuid,
-        >(object, "id", validation::Null::Refused, path, report);
+        validation::property::<i32>(object, "addressNo", Null::Refused, path, report);
+        validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "addressFirstName", validation::Null::Allowed, path, report);
+        >(object, "addressFirstName", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "addressLastName", validation::Null::Allowed, path, report);
+        >(object, "addressLastName", Null::Allowed, path, report);
+        validation::property::<String>(object, "company", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "company", validation::Null::Allowed, path, report);
+        >(object, "addressOne", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "addressOne", validation::Null::Allowed, path, report);
+        >(object, "addressTwo", Null::Allowed, path, report);
+        validation::property::<String>(object, "district", Null::Allowed, path, report);
+        validation::property::<String>(object, "city", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "addressTwo", validation::Null::Allowed, path, report);
+        >(object, "postalCode", Null::Allowed, path, report);
+        validation::property::<String>(object, "country", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "district", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "city", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "postalCode", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "country", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "addressPhone", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "taxOffice", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "taxNumber", validation::Null::Allowed, path, report);
+        >(object, "addressPhone", Null::Allowed, path, report);
+        validation::property::<String>(object, "taxOffice", Null::Allowed, path, report);
+        validation::property::<String>(object, "taxNumber", Null::Allowed, path, report);
     }
 }
 
@@ -154,15 +138,11 @@ impl validation::ValidateJson for ErrorDetail {
             path,
             report,
         );
-        validation::property::<
-            i32,
-        >(object, "code", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "message", validation::Null::Refused, path, report);
+        validation::property::<i32>(object, "code", Null::Refused, path, report);
+        validation::property::<String>(object, "message", Null::Refused, path, report);
         validation::property::<
             Vec<FieldError>,
-        >(object, "errors", validation::Null::Allowed, path, report);
+        >(object, "errors", Null::Allowed, path, report);
     }
 }
 
@@ -199,13 +179,11 @@ impl validation::ValidateJson for ErrorResponse {
         );
         validation::property::<
             ErrorDetail,
-        >(object, "error", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "requestId", validation::Null::Refused, path, report);
+        >(object, "error", Null::Refused, path, report);
+        validation::property::<String>(object, "requestId", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "timestamp", validation::Null::Refused, path, report);
+        >(object, "timestamp", Null::Refused, path, report);
     }
 }
 
@@ -240,14 +218,8 @@ impl validation::ValidateJson for FieldError {
             path,
             report,
         );
-        validation::property::<
-            String,
-        >(object, "property", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "message", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "errorCode", validation::Null::Refused, path, report);
+        validation::property::<String>(object, "property", Null::Refused, path, report);
+        validation::property::<String>(object, "message", Null::Refused, path, report);
+        validation::property::<String>(object, "errorCode", Null::Refused, path, report);
     }
 }

@@ -3,7 +3,7 @@
 
 //! Types of the `Customers` operations, also exported at the crate root.
 
-use crate::validation::{self, Path, Report};
+use crate::validation::{self, Null, Path, Report};
 
 /// A customer with the addresses known for them.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -58,30 +58,18 @@ impl validation::ValidateJson for Customer {
             path,
             report,
         );
-        validation::property::<
-            uuid::Uuid,
-        >(object, "id", validation::Null::Refused, path, report);
-        validation::property::<
-            i32,
-        >(object, "customerNo", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "email", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "firstName", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "lastName", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "phone", validation::Null::Refused, path, report);
+        validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
+        validation::property::<i32>(object, "customerNo", Null::Refused, path, report);
+        validation::property::<String>(object, "email", Null::Refused, path, report);
+        validation::property::<String>(object, "firstName", Null::Refused, path, report);
+        validation::property::<String>(object, "lastName", Null::Refused, path, report);
+        validation::property::<String>(object, "phone", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "createdAt", validation::Null::Refused, path, report);
+        >(object, "createdAt", Null::Refused, path, report);
         validation::property::<
             Vec<crate::Address>,
-        >(object, "addresses", validation::Null::Refused, path, report);
+        >(object, "addresses", Null::Refused, path, report);
     }
 }
 

@@ -3,7 +3,7 @@
 
 //! Types of the `ReceivingOrders` operations, also exported at the crate root.
 
-use crate::validation::{self, Path, Report};
+use crate::validation::{self, Null, Path, Report};
 
 /// The outcome of a bulk upsert.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -28,7 +28,7 @@ impl validation::ValidateJson for BulkUpsertResult {
         };
         validation::property::<
             Vec<UpsertFailure>,
-        >(object, "updateFailures", validation::Null::Allowed, path, report);
+        >(object, "updateFailures", Null::Allowed, path, report);
     }
 }
 
@@ -79,13 +79,13 @@ impl validation::ValidateJson for CargoTransfer {
         );
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "shipmentDate", validation::Null::Refused, path, report);
+        >(object, "shipmentDate", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "cargoCompanyName", validation::Null::Refused, path, report);
+        >(object, "cargoCompanyName", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "trackingNumber", validation::Null::Refused, path, report);
+        >(object, "trackingNumber", Null::Refused, path, report);
     }
 }
 
@@ -136,13 +136,13 @@ impl validation::ValidateJson for CarriageTransfer {
         );
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "shipmentDate", validation::Null::Refused, path, report);
+        >(object, "shipmentDate", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "carriageCompanyName", validation::Null::Refused, path, report);
+        >(object, "carriageCompanyName", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "waybillNumber", validation::Null::Refused, path, report);
+        >(object, "waybillNumber", Null::Refused, path, report);
     }
 }
 
@@ -185,10 +185,10 @@ impl validation::ValidateJson for PickupTransfer {
         );
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "pickupDate", validation::Null::Refused, path, report);
+        >(object, "pickupDate", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "pickupAddress", validation::Null::Refused, path, report);
+        >(object, "pickupAddress", Null::Refused, path, report);
     }
 }
 
@@ -405,7 +405,7 @@ impl validation::ValidateJson for ReceivingOrder {
         );
         validation::property::<
             uuid::Uuid,
-        >(object, "integrationId", validation::Null::Refused, path, report);
+        >(object, "integrationId", Null::Refused, path, report);
         if let Some(value) = object.get("referenceNumber") {
             path.push_key("referenceNumber");
             if value.is_null() {
@@ -427,7 +427,7 @@ impl validation::ValidateJson for ReceivingOrder {
         }
         validation::property::<
             ReceiveType,
-        >(object, "receiveType", validation::Null::Refused, path, report);
+        >(object, "receiveType", Null::Refused, path, report);
         if let Some(value) = object.get("lineItems") {
             path.push_key("lineItems");
             if value.is_null() {
@@ -449,19 +449,19 @@ impl validation::ValidateJson for ReceivingOrder {
         }
         validation::property::<
             Vec<ReceivingOrderLotLine>,
-        >(object, "lineItemLotNumbers", validation::Null::Refused, path, report);
+        >(object, "lineItemLotNumbers", Null::Refused, path, report);
         validation::property::<
             ReceivingOrderTransferType,
-        >(object, "transferType", validation::Null::Refused, path, report);
+        >(object, "transferType", Null::Refused, path, report);
         validation::property::<
             CargoTransfer,
-        >(object, "cargoTransfer", validation::Null::Refused, path, report);
+        >(object, "cargoTransfer", Null::Refused, path, report);
         validation::property::<
             PickupTransfer,
-        >(object, "pickupTransfer", validation::Null::Refused, path, report);
+        >(object, "pickupTransfer", Null::Refused, path, report);
         validation::property::<
             CarriageTransfer,
-        >(object, "carriageTransfer", validation::Null::Refused, path, report);
+        >(object, "carriageTransfer", Null::Refused, path, report);
     }
 }
 
@@ -645,9 +645,7 @@ impl validation::ValidateJson for ReceivingOrderLineItem {
             path,
             report,
         );
-        validation::property::<
-            i32,
-        >(object, "itemNo", validation::Null::Refused, path, report);
+        validation::property::<i32>(object, "itemNo", Null::Refused, path, report);
         if let Some(value) = object.get("sku") {
             path.push_key("sku");
             if value.is_null() {
@@ -686,12 +684,10 @@ impl validation::ValidateJson for ReceivingOrderLineItem {
             }
             path.pop();
         }
-        validation::property::<
-            String,
-        >(object, "lotNumber", validation::Null::Refused, path, report);
+        validation::property::<String>(object, "lotNumber", Null::Refused, path, report);
         validation::property::<
             bool,
-        >(object, "hasLimitCheck", validation::Null::Refused, path, report);
+        >(object, "hasLimitCheck", Null::Refused, path, report);
         if let Some(value) = object.get("tolerance") {
             path.push_key("tolerance");
             if value.is_null() {
@@ -713,7 +709,7 @@ impl validation::ValidateJson for ReceivingOrderLineItem {
         }
         validation::property::<
             String,
-        >(object, "externalLineItemId", validation::Null::Refused, path, report);
+        >(object, "externalLineItemId", Null::Refused, path, report);
     }
 }
 
@@ -781,12 +777,8 @@ impl validation::ValidateJson for ReceivingOrderLotLine {
             path,
             report,
         );
-        validation::property::<
-            String,
-        >(object, "sku", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "lotNumber", validation::Null::Refused, path, report);
+        validation::property::<String>(object, "sku", Null::Refused, path, report);
+        validation::property::<String>(object, "lotNumber", Null::Refused, path, report);
         if let Some(value) = object.get("expectedQuantity") {
             path.push_key("expectedQuantity");
             if value.is_null() {
@@ -962,19 +954,19 @@ impl validation::ValidateJson for TransferDetail {
         );
         validation::property::<
             uuid::Uuid,
-        >(object, "integrationId", validation::Null::Refused, path, report);
+        >(object, "integrationId", Null::Refused, path, report);
         validation::property::<
             ReceivingOrderTransferType,
-        >(object, "transferType", validation::Null::Refused, path, report);
+        >(object, "transferType", Null::Refused, path, report);
         validation::property::<
             CargoTransfer,
-        >(object, "cargoTransfer", validation::Null::Refused, path, report);
+        >(object, "cargoTransfer", Null::Refused, path, report);
         validation::property::<
             PickupTransfer,
-        >(object, "pickupTransfer", validation::Null::Refused, path, report);
+        >(object, "pickupTransfer", Null::Refused, path, report);
         validation::property::<
             CarriageTransfer,
-        >(object, "carriageTransfer", validation::Null::Refused, path, report);
+        >(object, "carriageTransfer", Null::Refused, path, report);
     }
 }
 
@@ -1010,9 +1002,7 @@ impl validation::ValidateJson for UpsertFailure {
         );
         validation::property::<
             String,
-        >(object, "referenceNumber", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "message", validation::Null::Refused, path, report);
+        >(object, "referenceNumber", Null::Refused, path, report);
+        validation::property::<String>(object, "message", Null::Refused, path, report);
     }
 }

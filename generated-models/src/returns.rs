@@ -3,7 +3,7 @@
 
 //! Types of the `Returns` operations, also exported at the crate root.
 
-use crate::validation::{self, Path, Report};
+use crate::validation::{self, Null, Path, Report};
 
 /// A returned shipment.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -73,34 +73,32 @@ impl validation::ValidateJson for Return {
         );
         validation::property::<
             String,
-        >(object, "returnReferenceNumber", validation::Null::Refused, path, report);
+        >(object, "returnReferenceNumber", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "salesOrderChannel", validation::Null::Allowed, path, report);
+        >(object, "salesOrderChannel", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "salesOrderReferenceNumber", validation::Null::Allowed, path, report);
+        >(object, "salesOrderReferenceNumber", Null::Allowed, path, report);
+        validation::property::<String>(object, "notes", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "notes", validation::Null::Allowed, path, report);
+        >(object, "trackingId", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "trackingId", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "cargoCarrier", validation::Null::Allowed, path, report);
+        >(object, "cargoCarrier", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "createdAt", validation::Null::Refused, path, report);
+        >(object, "createdAt", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "updatedAt", validation::Null::Refused, path, report);
+        >(object, "updatedAt", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "arrivedToWarehouseAt", validation::Null::Allowed, path, report);
+        >(object, "arrivedToWarehouseAt", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "completedAt", validation::Null::Allowed, path, report);
+        >(object, "completedAt", Null::Allowed, path, report);
     }
 }
 
@@ -137,18 +135,12 @@ impl validation::ValidateJson for ReturnList {
             path,
             report,
         );
-        validation::property::<
-            i32,
-        >(object, "count", validation::Null::Refused, path, report);
-        validation::property::<
-            i32,
-        >(object, "offset", validation::Null::Refused, path, report);
-        validation::property::<
-            i32,
-        >(object, "dataSetCount", validation::Null::Refused, path, report);
+        validation::property::<i32>(object, "count", Null::Refused, path, report);
+        validation::property::<i32>(object, "offset", Null::Refused, path, report);
+        validation::property::<i32>(object, "dataSetCount", Null::Refused, path, report);
         validation::property::<
             Vec<Return>,
-        >(object, "items", validation::Null::Refused, path, report);
+        >(object, "items", Null::Refused, path, report);
     }
 }
 
@@ -233,34 +225,32 @@ impl validation::ValidateJson for TaggedReturn {
         );
         validation::property::<
             String,
-        >(object, "returnReferenceNumber", validation::Null::Refused, path, report);
+        >(object, "returnReferenceNumber", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "salesOrderChannel", validation::Null::Allowed, path, report);
+        >(object, "salesOrderChannel", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "salesOrderReferenceNumber", validation::Null::Allowed, path, report);
+        >(object, "salesOrderReferenceNumber", Null::Allowed, path, report);
+        validation::property::<String>(object, "notes", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "notes", validation::Null::Allowed, path, report);
+        >(object, "trackingId", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "trackingId", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "cargoCarrier", validation::Null::Allowed, path, report);
+        >(object, "cargoCarrier", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "createdAt", validation::Null::Refused, path, report);
+        >(object, "createdAt", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "updatedAt", validation::Null::Refused, path, report);
+        >(object, "updatedAt", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "arrivedToWarehouseAt", validation::Null::Allowed, path, report);
+        >(object, "arrivedToWarehouseAt", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "completedAt", validation::Null::Allowed, path, report);
+        >(object, "completedAt", Null::Allowed, path, report);
         if let Some(value) = object.get("tag") {
             path.push_key("tag");
             if !value.is_null() {
@@ -316,17 +306,11 @@ impl validation::ValidateJson for TaggedReturnList {
             path,
             report,
         );
-        validation::property::<
-            i32,
-        >(object, "count", validation::Null::Refused, path, report);
-        validation::property::<
-            i32,
-        >(object, "offset", validation::Null::Refused, path, report);
-        validation::property::<
-            i32,
-        >(object, "dataSetCount", validation::Null::Refused, path, report);
+        validation::property::<i32>(object, "count", Null::Refused, path, report);
+        validation::property::<i32>(object, "offset", Null::Refused, path, report);
+        validation::property::<i32>(object, "dataSetCount", Null::Refused, path, report);
         validation::property::<
             Vec<TaggedReturn>,
-        >(object, "items", validation::Null::Refused, path, report);
+        >(object, "items", Null::Refused, path, report);
     }
 }

@@ -3,7 +3,7 @@
 
 //! Types of the `SalesOrders` operations, also exported at the crate root.
 
-use crate::validation::{self, Path, Report};
+use crate::validation::{self, Null, Path, Report};
 
 /// The customer of a sales order, without addresses.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -55,27 +55,15 @@ impl validation::ValidateJson for CustomerSummary {
             path,
             report,
         );
-        validation::property::<
-            uuid::Uuid,
-        >(object, "id", validation::Null::Refused, path, report);
-        validation::property::<
-            i32,
-        >(object, "customerNo", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "email", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "firstName", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "lastName", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "phone", validation::Null::Refused, path, report);
+        validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
+        validation::property::<i32>(object, "customerNo", Null::Refused, path, report);
+        validation::property::<String>(object, "email", Null::Refused, path, report);
+        validation::property::<String>(object, "firstName", Null::Refused, path, report);
+        validation::property::<String>(object, "lastName", Null::Refused, path, report);
+        validation::property::<String>(object, "phone", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "createdAt", validation::Null::Refused, path, report);
+        >(object, "createdAt", Null::Refused, path, report);
     }
 }
 
@@ -103,12 +91,8 @@ impl validation::ValidateJson for GiftOptions {
         let Some(object) = validation::expect_object(value, path, report) else {
             return;
         };
-        validation::property::<
-            bool,
-        >(object, "wrap", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "notes", validation::Null::Allowed, path, report);
+        validation::property::<bool>(object, "wrap", Null::Allowed, path, report);
+        validation::property::<String>(object, "notes", Null::Allowed, path, report);
     }
 }
 
@@ -150,16 +134,16 @@ impl validation::ValidateJson for Package {
         );
         validation::property::<
             String,
-        >(object, "referenceNumber", validation::Null::Refused, path, report);
+        >(object, "referenceNumber", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "invoiceURL", validation::Null::Allowed, path, report);
+        >(object, "invoiceURL", Null::Allowed, path, report);
         validation::property::<
             Vec<PackageLineItem>,
-        >(object, "lineItems", validation::Null::Refused, path, report);
+        >(object, "lineItems", Null::Refused, path, report);
         validation::property::<
             ShippingInfo,
-        >(object, "shippingInfo", validation::Null::Allowed, path, report);
+        >(object, "shippingInfo", Null::Allowed, path, report);
     }
 }
 
@@ -218,27 +202,25 @@ impl validation::ValidateJson for PackageLineItem {
             return;
         };
         validation::check_required_properties(object, &["sku"], path, report);
-        validation::property::<
-            String,
-        >(object, "sku", validation::Null::Refused, path, report);
+        validation::property::<String>(object, "sku", Null::Refused, path, report);
         validation::property::<
             Vec<String>,
-        >(object, "barcodes", validation::Null::Allowed, path, report);
+        >(object, "barcodes", Null::Allowed, path, report);
         validation::property::<
             i32,
-        >(object, "amountInPackage", validation::Null::Allowed, path, report);
+        >(object, "amountInPackage", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "serialNumbers", validation::Null::Allowed, path, report);
+        >(object, "serialNumbers", Null::Allowed, path, report);
         validation::property::<
             f64,
-        >(object, "productSalePrice", validation::Null::Allowed, path, report);
+        >(object, "productSalePrice", Null::Allowed, path, report);
         validation::property::<
             f64,
-        >(object, "productTaxRatio", validation::Null::Allowed, path, report);
+        >(object, "productTaxRatio", Null::Allowed, path, report);
         validation::property::<
             f64,
-        >(object, "productDiscount", validation::Null::Allowed, path, report);
+        >(object, "productDiscount", Null::Allowed, path, report);
     }
 }
 
@@ -348,78 +330,74 @@ impl validation::ValidateJson for SalesOrder {
             path,
             report,
         );
-        validation::property::<
-            uuid::Uuid,
-        >(object, "id", validation::Null::Refused, path, report);
+        validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "referenceNumber", validation::Null::Refused, path, report);
+        >(object, "referenceNumber", Null::Refused, path, report);
         validation::property::<
             String,
-        >(object, "salesChannel", validation::Null::Allowed, path, report);
+        >(object, "salesChannel", Null::Allowed, path, report);
         validation::property::<
             SalesOrderState,
-        >(object, "state", validation::Null::Refused, path, report);
+        >(object, "state", Null::Refused, path, report);
         validation::property::<
             bool,
-        >(object, "approvedShipments", validation::Null::Refused, path, report);
-        validation::property::<
-            bool,
-        >(object, "approved", validation::Null::Refused, path, report);
+        >(object, "approvedShipments", Null::Refused, path, report);
+        validation::property::<bool>(object, "approved", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "createdAt", validation::Null::Refused, path, report);
+        >(object, "createdAt", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "updatedAt", validation::Null::Refused, path, report);
+        >(object, "updatedAt", Null::Refused, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "orderCreatedAt", validation::Null::Allowed, path, report);
+        >(object, "orderCreatedAt", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "pickedAt", validation::Null::Allowed, path, report);
+        >(object, "pickedAt", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "packedAt", validation::Null::Allowed, path, report);
+        >(object, "packedAt", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "cancelledAt", validation::Null::Allowed, path, report);
+        >(object, "cancelledAt", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "shippedAt", validation::Null::Allowed, path, report);
+        >(object, "shippedAt", Null::Allowed, path, report);
         validation::property::<
             chrono::DateTime<chrono::Utc>,
-        >(object, "deliveredAt", validation::Null::Allowed, path, report);
+        >(object, "deliveredAt", Null::Allowed, path, report);
         validation::property::<
             CustomerSummary,
-        >(object, "customer", validation::Null::Refused, path, report);
+        >(object, "customer", Null::Refused, path, report);
         validation::property::<
             crate::Address,
-        >(object, "shippingAddress", validation::Null::Allowed, path, report);
+        >(object, "shippingAddress", Null::Allowed, path, report);
         validation::property::<
             crate::Address,
-        >(object, "billingAddress", validation::Null::Allowed, path, report);
+        >(object, "billingAddress", Null::Allowed, path, report);
         validation::property::<
             ShippingInfo,
-        >(object, "shippingInfo", validation::Null::Allowed, path, report);
+        >(object, "shippingInfo", Null::Allowed, path, report);
         validation::property::<
             Vec<SalesOrderLineItem>,
-        >(object, "lineItems", validation::Null::Refused, path, report);
+        >(object, "lineItems", Null::Refused, path, report);
         validation::property::<
             SalesOrderIntegration,
-        >(object, "integration", validation::Null::Allowed, path, report);
+        >(object, "integration", Null::Allowed, path, report);
         validation::property::<
             SalesOrderPayment,
-        >(object, "payment", validation::Null::Allowed, path, report);
+        >(object, "payment", Null::Allowed, path, report);
         validation::property::<
             SalesOrderCargo,
-        >(object, "cargo", validation::Null::Allowed, path, report);
+        >(object, "cargo", Null::Allowed, path, report);
         validation::property::<
             ValueAddedServices,
-        >(object, "vas", validation::Null::Allowed, path, report);
+        >(object, "vas", Null::Allowed, path, report);
         validation::property::<
             Vec<Package>,
-        >(object, "packages", validation::Null::Refused, path, report);
+        >(object, "packages", Null::Refused, path, report);
     }
 }
 
@@ -460,13 +438,11 @@ impl validation::ValidateJson for SalesOrderCargo {
         };
         validation::property::<
             String,
-        >(object, "requestedCargoCarrier", validation::Null::Allowed, path, report);
+        >(object, "requestedCargoCarrier", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "cargoDocumentUrl", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "cargoCode", validation::Null::Allowed, path, report);
+        >(object, "cargoDocumentUrl", Null::Allowed, path, report);
+        validation::property::<String>(object, "cargoCode", Null::Allowed, path, report);
     }
 }
 
@@ -497,7 +473,7 @@ impl validation::ValidateJson for SalesOrderIntegration {
         };
         validation::property::<
             String,
-        >(object, "integrationName", validation::Null::Allowed, path, report);
+        >(object, "integrationName", Null::Allowed, path, report);
     }
 }
 
@@ -581,45 +557,37 @@ impl validation::ValidateJson for SalesOrderLineItem {
             return;
         };
         validation::check_required_properties(object, &["id", "sku"], path, report);
-        validation::property::<
-            uuid::Uuid,
-        >(object, "id", validation::Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "sku", validation::Null::Refused, path, report);
+        validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
+        validation::property::<String>(object, "sku", Null::Refused, path, report);
         validation::property::<
             Vec<String>,
-        >(object, "barcodes", validation::Null::Allowed, path, report);
-        validation::property::<
-            f64,
-        >(object, "salePrice", validation::Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "imageUrl", validation::Null::Allowed, path, report);
+        >(object, "barcodes", Null::Allowed, path, report);
+        validation::property::<f64>(object, "salePrice", Null::Allowed, path, report);
+        validation::property::<String>(object, "imageUrl", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "productName", validation::Null::Allowed, path, report);
+        >(object, "productName", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "productCategory", validation::Null::Allowed, path, report);
+        >(object, "productCategory", Null::Allowed, path, report);
         validation::property::<
             i32,
-        >(object, "amountInOrder", validation::Null::Allowed, path, report);
+        >(object, "amountInOrder", Null::Allowed, path, report);
         validation::property::<
             i32,
-        >(object, "missingQuantity", validation::Null::Allowed, path, report);
+        >(object, "missingQuantity", Null::Allowed, path, report);
         validation::property::<
             i32,
-        >(object, "cancelledAmount", validation::Null::Allowed, path, report);
+        >(object, "cancelledAmount", Null::Allowed, path, report);
         validation::property::<
             f64,
-        >(object, "productSalePrice", validation::Null::Allowed, path, report);
+        >(object, "productSalePrice", Null::Allowed, path, report);
         validation::property::<
             f64,
-        >(object, "productTaxRatio", validation::Null::Allowed, path, report);
+        >(object, "productTaxRatio", Null::Allowed, path, report);
         validation::property::<
             f64,
-        >(object, "productDiscount", validation::Null::Allowed, path, report);
+        >(object, "productDiscount", Null::Allowed, path, report);
     }
 }
 
@@ -650,7 +618,7 @@ impl validation::ValidateJson for SalesOrderPayment {
         };
         validation::property::<
             f64,
-        >(object, "totalPaymentAmount", validation::Null::Allowed, path, report);
+        >(object, "totalPaymentAmount", Null::Allowed, path, report);
     }
 }
 
@@ -802,16 +770,16 @@ impl validation::ValidateJson for ShippingInfo {
         };
         validation::property::<
             String,
-        >(object, "shippingCompany", validation::Null::Allowed, path, report);
+        >(object, "shippingCompany", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "shippingTrackingId", validation::Null::Allowed, path, report);
+        >(object, "shippingTrackingId", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "shippingState", validation::Null::Allowed, path, report);
+        >(object, "shippingState", Null::Allowed, path, report);
         validation::property::<
             String,
-        >(object, "trackingUrl", validation::Null::Allowed, path, report);
+        >(object, "trackingUrl", Null::Allowed, path, report);
     }
 }
 
@@ -844,13 +812,11 @@ impl validation::ValidateJson for ValueAddedServices {
         };
         validation::property::<
             String,
-        >(object, "packageNote", validation::Null::Allowed, path, report);
-        validation::property::<
-            GiftOptions,
-        >(object, "gift", validation::Null::Allowed, path, report);
+        >(object, "packageNote", Null::Allowed, path, report);
+        validation::property::<GiftOptions>(object, "gift", Null::Allowed, path, report);
         validation::property::<
             VasDocument,
-        >(object, "document", validation::Null::Allowed, path, report);
+        >(object, "document", Null::Allowed, path, report);
     }
 }
 
@@ -877,6 +843,6 @@ impl validation::ValidateJson for VasDocument {
         };
         validation::property::<
             String,
-        >(object, "documentUrl", validation::Null::Allowed, path, report);
+        >(object, "documentUrl", Null::Allowed, path, report);
     }
 }

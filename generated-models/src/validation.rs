@@ -442,14 +442,18 @@ pub fn check_length(
 }
 
 /// Checks that a string is an email address: `local@domain`, neither part
-/// empty, no white space. Deliberately lenient: real addresses are varied.
+/// empty, no `@` or white space outside a quoted local part. Deliberately
+/// lenient: real addresses are varied.
 pub fn check_email(value: &str, code: Option<&str>, path: &Path<'_>, report: &mut Report) {
+    let plain = |part: &str| {
+        !part
+            .chars()
+            .any(|c| c == '@' || c.is_whitespace() || c.is_control())
+    };
     let valid = match value.rsplit_once('@') {
         Some((local, domain)) => {
-            !local.is_empty()
-                && !domain.is_empty()
-                && !domain.contains('@')
-                && !value.chars().any(|c| c.is_whitespace() || c.is_control())
+            let quoted = local.len() >= 2 && local.starts_with('"') && local.ends_with('"');
+            !local.is_empty() && !domain.is_empty() && plain(domain) && (quoted || plain(local))
         }
         None => false,
     };

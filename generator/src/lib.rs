@@ -58,20 +58,43 @@ pub fn generate(root: &Path, target: &Target, command: &str) -> Result<Generated
     generate_from(&doc, target, command)
 }
 
+/// Generates the crates of a document alone into a folder of their own: the
+/// crates of [`Target::standalone`] plus a `Cargo.toml` that makes the folder a
+/// workspace with concrete dependency versions, so that `cargo check` works in it.
+pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Generated> {
+    let label = spec.to_string_lossy().replace('\\', "/");
+    let doc = parse::Document::load(spec, &label)?;
+    let target = Target::standalone(spec.to_path_buf(), name);
+    let api = lower::lower(&doc)?;
+    let cx = Context {
+        api: &api,
+        target: &target,
+        command,
+    };
+    let mut files = emit_all(&cx)?;
+    files.insert("Cargo.toml", emit::WorkspaceToml::render(&cx)?);
+    Ok(Generated {
+        files,
+        notes: api.notes,
+    })
+}
+
 /// Generates the crates of `target` from an already parsed document.
 pub fn generate_from(doc: &parse::Document, target: &Target, command: &str) -> Result<Generated> {
     let api = lower::lower(doc)?;
-    let cx = Context {
+    let files = emit_all(&Context {
         api: &api,
         target,
         command,
-    };
-    let mut files = emit::emit_models(&cx)?;
-    if target.client.is_some() || target.server.is_some() {
-        let _ = &mut files;
-    }
+    })?;
     Ok(Generated {
         files,
-        notes: api.notes.clone(),
+        notes: api.notes,
     })
+}
+
+/// Every crate the target asks for.
+fn emit_all(cx: &Context<'_>) -> Result<Files> {
+    let files = emit::emit_models(cx)?;
+    Ok(files)
 }

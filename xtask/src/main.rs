@@ -2,9 +2,12 @@
 //!
 //! - `cargo xtask codegen [--check]`: regenerate the generated crates, or
 //!   check that the committed ones match the spec and the generator.
+//! - `cargo xtask generate --spec PATH --out DIR [--name NAME]`: the generator
+//!   on any document, into a standalone workspace.
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
 
 mod codegen;
+mod generate;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -33,6 +36,9 @@ usage: cargo xtask <task>
 tasks:
   codegen [--check]   regenerate the generated crates from spec/codegen.toml;
                       with --check, write nothing and fail if they differ
+  generate --spec PATH --out DIR [--name NAME]
+                      generate models, client and server crates for any
+                      OpenAPI 3.0 document into DIR, a workspace of its own
   test                format, codegen drift, clippy, tests and rustdoc: every
                       check a change must pass
 ";
@@ -45,6 +51,7 @@ fn main() -> ExitCode {
         ["codegen"] => codegen::run(&root, false),
         ["codegen", "--check"] => codegen::run(&root, true),
         ["test"] => test::run(&root),
+        ["generate", rest @ ..] => generate::run(rest),
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");
             Ok(())
@@ -63,10 +70,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// The workspace root: the parent of this crate's folder.
+/// The workspace root: the parent of this crate's folder, unless
+/// `XTASK_WORKSPACE_ROOT` names another (the drift test uses a copy).
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace")
-        .to_path_buf()
+    match std::env::var_os("XTASK_WORKSPACE_ROOT") {
+        Some(root) => PathBuf::from(root),
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("xtask lives in the workspace")
+            .to_path_buf(),
+    }
 }

@@ -13,6 +13,7 @@ use proc_macro2::TokenStream;
 
 pub use models::emit_models;
 pub(crate) use rust_types::RustTypes;
+pub use templates::WorkspaceToml;
 
 use crate::config::Target;
 use crate::error::{Error, Result};

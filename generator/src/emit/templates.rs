@@ -153,3 +153,54 @@ impl ModelsReadme<'_> {
         )
     }
 }
+
+/// The `[workspace.dependencies]` entries generated crates need, with versions.
+pub const DEPENDENCY_VERSIONS: &str = include_str!("../../templates/dependencies.toml");
+
+/// The manifest of a standalone output folder: a workspace of the generated crates.
+#[derive(Template)]
+#[template(path = "workspace-Cargo.toml.j2", escape = "none")]
+pub struct WorkspaceToml {
+    header_line_1: String,
+    header_line_2: String,
+    members: Vec<String>,
+    crates: Vec<(String, String)>,
+    dependencies: String,
+}
+
+impl WorkspaceToml {
+    /// Renders the workspace manifest for the crates of `cx.target`.
+    pub fn render(cx: &Context<'_>) -> Result<String> {
+        let (header_line_1, header_line_2) = header_lines(cx);
+        let target = cx.target;
+        let crates: Vec<(String, String)> = [
+            Some(&target.models),
+            target.client.as_ref(),
+            target.server.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            (
+                c.package.clone(),
+                c.path.to_string_lossy().replace('\\', "/"),
+            )
+        })
+        .collect();
+        let dependencies: String = DEPENDENCY_VERSIONS
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        render(
+            &WorkspaceToml {
+                header_line_1,
+                header_line_2,
+                members: crates.iter().map(|(_, path)| path.clone()).collect(),
+                crates,
+                dependencies,
+            },
+            "Cargo.toml",
+        )
+    }
+}

@@ -370,3 +370,83 @@ fn mark_usage(types: &mut [TypeDef], operations: &[Operation]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Primitive, TypeKind};
+
+    fn api(yaml: &str) -> Api {
+        let text = format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\n{yaml}");
+        lower(&Document::parse(&text, "t.yaml", false).unwrap()).unwrap()
+    }
+
+    fn struct_fields(api: &Api, name: &str) -> Vec<(String, bool, bool)> {
+        match &api.type_named(name).unwrap().kind {
+            TypeKind::Struct(s) => s
+                .fields
+                .iter()
+                .map(|f| (f.name.clone(), f.required, f.boxed))
+                .collect(),
+            other => panic!("{name} is {other:?}"),
+        }
+    }
+
+    #[test]
+    fn merges_all_of_members_in_order() {
+        let api = api(
+            "paths: {}\ncomponents:\n  schemas:\n    A: {type: object, required: [a], properties: {a: {type: string}}}\n    B:\n      allOf:\n        - $ref: '#/components/schemas/A'\n        - {type: object, properties: {b: {type: integer}}}\n",
+        );
+        assert_eq!(
+            struct_fields(&api, "B"),
+            [
+                ("a".to_owned(), true, false),
+                ("b".to_owned(), false, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn boxes_only_fields_that_hold_their_type_by_value() {
+        let api = api(
+            "paths: {}\ncomponents:\n  schemas:\n    N: {type: object, properties: {next: {$ref: '#/components/schemas/N'}, all: {type: array, items: {$ref: '#/components/schemas/N'}}}}\n",
+        );
+        assert_eq!(
+            struct_fields(&api, "N"),
+            [
+                ("next".to_owned(), false, true),
+                ("all".to_owned(), false, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn marks_request_types_and_types_with_checks() {
+        let api = api(
+            "paths:\n  /a:\n    post:\n      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/In'}}}}\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Out'}}}}\ncomponents:\n  schemas:\n    In: {type: object, properties: {x: {$ref: '#/components/schemas/Leaf'}}}\n    Leaf: {type: object, properties: {s: {type: string, minLength: 2}}}\n    Out: {type: object, properties: {n: {type: integer, format: int32}}}\n",
+        );
+        let (input, leaf, out) = (
+            api.type_named("In").unwrap(),
+            api.type_named("Leaf").unwrap(),
+            api.type_named("Out").unwrap(),
+        );
+        assert!(input.in_request && leaf.in_request && !out.in_request);
+        assert!(input.has_checks && leaf.has_checks && !out.has_checks);
+        match &out.kind {
+            TypeKind::Struct(s) => assert_eq!(
+                s.fields[0].shape.ty,
+                crate::ir::Ty::Primitive(Primitive::I32)
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn lifts_headers_every_operation_takes() {
+        let api = api(
+            "paths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/Tenant'}]\n      responses: {'200': {description: ok}}\n  /b:\n    get:\n      parameters: [{$ref: '#/components/parameters/Tenant'}, {name: X-Other, in: header, schema: {type: string}}]\n      responses: {'200': {description: ok}}\ncomponents:\n  parameters:\n    Tenant: {name: X-Tenant-Id, in: header, schema: {type: string}}\n",
+        );
+        let lifted: Vec<&str> = api.common_headers.iter().map(|p| p.wire.as_str()).collect();
+        assert_eq!(lifted, ["X-Tenant-Id"]);
+    }
+}

@@ -51,6 +51,8 @@ pub(crate) struct TypeTable<'d> {
     nullable: Vec<bool>,
     by_pointer: HashMap<Pointer, usize>,
     names: Namespace,
+    /// The Rust name of each component schema, claimed in document order.
+    component_names: HashMap<String, String>,
     other_names: HashMap<Pointer, String>,
 }
 
@@ -62,6 +64,7 @@ impl<'d> TypeTable<'d> {
             nullable: Vec::new(),
             by_pointer: HashMap::new(),
             names: Namespace::default(),
+            component_names: HashMap::new(),
             other_names: HashMap::new(),
         }
     }
@@ -77,7 +80,8 @@ impl<'d> TypeTable<'d> {
         // lowering an earlier component must not take a later one's name.
         let names: Vec<String> = components.schemas.keys().cloned().collect();
         for name in &names {
-            self.names.claim(type_name(name));
+            let rust_name = self.names.claim(type_name(name));
+            self.component_names.insert(name.clone(), rust_name);
         }
         for name in names {
             let pointer = base.push(&name);
@@ -127,15 +131,14 @@ impl<'d> TypeTable<'d> {
             .ok_or_else(|| self.doc.invalid(pointer, "no schema here"))?;
         let schema: Schema = crate::parse::deserialize_at(node, &self.doc.file, pointer)?;
         let name = match pointer.component_name("schemas") {
-            Some(component) => {
-                let name = type_name(&component);
-                // Claimed in `lower_components`; claim here for documents whose
-                // components are reached before that (never with the public API).
-                if !self.names.contains(&name) {
-                    self.names.claim(name.clone());
+            Some(component) => match self.component_names.get(&component) {
+                Some(name) => name.clone(),
+                None => {
+                    let name = self.names.claim(type_name(&component));
+                    self.component_names.insert(component, name.clone());
+                    name
                 }
-                name
-            }
+            },
             None => self.names.claim(hint_from_pointer(pointer)),
         };
         let index = self.reserve(name, pointer, &schema);
@@ -810,6 +813,15 @@ impl<'s> View<'s> {
                 );
             }
         };
+        if let Some(pattern) = self.pattern {
+            // Checked now, so that the generated validator can never fail to build it.
+            if let Err(e) = regex_lite::Regex::new(pattern) {
+                return Err(doc.unsupported(
+                    &at.push("pattern"),
+                    format!("the pattern is not a regular expression the generated code can check (regex-lite says: {e})"),
+                ));
+            }
+        }
         Ok(Checks {
             min_length: self.min_length.filter(|&n| n > 0),
             max_length: self.max_length,

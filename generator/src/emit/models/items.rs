@@ -203,16 +203,23 @@ fn struct_validate(cx: &CheckContext<'_>, s: &StructDef) -> TokenStream {
             Additional::Map(_) => quote!(+ self.additional_properties.len()),
             _ => TokenStream::new(),
         };
-        let present = s.fields.iter().map(|f| {
-            let ident = format_ident!("{}", f.name);
-            if f.required && !f.shape.nullable {
-                quote!(1usize)
-            } else {
+        // Fields always present count once; the others when they are there.
+        let always = Literal::usize_unsuffixed(
+            s.fields
+                .iter()
+                .filter(|f| f.required && !f.shape.nullable)
+                .count(),
+        );
+        let optional = s
+            .fields
+            .iter()
+            .filter(|f| !f.required || f.shape.nullable)
+            .map(|f| {
+                let ident = format_ident!("{}", f.name);
                 quote!(usize::from(self.#ident.is_some()))
-            }
-        });
+            });
         out.extend(quote! {
-            let count = 0usize #(+ #present)* #extra;
+            let count: usize = #always #(+ #optional)* #extra;
             #runtime::check_property_count(count, #min, #max, path, report);
         });
     }
@@ -251,9 +258,9 @@ fn struct_validate_json(cx: &CheckContext<'_>, s: &StructDef, strict: bool) -> T
         let wire = &field.wire;
         let null_allowed = field.shape.nullable || (!field.required && !strict);
         let null = if null_allowed {
-            quote!(#runtime::Null::Allowed)
+            quote!(Null::Allowed)
         } else {
-            quote!(#runtime::Null::Refused)
+            quote!(Null::Refused)
         };
         let inner = Shape {
             nullable: false,
@@ -426,7 +433,7 @@ fn union_items(
                 let checks = attempt_cx.json(&v.shape, &quote!(value));
                 quote! {
                     {
-                        let mut attempt = Report::new();
+                        let attempt = &mut Report::new();
                         #checks
                         if attempt.is_empty() {
                             return;
@@ -462,6 +469,11 @@ fn union_items(
                 quote!(#(Some(#values))|* => <#ty as #runtime::ValidateJson>::validate_json(value, path, report),)
             });
             let unknown = format!("must be one of: {expected_text}");
+            let unknown_tag = format!(
+                "unknown `{}` value `{{other}}`; expected one of: {}",
+                property.replace('{', "{{").replace('}', "}}"),
+                expected_text.replace('{', "{{").replace('}', "}}")
+            );
             (
                 TokenStream::new(),
                 quote! {
@@ -471,9 +483,7 @@ fn union_items(
                             let tag = value.get(#property).and_then(serde_json::Value::as_str).map(str::to_owned);
                             match tag.as_deref() {
                                 #(#deserialize_arms)*
-                                Some(other) => Err(serde::de::Error::custom(format_args!(
-                                    "unknown `{}` value `{other}`; expected one of: {}", #property, #expected_text
-                                ))),
+                                Some(other) => Err(serde::de::Error::custom(format_args!(#unknown_tag))),
                                 None => Err(serde::de::Error::missing_field(#property)),
                             }
                         }

@@ -218,17 +218,34 @@ fn module_tokens(
         .collect::<Result<Vec<_>>>()?;
     let doc = module_doc(module, types);
     let needs_runtime = types.iter().any(|t| !matches!(t.kind, TypeKind::Alias(_)));
-    let imports = if needs_runtime {
-        quote!(
+    let imports = match (needs_runtime, uses_null(types)) {
+        (true, true) => quote!(
+            use crate::validation::{self, Null, Path, Report};
+        ),
+        (true, false) => quote!(
             use crate::validation::{self, Path, Report};
-        )
-    } else {
-        TokenStream::new()
+        ),
+        _ => TokenStream::new(),
     };
     Ok(quote! {
         #doc
         #imports
         #(#items)*
+    })
+}
+
+/// Whether a module's JSON walk names `Null`: fields without constraints of
+/// their own use the one-line property walk, which takes it.
+fn uses_null(types: &[&TypeDef]) -> bool {
+    types.iter().any(|t| match &t.kind {
+        TypeKind::Struct(s) => s.fields.iter().any(|f| {
+            !Shape {
+                nullable: false,
+                ..f.shape.clone()
+            }
+            .has_own_checks()
+        }),
+        _ => false,
     })
 }
 

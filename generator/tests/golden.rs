@@ -1,0 +1,130 @@
+//! Golden tests: for each fixture document under `tests/fixtures/`, the files
+//! the generator writes are committed under `tests/golden/<fixture>/` and
+//! reviewed like code. A change in output fails here with a diff.
+//!
+//! To accept new output after reviewing it: `BLESS=1 cargo test -p openapi-codegen --test golden`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use openapi_codegen::config::Target;
+use openapi_codegen::parse::Document;
+
+/// Runtime modules are copied verbatim into every crate; they are tested as
+/// code, not snapshotted once per fixture.
+const RUNTIME_FILES: &[&str] = &["validation.rs", "dynamic_query.rs"];
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/fixtures exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "json"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// What the generator writes for one fixture, by path relative to its golden folder.
+fn generate(fixture: &Path) -> BTreeMap<PathBuf, String> {
+    let stem = fixture
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .replace('_', "-");
+    let label = format!(
+        "tests/fixtures/{}",
+        fixture.file_name().unwrap().to_string_lossy()
+    );
+    let doc = Document::load(fixture, &label).unwrap_or_else(|e| panic!("{e}"));
+    let target = Target::standalone(PathBuf::from(&label), &stem);
+    let generated = openapi_codegen::generate_from(&doc, &target, "cargo xtask generate")
+        .unwrap_or_else(|e| panic!("{e}"));
+    generated
+        .files
+        .iter()
+        .filter(|(path, _)| !RUNTIME_FILES.iter().any(|r| path.ends_with(r)))
+        .map(|(path, contents)| (path.to_path_buf(), contents.to_owned()))
+        .collect()
+}
+
+fn committed(dir: &Path) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(next) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&next) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let contents = std::fs::read_to_string(&path).unwrap();
+                out.insert(path.strip_prefix(dir).unwrap().to_path_buf(), contents);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn generated_files_match_the_committed_golden_output() {
+    let bless = std::env::var_os("BLESS").is_some();
+    let golden_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut failures = Vec::new();
+    for fixture in fixtures() {
+        let name = fixture.file_stem().unwrap().to_string_lossy().into_owned();
+        let dir = golden_root.join(&name);
+        let generated = generate(&fixture);
+        if bless {
+            let _ = std::fs::remove_dir_all(&dir);
+            for (path, contents) in &generated {
+                let full = dir.join(path);
+                std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+                std::fs::write(full, contents).unwrap();
+            }
+            continue;
+        }
+        let committed = committed(&dir);
+        for (path, contents) in &generated {
+            match committed.get(path) {
+                Some(expected) if expected == contents => {}
+                Some(expected) => failures.push(format!(
+                    "{name}/{}: differs\n{}",
+                    path.display(),
+                    similar::TextDiff::from_lines(expected, contents)
+                        .unified_diff()
+                        .context_radius(2)
+                )),
+                None => failures.push(format!(
+                    "{name}/{}: generated but not committed",
+                    path.display()
+                )),
+            }
+        }
+        for path in committed.keys().filter(|p| !generated.contains_key(*p)) {
+            failures.push(format!(
+                "{name}/{}: committed but no longer generated",
+                path.display()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}\n\nIf the new output is right, run `BLESS=1 cargo test -p openapi-codegen --test golden` and commit it.",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn generation_is_deterministic() {
+    for fixture in fixtures() {
+        assert_eq!(
+            generate(&fixture),
+            generate(&fixture),
+            "{}",
+            fixture.display()
+        );
+    }
+}
