@@ -67,8 +67,8 @@ pub fn generate_from(doc: &parse::Document, target: &Target, command: &str) -> R
         command,
     };
     let mut files = emit::emit_models(&cx)?;
-    if target.client.is_some() || target.server.is_some() {
-        let _ = &mut files;
+    if target.server.is_some() {
+        files.extend(emit::emit_server(&cx)?);
     }
     Ok(Generated {
         files,
