@@ -580,9 +580,9 @@ async fn handle_list_returns<A: FulfilmentApi>(
     )?;
     let mut report = Report::new();
     let mut dqb = None;
-    for (name, value) in params::query_pairs(parts.uri.query()) {
-        if name == "dqb" && dqb.is_none() {
-            dqb = Some(value);
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "dqb" && dqb.is_none() {
+            dqb = Some(query_value);
         }
     }
     let x_tenant_id: Option<String> = params::header(
@@ -663,9 +663,9 @@ async fn handle_list_returns_with_tag<A: FulfilmentApi>(
     )?;
     let mut report = Report::new();
     let mut dqb = None;
-    for (name, value) in params::query_pairs(parts.uri.query()) {
-        if name == "dqb" && dqb.is_none() {
-            dqb = Some(value);
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "dqb" && dqb.is_none() {
+            dqb = Some(query_value);
         }
     }
     let x_tenant_id: Option<String> = params::header(

@@ -249,18 +249,22 @@ pub(crate) fn query_loop(
         let wire = &param.wire;
         if exploded(param, &kind) {
             declarations.push(quote!(let mut #local = Vec::new();));
-            arms.push((wire, TokenStream::new(), quote!(#local.push(value))));
+            arms.push((wire, TokenStream::new(), quote!(#local.push(query_value))));
         } else {
             // The first occurrence wins.
             declarations.push(quote!(let mut #local = None;));
-            arms.push((wire, quote!(#local.is_none()), quote!(#local = Some(value))));
+            arms.push((
+                wire,
+                quote!(#local.is_none()),
+                quote!(#local = Some(query_value)),
+            ));
         }
     }
     let body = if let [(wire, guard, action)] = arms.as_slice() {
         let condition = if guard.is_empty() {
-            quote!(name == #wire)
+            quote!(query_name == #wire)
         } else {
-            quote!(name == #wire && #guard)
+            quote!(query_name == #wire && #guard)
         };
         quote! {
             if #condition {
@@ -276,7 +280,7 @@ pub(crate) fn query_loop(
             }
         });
         quote! {
-            match name.as_ref() {
+            match query_name.as_ref() {
                 #(#arms)*
                 _ => {}
             }
@@ -284,7 +288,7 @@ pub(crate) fn query_loop(
     };
     Ok(quote! {
         #(#declarations)*
-        for (name, value) in params::query_pairs(parts.uri.query()) {
+        for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
             #body
         }
     })

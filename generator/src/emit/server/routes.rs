@@ -10,7 +10,8 @@ use crate::error::{Error, Result};
 use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty, TypeKind};
 use crate::lower::names::Namespace;
 
-/// The handlers' own local variables, which parameters must not shadow.
+/// The handlers' own local variables, which parameters must not shadow
+/// (the checks' `value` and `path` live in blocks of their own).
 const LOCALS: &[&str] = &[
     "shared",
     "parts",
@@ -23,9 +24,8 @@ const LOCALS: &[&str] = &[
     "context",
     "request",
     "response",
-    "name",
-    "value",
-    "path",
+    "query_name",
+    "query_value",
 ];
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
