@@ -73,6 +73,8 @@ impl FulfilmentApi for TestApi {
 
     async fn authenticate(&self, credentials: Credentials<'_>) -> Result<Tenant, ApiError> {
         self.seen.authenticate_calls.fetch_add(1, Ordering::SeqCst);
+        // Logging the credentials does not leak the token.
+        assert!(!format!("{credentials:?}").contains("lfs_"));
         let token = credentials.value();
         let token = token.strip_prefix("Bearer ").unwrap_or(token);
         if token != "lfs_stg_good" {
@@ -142,6 +144,8 @@ impl FulfilmentApi for TestApi {
             "get_customer {} request id {}",
             request.customer_no, context.request_id
         ));
+        // Nor does logging the context: credential headers are marked sensitive.
+        assert!(!format!("{context:?}").contains("lfs_"));
         match request.customer_no {
             7 => panic!("boom: the database password is hunter2"),
             404 => Err(

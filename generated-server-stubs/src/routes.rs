@@ -166,7 +166,7 @@ async fn handle_bulk_upsert_receiving_orders<A: FulfilmentApi>(
         operation_id: OPERATION,
         principal,
         x_tenant_id,
-        headers: parts.headers,
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::BulkUpsertReceivingOrdersRequest {
@@ -277,7 +277,7 @@ async fn handle_update_receiving_order_transfer_detail<A: FulfilmentApi>(
         operation_id: OPERATION,
         principal,
         x_tenant_id,
-        headers: parts.headers,
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::UpdateReceivingOrderTransferDetailRequest {
@@ -360,7 +360,7 @@ async fn handle_create_customer<A: FulfilmentApi>(
         operation_id: OPERATION,
         principal,
         x_tenant_id,
-        headers: parts.headers,
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::CreateCustomerRequest { body };
@@ -454,7 +454,7 @@ async fn handle_get_customer<A: FulfilmentApi>(
         operation_id: OPERATION,
         principal,
         x_tenant_id,
-        headers: parts.headers,
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::GetCustomerRequest {
@@ -534,7 +534,7 @@ async fn handle_get_sales_order<A: FulfilmentApi>(
         operation_id: OPERATION,
         principal,
         x_tenant_id,
-        headers: parts.headers,
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::GetSalesOrderRequest {
@@ -619,7 +619,7 @@ async fn handle_list_returns<A: FulfilmentApi>(
         operation_id: OPERATION,
         principal,
         x_tenant_id,
-        headers: parts.headers,
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::ListReturnsRequest { dqb };
@@ -702,7 +702,7 @@ async fn handle_list_returns_with_tag<A: FulfilmentApi>(
         operation_id: OPERATION,
         principal,
         x_tenant_id,
-        headers: parts.headers,
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::ListReturnsWithTagRequest {

@@ -31,8 +31,8 @@ impl Scheme {
     }
 }
 
-/// One credential a request presents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One credential a request presents. Its `Debug` does not show the value.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Credential<'a> {
     /// The scheme it is for.
     pub scheme: Scheme,
@@ -43,7 +43,9 @@ pub struct Credential<'a> {
 }
 
 /// What [`FulfilmentApi::authenticate`] is asked to check.
-#[derive(Debug, Clone, Copy)]
+///
+/// Its `Debug` shows neither the credentials' values nor the headers.
+#[derive(Clone, Copy)]
 pub struct Credentials<'a> {
     /// The `operationId` of the operation called.
     pub operation_id: &'static str,
@@ -70,6 +72,38 @@ impl<'a> Credentials<'a> {
             .find(|credential| credential.scheme == scheme)
             .map(|credential| credential.value)
     }
+}
+
+impl std::fmt::Debug for Credential<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credential")
+            .field("scheme", &self.scheme)
+            .field("value", &"<redacted>")
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for Credentials<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("operation_id", &self.operation_id)
+            .field("presented", &self.presented)
+            .field("request_id", &self.request_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `headers` with the headers that carry credentials marked sensitive, so that
+/// their `Debug` (the request context's too) does not show them.
+pub(crate) fn redacted(mut headers: HeaderMap) -> HeaderMap {
+    for name in ["authorization"] {
+        if let http::header::Entry::Occupied(mut entry) = headers.entry(name) {
+            for value in entry.iter_mut() {
+                value.set_sensitive(true);
+            }
+        }
+    }
+    headers
 }
 
 /// The `StaticToken` credential of a request: an API key in the `Authorization` header.

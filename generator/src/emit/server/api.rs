@@ -32,14 +32,21 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         trait_doc.push(String::new());
         trait_doc.extend(docs::markdown_lines(first));
     }
+    // `ApiError` is in scope unless the trait has no method at all.
+    let api_error = if server.ops.is_empty() && !server.has_security {
+        "[`ApiError`](crate::error::ApiError)"
+    } else {
+        "[`ApiError`]"
+    };
     trait_doc.extend([
         String::new(),
-        "Serve an implementation with [`router`](crate::routes::router). Before a method is \
-         called, the router has authenticated the request, negotiated the response's media \
-         type, and parsed and checked the operation's parameters and body: a method sees only \
-         valid input. It answers with its operation's response enum, or with an [`ApiError`], \
-         which the router renders in the document's error format."
-            .to_owned(),
+        format!(
+            "Serve an implementation with [`router`](crate::routes::router). Before a method is \
+             called, the router has authenticated the request, negotiated the response's media \
+             type, and parsed and checked the operation's parameters and body: a method sees \
+             only valid input. It answers with its operation's response enum, or with an \
+             {api_error}, which the router renders in the document's error format."
+        ),
         String::new(),
         "No method has a default: when the document gains an operation, an implementation \
          that lacks it no longer compiles."
@@ -88,13 +95,24 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let module_doc = docs::inner_attrs(&[format!(
         "The API as a trait, [`{trait_name}`]: its request context and one request struct per operation."
     )]);
+    let has_methods = !server.ops.is_empty() || server.has_security;
+    let error_import = has_methods.then(|| {
+        quote!(
+            use crate::error::ApiError;
+        )
+    });
+    let responses_import = (!server.ops.is_empty()).then(|| {
+        quote!(
+            use crate::responses;
+        )
+    });
     Ok(quote! {
         #module_doc
 
-        use crate::error::ApiError;
+        #error_import
         #models
         use crate::request_id::RequestId;
-        use crate::responses;
+        #responses_import
         #security_import
 
         #body

@@ -455,6 +455,11 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
             pub use security::{Credential, Credentials, Scheme};
         )
     });
+    let responses = (!server.ops.is_empty()).then(|| {
+        quote!(
+            pub use responses::*;
+        )
+    });
     let models_crate = format_ident!("{}", cx.target.models.lib_name());
     let models_doc = format!(
         " The models crate (`{}`): the types of bodies and parameters, and their validation.",
@@ -468,7 +473,7 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
         pub use api::*;
         pub use error::ApiError;
         pub use request_id::RequestId;
-        pub use responses::*;
+        #responses
         pub use routes::{router, router_with};
         #security
         pub use settings::Settings;

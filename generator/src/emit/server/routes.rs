@@ -67,6 +67,17 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     } else {
         quote!(use crate::api::{self, #trait_name, RequestContext};)
     };
+    let arc = (!server.ops.is_empty()).then(|| {
+        quote!(
+            use std::sync::Arc;
+        )
+    });
+    let axum_imports = (!server.ops.is_empty()).then(|| {
+        quote! {
+            use axum::extract::Request;
+            use axum::response::Response;
+        }
+    });
     let handler_imports = (!server.ops.is_empty()).then(|| {
         quote! {
             use std::panic::AssertUnwindSafe;
@@ -101,16 +112,19 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
          [`ApiError::render`](crate::error::ApiError::render)."
             .to_owned(),
     ]);
+    let runtime = match runtime.as_slice() {
+        [one] => quote!(use crate::#one;),
+        many => quote!(use crate::{#(#many),*};),
+    };
     Ok(quote! {
         #doc
 
         #cow
-        use std::sync::Arc;
+        #arc
         #handler_imports
 
         use axum::Router;
-        use axum::extract::Request;
-        use axum::response::Response;
+        #axum_imports
 
         #api_import
         #error
@@ -118,7 +132,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         #validation
         #request_id
         use crate::settings::Settings;
-        use crate::{#(#runtime),*};
+        #runtime
 
         #routes
 
@@ -178,7 +192,15 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
             .to_owned(),
     ]);
     let has_body = server.ops.iter().any(|op| op.op.body.is_some());
-    let (shared, shared_struct) = if has_body {
+    let (shared, shared_struct) = if server.ops.is_empty() {
+        (
+            quote! {
+                // The document has no operations: every request is answered with 404.
+                let _ = (api, settings);
+            },
+            TokenStream::new(),
+        )
+    } else if has_body {
         (
             quote!(let shared = Arc::new(Shared { api, settings });),
             quote! {
@@ -204,6 +226,7 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
             },
         )
     };
+    let state = (!server.ops.is_empty()).then(|| quote!(.with_state(shared)));
     quote! {
         #router_doc
         pub fn router<A: #trait_name>(api: A) -> Router {
@@ -216,7 +239,7 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
             Router::new()
                 #(#routes)*
                 .fallback(respond::route_not_found)
-                .with_state(shared)
+                #state
         }
 
         #shared_struct
@@ -361,6 +384,11 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
         (Auth::None, true) => quote!(principal: (),),
         (_, true) => quote!(principal,),
     };
+    let headers = if server.has_security {
+        quote!(security::redacted(parts.headers))
+    } else {
+        quote!(parts.headers)
+    };
     let into_http = if op.offered.is_empty() {
         quote!(response.into_http())
     } else {
@@ -401,7 +429,7 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
                 operation_id: OPERATION,
                 #principal
                 #(#common_fields,)*
-                headers: parts.headers,
+                headers: #headers,
                 extensions: parts.extensions,
             };
             let request = api::#request_type { #(#request_fields),* };

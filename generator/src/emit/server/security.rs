@@ -83,6 +83,23 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
             )
         })
     };
+    // The headers that carry credentials of the schemes operations use.
+    let mut credential_headers: Vec<String> = Vec::new();
+    for name in &used {
+        let header = match &scheme_named(name)?.kind {
+            SecuritySchemeKind::ApiKey {
+                location: ParamLocation::Header,
+                name,
+            } => header_name(name),
+            SecuritySchemeKind::ApiKey { .. } => None,
+            SecuritySchemeKind::Http { .. } | SecuritySchemeKind::OAuth2 => {
+                Some("authorization".to_owned())
+            }
+        };
+        if let Some(header) = header.filter(|h| !credential_headers.contains(h)) {
+            credential_headers.push(header);
+        }
+    }
     let presence = used
         .iter()
         .map(|name| {
@@ -143,8 +160,8 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
             }
         }
 
-        /// One credential a request presents.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        /// One credential a request presents. Its `Debug` does not show the value.
+        #[derive(Clone, Copy, PartialEq, Eq)]
         pub struct Credential<'a> {
             /// The scheme it is for.
             pub scheme: Scheme,
@@ -155,7 +172,9 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         }
 
         #[doc = #credentials_doc]
-        #[derive(Debug, Clone, Copy)]
+        ///
+        /// Its `Debug` shows neither the credentials' values nor the headers.
+        #[derive(Clone, Copy)]
         pub struct Credentials<'a> {
             /// The `operationId` of the operation called.
             pub operation_id: &'static str,
@@ -183,6 +202,38 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
                     .find(|credential| credential.scheme == scheme)
                     .map(|credential| credential.value)
             }
+        }
+
+        impl std::fmt::Debug for Credential<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct("Credential")
+                    .field("scheme", &self.scheme)
+                    .field("value", &"<redacted>")
+                    .finish()
+            }
+        }
+
+        impl std::fmt::Debug for Credentials<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct("Credentials")
+                    .field("operation_id", &self.operation_id)
+                    .field("presented", &self.presented)
+                    .field("request_id", &self.request_id)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        /// `headers` with the headers that carry credentials marked sensitive, so that
+        /// their `Debug` (the request context's too) does not show them.
+        pub(crate) fn redacted(mut headers: HeaderMap) -> HeaderMap {
+            for name in [#(#credential_headers),*] {
+                if let http::header::Entry::Occupied(mut entry) = headers.entry(name) {
+                    for value in entry.iter_mut() {
+                        value.set_sensitive(true);
+                    }
+                }
+            }
+            headers
         }
 
         #(#presence)*
@@ -333,7 +384,7 @@ fn check_tokens<'s>(
                 .join(", or ");
             (
                 property,
-                format!("The request has no credential; send {described}."),
+                format!("The request has no credential; send {described}.").replace('`', ""),
             )
         }
         (None, _) => (
