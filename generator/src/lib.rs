@@ -95,6 +95,9 @@ pub fn generate_from(doc: &parse::Document, target: &Target, command: &str) -> R
 
 /// Every crate the target asks for.
 fn emit_all(cx: &Context<'_>) -> Result<Files> {
-    let files = emit::emit_models(cx)?;
+    let mut files = emit::emit_models(cx)?;
+    if cx.target.server.is_some() {
+        files.extend(emit::emit_server(cx)?);
+    }
     Ok(files)
 }

@@ -4,6 +4,7 @@
 pub mod docs;
 mod models;
 mod rust_types;
+mod server;
 mod templates;
 
 use std::collections::BTreeMap;
@@ -13,6 +14,7 @@ use proc_macro2::TokenStream;
 
 pub use models::emit_models;
 pub(crate) use rust_types::RustTypes;
+pub use server::emit_server;
 pub use templates::WorkspaceToml;
 
 use crate::config::Target;

@@ -204,3 +204,70 @@ impl WorkspaceToml {
         )
     }
 }
+
+/// One row of the server README's operation table.
+pub struct OperationRow {
+    /// The HTTP method.
+    pub method: String,
+    /// The path template.
+    pub path: String,
+    /// The trait method.
+    pub function: String,
+    /// The request struct.
+    pub request: String,
+    /// The response enum.
+    pub response: String,
+}
+
+/// The server-stubs crate's README.
+#[derive(Template)]
+#[template(path = "server-README.md.j2", escape = "none")]
+pub struct ServerReadme<'a> {
+    header_line_1: String,
+    header_line_2: String,
+    package: &'a str,
+    lib_name: String,
+    models_package: &'a str,
+    title: &'a str,
+    version: &'a str,
+    source: &'a str,
+    command: &'a str,
+    trait_name: &'a str,
+    has_security: bool,
+    principal: &'a str,
+    operations: Vec<OperationRow>,
+    body_limit_mib: usize,
+}
+
+impl ServerReadme<'_> {
+    /// Renders the README of the server-stubs crate.
+    pub fn render(
+        cx: &Context<'_>,
+        package: &str,
+        trait_name: &str,
+        has_security: bool,
+        principal: &str,
+        operations: Vec<OperationRow>,
+    ) -> Result<String> {
+        let (header_line_1, header_line_2) = header_lines(cx);
+        render(
+            &ServerReadme {
+                header_line_1,
+                header_line_2,
+                package,
+                lib_name: package.replace('-', "_"),
+                models_package: &cx.target.models.package,
+                title: &cx.api.title,
+                version: &cx.api.version,
+                source: &cx.api.source,
+                command: cx.command,
+                trait_name,
+                has_security,
+                principal,
+                operations,
+                body_limit_mib: 16,
+            },
+            "README.md",
+        )
+    }
+}

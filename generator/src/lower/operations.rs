@@ -714,6 +714,8 @@ fn status_name(status: Status) -> String {
         Status::Default => return "Default".to_owned(),
     };
     match http_reason(code) {
+        // A variant may be called `Ok`: it is never in scope unqualified.
+        Some("Ok") => "Ok".to_owned(),
         Some(reason) => type_name(reason),
         None => format!("Status{code}"),
     }
@@ -807,6 +809,7 @@ mod tests {
 
     #[test]
     fn names_statuses() {
+        assert_eq!(status_name(Status::Code(200)), "Ok");
         assert_eq!(status_name(Status::Code(201)), "Created");
         assert_eq!(status_name(Status::Code(299)), "Status299");
         assert_eq!(status_name(Status::Range(4)), "Status4xx");

@@ -108,7 +108,7 @@ pub(crate) struct UsedDeps {
 }
 
 impl UsedDeps {
-    fn of(api: &Api) -> Self {
+    pub(crate) fn of(api: &Api) -> Self {
         let mut used = UsedDeps {
             uuid: false,
             chrono: false,
@@ -140,9 +140,19 @@ impl UsedDeps {
                     visit(&Shape::of(ty));
                 }
             }
+            if let Some(crate::ir::BodyKind::Json(shape) | crate::ir::BodyKind::Form(shape)) =
+                op.body.as_ref().map(|b| &b.kind)
+            {
+                visit(shape);
+            }
             for response in &op.responses {
                 for header in &response.headers {
                     visit(&header.shape);
+                }
+                if let Some(crate::ir::BodyKind::Json(shape) | crate::ir::BodyKind::Form(shape)) =
+                    &response.body
+                {
+                    visit(shape);
                 }
             }
         }

@@ -7,17 +7,17 @@ use crate::validation::{self, Null, Path, Report};
 
 /// Defined inline at `#/paths/~1items~1{itemId}/get/responses/200/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-pub struct GetItemsItemIdOkModelResponse {
+pub struct GetItemsItemIdOkResponse {
     /// The `name` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
-impl validation::Validate for GetItemsItemIdOkModelResponse {
+impl validation::Validate for GetItemsItemIdOkResponse {
     fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
 }
 
-impl validation::ValidateJson for GetItemsItemIdOkModelResponse {
+impl validation::ValidateJson for GetItemsItemIdOkResponse {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
         path: &mut Path<'v>,

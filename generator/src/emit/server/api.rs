@@ -1,0 +1,307 @@
+//! The `api` module: the trait, the request context, the request structs.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{Auth, Op, Server, params};
+use crate::emit::docs;
+use crate::error::Result;
+use crate::ir::{BodyKind, Docs, ParamLocation, Parameter, RequestBody};
+
+pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
+    let api = server.cx.api;
+    let trait_name = &server.trait_name;
+    let context = context_tokens(server)?;
+    let methods = server
+        .ops
+        .iter()
+        .map(|op| method_tokens(server, op))
+        .collect::<Vec<_>>();
+    let requests = server
+        .ops
+        .iter()
+        .map(|op| request_tokens(server, op))
+        .collect::<Result<Vec<_>>>()?;
+
+    let mut trait_doc = vec![format!(
+        "The {} API (version {}): one method per operation.",
+        api.title, api.version
+    )];
+    if let Some(description) = &api.description {
+        let first = description.split("\n\n").next().unwrap_or_default();
+        trait_doc.push(String::new());
+        trait_doc.extend(docs::markdown_lines(first));
+    }
+    // `ApiError` is in scope unless the trait has no method at all.
+    let api_error = if server.ops.is_empty() && !server.has_security {
+        "[`ApiError`](crate::error::ApiError)"
+    } else {
+        "[`ApiError`]"
+    };
+    trait_doc.extend([
+        String::new(),
+        format!(
+            "Serve an implementation with [`router`](crate::routes::router). Before a method is \
+             called, the router has authenticated the request, negotiated the response's media \
+             type, and parsed and checked the operation's parameters and body: a method sees \
+             only valid input. It answers with its operation's response enum, or with an \
+             {api_error}, which the router renders in the document's error format."
+        ),
+        String::new(),
+        "No method has a default: when the document gains an operation, an implementation \
+         that lacks it no longer compiles."
+            .to_owned(),
+    ]);
+    let trait_doc = docs::attrs(&trait_doc);
+    let auth = server.has_security.then(|| {
+        quote! {
+            /// Who made a request: what [`authenticate`](Self::authenticate) makes of its
+            /// credentials. Operations that require authentication receive it in their
+            /// context's `principal`; operations where it is optional receive an `Option`.
+            type Principal: Send + Sync + 'static;
+
+            /// Checks the credentials of a request to an operation with security, before
+            /// its parameters and body are read, and returns who made it (or an
+            /// [`ApiError`], typically [`ApiError::unauthorized`] or
+            /// [`ApiError::forbidden`]). `credentials` holds the operation's id, the
+            /// value of each scheme presented, and the request's headers.
+            ///
+            /// It is not called when a request presents no credential: the router answers
+            /// that with 401 `InvalidCredential` itself (or, where authentication is
+            /// optional, calls the operation without a principal).
+            fn authenticate(
+                &self,
+                credentials: Credentials<'_>,
+            ) -> impl std::future::Future<Output = Result<Self::Principal, ApiError>> + Send;
+        }
+    });
+    let security_import = server.has_security.then(|| {
+        quote!(
+            use crate::security::Credentials;
+        )
+    });
+    let body = quote! {
+        #context
+
+        #trait_doc
+        pub trait #trait_name: Send + Sync + 'static {
+            #auth
+            #(#methods)*
+        }
+
+        #(#requests)*
+    };
+    let models = Server::models_import(&body);
+    let module_doc = docs::inner_attrs(&[format!(
+        "The API as a trait, [`{trait_name}`]: its request context and one request struct per operation."
+    )]);
+    let has_methods = !server.ops.is_empty() || server.has_security;
+    let error_import = has_methods.then(|| {
+        quote!(
+            use crate::error::ApiError;
+        )
+    });
+    let responses_import = (!server.ops.is_empty()).then(|| {
+        quote!(
+            use crate::responses;
+        )
+    });
+    Ok(quote! {
+        #module_doc
+
+        #error_import
+        #models
+        use crate::request_id::RequestId;
+        #responses_import
+        #security_import
+
+        #body
+    })
+}
+
+fn context_tokens(server: &Server<'_>) -> Result<TokenStream> {
+    let trait_name = &server.trait_name;
+    let fields = server
+        .common
+        .iter()
+        .map(|common| {
+            let ident = format_ident!("{}", common.field);
+            let ty = params::field_type(server, common.param)?;
+            let doc = param_doc(common.param);
+            Ok(quote!(#doc pub #ident: #ty,))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (generics, principal, principal_doc) = if server.has_security {
+        let doc = format!(
+            " Who made the request: what [`{trait_name}::authenticate`] returned for operations \
+             that require authentication (`P` is the trait's `Principal`), `Option` of it where \
+             authentication is optional, `()` for operations without security."
+        );
+        (
+            quote!(<P = ()>),
+            quote! {
+                #[doc = #doc]
+                pub principal: P,
+            },
+            " `P` is the principal, see [`principal`](Self::principal).",
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new(), "")
+    };
+    let mut doc_lines = vec![
+        "What a method is told about a request besides its parameters and body: its id, the \
+         operation, who made it, the headers every operation takes, and the rest of the \
+         request's headers and extensions."
+            .to_owned(),
+    ];
+    if !principal_doc.is_empty() {
+        doc_lines.push(String::new());
+        doc_lines.push(principal_doc.trim().to_owned());
+    }
+    let doc = docs::attrs(&doc_lines);
+    Ok(quote! {
+        #doc
+        #[derive(Debug)]
+        pub struct RequestContext #generics {
+            /// The request's id: its `X-Request-Id` when that is sane, a new one otherwise.
+            /// The response carries it in `X-Request-Id`, and error bodies in `requestId`.
+            pub request_id: RequestId,
+            /// The `operationId` of the operation called.
+            pub operation_id: &'static str,
+            #principal
+            #(#fields)*
+            /// The request's headers.
+            pub headers: http::HeaderMap,
+            /// The request's extensions: what tower layers around the router attached to it.
+            pub extensions: http::Extensions,
+        }
+    })
+}
+
+fn method_tokens(server: &Server<'_>, op: &Op<'_>) -> TokenStream {
+    let fallback = format!("The `{}` operation.", op.op.id);
+    let mut doc = docs::doc_attrs(&op.op.docs, &fallback);
+    let mut lines = vec![String::new(), op.signature_line()];
+    match &op.auth {
+        Auth::None if server.has_security => {
+            lines.push(String::new());
+            lines.push("No authentication: the context's principal is `()`.".to_owned());
+        }
+        Auth::Optional(_) => {
+            lines.push(String::new());
+            lines.push(
+                "Authentication is optional: the context's principal is `None` when the \
+                 request presents no credential."
+                    .to_owned(),
+            );
+        }
+        _ => {}
+    }
+    doc.extend(docs::attrs(&lines));
+    let name = op.fn_name();
+    let request = op.request_type();
+    let response = op.response_type();
+    let principal = op.principal(server);
+    quote! {
+        #doc
+        fn #name(
+            &self,
+            context: RequestContext #principal,
+            request: #request,
+        ) -> impl std::future::Future<Output = Result<responses::#response, ApiError>> + Send;
+    }
+}
+
+fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
+    let name = op.request_type();
+    let mut fields = Vec::new();
+    let mut all_optional = true;
+    for param in &op.params {
+        let ident = format_ident!("{}", param.field);
+        let ty = params::field_type(server, param)?;
+        let doc = param_doc(param);
+        all_optional &= !param.required;
+        fields.push(quote!(#doc pub #ident: #ty,));
+    }
+    if let Some(body) = &op.op.body {
+        let ty = body_type(server, body);
+        let ty = if body.required {
+            all_optional = false;
+            ty
+        } else {
+            quote!(Option<#ty>)
+        };
+        let doc = body_doc(body);
+        fields.push(quote!(#doc pub body: #ty,));
+    }
+    let trait_name = &server.trait_name;
+    let fn_name = &op.op.fn_name;
+    let doc = docs::attrs(&[
+        format!(
+            "The parameters and body of [`{trait_name}::{fn_name}`]: {}.",
+            op.signature_line()
+        ),
+        String::new(),
+        "A struct, so that a new optional parameter does not change the method's signature."
+            .to_owned(),
+    ]);
+    let default = all_optional.then(|| quote!(Default,));
+    Ok(quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, #default)]
+        pub struct #name {
+            #(#fields)*
+        }
+    })
+}
+
+/// The Rust type of a request body.
+pub(crate) fn body_type(server: &Server<'_>, body: &RequestBody) -> TokenStream {
+    match &body.kind {
+        BodyKind::Json(shape) | BodyKind::Form(shape) => server.types.shape(shape),
+        BodyKind::Text => quote!(String),
+        BodyKind::Binary => quote!(axum::body::Bytes),
+    }
+}
+
+fn body_doc(body: &RequestBody) -> TokenStream {
+    let fallback = "The request body.";
+    let mut doc = docs::doc_attrs(&body.docs, fallback);
+    let media = body
+        .media_types
+        .iter()
+        .map(|m| format!("`{m}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let lines = if body.docs.description.is_some() {
+        vec![String::new(), format!("The request body, sent as {media}.")]
+    } else {
+        vec![String::new(), format!("Sent as {media}.")]
+    };
+    doc.extend(docs::attrs(&lines));
+    doc
+}
+
+/// A parameter's documentation: the document's, then where it is.
+pub(crate) fn param_doc(param: &Parameter) -> TokenStream {
+    let location = match param.location {
+        ParamLocation::Path => "path parameter",
+        ParamLocation::Query => "query parameter",
+        ParamLocation::Header => "header",
+        ParamLocation::Cookie => "cookie",
+    };
+    let fallback = format!("The `{}` {location}.", param.wire);
+    let docs = Docs {
+        example: None,
+        ..param.docs.clone()
+    };
+    let mut doc = docs::doc_attrs(&docs, &fallback);
+    if docs.description.is_some() || docs.title.is_some() {
+        let required = if param.required { ", required" } else { "" };
+        doc.extend(docs::attrs(&[
+            String::new(),
+            format!("The `{}` {location}{required}.", param.wire),
+        ]));
+    }
+    doc
+}

@@ -1,0 +1,518 @@
+//! The server-stubs crate: one trait for the API, an axum router over it, and
+//! the runtime the router's handlers share.
+//!
+//! Generated modules (built here with `quote`):
+//! - `api`: the trait, the request context, one request struct per operation;
+//! - `responses`: one response enum per operation, and its encoding;
+//! - `routes`: `router`/`router_with` and one handler per operation;
+//! - `security`: the schemes, the credentials, the authentication checks
+//!   (only when some operation has security).
+//!
+//! Hand-written modules copied from `runtime/server/`: `error` (`ApiError`
+//! and the one renderer of error bodies), `negotiation`, `params`, `body`,
+//! `respond`, `request_id` and `settings`.
+
+mod api;
+mod params;
+mod responses;
+mod routes;
+mod security;
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::models::UsedDeps;
+use super::templates::{CargoToml, Dependency, OperationRow, ServerReadme};
+use super::{Context, Files, RustTypes, docs};
+use crate::error::{Error, Result};
+use crate::ir::{BodyKind, Operation, ParamLocation, Parameter, Response, Ty};
+use crate::lower::names::type_name;
+use crate::parse::Pointer;
+
+/// The hand-written runtime modules, by name.
+const RUNTIME: &[(&str, &str)] = &[
+    ("body", include_str!("../../../runtime/server/body.rs")),
+    ("error", include_str!("../../../runtime/server/error.rs")),
+    (
+        "negotiation",
+        include_str!("../../../runtime/server/negotiation.rs"),
+    ),
+    ("params", include_str!("../../../runtime/server/params.rs")),
+    (
+        "request_id",
+        include_str!("../../../runtime/server/request_id.rs"),
+    ),
+    (
+        "respond",
+        include_str!("../../../runtime/server/respond.rs"),
+    ),
+    (
+        "settings",
+        include_str!("../../../runtime/server/settings.rs"),
+    ),
+];
+
+/// Writes the server-stubs crate, when the target asks for one.
+pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
+    let Some(krate) = &cx.target.server else {
+        return Ok(Files::default());
+    };
+    let named = |name: &str| {
+        let ident = format_ident!("{}", name);
+        quote!(models::#ident)
+    };
+    let types = RustTypes {
+        named: &named,
+        deps: quote!(models::),
+    };
+    let server = Server::new(cx, &types)?;
+    let root = &krate.path;
+    let mut files = Files::default();
+
+    let mut generated: Vec<(&str, TokenStream)> = vec![
+        ("api", api::tokens(&server)?),
+        ("responses", responses::tokens(&server)?),
+        ("routes", routes::tokens(&server)?),
+    ];
+    if server.has_security {
+        generated.push(("security", security::tokens(&server)?));
+    }
+    for (module, tokens) in generated {
+        let path = root.join("src").join(format!("{module}.rs"));
+        files.insert(&path, cx.rust_file(&path, tokens)?);
+    }
+
+    let used = UsedDeps::of(cx.api);
+    let mut regions = Vec::new();
+    if used.uuid {
+        regions.push("uuid");
+    }
+    if used.chrono {
+        regions.push("chrono");
+    }
+    for (module, source) in RUNTIME {
+        files.insert(
+            root.join("src").join(format!("{module}.rs")),
+            cx.runtime_file(source, &regions),
+        );
+    }
+
+    let lib_path = root.join("src/lib.rs");
+    files.insert(&lib_path, cx.rust_file(&lib_path, lib_tokens(&server))?);
+
+    let mut dependencies = vec![
+        Dependency::new(&cx.target.models.package, &[]),
+        Dependency::new("axum", &[]),
+        Dependency::new("fastrand", &[]),
+        Dependency::new("futures-util", &[]),
+        Dependency::new("http", &[]),
+        Dependency::new("http-body-util", &[]),
+        Dependency::new("percent-encoding", &[]),
+    ];
+    if server.param_patterns {
+        dependencies.push(Dependency::new("regex-lite", &[]));
+    }
+    dependencies.push(Dependency::new("serde", &[]));
+    dependencies.push(Dependency::new("tracing", &[]));
+    let description = format!(
+        "Server stubs of the {} API: an axum router over one trait, generated from its OpenAPI document.",
+        cx.api.title
+    );
+    files.insert(
+        root.join("Cargo.toml"),
+        CargoToml::render(cx, &krate.package, &description, &dependencies)?,
+    );
+    files.insert(root.join("README.md"), readme(&server, &krate.package)?);
+    Ok(files)
+}
+
+/// What the server emitters share: the API read once for the server's needs.
+pub(crate) struct Server<'a> {
+    pub cx: &'a Context<'a>,
+    pub types: &'a RustTypes<'a>,
+    /// The trait's name.
+    pub trait_name: Ident,
+    /// Whether some operation has security: then the trait has an
+    /// authentication hook and a `Principal`.
+    pub has_security: bool,
+    /// The operations, with what the server makes of them.
+    pub ops: Vec<Op<'a>>,
+    /// The headers every operation takes, in the request context.
+    pub common: Vec<CommonHeader<'a>>,
+    /// Whether some parameter has a `pattern` (the checks need `regex-lite`).
+    pub param_patterns: bool,
+}
+
+/// A header every operation takes, lifted into the request context.
+pub(crate) struct CommonHeader<'a> {
+    pub param: &'a Parameter,
+    /// Its field in the context (and its local variable in handlers).
+    pub field: String,
+}
+
+/// How an operation is authenticated.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum Auth {
+    /// No security: the context's principal is `()`.
+    None,
+    /// A credential is required: the principal is the API's `Principal`.
+    Required(Vec<Vec<String>>),
+    /// A credential is optional: the principal is `Option<Principal>`.
+    Optional(Vec<Vec<String>>),
+}
+
+/// One operation, as the server sees it.
+pub(crate) struct Op<'a> {
+    pub op: &'a Operation,
+    /// Its parameters other than the common headers.
+    pub params: Vec<&'a Parameter>,
+    /// The responses its method answers with (all but the error responses
+    /// when the target names the error schema).
+    pub variants: Vec<&'a Response>,
+    /// The media types of those responses, in the document's order, without
+    /// repeats: what `Accept` is negotiated among.
+    pub offered: Vec<String>,
+    pub auth: Auth,
+}
+
+impl<'a> Server<'a> {
+    fn new(cx: &'a Context<'a>, types: &'a RustTypes<'a>) -> Result<Self> {
+        let api = cx.api;
+        let error_type = match &cx.target.error_schema {
+            Some(schema) => Some(
+                api.types
+                    .iter()
+                    .find(|t| t.schema_name.as_deref() == Some(schema.as_str()))
+                    .map(|t| t.name.clone())
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            &api.source,
+                            &Pointer::root().push("components").push("schemas"),
+                            format!("the codegen settings name `{schema}` as the error schema, but the document has no such schema"),
+                        )
+                    })?,
+            ),
+            None => None,
+        };
+        let is_error = |response: &Response| match (&error_type, &response.body) {
+            (Some(error), Some(BodyKind::Json(shape))) => {
+                matches!(&shape.ty, Ty::Named(name) if name == error)
+            }
+            _ => false,
+        };
+        let has_security = api.operations.iter().any(|op| {
+            op.security
+                .iter()
+                .any(|requirement| !requirement.schemes.is_empty())
+        });
+        let mut fields = crate::lower::names::Namespace::with_reserved(&[
+            "request_id",
+            "operation_id",
+            "principal",
+            "headers",
+            "extensions",
+        ]);
+        let common: Vec<CommonHeader<'a>> = api
+            .common_headers
+            .iter()
+            .map(|param| CommonHeader {
+                param,
+                field: fields.claim(param.field.clone()),
+            })
+            .collect();
+        let is_common = |p: &Parameter| {
+            p.location == ParamLocation::Header
+                && api
+                    .common_headers
+                    .iter()
+                    .any(|c| c.component == p.component && c.wire.eq_ignore_ascii_case(&p.wire))
+        };
+        let ops = api
+            .operations
+            .iter()
+            .map(|op| {
+                let variants: Vec<&Response> =
+                    op.responses.iter().filter(|r| !is_error(r)).collect();
+                let mut offered: Vec<String> = Vec::new();
+                for response in &variants {
+                    if response.body.is_some() {
+                        for media_type in &response.media_types {
+                            if !offered.contains(media_type) {
+                                offered.push(media_type.clone());
+                            }
+                        }
+                    }
+                }
+                let alternatives: Vec<Vec<String>> = op
+                    .security
+                    .iter()
+                    .filter(|r| !r.schemes.is_empty())
+                    .map(|r| r.schemes.clone())
+                    .collect();
+                let auth = if alternatives.is_empty() {
+                    Auth::None
+                } else if op.is_authenticated() {
+                    Auth::Required(alternatives)
+                } else {
+                    Auth::Optional(alternatives)
+                };
+                Op {
+                    op,
+                    params: op.params.iter().filter(|p| !is_common(p)).collect(),
+                    variants,
+                    offered,
+                    auth,
+                }
+            })
+            .collect();
+        let param_patterns = api
+            .operations
+            .iter()
+            .flat_map(|op| &op.params)
+            .any(|p| has_pattern(&p.shape));
+        let trait_name = match &cx.target.trait_name {
+            Some(name) => name.clone(),
+            None => {
+                let base = type_name(&api.title);
+                let base = base.strip_suffix("Api").unwrap_or(&base);
+                format!("{base}Api")
+            }
+        };
+        if syn::parse_str::<Ident>(&trait_name).is_err() {
+            return Err(Error::Config {
+                file: "codegen settings".to_owned(),
+                message: format!("`{trait_name}` cannot name a Rust trait"),
+            });
+        }
+        Ok(Server {
+            cx,
+            types,
+            trait_name: format_ident!("{}", trait_name),
+            has_security,
+            ops,
+            common,
+            param_patterns,
+        })
+    }
+
+    /// The document, as messages name it.
+    pub fn source(&self) -> &str {
+        &self.cx.api.source
+    }
+
+    /// `models` when `tokens` use the models crate: the `use` that brings it in.
+    pub fn models_import(tokens: &TokenStream) -> TokenStream {
+        if uses_ident(tokens.clone(), "models") {
+            quote!(
+                use crate::models;
+            )
+        } else {
+            TokenStream::new()
+        }
+    }
+}
+
+impl Op<'_> {
+    /// The principal type of the operation's context, spelled in the trait.
+    pub fn principal(&self, server: &Server<'_>) -> TokenStream {
+        if !server.has_security {
+            return TokenStream::new();
+        }
+        match self.auth {
+            Auth::None => quote!(<()>),
+            Auth::Required(_) => quote!(<Self::Principal>),
+            Auth::Optional(_) => quote!(<Option<Self::Principal>>),
+        }
+    }
+
+    /// `POST /path (operationId)`, for documentation.
+    pub fn signature_line(&self) -> String {
+        format!(
+            "`{} {}` (`{}`)",
+            self.op.method.as_str(),
+            self.op.path,
+            self.op.id
+        )
+    }
+
+    pub fn request_type(&self) -> Ident {
+        format_ident!("{}Request", self.op.type_prefix)
+    }
+
+    pub fn response_type(&self) -> Ident {
+        format_ident!("{}Response", self.op.type_prefix)
+    }
+
+    pub fn fn_name(&self) -> Ident {
+        format_ident!("{}", self.op.fn_name)
+    }
+}
+
+fn has_pattern(shape: &crate::ir::Shape) -> bool {
+    shape.checks.pattern.is_some()
+        || matches!(&shape.ty, Ty::Array(item) | Ty::Map(item) if has_pattern(item))
+}
+
+/// Whether the identifier `name` occurs in `tokens`.
+fn uses_ident(tokens: TokenStream, name: &str) -> bool {
+    tokens.into_iter().any(|tree| match tree {
+        proc_macro2::TokenTree::Ident(ident) => ident == name,
+        proc_macro2::TokenTree::Group(group) => uses_ident(group.stream(), name),
+        _ => false,
+    })
+}
+
+/// A header name as `HeaderName::from_static` takes it (lower-case), or
+/// `None` when it is not a valid HTTP header name.
+pub(crate) fn header_name(wire: &str) -> Option<String> {
+    let valid = !wire.is_empty()
+        && wire
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+    valid.then(|| wire.to_ascii_lowercase())
+}
+
+/// The concrete media type to send a body of `kind` with, when the document
+/// only gives a wildcard.
+pub(crate) fn concrete_media_type(kind: &BodyKind) -> &'static str {
+    match kind {
+        BodyKind::Json(_) => "application/json",
+        BodyKind::Text => "text/plain",
+        BodyKind::Binary => "application/octet-stream",
+        BodyKind::Form(_) => "application/x-www-form-urlencoded",
+    }
+}
+
+fn lib_tokens(server: &Server<'_>) -> TokenStream {
+    let cx = server.cx;
+    let api = cx.api;
+    let trait_name = &server.trait_name;
+    let trait_text = trait_name.to_string();
+    let mut lines = vec![
+        format!(
+            "Server stubs of the {} API (version {}): an axum router over the [`{trait_text}`] trait.",
+            api.title, api.version
+        ),
+        String::new(),
+        format!(
+            "Generated from `{}`. Implement [`{trait_text}`], one method per operation{}, \
+             and serve [`router`]`(api)`: an `axum::Router` with every path and method of the \
+             document. Before a method is called, the router has authenticated the request, \
+             negotiated the response's media type, and parsed and checked its parameters and \
+             body, so that a method sees only valid input; it answers with its operation's \
+             response enum or an [`ApiError`]. Every error, the router's own included, is \
+             rendered by [`ApiError::render`] in one format, and every response carries the \
+             request's `X-Request-Id`.",
+            api.source,
+            if server.has_security {
+                format!(" plus [`{trait_text}::authenticate`]")
+            } else {
+                String::new()
+            }
+        ),
+        String::new(),
+        "Policies (rate limits, tracing, time-outs, CORS) are tower layers around the \
+         router; the only one built in is the request-body limit of [`Settings`]."
+            .to_owned(),
+        String::new(),
+        "| module | what it holds |".to_owned(),
+        "|---|---|".to_owned(),
+        format!(
+            "| [`api`] | the trait [`{trait_text}`], [`RequestContext`], one request struct per operation |"
+        ),
+        "| [`responses`] | one response enum per operation |".to_owned(),
+        "| [`routes`] | [`router`], [`router_with`]: one handler per operation |".to_owned(),
+    ];
+    if server.has_security {
+        lines.push(
+            "| [`security`] | the security schemes and the [`Credentials`] a request presents |"
+                .to_owned(),
+        );
+    }
+    lines.extend(
+        [
+            "| [`error`] | [`ApiError`], the one renderer of error responses |",
+            "| [`negotiation`] | `Accept` and `Content-Type` against the operations' media types |",
+            "| [`params`] | path, query, header and cookie parameters, typed |",
+            "| [`body`] | request bodies: read up to the limit, decoded, validated |",
+            "| [`respond`] | response bodies and headers, the 404 and 405 fallbacks |",
+            "| [`request_id`] | [`RequestId`], taken from `X-Request-Id` or generated |",
+            "| [`settings`] | [`Settings`] of the router |",
+        ]
+        .map(str::to_owned),
+    );
+    let doc = docs::inner_attrs(&lines);
+    let mut modules: BTreeSet<&str> = ["api", "responses", "routes"].into_iter().collect();
+    if server.has_security {
+        modules.insert("security");
+    }
+    modules.extend(RUNTIME.iter().map(|(name, _)| *name));
+    let modules = modules.into_iter().map(|m| format_ident!("{}", m));
+    let security = server.has_security.then(|| {
+        quote!(
+            pub use security::{Credential, Credentials, Scheme};
+        )
+    });
+    let responses = (!server.ops.is_empty()).then(|| {
+        quote!(
+            pub use responses::*;
+        )
+    });
+    let models_crate = format_ident!("{}", cx.target.models.lib_name());
+    let models_doc = format!(
+        " The models crate (`{}`): the types of bodies and parameters, and their validation.",
+        cx.target.models.package
+    );
+    quote! {
+        #doc
+
+        #(#[rustfmt::skip] pub mod #modules;)*
+
+        pub use api::*;
+        pub use error::ApiError;
+        pub use request_id::RequestId;
+        #responses
+        pub use routes::{router, router_with};
+        #security
+        pub use settings::Settings;
+
+        /// The `axum` crate the router is built with, so that dependants name the same version.
+        pub use axum;
+        #[doc = #models_doc]
+        pub use #models_crate as models;
+    }
+}
+
+fn readme(server: &Server<'_>, package: &str) -> Result<String> {
+    let rows = server
+        .ops
+        .iter()
+        .map(|op| OperationRow {
+            method: op.op.method.as_str().to_owned(),
+            path: op.op.path.clone(),
+            function: op.op.fn_name.clone(),
+            request: op.request_type().to_string(),
+            response: op.response_type().to_string(),
+        })
+        .collect::<Vec<_>>();
+    let example = server.ops.first();
+    let principal = if server.has_security {
+        match example.map(|op| &op.auth) {
+            Some(Auth::Required(_)) => "Self::Principal",
+            Some(Auth::Optional(_)) => "Option<Self::Principal>",
+            _ => "()",
+        }
+    } else {
+        ""
+    };
+    ServerReadme::render(
+        server.cx,
+        package,
+        &server.trait_name.to_string(),
+        server.has_security,
+        principal,
+        rows,
+    )
+}

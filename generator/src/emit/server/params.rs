@@ -1,0 +1,386 @@
+//! Parameters in the generated handlers: their Rust types, the code that
+//! reads them by location and style, the constraint checks, and the
+//! `FromParam` impls of the models' own types.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{Server, header_name};
+use crate::emit::models::checks::CheckContext;
+use crate::error::{Error, Result};
+use crate::ir::{ParamLocation, ParamStyle, Parameter, Shape, Ty, TypeKind};
+
+/// How a parameter's text becomes its value.
+pub(crate) enum Kind {
+    /// One value of a type with a `FromParam` impl.
+    Scalar(TokenStream),
+    /// A list of such values, wrapped into a newtype when the document names one.
+    List {
+        item: TokenStream,
+        wrap: Option<TokenStream>,
+    },
+}
+
+impl Kind {
+    /// The Rust type of the value (not counting `Option` for optional parameters).
+    pub fn ty(&self) -> TokenStream {
+        match self {
+            Kind::Scalar(ty) => ty.clone(),
+            Kind::List {
+                wrap: Some(wrap), ..
+            } => wrap.clone(),
+            Kind::List { item, wrap: None } => quote!(Vec<#item>),
+        }
+    }
+}
+
+fn unsupported(server: &Server<'_>, param: &Parameter, message: &str) -> Error {
+    Error::unsupported(server.source(), &param.origin, message)
+}
+
+/// How `param` is read.
+pub(crate) fn kind(server: &Server<'_>, param: &Parameter) -> Result<Kind> {
+    resolve(server, &param.shape).ok_or_else(|| {
+        unsupported(
+            server,
+            param,
+            "the server stubs read parameters of scalar types, string enums, and arrays of them",
+        )
+    })
+}
+
+/// The Rust type of the field that holds `param`.
+pub(crate) fn field_type(server: &Server<'_>, param: &Parameter) -> Result<TokenStream> {
+    let ty = kind(server, param)?.ty();
+    Ok(if param.required {
+        ty
+    } else {
+        quote!(Option<#ty>)
+    })
+}
+
+fn resolve(server: &Server<'_>, shape: &Shape) -> Option<Kind> {
+    match &shape.ty {
+        Ty::Primitive(p) => Some(Kind::Scalar(server.types.primitive(*p))),
+        Ty::Named(name) => {
+            let def = server.cx.api.type_named(name)?;
+            let spelled = (server.types.named)(name);
+            match &def.kind {
+                TypeKind::Enum(_) => Some(Kind::Scalar(spelled)),
+                TypeKind::Newtype(inner) => match resolve(server, inner)? {
+                    Kind::Scalar(_) => Some(Kind::Scalar(spelled)),
+                    Kind::List { item, wrap: None } => Some(Kind::List {
+                        item,
+                        wrap: Some(spelled),
+                    }),
+                    Kind::List { .. } => None,
+                },
+                TypeKind::Alias(inner) => match resolve(server, inner)? {
+                    Kind::Scalar(_) => Some(Kind::Scalar(spelled)),
+                    list => Some(list),
+                },
+                TypeKind::Struct(_) | TypeKind::Union(_) => None,
+            }
+        }
+        Ty::Array(item) => match resolve(server, item)? {
+            Kind::Scalar(item) => Some(Kind::List { item, wrap: None }),
+            Kind::List { .. } => None,
+        },
+        Ty::Map(_) | Ty::Any => None,
+    }
+}
+
+/// The named types that need a `FromParam` impl for `shape` to be read.
+fn needs_impl(server: &Server<'_>, shape: &Shape, out: &mut BTreeSet<String>) {
+    match &shape.ty {
+        Ty::Named(name) => match server.cx.api.type_named(name).map(|d| &d.kind) {
+            Some(TypeKind::Enum(_)) => {
+                out.insert(name.clone());
+            }
+            Some(TypeKind::Newtype(inner)) => {
+                if matches!(resolve(server, inner), Some(Kind::Scalar(_))) {
+                    out.insert(name.clone());
+                }
+                needs_impl(server, inner, out);
+            }
+            Some(TypeKind::Alias(inner)) => needs_impl(server, inner, out),
+            _ => {}
+        },
+        Ty::Array(item) => needs_impl(server, item, out),
+        _ => {}
+    }
+}
+
+/// `impl params::FromParam` for the models' enums and newtypes that
+/// parameters use.
+pub(crate) fn from_param_impls(server: &Server<'_>) -> TokenStream {
+    let mut names = BTreeSet::new();
+    let params = server
+        .ops
+        .iter()
+        .flat_map(|op| op.params.iter().copied())
+        .chain(server.common.iter().map(|c| c.param));
+    for param in params {
+        needs_impl(server, &param.shape, &mut names);
+    }
+    let impls = names.iter().filter_map(|name| {
+        let def = server.cx.api.type_named(name)?;
+        let ty = (server.types.named)(name);
+        let body = match &def.kind {
+            TypeKind::Enum(_) => quote!(raw.parse().map_err(params::ParamError::from_enum)),
+            TypeKind::Newtype(inner) => {
+                let inner = resolve(server, inner)?.ty();
+                quote!(<#inner as params::FromParam>::from_param(raw).map(Self))
+            }
+            _ => return None,
+        };
+        let doc = format!(" `{name}` from a parameter's text.");
+        Some(quote! {
+            #[doc = #doc]
+            impl params::FromParam for #ty {
+                fn from_param(raw: Cow<'_, str>) -> Result<Self, params::ParamError> {
+                    #body
+                }
+            }
+        })
+    });
+    quote!(#(#impls)*)
+}
+
+/// `let local = …;` reading a path, header or cookie parameter into an
+/// `Option` (`None`, with a problem in `report`, when it is missing or
+/// invalid). Query parameters are read by [`query_loop`] and [`query_value`].
+pub(crate) fn read(
+    server: &Server<'_>,
+    param: &Parameter,
+    local: &Ident,
+    path_template: &str,
+) -> Result<TokenStream> {
+    let kind = kind(server, param)?;
+    let wire = &param.wire;
+    let required = param.required;
+    let wrap = wrap(&kind);
+    let value = match (&param.location, &kind) {
+        (ParamLocation::Path, kind) => {
+            let (index, prefix, suffix) = path_position(path_template, wire)
+                .ok_or_else(|| {
+                    unsupported(
+                        server,
+                        param,
+                        "a path parameter must fill a path segment, with at most some fixed text around it",
+                    )
+                })?;
+            let index = Literal::usize_unsuffixed(index);
+            match kind {
+                Kind::Scalar(_) => quote! {
+                    params::path(parts.uri.path(), #index, #prefix, #suffix, #wire, &mut report)
+                },
+                Kind::List { .. } => quote! {
+                    params::path_list(parts.uri.path(), #index, #prefix, #suffix, #wire, &mut report)
+                },
+            }
+        }
+        (ParamLocation::Header, kind) => {
+            let name = header_name(wire).ok_or_else(|| {
+                unsupported(
+                    server,
+                    param,
+                    "the header name is not a valid HTTP header name",
+                )
+            })?;
+            match kind {
+                Kind::Scalar(_) => quote! {
+                    params::header(&parts.headers, #name, #wire, #required, &mut report)
+                },
+                Kind::List { .. } => quote! {
+                    params::header_list(&parts.headers, #name, #wire, #required, &mut report)
+                },
+            }
+        }
+        (ParamLocation::Cookie, Kind::Scalar(_)) => quote! {
+            params::cookie(&parts.headers, #wire, #required, &mut report)
+        },
+        (ParamLocation::Cookie, Kind::List { .. }) => quote! {
+            params::cookie_list(&parts.headers, #wire, #required, &mut report)
+        },
+        (ParamLocation::Query, _) => {
+            return Err(unsupported(
+                server,
+                param,
+                "internal: query parameters are read in one pass",
+            ));
+        }
+    };
+    let ty = kind.ty();
+    Ok(quote!(let #local: Option<#ty> = #value #wrap;))
+}
+
+/// `.map(Newtype)` when a list is wrapped.
+fn wrap(kind: &Kind) -> TokenStream {
+    match kind {
+        Kind::List {
+            wrap: Some(wrap), ..
+        } => quote!(.map(#wrap)),
+        _ => TokenStream::new(),
+    }
+}
+
+/// Whether a query parameter is given as repeated `name=value` pairs.
+fn exploded(param: &Parameter, kind: &Kind) -> bool {
+    matches!(kind, Kind::List { .. }) && param.explode
+}
+
+/// The one pass over the query string that collects the raw text of every
+/// query parameter: `let mut local = None;` (or `Vec::new()` for exploded
+/// lists), then a loop over the pairs.
+pub(crate) fn query_loop(
+    server: &Server<'_>,
+    params: &[(&Parameter, Ident)],
+) -> Result<TokenStream> {
+    if params.is_empty() {
+        return Ok(TokenStream::new());
+    }
+    let mut declarations = Vec::new();
+    let mut arms = Vec::new();
+    for (param, local) in params {
+        let kind = kind(server, param)?;
+        let wire = &param.wire;
+        if exploded(param, &kind) {
+            declarations.push(quote!(let mut #local = Vec::new();));
+            arms.push((wire, TokenStream::new(), quote!(#local.push(query_value))));
+        } else {
+            // The first occurrence wins.
+            declarations.push(quote!(let mut #local = None;));
+            arms.push((
+                wire,
+                quote!(#local.is_none()),
+                quote!(#local = Some(query_value)),
+            ));
+        }
+    }
+    let body = if let [(wire, guard, action)] = arms.as_slice() {
+        let condition = if guard.is_empty() {
+            quote!(query_name == #wire)
+        } else {
+            quote!(query_name == #wire && #guard)
+        };
+        quote! {
+            if #condition {
+                #action;
+            }
+        }
+    } else {
+        let arms = arms.iter().map(|(wire, guard, action)| {
+            if guard.is_empty() {
+                quote!(#wire => #action,)
+            } else {
+                quote!(#wire if #guard => #action,)
+            }
+        });
+        quote! {
+            match query_name.as_ref() {
+                #(#arms)*
+                _ => {}
+            }
+        }
+    };
+    Ok(quote! {
+        #(#declarations)*
+        for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+            #body
+        }
+    })
+}
+
+/// `let local = …;` turning a query parameter's collected text into its value.
+pub(crate) fn query_value(
+    server: &Server<'_>,
+    param: &Parameter,
+    local: &Ident,
+) -> Result<TokenStream> {
+    let kind = kind(server, param)?;
+    let wire = &param.wire;
+    let required = param.required;
+    let wrap = wrap(&kind);
+    let value = match &kind {
+        Kind::Scalar(_) => quote!(params::value(#local, #wire, #required, &mut report)),
+        Kind::List { .. } if exploded(param, &kind) => {
+            quote!(params::exploded(#local, #wire, #required, &mut report))
+        }
+        Kind::List { .. } => {
+            let delimiter = match param.style {
+                ParamStyle::SpaceDelimited => ' ',
+                ParamStyle::PipeDelimited => '|',
+                ParamStyle::Form | ParamStyle::Simple => ',',
+            };
+            quote!(params::list(#local, #delimiter, #wire, #required, &mut report))
+        }
+    };
+    let ty = kind.ty();
+    Ok(quote!(let #local: Option<#ty> = #value #wrap;))
+}
+
+/// The checks of `param`'s constraints on its value in `local` (an
+/// `Option`), adding problems to `report` under the parameter's name.
+pub(crate) fn checks(server: &Server<'_>, param: &Parameter, local: &Ident) -> TokenStream {
+    let check_cx = CheckContext {
+        api: server.cx.api,
+        runtime: quote!(models::validation),
+        types: server.types,
+        report: format_ident!("report"),
+    };
+    let shape = Shape {
+        nullable: false,
+        ..param.shape.clone()
+    };
+    let value = format_ident!("value");
+    let checks = check_cx.typed(&shape, &value);
+    if checks.is_empty() {
+        return TokenStream::new();
+    }
+    let wire = &param.wire;
+    quote! {
+        if let Some(value) = &#local {
+            let report = &mut report;
+            let path = &mut Path::new(#wire);
+            path.push_key(#wire);
+            #checks
+        }
+    }
+}
+
+/// The segment of `template` that holds `{wire}`, and the fixed text before
+/// and after it in that segment.
+fn path_position(template: &str, wire: &str) -> Option<(usize, String, String)> {
+    let marker = format!("{{{wire}}}");
+    template
+        .split('/')
+        .enumerate()
+        .find_map(|(index, segment)| {
+            let start = segment.find(&marker)?;
+            let prefix = &segment[..start];
+            let suffix = &segment[start + marker.len()..];
+            let fixed = |text: &str| !text.contains(['{', '}']);
+            (fixed(prefix) && fixed(suffix)).then(|| (index, prefix.to_owned(), suffix.to_owned()))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_position;
+
+    #[test]
+    fn finds_path_parameters_by_segment() {
+        assert_eq!(
+            path_position("/openapi/v1/Customers/{customerNo}", "customerNo"),
+            Some((4, String::new(), String::new()))
+        );
+        assert_eq!(
+            path_position("/files/{name}.json", "name"),
+            Some((2, String::new(), ".json".to_owned()))
+        );
+        assert_eq!(path_position("/a/{x}-{y}", "x"), None);
+    }
+}

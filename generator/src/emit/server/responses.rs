@@ -1,0 +1,388 @@
+//! The `responses` module: one enum per operation, with its encoding.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{Op, Server, concrete_media_type, header_name};
+use crate::emit::docs;
+use crate::error::{Error, Result};
+use crate::ir::{BodyKind, Primitive, Response, ResponseHeader, Shape, Status, Ty, TypeKind};
+use crate::lower::names::Namespace;
+
+pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
+    let items = server
+        .ops
+        .iter()
+        .map(|op| enum_tokens(server, op))
+        .collect::<Result<Vec<_>>>()?;
+    let body = quote!(#(#items)*);
+    let models = Server::models_import(&body);
+    let uses_negotiation = server.ops.iter().any(|op| !op.offered.is_empty());
+    let negotiation = uses_negotiation.then(|| {
+        quote!(
+            use crate::negotiation;
+        )
+    });
+    let imports = if server.ops.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            use crate::error::ApiError;
+            #models
+            #negotiation
+            use crate::respond;
+        }
+    };
+    let trait_name = &server.trait_name;
+    let doc = docs::inner_attrs(&[
+        format!(
+            "One enum per operation of [`{trait_name}`](crate::api::{trait_name}): the \
+             responses its method answers with, each with its typed body and headers."
+        ),
+        String::new(),
+        if server.cx.target.error_schema.is_some() {
+            "Responses whose body is the error schema are not variants: errors are \
+             [`crate::error::ApiError`]s, rendered in that schema's shape."
+                .to_owned()
+        } else {
+            "Every documented response is a variant; an `ApiError` is answered in the \
+             stubs' own error format."
+                .to_owned()
+        },
+    ]);
+    Ok(quote! {
+        #doc
+
+        #imports
+
+        #body
+    })
+}
+
+/// The fields of one variant: body, status (for ranges and `default`), headers.
+struct Variant<'a> {
+    response: &'a Response,
+    ident: proc_macro2::Ident,
+    has_status: bool,
+    headers: Vec<(&'a ResponseHeader, proc_macro2::Ident)>,
+}
+
+impl Variant<'_> {
+    fn is_unit(&self) -> bool {
+        self.response.body.is_none() && !self.has_status && self.headers.is_empty()
+    }
+}
+
+fn enum_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
+    let name = op.response_type();
+    let variants: Vec<Variant<'_>> = op
+        .variants
+        .iter()
+        .map(|response| {
+            let has_status = !matches!(response.status, Status::Code(_));
+            let mut names = Namespace::with_reserved(&["body", "status"]);
+            Variant {
+                response,
+                ident: format_ident!("{}", response.name),
+                has_status,
+                headers: response
+                    .headers
+                    .iter()
+                    .map(|h| (h, format_ident!("{}", names.claim(h.field.clone()))))
+                    .collect(),
+            }
+        })
+        .collect();
+
+    let definitions = variants
+        .iter()
+        .map(|v| variant_definition(server, v))
+        .collect::<Vec<_>>();
+    let statuses = variants.iter().map(|v| {
+        let ident = &v.ident;
+        let pattern = if v.is_unit() {
+            quote!(Self::#ident)
+        } else if v.has_status {
+            quote!(Self::#ident { status, .. })
+        } else {
+            quote!(Self::#ident { .. })
+        };
+        let status = status_expr(v);
+        quote!(#pattern => #status,)
+    });
+    let encodings = variants
+        .iter()
+        .map(|v| variant_encoding(server, op, v))
+        .collect::<Result<Vec<_>>>()?;
+
+    let trait_name = &server.trait_name;
+    let fn_name = &op.op.fn_name;
+    let doc = docs::attrs(&[format!(
+        "The responses of [`{trait_name}::{fn_name}`](crate::api::{trait_name}::{fn_name}): {}.",
+        op.signature_line()
+    )]);
+    let media_param = if op.offered.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(, media_type: &'static str)
+    };
+    let (status_fn, into_http) = if variants.is_empty() {
+        (
+            quote! {
+                /// The response's HTTP status.
+                pub fn status(&self) -> http::StatusCode {
+                    match *self {}
+                }
+            },
+            quote! {
+                pub(crate) fn into_http(self #media_param) -> Result<axum::response::Response, ApiError> {
+                    match self {}
+                }
+            },
+        )
+    } else {
+        (
+            quote! {
+                /// The response's HTTP status.
+                pub fn status(&self) -> http::StatusCode {
+                    match self {
+                        #(#statuses)*
+                    }
+                }
+            },
+            quote! {
+                /// The HTTP response: the body in the negotiated media type (when the
+                /// response offers it), the headers, the status.
+                pub(crate) fn into_http(self #media_param) -> Result<axum::response::Response, ApiError> {
+                    match self {
+                        #(#encodings)*
+                    }
+                }
+            },
+        )
+    };
+    Ok(quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum #name {
+            #(#definitions)*
+        }
+
+        impl #name {
+            #status_fn
+
+            #into_http
+        }
+    })
+}
+
+fn status_expr(v: &Variant<'_>) -> TokenStream {
+    match v.response.status {
+        Status::Code(code) => {
+            let code = Literal::u16_unsuffixed(code);
+            quote!(respond::status(#code))
+        }
+        _ => quote!(*status),
+    }
+}
+
+fn variant_definition(server: &Server<'_>, v: &Variant<'_>) -> TokenStream {
+    let response = v.response;
+    let status = match response.status {
+        Status::Code(code) => code.to_string(),
+        Status::Range(range) => format!("{range}XX"),
+        Status::Default => "Any other status".to_owned(),
+    };
+    let description = response.docs.description.as_deref().unwrap_or_default();
+    let mut lines = vec![format!("{status}: {}", description.trim())];
+    if description.trim().is_empty() {
+        lines = vec![format!("{status}.")];
+    }
+    let text = lines.join("\n");
+    let doc = docs::attrs(&docs::markdown_lines(&text));
+    let ident = &v.ident;
+    if v.is_unit() {
+        return quote!(#doc #ident,);
+    }
+    let mut fields = Vec::new();
+    if v.has_status {
+        fields.push(quote! {
+            /// The status to answer with.
+            status: http::StatusCode,
+        });
+    }
+    if let Some(kind) = &response.body {
+        let ty = body_type(server, kind);
+        let media = response
+            .media_types
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let doc = format!(" The body, sent as {media}.");
+        fields.push(quote!(#[doc = #doc] body: #ty,));
+    }
+    for (header, field) in &v.headers {
+        let ty = server.types.shape(&header.shape);
+        // A nullable shape is an `Option` already.
+        let ty = if header.required || header.shape.nullable {
+            ty
+        } else {
+            quote!(Option<#ty>)
+        };
+        let mut text = format!("The `{}` header", header.wire);
+        match &header.docs.description {
+            Some(description) => text.push_str(&format!(": {}", description.trim())),
+            None => text.push('.'),
+        }
+        let doc = docs::attrs(&docs::markdown_lines(&text));
+        fields.push(quote!(#doc #field: #ty,));
+    }
+    quote! {
+        #doc
+        #ident {
+            #(#fields)*
+        },
+    }
+}
+
+fn body_type(server: &Server<'_>, kind: &BodyKind) -> TokenStream {
+    match kind {
+        BodyKind::Json(shape) | BodyKind::Form(shape) => server.types.shape(shape),
+        BodyKind::Text => quote!(String),
+        BodyKind::Binary => quote!(axum::body::Bytes),
+    }
+}
+
+fn variant_encoding(server: &Server<'_>, op: &Op<'_>, v: &Variant<'_>) -> Result<TokenStream> {
+    let response = v.response;
+    let ident = &v.ident;
+    let status = status_expr(v);
+    let mut bindings = Vec::new();
+    if v.has_status {
+        bindings.push(quote!(status));
+    }
+    if response.body.is_some() {
+        bindings.push(quote!(body));
+    }
+    bindings.extend(v.headers.iter().map(|(_, field)| quote!(#field)));
+    let pattern = if v.is_unit() {
+        quote!(Self::#ident)
+    } else {
+        quote!(Self::#ident { #(#bindings),* })
+    };
+    let status = if v.has_status { quote!(status) } else { status };
+    // The response, and whether building it can fail.
+    let (build, fallible) = match &response.body {
+        None => (quote!(respond::empty(#status)), false),
+        Some(kind) => {
+            let own: Vec<&str> = response.media_types.iter().map(String::as_str).collect();
+            let concrete = concrete_media_type(kind);
+            let negotiated = if op.offered.is_empty() {
+                quote!("")
+            } else {
+                quote!(media_type)
+            };
+            let content_type =
+                quote!(negotiation::response_type(#negotiated, &[#(#own),*], #concrete));
+            match kind {
+                BodyKind::Json(_) => (quote!(respond::json(#status, &body, #content_type)), true),
+                BodyKind::Form(_) => (quote!(respond::form(#status, &body, #content_type)), true),
+                BodyKind::Text => (quote!(respond::text(#status, body, #content_type)), false),
+                BodyKind::Binary => (quote!(respond::bytes(#status, body, #content_type)), false),
+            }
+        }
+    };
+    if v.headers.is_empty() {
+        return Ok(if fallible {
+            quote!(#pattern => #build,)
+        } else {
+            quote!(#pattern => Ok(#build),)
+        });
+    }
+    let build = if fallible { quote!(#build?) } else { build };
+    let mut inserts = Vec::new();
+    for (header, field) in &v.headers {
+        let name = header_name(&header.wire).ok_or_else(|| {
+            Error::unsupported(
+                server.source(),
+                &op.op.origin,
+                format!(
+                    "the response header `{}` is not a valid HTTP header name",
+                    header.wire
+                ),
+            )
+        })?;
+        let wire = &header.wire;
+        let optional = !header.required || header.shape.nullable;
+        inserts.push(if optional {
+            let encode = header_value(server, &header.shape, wire, &format_ident!("value"));
+            quote! {
+                if let Some(value) = #field {
+                    headers.insert(#name, #encode?);
+                }
+            }
+        } else {
+            let encode = header_value(server, &header.shape, wire, field);
+            quote!(headers.insert(#name, #encode?);)
+        });
+    }
+    Ok(quote! {
+        #pattern => {
+            let mut response = #build;
+            let headers = response.headers_mut();
+            #(#inserts)*
+            Ok(response)
+        }
+    })
+}
+
+/// An expression encoding the header value in `value` (owned) of `shape`.
+fn header_value(
+    server: &Server<'_>,
+    shape: &Shape,
+    wire: &str,
+    value: &proc_macro2::Ident,
+) -> TokenStream {
+    let models = &server.types.deps;
+    match &shape.ty {
+        Ty::Primitive(Primitive::String | Primitive::Binary) => {
+            quote!(respond::header_text(#wire, #value))
+        }
+        Ty::Primitive(Primitive::DateTime) => quote!(respond::header_text(
+            #wire,
+            #value.to_rfc3339_opts(#models chrono::SecondsFormat::AutoSi, true)
+        )),
+        Ty::Primitive(_) => quote!(respond::header_display(#wire, &#value)),
+        Ty::Named(name) => match server.cx.api.type_named(name).map(|d| &d.kind) {
+            Some(TypeKind::Enum(_)) => quote!(respond::header_display(#wire, #value.as_str())),
+            Some(TypeKind::Newtype(inner)) => {
+                let inner_value = format_ident!("inner");
+                let encode = header_value(server, inner, wire, &inner_value);
+                quote!({ let inner = #value.0; #encode })
+            }
+            Some(TypeKind::Alias(inner)) => header_value(server, inner, wire, value),
+            _ => quote!(respond::header_json(#wire, &#value)),
+        },
+        Ty::Array(item) if is_display(server, item) => {
+            quote!(respond::header_list(#wire, &#value))
+        }
+        Ty::Array(_) | Ty::Map(_) | Ty::Any => quote!(respond::header_json(#wire, &#value)),
+    }
+}
+
+/// Whether values of `shape` display as their header text.
+fn is_display(server: &Server<'_>, shape: &Shape) -> bool {
+    match &shape.ty {
+        Ty::Primitive(Primitive::DateTime) => false,
+        Ty::Primitive(_) => !shape.nullable,
+        Ty::Named(name) => {
+            matches!(
+                server.cx.api.type_named(name).map(|d| &d.kind),
+                Some(TypeKind::Enum(_))
+            ) && !shape.nullable
+        }
+        _ => false,
+    }
+}

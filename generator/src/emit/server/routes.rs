@@ -1,0 +1,543 @@
+//! The `routes` module: `router`, `router_with`, and one handler per operation.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{Auth, Op, Server, params, security};
+use crate::emit::docs;
+use crate::emit::models::checks::CheckContext;
+use crate::error::{Error, Result};
+use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty, TypeKind};
+use crate::lower::names::Namespace;
+
+/// The handlers' own local variables, which parameters must not shadow
+/// (the checks' `value` and `path` live in blocks of their own).
+const LOCALS: &[&str] = &[
+    "shared",
+    "parts",
+    "body",
+    "bytes",
+    "request_id",
+    "principal",
+    "media_type",
+    "report",
+    "context",
+    "request",
+    "response",
+    "query_name",
+    "query_value",
+];
+
+pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
+    let trait_name = &server.trait_name;
+    let routes = route_tokens(server);
+    let handlers = server
+        .ops
+        .iter()
+        .map(|op| handler_tokens(server, op))
+        .collect::<Result<Vec<_>>>()?;
+    let impls = params::from_param_impls(server);
+    let body = quote!(#(#handlers)* #impls);
+    let models = Server::models_import(&body);
+    let uses = |name: &str| body.to_string().contains(&format!("{name} ::"));
+    let mut runtime: Vec<Ident> = Vec::new();
+    for module in ["body", "negotiation", "params", "respond", "security"] {
+        if module == "respond" || uses(module) {
+            runtime.push(format_ident!("{}", module));
+        }
+    }
+    let validation = match (uses("Path"), uses("Report")) {
+        (true, _) => quote!(
+            use crate::models::validation::{Path, Report};
+        ),
+        (false, true) => quote!(
+            use crate::models::validation::Report;
+        ),
+        (false, false) => TokenStream::new(),
+    };
+    let cow = if impls.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(
+            use std::borrow::Cow;
+        )
+    };
+    let api_import = if server.ops.is_empty() {
+        quote!(use crate::api::#trait_name;)
+    } else {
+        quote!(use crate::api::{self, #trait_name, RequestContext};)
+    };
+    let arc = (!server.ops.is_empty()).then(|| {
+        quote!(
+            use std::sync::Arc;
+        )
+    });
+    let axum_imports = (!server.ops.is_empty()).then(|| {
+        quote! {
+            use axum::extract::Request;
+            use axum::response::Response;
+        }
+    });
+    let handler_imports = (!server.ops.is_empty()).then(|| {
+        quote! {
+            use std::panic::AssertUnwindSafe;
+
+            use axum::body::Body;
+            use axum::extract::State;
+            use futures_util::FutureExt as _;
+            use http::request::Parts;
+        }
+    });
+    let request_id = (!server.ops.is_empty()).then(|| {
+        quote!(
+            use crate::request_id::RequestId;
+        )
+    });
+    let error = (!server.ops.is_empty()).then(|| {
+        quote!(
+            use crate::error::ApiError;
+        )
+    });
+    let doc = docs::inner_attrs(&[
+        format!(
+            "The router: every path and method of the document, each handled by reading and \
+             checking the request, then calling the operation's method of [`{trait_name}`]."
+        ),
+        String::new(),
+        "A handler, in order: takes the request id; authenticates (401 without a credential, \
+         without calling the hook); negotiates the response's media type (406); reads the \
+         parameters (400 listing every problem); checks the body's `Content-Type` (415), reads \
+         it up to the limit (413), decodes and validates it (400); calls the method, catching a \
+         panic (500); encodes the answer. Every error goes through \
+         [`ApiError::render`](crate::error::ApiError::render)."
+            .to_owned(),
+    ]);
+    let runtime = match runtime.as_slice() {
+        [one] => quote!(use crate::#one;),
+        many => quote!(use crate::{#(#many),*};),
+    };
+    Ok(quote! {
+        #doc
+
+        #cow
+        #arc
+        #handler_imports
+
+        use axum::Router;
+        #axum_imports
+
+        #api_import
+        #error
+        #models
+        #validation
+        #request_id
+        use crate::settings::Settings;
+        #runtime
+
+        #routes
+
+        #body
+    })
+}
+
+fn route_tokens(server: &Server<'_>) -> TokenStream {
+    let trait_name = &server.trait_name;
+    // Paths in document order, each with its methods.
+    let mut paths: Vec<(&str, Vec<&Op<'_>>)> = Vec::new();
+    for op in &server.ops {
+        match paths.iter_mut().find(|(path, _)| *path == op.op.path) {
+            Some((_, ops)) => ops.push(op),
+            None => paths.push((&op.op.path, vec![op])),
+        }
+    }
+    let routes = paths.iter().map(|(path, ops)| {
+        let mut methods: Vec<Method> = ops.iter().map(|op| op.op.method).collect();
+        if methods.contains(&Method::Get) && !methods.contains(&Method::Head) {
+            methods.push(Method::Head);
+        }
+        methods.sort();
+        let allow = methods
+            .iter()
+            .map(|m| m.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut chain = TokenStream::new();
+        for (i, op) in ops.iter().enumerate() {
+            let method = format_ident!("{}", op.op.method.as_str().to_ascii_lowercase());
+            let handler = op.fn_name();
+            chain.extend(if i == 0 {
+                quote!(axum::routing::#method(#handler::<A>))
+            } else {
+                quote!(.#method(#handler::<A>))
+            });
+        }
+        quote! {
+            .route(
+                #path,
+                #chain.fallback(|request: Request| async move {
+                    respond::method_not_allowed(&request, #allow)
+                }),
+            )
+        }
+    });
+    let router_doc = docs::attrs(&[
+        format!(
+            "Serves `api`, an implementation of [`{trait_name}`], with the default [`Settings`]."
+        ),
+        String::new(),
+        "The router has every path and method of the document. An unknown path is answered \
+         with 404 `RouteNotFound`, a method the path does not have (`OPTIONS` and unknown \
+         methods included) with 405 `MethodNotAllowed` and `Allow`; `HEAD` is answered where \
+         `GET` is. Add policies (rate limits, tracing, time-outs) as tower layers around it."
+            .to_owned(),
+    ]);
+    let has_body = server.ops.iter().any(|op| op.op.body.is_some());
+    let (shared, shared_struct) = if server.ops.is_empty() {
+        (
+            quote! {
+                // The document has no operations: every request is answered with 404.
+                let _ = (api, settings);
+            },
+            TokenStream::new(),
+        )
+    } else if has_body {
+        (
+            quote!(let shared = Arc::new(Shared { api, settings });),
+            quote! {
+                /// What every handler shares: the implementation and the settings.
+                struct Shared<A> {
+                    api: A,
+                    settings: Settings,
+                }
+            },
+        )
+    } else {
+        (
+            quote! {
+                // No operation has a body: nothing for the settings to limit yet.
+                let _ = settings;
+                let shared = Arc::new(Shared { api });
+            },
+            quote! {
+                /// What every handler shares: the implementation.
+                struct Shared<A> {
+                    api: A,
+                }
+            },
+        )
+    };
+    let state = (!server.ops.is_empty()).then(|| quote!(.with_state(shared)));
+    quote! {
+        #router_doc
+        pub fn router<A: #trait_name>(api: A) -> Router {
+            router_with(api, Settings::default())
+        }
+
+        /// Serves `api` with `settings` (for example another body limit); see [`router`].
+        pub fn router_with<A: #trait_name>(api: A, settings: Settings) -> Router {
+            #shared
+            Router::new()
+                #(#routes)*
+                .fallback(respond::route_not_found)
+                #state
+        }
+
+        #shared_struct
+    }
+}
+
+fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
+    let trait_name = &server.trait_name;
+    let name = op.fn_name();
+    let handle = format_ident!("handle_{}", op.op.fn_name);
+    let id = &op.op.id;
+    let mut locals = Namespace::with_reserved(LOCALS);
+    let mut steps = Vec::new();
+
+    // Authentication, before anything is read.
+    match &op.auth {
+        Auth::None => {}
+        Auth::Required(alternatives) => {
+            let check = format_ident!("{}", security::check_name(alternatives, false));
+            steps.push(quote! {
+                let principal = security::#check(&shared.api, &parts, OPERATION, request_id).await?;
+            });
+        }
+        Auth::Optional(alternatives) => {
+            let check = format_ident!("{}", security::check_name(alternatives, true));
+            steps.push(quote! {
+                let principal = security::#check(&shared.api, &parts, OPERATION, request_id).await?;
+            });
+        }
+    }
+
+    // The response's media type, before the implementation is called.
+    if !op.offered.is_empty() {
+        let offered = &op.offered;
+        steps.push(quote! {
+            let media_type = negotiation::negotiate(&parts.headers, &[#(#offered),*])?;
+        });
+    }
+
+    // Parameters: the common headers (into the context), then the operation's own.
+    let mut all: Vec<(&Parameter, Ident)> = Vec::new();
+    let mut common_fields = Vec::new();
+    for common in &server.common {
+        let local = format_ident!("{}", locals.claim(common.field.clone()));
+        let field = format_ident!("{}", common.field);
+        common_fields.push(if field == local {
+            quote!(#field)
+        } else {
+            quote!(#field: #local)
+        });
+        all.push((common.param, local));
+    }
+    let mut request_fields = Vec::new();
+    for param in &op.params {
+        let local = format_ident!("{}", locals.claim(param.field.clone()));
+        let field = format_ident!("{}", param.field);
+        request_fields.push(if field == local {
+            quote!(#field)
+        } else {
+            quote!(#field: #local)
+        });
+        all.push((param, local));
+    }
+    if !all.is_empty() {
+        steps.push(quote!(let mut report = Report::new();));
+        let query: Vec<(&Parameter, Ident)> = all
+            .iter()
+            .filter(|(p, _)| p.location == ParamLocation::Query)
+            .cloned()
+            .collect();
+        steps.push(params::query_loop(server, &query)?);
+        for (param, local) in &all {
+            steps.push(if param.location == ParamLocation::Query {
+                params::query_value(server, param, local)?
+            } else {
+                params::read(server, param, local, &op.op.path)?
+            });
+            steps.push(params::checks(server, param, local));
+        }
+        steps.push(quote! {
+            if !report.is_empty() {
+                return Err(ApiError::validation(report));
+            }
+        });
+        let required: Vec<&Ident> = all
+            .iter()
+            .filter(|(p, _)| p.required)
+            .map(|(_, local)| local)
+            .collect();
+        match required.as_slice() {
+            [] => {}
+            [one] => steps.push(quote! {
+                let Some(#one) = #one else {
+                    return Err(ApiError::validation(report));
+                };
+            }),
+            many => steps.push(quote! {
+                let (#(Some(#many)),*) = (#(#many),*) else {
+                    return Err(ApiError::validation(report));
+                };
+            }),
+        }
+    }
+
+    // The body, after the parameters.
+    if let Some(body) = &op.op.body {
+        let media: Vec<&str> = body.media_types.iter().map(String::as_str).collect();
+        let read = quote!(body::read(body, &parts.headers, &[#(#media),*], shared.settings.body_limit).await?);
+        let decode = decode_body(server, op, &body.kind)?;
+        let ty = super::api::body_type(server, body);
+        if body.required {
+            let checks = own_checks(server, &body.kind, quote!(&body));
+            steps.push(quote! {
+                let Some(bytes) = #read else {
+                    return Err(ApiError::body_required());
+                };
+                let body: #ty = #decode;
+                #checks
+            });
+        } else {
+            let checks = own_checks(server, &body.kind, quote!(body));
+            let checks = if checks.is_empty() {
+                checks
+            } else {
+                quote!(if let Some(body) = &body { #checks })
+            };
+            steps.push(quote! {
+                let body: Option<#ty> = match #read {
+                    Some(bytes) => Some(#decode),
+                    None => None,
+                };
+                #checks
+            });
+        }
+        request_fields.push(quote!(body));
+    }
+
+    // The call.
+    let request_type = op.request_type();
+    let principal = match (&op.auth, server.has_security) {
+        (_, false) => TokenStream::new(),
+        (Auth::None, true) => quote!(principal: (),),
+        (_, true) => quote!(principal,),
+    };
+    let headers = if server.has_security {
+        quote!(security::redacted(parts.headers))
+    } else {
+        quote!(parts.headers)
+    };
+    let into_http = if op.offered.is_empty() {
+        quote!(response.into_http())
+    } else {
+        quote!(response.into_http(media_type))
+    };
+    let body_param = if op.op.body.is_some() {
+        quote!(body: Body,)
+    } else {
+        quote!(_: Body,)
+    };
+    let handler_doc = format!(" {}.", op.signature_line());
+    let handle_doc = format!(
+        " Reads and checks a request to `{id}`, calls [`{trait_name}::{}`], encodes its answer.",
+        op.op.fn_name
+    );
+    Ok(quote! {
+        #[doc = #handler_doc]
+        async fn #name<A: #trait_name>(State(shared): State<Arc<Shared<A>>>, request: Request) -> Response {
+            let (parts, body) = request.into_parts();
+            let request_id = RequestId::from_headers(&parts.headers);
+            let outcome = AssertUnwindSafe(#handle(&shared, parts, body, &request_id))
+                .catch_unwind()
+                .await;
+            respond::finish(outcome, request_id, #id)
+        }
+
+        #[doc = #handle_doc]
+        async fn #handle<A: #trait_name>(
+            shared: &Shared<A>,
+            parts: Parts,
+            #body_param
+            request_id: &RequestId,
+        ) -> Result<Response, ApiError> {
+            const OPERATION: &str = #id;
+            #(#steps)*
+            let context = RequestContext {
+                request_id: request_id.clone(),
+                operation_id: OPERATION,
+                #principal
+                #(#common_fields,)*
+                headers: #headers,
+                extensions: parts.extensions,
+            };
+            let request = api::#request_type { #(#request_fields),* };
+            let response = shared.api.#name(context, request).await?;
+            #into_http
+        }
+    })
+}
+
+/// The expression decoding `bytes` into the body.
+fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<TokenStream> {
+    Ok(match kind {
+        BodyKind::Json(_) => quote!(body::json(&bytes)?),
+        BodyKind::Text => quote!(body::text(bytes)?),
+        BodyKind::Binary => quote!(bytes),
+        BodyKind::Form(shape) => {
+            let fields = form_fields(server, shape).ok_or_else(|| {
+                Error::unsupported(
+                    server.source(),
+                    &op.op.origin.push("requestBody"),
+                    "the server stubs decode form bodies of flat objects (or maps) only",
+                )
+            })?;
+            quote!(body::form(&bytes, &[#(#fields),*])?)
+        }
+    })
+}
+
+/// How each field of a form body is typed, or `None` when the shape is not
+/// a flat object.
+fn form_fields(server: &Server<'_>, shape: &Shape) -> Option<Vec<TokenStream>> {
+    let def = match &shape.ty {
+        Ty::Named(name) => server.cx.api.type_named(name)?,
+        Ty::Map(_) | Ty::Any => return Some(Vec::new()),
+        _ => return None,
+    };
+    let fields = match &def.kind {
+        TypeKind::Struct(s) => &s.fields,
+        TypeKind::Alias(inner) => return form_fields(server, inner),
+        _ => return None,
+    };
+    fields
+        .iter()
+        .map(|field| {
+            let (kind, list) = match &field.shape.ty {
+                Ty::Array(item) => (form_kind(server, item)?, true),
+                _ => (form_kind(server, &field.shape)?, false),
+            };
+            let wire = &field.wire;
+            let kind = format_ident!("{}", kind);
+            Some(quote!(body::FormField { name: #wire, kind: body::FormKind::#kind, list: #list }))
+        })
+        .collect()
+}
+
+fn form_kind(server: &Server<'_>, shape: &Shape) -> Option<&'static str> {
+    match &shape.ty {
+        Ty::Primitive(p) if p.is_integer() => Some("Integer"),
+        Ty::Primitive(p) if p.is_number() => Some("Number"),
+        Ty::Primitive(crate::ir::Primitive::Bool) => Some("Boolean"),
+        Ty::Primitive(_) => Some("Text"),
+        Ty::Named(name) => match &server.cx.api.type_named(name)?.kind {
+            TypeKind::Enum(_) => Some("Text"),
+            TypeKind::Newtype(inner) | TypeKind::Alias(inner) => form_kind(server, inner),
+            _ => Some("Text"),
+        },
+        _ => Some("Text"),
+    }
+}
+
+/// Checks of a body's own top-level constraints that its type does not check
+/// itself (an inline array's `maxItems`, say); named types check themselves
+/// when decoded.
+fn own_checks(server: &Server<'_>, kind: &BodyKind, value: TokenStream) -> TokenStream {
+    let BodyKind::Json(shape) = kind else {
+        return TokenStream::new();
+    };
+    if shape.checks.is_empty() || matches!(shape.ty, Ty::Named(_)) {
+        return TokenStream::new();
+    }
+    // Only the top level: items were checked when the body was decoded.
+    let shallow = Shape {
+        ty: match &shape.ty {
+            Ty::Array(_) => Ty::Array(Box::new(Shape::of(Ty::Any))),
+            Ty::Map(_) => Ty::Map(Box::new(Shape::of(Ty::Any))),
+            other => other.clone(),
+        },
+        ..shape.clone()
+    };
+    let check_cx = CheckContext {
+        api: server.cx.api,
+        runtime: quote!(models::validation),
+        types: server.types,
+        report: format_ident!("report"),
+    };
+    let checks = check_cx.typed(&shallow, &format_ident!("value"));
+    quote! {
+        {
+            let mut report = Report::new();
+            {
+                let report = &mut report;
+                let path = &mut Path::new("body");
+                let value = #value;
+                #checks
+            }
+            if !report.is_empty() {
+                return Err(ApiError::validation(report));
+            }
+        }
+    }
+}
