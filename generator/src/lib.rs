@@ -55,21 +55,38 @@ pub struct Generated {
 pub fn generate(root: &Path, target: &Target, command: &str) -> Result<Generated> {
     let label = target.spec.to_string_lossy().replace('\\', "/");
     let doc = parse::Document::load(&root.join(&target.spec), &label)?;
-    generate_from(&doc, target, command)
+    let example = match &target.client_example {
+        Some(path) => {
+            let path = root.join(path);
+            Some(std::fs::read_to_string(&path).map_err(|source| Error::Io { path, source })?)
+        }
+        None => None,
+    };
+    generate_with(&doc, target, command, example.as_deref())
 }
 
-/// Generates the crates of `target` from an already parsed document.
+/// Generates the crates of `target` from an already parsed document. The
+/// target's `client_example` is not read: the client's README gets the
+/// generic example.
 pub fn generate_from(doc: &parse::Document, target: &Target, command: &str) -> Result<Generated> {
+    generate_with(doc, target, command, None)
+}
+
+fn generate_with(
+    doc: &parse::Document,
+    target: &Target,
+    command: &str,
+    client_example: Option<&str>,
+) -> Result<Generated> {
     let api = lower::lower(doc)?;
     let cx = Context {
         api: &api,
         target,
         command,
+        client_example,
     };
     let mut files = emit::emit_models(&cx)?;
-    if target.client.is_some() || target.server.is_some() {
-        let _ = &mut files;
-    }
+    files.extend(emit::emit_client(&cx)?);
     Ok(Generated {
         files,
         notes: api.notes.clone(),
