@@ -25,6 +25,8 @@ use crate::retry::{self, RetryPolicy};
 #[derive(Clone)]
 pub(crate) struct Secret(String);
 
+// Only APIs with security schemes create secrets.
+#[allow(dead_code)]
 impl Secret {
     pub(crate) fn new(value: String) -> Self {
         Secret(value)
@@ -582,6 +584,8 @@ pub(crate) struct Answer {
     body: Bytes,
 }
 
+// Which of these an API's operations use depends on its document.
+#[allow(dead_code)]
 impl Answer {
     /// The status code.
     pub(crate) fn status(&self) -> u16 {
@@ -617,8 +621,6 @@ impl Answer {
     // @endregion envelope
 
     /// The body as text.
-    // Which of these an API's operations use depends on its document.
-    #[allow(dead_code)]
     pub(crate) fn text(self) -> Result<String, Error> {
         match String::from_utf8(self.body.to_vec()) {
             Ok(text) => Ok(text),
@@ -627,7 +629,6 @@ impl Answer {
     }
 
     /// The body as it came.
-    #[allow(dead_code)]
     pub(crate) fn bytes(self) -> Bytes {
         self.body
     }

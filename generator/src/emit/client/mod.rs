@@ -72,10 +72,13 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
     files.insert(&path, cx.rust_file(&path, config::module(cx, &setup))?);
     let path = root.join("src/operations.rs");
     files.insert(&path, cx.rust_file(&path, operations::module(cx, &plans))?);
+    let has_types = plans
+        .iter()
+        .any(|p| p.params.is_some() || p.response_enum.is_some());
     let path = root.join("src/lib.rs");
     files.insert(
         &path,
-        cx.rust_file(&path, lib_tokens(cx, &error_body, has_streams))?,
+        cx.rust_file(&path, lib_tokens(cx, &error_body, has_streams, has_types))?,
     );
 
     let dependencies = [
@@ -146,7 +149,12 @@ fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
     })
 }
 
-fn lib_tokens(cx: &Context<'_>, error_body: &ErrorBodyType, has_streams: bool) -> TokenStream {
+fn lib_tokens(
+    cx: &Context<'_>,
+    error_body: &ErrorBodyType,
+    has_streams: bool,
+    has_types: bool,
+) -> TokenStream {
     let models = format_ident!("{}", cx.target.models.lib_name());
     let mut modules = vec![
         "client",
@@ -175,6 +183,11 @@ fn lib_tokens(cx: &Context<'_>, error_body: &ErrorBodyType, has_streams: bool) -
         None => " The body of the API's error answers, as JSON: the document names no one error schema (see [`ApiError::body`]).".to_owned(),
     };
     let error_tokens = &error_body.tokens;
+    let operation_types = has_types.then(|| {
+        quote!(
+            pub use operations::*;
+        )
+    });
     quote! {
         #![doc = include_str!("../README.md")]
 
@@ -183,7 +196,7 @@ fn lib_tokens(cx: &Context<'_>, error_body: &ErrorBodyType, has_streams: bool) -
         pub use client::{Client, ClientBuilder};
         pub use config::Environment;
         pub use error::{ApiError, Error, FieldProblem};
-        pub use operations::*;
+        #operation_types
         pub use retry::RetryPolicy;
 
         /// The `futures-util` crate the stream helpers use, for its `StreamExt` and `TryStreamExt`.
@@ -246,7 +259,7 @@ fn readme(
             signature: signature(plan),
             request: format!("{} {}", plan.op.method.as_str(), plan.op.path),
             result: type_text(&operations::result_type(plan)),
-            summary: cell(&operations::summary(
+            summary: cell(&operations::first_sentence(
                 plan.op
                     .docs
                     .title

@@ -147,9 +147,11 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
             .params
             .iter()
             .filter(|p| !is_common_header(api, p) && !is_ignored_header(p));
-        // Path parameters first: they are what the call is about.
-        let (path, other): (Vec<&Parameter>, Vec<&Parameter>) =
+        // Path parameters first, in the path's order: they are what the call
+        // is about.
+        let (mut path, other): (Vec<&Parameter>, Vec<&Parameter>) =
             inputs.partition(|p| p.location == ParamLocation::Path);
+        path.sort_by_key(|p| op.path.find(&format!("{{{}}}", p.wire)));
         for param in path.into_iter().chain(other) {
             let query_ty = param
                 .dynamic_query
@@ -318,7 +320,7 @@ fn successes<'a>(cx: &Context<'_>, op: &'a Operation) -> Result<Vec<Success<'a>>
     let chosen: Vec<(&Response, TokenStream)> = if documented.is_empty() {
         op.responses
             .iter()
-            .find(|r| r.status == Status::Default && r.body.is_some())
+            .find(|r| r.status == Status::Default)
             .map(|r| (r, any_2xx.clone()))
             .into_iter()
             .collect()
@@ -666,6 +668,11 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
         };
         quote!(#pattern => #value,)
     });
+    // Nothing documented as a result: any 2xx is success, without a body.
+    let unit_arm = plan
+        .successes
+        .is_empty()
+        .then(|| quote!(200..=299 => Ok(()),));
     let mutability = if statements.is_empty() && bodies.is_empty() && accept.is_none() {
         quote!()
     } else {
@@ -682,6 +689,7 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
             let __answer = self.transport.send(__call).await?;
             match __answer.status() {
                 #(#arms)*
+                #unit_arm
                 _ => Err(__answer.into_error()),
             }
         }
@@ -928,6 +936,15 @@ fn status_text(status: Status, only_success: bool) -> String {
         Status::Range(range) => format!("{range}xx"),
         Status::Default if only_success => "any 2xx".to_owned(),
         Status::Default => "any other status".to_owned(),
+    }
+}
+
+/// The first sentence of `text`, safe for rustdoc.
+pub(super) fn first_sentence(text: &str) -> String {
+    let line = summary(text);
+    match line.find(". ") {
+        Some(end) => line[..=end].to_owned(),
+        None => line,
     }
 }
 
