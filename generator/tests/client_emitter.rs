@@ -59,10 +59,7 @@ fn writes_the_client_crate() {
     ] {
         file(&generated, path);
     }
-    assert!(
-        generated.files.get("client/src/paging.rs").is_none(),
-        "no paged listing, no walker"
-    );
+    file(&generated, "client/src/paging.rs");
     let manifest = file(&generated, "client/Cargo.toml");
     assert!(manifest.contains("client-features-models.workspace = true"));
     assert!(manifest.contains("tokio = { workspace = true, features = [\"time\"] }"));
@@ -104,6 +101,10 @@ fn operations_take_typed_arguments_and_return_typed_results() {
         "pub async fn ping(&self) -> Result<(), crate::Error>",
         "match __answer.status() { 200..=299 => Ok(()), _ => Err(__answer.into_error()), }",
         "pub async fn probe(&self) -> Result<(), crate::Error>",
+        // A paged listing with other arguments: they are passed to every page.
+        "pub fn list_books_stream( &self, shelf: &str, x_library: i64, query: crate::models::ListBooksQQuery, params: ListBooksParams, ) -> impl futures_util::Stream< Item = Result<crate::models::Item, crate::Error>, > + Send + 'static",
+        "let __params = params.clone().q(__query);",
+        "offset: __page.offset, total: __page.data_set_count,",
     ] {
         assert!(
             ops.contains(expected),

@@ -275,10 +275,13 @@ fn readme(
             let stream = plan.stream.as_ref()?;
             Some(ReadmeOperation {
                 signature: format!(
-                    "{}(…, {}: {})",
+                    "{}({})",
                     stream.fn_ident,
-                    stream.query_arg,
-                    type_text(&stream.query_ty)
+                    operations::stream_args(plan, stream)
+                        .iter()
+                        .map(|(ident, ty)| format!("{ident}: {}", type_text(ty)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
                 request: plan.fn_ident.to_string(),
                 result: type_text(&stream.item_ty),

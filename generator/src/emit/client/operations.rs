@@ -1056,14 +1056,42 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
     quote!(#params #response)
 }
 
+/// Whether the stream helper takes the params struct (it does unless the
+/// dynamic query is its only field).
+fn stream_takes_params(plan: &Plan<'_>, stream: &StreamPlan) -> bool {
+    plan.params
+        .as_ref()
+        .is_some_and(|p| !(stream.query_field.is_some() && p.fields.len() == 1))
+}
+
+/// The stream helper's arguments after `&self`: name and type.
+pub(super) fn stream_args(plan: &Plan<'_>, stream: &StreamPlan) -> Vec<(Ident, TokenStream)> {
+    let mut args: Vec<(Ident, TokenStream)> = plan
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != stream.query_position)
+        .map(|(_, a)| (a.ident.clone(), a.ty.clone()))
+        .collect();
+    args.push((stream.query_arg.clone(), stream.query_ty.clone()));
+    if let Some(params) = plan
+        .params
+        .as_ref()
+        .filter(|_| stream_takes_params(plan, stream))
+    {
+        let ty = &params.ty;
+        args.push((params.arg.clone(), quote!(#ty)));
+    }
+    args
+}
+
 /// `{fn_name}_stream`: every item of every page.
 fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
     let stream = plan.stream.as_ref()?;
     let op_fn = &plan.fn_ident;
     let fn_ident = &stream.fn_ident;
     let query = &stream.query_arg;
-    let (query_ty, item_ty) = (&stream.query_ty, &stream.item_ty);
-    let mut args = Vec::new();
+    let item_ty = &stream.item_ty;
     let mut owned = Vec::new();
     let mut per_page = Vec::new();
     let mut call_args = Vec::new();
@@ -1072,8 +1100,7 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
             call_args.push(quote!(&__query));
             continue;
         }
-        let (ident, ty) = (&arg.ident, &arg.ty);
-        args.push(quote!(#ident: #ty));
+        let ident = &arg.ident;
         if arg.by_ref {
             // Owned once, borrowed by each page's call.
             owned.push(quote!(let #ident = #ident.to_owned();));
@@ -1096,7 +1123,6 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
                 params_doc = None;
             }
             Some(field) => {
-                args.push(quote!(#ident: #ty));
                 per_page.push(quote!(let __params = #ident.clone().#field(__query);));
                 call_args.push(quote!(__params));
                 params_doc = Some(format!(
@@ -1104,7 +1130,6 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
                 ));
             }
             None => {
-                args.push(quote!(#ident: #ty));
                 per_page.push(quote!(let #ident = #ident.clone();));
                 call_args.push(quote!(#ident));
                 params_doc = Some(format!(
@@ -1133,9 +1158,12 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
     ];
     lines.extend(params_doc);
     let doc = docs::attrs(&lines);
+    let signature = stream_args(plan, stream)
+        .into_iter()
+        .map(|(ident, ty)| quote!(#ident: #ty));
     Some(quote! {
         #doc
-        pub fn #fn_ident(&self, #(#args,)* #query: #query_ty)
+        pub fn #fn_ident(&self, #(#signature),*)
             -> impl futures_util::Stream<Item = Result<#item_ty, crate::Error>> + Send + 'static
         {
             let __client = self.clone();
