@@ -64,6 +64,12 @@ pub struct Target {
     /// `{"data": ..., "status": ...}`.
     #[serde(default)]
     pub client_accepts_data_envelope: bool,
+    /// A Rust program using the client, shown as the example of the client
+    /// crate's README (and compiled as its doctest); without one the README
+    /// has a generic example. Read by [`generate`](crate::generate), relative
+    /// to the workspace root.
+    #[serde(default)]
+    pub client_example: Option<PathBuf>,
 }
 
 impl Target {
@@ -83,6 +89,7 @@ impl Target {
             trait_name: None,
             error_schema: None,
             client_accepts_data_envelope: false,
+            client_example: None,
         }
     }
 

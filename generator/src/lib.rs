@@ -55,7 +55,14 @@ pub struct Generated {
 pub fn generate(root: &Path, target: &Target, command: &str) -> Result<Generated> {
     let label = target.spec.to_string_lossy().replace('\\', "/");
     let doc = parse::Document::load(&root.join(&target.spec), &label)?;
-    generate_from(&doc, target, command)
+    let example = match &target.client_example {
+        Some(path) => {
+            let path = root.join(path);
+            Some(std::fs::read_to_string(&path).map_err(|source| Error::Io { path, source })?)
+        }
+        None => None,
+    };
+    generate_with(&doc, target, command, example.as_deref())
 }
 
 /// Generates the crates of a document alone into a folder of their own: the
@@ -70,6 +77,7 @@ pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Gen
         api: &api,
         target: &target,
         command,
+        client_example: None,
     };
     let mut files = emit_all(&cx)?;
     files.insert("Cargo.toml", emit::WorkspaceToml::render(&cx)?);
@@ -79,13 +87,25 @@ pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Gen
     })
 }
 
-/// Generates the crates of `target` from an already parsed document.
+/// Generates the crates of `target` from an already parsed document. The
+/// target's `client_example` is not read: the client's README gets the
+/// generic example.
 pub fn generate_from(doc: &parse::Document, target: &Target, command: &str) -> Result<Generated> {
+    generate_with(doc, target, command, None)
+}
+
+fn generate_with(
+    doc: &parse::Document,
+    target: &Target,
+    command: &str,
+    client_example: Option<&str>,
+) -> Result<Generated> {
     let api = lower::lower(doc)?;
     let files = emit_all(&Context {
         api: &api,
         target,
         command,
+        client_example,
     })?;
     Ok(Generated {
         files,
@@ -96,6 +116,9 @@ pub fn generate_from(doc: &parse::Document, target: &Target, command: &str) -> R
 /// Every crate the target asks for.
 fn emit_all(cx: &Context<'_>) -> Result<Files> {
     let mut files = emit::emit_models(cx)?;
+    if cx.target.client.is_some() {
+        files.extend(emit::emit_client(cx)?);
+    }
     if cx.target.server.is_some() {
         files.extend(emit::emit_server(cx)?);
     }

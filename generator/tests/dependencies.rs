@@ -19,3 +19,28 @@ fn standalone_dependency_versions_match_the_workspace() {
         );
     }
 }
+
+#[test]
+fn every_dependency_of_the_generated_crates_has_a_standalone_version() {
+    let template: toml::Table =
+        toml::from_str(include_str!("../templates/dependencies.toml")).unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    for krate in [
+        "generated-models",
+        "generated-client",
+        "generated-server-stubs",
+    ] {
+        let manifest: toml::Table =
+            toml::from_str(&std::fs::read_to_string(format!("{root}/{krate}/Cargo.toml")).unwrap())
+                .unwrap();
+        for name in manifest["dependencies"].as_table().unwrap().keys() {
+            if name.starts_with("logistics-") {
+                continue;
+            }
+            assert!(
+                template.contains_key(name),
+                "{krate} depends on `{name}`, missing from templates/dependencies.toml"
+            );
+        }
+    }
+}

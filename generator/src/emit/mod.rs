@@ -1,6 +1,7 @@
 //! Stage three: the IR → files. One emitter per target crate; they share the
 //! helpers here (Rust formatting, file headers, documentation, type names).
 
+mod client;
 pub mod docs;
 mod models;
 mod rust_types;
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
 
+pub use client::emit_client;
 pub use models::emit_models;
 pub(crate) use rust_types::RustTypes;
 pub use server::emit_server;
@@ -67,6 +69,8 @@ pub struct Context<'a> {
     pub target: &'a Target,
     /// The command that regenerates the files, quoted in their headers.
     pub command: &'a str,
+    /// The example program of the client's README, when the target names one.
+    pub client_example: Option<&'a str>,
 }
 
 impl Context<'_> {

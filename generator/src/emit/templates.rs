@@ -271,3 +271,98 @@ impl ServerReadme<'_> {
         )
     }
 }
+
+/// One row of the client README's tables of operations.
+pub struct ReadmeOperation {
+    /// The method's signature, after `&self`.
+    pub signature: String,
+    /// The HTTP request (or, for a stream, the method it pages).
+    pub request: String,
+    /// What it returns.
+    pub result: String,
+    /// The operation's summary.
+    pub summary: String,
+}
+
+/// One row of the client README's table of environments.
+pub struct ReadmeEnvironment {
+    /// The `Environment` variant.
+    pub variant: String,
+    /// Its URL with the defaults.
+    pub url: String,
+    /// What it is.
+    pub description: String,
+}
+
+/// The client crate's README.
+#[derive(Template)]
+#[template(path = "client-README.md.j2", escape = "none")]
+pub struct ClientReadme<'a> {
+    header_line_1: String,
+    header_line_2: String,
+    package: &'a str,
+    lib_name: String,
+    crate_path: String,
+    models_package: &'a str,
+    title: &'a str,
+    version: &'a str,
+    source: &'a str,
+    command: &'a str,
+    operations: Vec<ReadmeOperation>,
+    streams: Vec<ReadmeOperation>,
+    environments: Vec<ReadmeEnvironment>,
+    first_environment: String,
+    token: Option<(String, Vec<String>)>,
+    basic: Option<String>,
+    headers: Vec<(String, String, String)>,
+    error_body: String,
+    envelope: bool,
+    example: String,
+}
+
+impl ClientReadme<'_> {
+    /// Renders the README of the client crate.
+    #[allow(clippy::too_many_arguments)]
+    pub fn render(
+        cx: &Context<'_>,
+        krate: &crate::config::CrateTarget,
+        operations: Vec<ReadmeOperation>,
+        streams: Vec<ReadmeOperation>,
+        environments: Vec<ReadmeEnvironment>,
+        token: Option<(String, Vec<String>)>,
+        basic: Option<String>,
+        headers: Vec<(String, String, String)>,
+        error_body: String,
+        example: String,
+    ) -> Result<String> {
+        let (header_line_1, header_line_2) = header_lines(cx);
+        let first_environment = environments
+            .first()
+            .map_or_else(String::new, |e| e.variant.clone());
+        render(
+            &ClientReadme {
+                header_line_1,
+                header_line_2,
+                package: &krate.package,
+                lib_name: krate.lib_name(),
+                crate_path: krate.path.to_string_lossy().replace('\\', "/"),
+                models_package: &cx.target.models.package,
+                title: &cx.api.title,
+                version: &cx.api.version,
+                source: &cx.api.source,
+                command: cx.command,
+                operations,
+                streams,
+                environments,
+                first_environment,
+                token,
+                basic,
+                headers,
+                error_body,
+                envelope: cx.target.client_accepts_data_envelope,
+                example,
+            },
+            "README.md",
+        )
+    }
+}

@@ -4,6 +4,8 @@ pub mod names;
 mod operations;
 mod schemas;
 
+pub(crate) use operations::MediaKind;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use openapiv3::{APIKeyLocation, SecurityScheme as OaScheme};

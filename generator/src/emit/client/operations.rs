@@ -1,0 +1,1187 @@
+//! The operations: one async method of `Client` per operation, the types of
+//! their optional inputs (`{Prefix}Params`) and of their answers when they
+//! have several (`{Prefix}Response`), and the stream helpers of paged
+//! listings.
+//!
+//! [`plan`] decides, once per operation, what the method takes and returns;
+//! the code and the README are both made from the plans.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::emit::{Context, RustTypes, docs};
+use crate::error::Result;
+use crate::ir::{
+    Additional, Api, BodyKind, Operation, ParamLocation, ParamStyle, Parameter, Primitive,
+    RequestBody, Response, SecuritySchemeKind, Shape, Status, Tagging, Ty, TypeKind,
+};
+use crate::lower::MediaKind;
+use crate::lower::names::Namespace;
+
+/// Names the client's own types take; an operation's types never do.
+pub(super) const RESERVED_TYPES: &[&str] = &[
+    "Client",
+    "ClientBuilder",
+    "Environment",
+    "Error",
+    "ApiError",
+    "FieldProblem",
+    "RetryPolicy",
+    "ErrorBody",
+];
+
+/// What one operation's method takes and returns.
+pub(super) struct Plan<'a> {
+    pub op: &'a Operation,
+    pub fn_ident: Ident,
+    /// The arguments after `&self`, in order (path parameters, then the
+    /// other required parameters, then a required body).
+    pub args: Vec<Arg<'a>>,
+    /// The struct of the optional inputs, when there are any.
+    pub params: Option<ParamsStruct<'a>>,
+    /// The documented answers that are results, in status order.
+    pub successes: Vec<Success<'a>>,
+    /// The enum of the results, when there are several.
+    pub response_enum: Option<Ident>,
+    /// The `Accept` header.
+    pub accept: Option<String>,
+    /// The stream helper, for a paged listing.
+    pub stream: Option<StreamPlan>,
+}
+
+/// A positional argument.
+pub(super) struct Arg<'a> {
+    pub ident: Ident,
+    /// Its type as the method takes it (`&str`, `&[T]`, `&Body`, `T`).
+    pub ty: TokenStream,
+    /// Whether `ident` is already a reference.
+    pub by_ref: bool,
+    /// Whether its type is `Copy` (when it is taken by value).
+    pub copy: bool,
+    pub input: Input<'a>,
+}
+
+/// Where an input goes.
+#[derive(Clone, Copy)]
+pub(super) enum Input<'a> {
+    Param(&'a Parameter),
+    Body(&'a RequestBody),
+}
+
+/// The `{Prefix}Params` struct.
+pub(super) struct ParamsStruct<'a> {
+    pub ty: Ident,
+    /// The argument's name.
+    pub arg: Ident,
+    pub fields: Vec<ParamsField<'a>>,
+}
+
+/// A field of a `{Prefix}Params` struct: `Option<ty>`.
+pub(super) struct ParamsField<'a> {
+    pub ident: Ident,
+    pub ty: TokenStream,
+    pub input: Input<'a>,
+}
+
+/// A documented answer that is a result.
+pub(super) struct Success<'a> {
+    pub response: &'a Response,
+    /// The `match` pattern of its statuses.
+    pub pattern: TokenStream,
+    /// The enum variant, when there are several results.
+    pub variant: Ident,
+    /// The body's type and how to decode it (`None`: no body).
+    pub payload: Option<(TokenStream, TokenStream)>,
+}
+
+/// The stream helper of a paged listing.
+pub(super) struct StreamPlan {
+    pub fn_ident: Ident,
+    /// The query argument's name.
+    pub query_arg: Ident,
+    /// The dynamic query type.
+    pub query_ty: TokenStream,
+    /// The type of the listing's items.
+    pub item_ty: TokenStream,
+    /// The dynamic query parameter: `Some(field)` when it is a field of the
+    /// params struct, `None` when it is positional.
+    pub query_field: Option<Ident>,
+    /// The positional argument it replaces, when it is positional.
+    pub query_position: Option<usize>,
+    /// The page's fields: items, offset, total, and how each becomes an `i64`.
+    pub items: Ident,
+    pub offset: TokenStream,
+    pub total: TokenStream,
+}
+
+/// How a client names the models crate's types.
+pub(super) fn rust_types_named(name: &str) -> TokenStream {
+    let ident = format_ident!("{}", name);
+    quote!(crate::models::#ident)
+}
+
+/// The types of the client crate, which spell models as `crate::models::X`.
+pub(super) fn rust_types() -> RustTypes<'static> {
+    RustTypes {
+        named: &rust_types_named,
+        deps: quote!(crate::models::),
+    }
+}
+
+/// The plans of every operation, in document order.
+pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
+    let api = cx.api;
+    let types = rust_types();
+    let mut type_names = Namespace::with_reserved(RESERVED_TYPES);
+    // Stream helpers and `with_*` methods share `Client` with the operations.
+    let mut methods = Namespace::with_reserved(&["builder", "base_url"]);
+    for op in &api.operations {
+        methods.claim(op.fn_name.clone());
+    }
+    let mut plans = Vec::new();
+    for op in &api.operations {
+        let mut locals = Namespace::default();
+        let mut args = Vec::new();
+        let mut fields = Vec::new();
+        let inputs = op
+            .params
+            .iter()
+            .filter(|p| !is_common_header(api, p) && !is_ignored_header(p));
+        // Path parameters first, in the path's order: they are what the call
+        // is about.
+        let (mut path, other): (Vec<&Parameter>, Vec<&Parameter>) =
+            inputs.partition(|p| p.location == ParamLocation::Path);
+        path.sort_by_key(|p| op.path.find(&format!("{{{}}}", p.wire)));
+        for param in path.into_iter().chain(other) {
+            let query_ty = param
+                .dynamic_query
+                .as_ref()
+                .map(|q| rust_types_named(&q.name));
+            if param.required || param.location == ParamLocation::Path {
+                let ident = format_ident!("{}", locals.claim(param.field.clone()));
+                let (ty, by_ref) = match &query_ty {
+                    Some(q) => (quote!(&#q), true),
+                    None => arg_type(&types, &param.shape),
+                };
+                args.push(Arg {
+                    ident,
+                    ty,
+                    by_ref,
+                    copy: !by_ref && is_copy(api, &param.shape.ty, 0),
+                    input: Input::Param(param),
+                });
+            } else {
+                let ty = query_ty.unwrap_or_else(|| types.ty(&param.shape.ty));
+                fields.push((param.field.clone(), ty, Input::Param(param)));
+            }
+        }
+        if let Some(body) = &op.body {
+            if body.required {
+                let ident = format_ident!("{}", locals.claim("body".to_owned()));
+                let (ty, by_ref) = body_arg_type(&types, &body.kind);
+                args.push(Arg {
+                    ident,
+                    ty,
+                    by_ref,
+                    copy: false,
+                    input: Input::Body(body),
+                });
+            } else {
+                let mut names = Namespace::default();
+                for (name, _, _) in &fields {
+                    names.claim(name.clone());
+                }
+                let name = names.claim("body".to_owned());
+                fields.push((name, body_owned_type(&types, &body.kind), Input::Body(body)));
+            }
+        }
+        let params = if fields.is_empty() {
+            None
+        } else {
+            Some(ParamsStruct {
+                ty: format_ident!("{}", type_names.claim(format!("{}Params", op.type_prefix))),
+                arg: format_ident!("{}", locals.claim("params".to_owned())),
+                fields: fields
+                    .into_iter()
+                    .map(|(name, ty, input)| ParamsField {
+                        ident: format_ident!("{}", name),
+                        ty,
+                        input,
+                    })
+                    .collect(),
+            })
+        };
+        let successes = successes(cx, op)?;
+        let response_enum = (successes.len() > 1).then(|| {
+            format_ident!(
+                "{}",
+                type_names.claim(format!("{}Response", op.type_prefix))
+            )
+        });
+        let accept = accept(op);
+        let mut plan = Plan {
+            op,
+            fn_ident: format_ident!("{}", op.fn_name),
+            args,
+            params,
+            successes,
+            response_enum,
+            accept,
+            stream: None,
+        };
+        plan.stream = stream_plan(api, &plan, &mut methods, &mut locals);
+        plans.push(plan);
+    }
+    Ok(plans)
+}
+
+/// Whether `param` is one of the headers the client sends with every request.
+pub(super) fn is_common_header(api: &Api, param: &Parameter) -> bool {
+    param.location == ParamLocation::Header
+        && api.common_headers.iter().any(|c| {
+            c.location == param.location
+                && c.component == param.component
+                && c.wire.eq_ignore_ascii_case(&param.wire)
+        })
+}
+
+/// OpenAPI says header parameters named `Accept`, `Content-Type` or
+/// `Authorization` are ignored: the media types and security say them.
+fn is_ignored_header(param: &Parameter) -> bool {
+    param.location == ParamLocation::Header
+        && ["accept", "content-type", "authorization"]
+            .iter()
+            .any(|name| param.wire.eq_ignore_ascii_case(name))
+}
+
+/// Whether values of `ty` are `Copy`: numbers, booleans, UUIDs, dates and
+/// the models' string enums.
+fn is_copy(api: &Api, ty: &Ty, depth: usize) -> bool {
+    match ty {
+        Ty::Primitive(p) => !matches!(p, Primitive::String | Primitive::Binary),
+        Ty::Named(name) if depth < 16 => match api.type_named(name).map(|t| &t.kind) {
+            Some(TypeKind::Enum(_)) => true,
+            Some(TypeKind::Alias(shape)) => !shape.nullable && is_copy(api, &shape.ty, depth + 1),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// How a method takes a parameter: text and arrays by reference, the rest by value.
+fn arg_type(types: &RustTypes<'_>, shape: &Shape) -> (TokenStream, bool) {
+    match &shape.ty {
+        Ty::Primitive(Primitive::String) => (quote!(&str), true),
+        Ty::Array(item) => {
+            let item = types.shape(item);
+            (quote!(&[#item]), true)
+        }
+        ty => (types.ty(ty), false),
+    }
+}
+
+fn body_arg_type(types: &RustTypes<'_>, kind: &BodyKind) -> (TokenStream, bool) {
+    match kind {
+        BodyKind::Json(shape) | BodyKind::Form(shape) => match &shape.ty {
+            Ty::Primitive(Primitive::String) if !shape.nullable => (quote!(&str), true),
+            Ty::Array(item) if !shape.nullable => {
+                let item = types.shape(item);
+                (quote!(&[#item]), true)
+            }
+            _ => {
+                let ty = types.shape(shape);
+                (quote!(&#ty), true)
+            }
+        },
+        BodyKind::Text => (quote!(impl Into<String>), false),
+        BodyKind::Binary => (quote!(impl Into<bytes::Bytes>), false),
+    }
+}
+
+fn body_owned_type(types: &RustTypes<'_>, kind: &BodyKind) -> TokenStream {
+    match kind {
+        BodyKind::Json(shape) | BodyKind::Form(shape) => types.shape(shape),
+        BodyKind::Text => quote!(String),
+        BodyKind::Binary => quote!(bytes::Bytes),
+    }
+}
+
+/// The answers that are results: the documented success statuses, or, when
+/// there are none, `default` for any 2xx (or nothing, for `()`).
+fn successes<'a>(cx: &Context<'_>, op: &'a Operation) -> Result<Vec<Success<'a>>> {
+    let mut documented: Vec<&Response> = op.success_responses().collect();
+    // Exact statuses before ranges, so that a match tries the specific first.
+    documented.sort_by_key(|r| match r.status {
+        Status::Code(code) => (0, code),
+        Status::Range(range) => (1, range),
+        Status::Default => (2, 0),
+    });
+    let any_2xx = quote!(200..=299);
+    let chosen: Vec<(&Response, TokenStream)> = if documented.is_empty() {
+        op.responses
+            .iter()
+            .find(|r| r.status == Status::Default)
+            .map(|r| (r, any_2xx.clone()))
+            .into_iter()
+            .collect()
+    } else {
+        documented
+            .into_iter()
+            .map(|r| {
+                let pattern = match r.status {
+                    Status::Code(code) => {
+                        let code = Literal::u16_unsuffixed(code);
+                        quote!(#code)
+                    }
+                    Status::Range(range) => {
+                        let (low, high) = (
+                            Literal::u16_unsuffixed(range * 100),
+                            Literal::u16_unsuffixed(range * 100 + 99),
+                        );
+                        quote!(#low..=#high)
+                    }
+                    Status::Default => any_2xx.clone(),
+                };
+                (r, pattern)
+            })
+            .collect()
+    };
+    let types = rust_types();
+    Ok(chosen
+        .into_iter()
+        .map(|(response, pattern)| Success {
+            response,
+            pattern,
+            variant: format_ident!("{}", response.name),
+            payload: response.body.as_ref().map(|kind| payload(cx, &types, kind)),
+        })
+        .collect())
+}
+
+/// The type of a response body, and the expression that decodes it from `__answer`.
+fn payload(cx: &Context<'_>, types: &RustTypes<'_>, kind: &BodyKind) -> (TokenStream, TokenStream) {
+    match kind {
+        BodyKind::Json(shape) => {
+            let ty = types.shape(shape);
+            let mode = format_ident!(
+                "{}",
+                envelope_mode(cx.api, shape, cx.target.client_accepts_data_envelope)
+            );
+            let decode = quote!(__answer.json::<#ty>(crate::transport::Envelope::#mode));
+            (ty, decode)
+        }
+        BodyKind::Text | BodyKind::Form(_) => (quote!(String), quote!(__answer.text())),
+        BodyKind::Binary => (quote!(bytes::Bytes), quote!(Ok(__answer.bytes()))),
+    }
+}
+
+/// How a success body of `shape` is decoded when the API may wrap it as
+/// `{"data": …, "status": …}`: `Fallback` (bare first, the wrapper when that
+/// fails) when a wrapper cannot decode as the bare type, `Probe` (look for a
+/// top-level `data` key first) when it could, `Bare` for any JSON value or
+/// map, which is never unwrapped.
+pub(super) fn envelope_mode(api: &Api, shape: &Shape, enabled: bool) -> &'static str {
+    fn mode(api: &Api, ty: &Ty, depth: usize) -> &'static str {
+        match ty {
+            Ty::Any | Ty::Map(_) => "Bare",
+            Ty::Primitive(_) | Ty::Array(_) => "Fallback",
+            Ty::Named(name) => match api.type_named(name).map(|t| &t.kind) {
+                _ if depth > 16 => "Fallback",
+                Some(TypeKind::Struct(s)) => {
+                    let has_data = s.fields.iter().any(|f| f.wire == "data");
+                    let needs_more = s.fields.iter().any(|f| f.required && f.wire != "status");
+                    if has_data || needs_more || matches!(s.additional, Additional::Deny) {
+                        "Fallback"
+                    } else {
+                        "Probe"
+                    }
+                }
+                Some(TypeKind::Union(u)) if matches!(u.tagging, Tagging::Internal { .. }) => {
+                    "Fallback"
+                }
+                Some(TypeKind::Union(_)) => "Probe",
+                Some(TypeKind::Newtype(shape) | TypeKind::Alias(shape)) => {
+                    mode(api, &shape.ty, depth + 1)
+                }
+                Some(TypeKind::Enum(_)) | None => "Fallback",
+            },
+        }
+    }
+    if enabled {
+        mode(api, &shape.ty, 0)
+    } else {
+        "Bare"
+    }
+}
+
+/// The `Accept` header: JSON when the results come as JSON among others,
+/// else every media type they may come in.
+fn accept(op: &Operation) -> Option<String> {
+    let mut media: Vec<&str> = Vec::new();
+    let results: Vec<&Response> = {
+        let documented: Vec<&Response> = op.success_responses().collect();
+        if documented.is_empty() {
+            op.responses
+                .iter()
+                .filter(|r| r.status == Status::Default)
+                .collect()
+        } else {
+            documented
+        }
+    };
+    for response in results {
+        for m in &response.media_types {
+            if is_header_text(m) && !media.contains(&m.as_str()) {
+                media.push(m);
+            }
+        }
+    }
+    if media.iter().any(|m| essence(m) == "application/json") {
+        return Some("application/json".to_owned());
+    }
+    (!media.is_empty()).then(|| media.join(", "))
+}
+
+/// The content type a body is sent with: one the document lists (JSON
+/// bodies prefer `application/json`), without wildcards.
+fn content_type(body: &RequestBody) -> String {
+    let concrete = |m: &&String| !m.contains('*') && is_header_text(m);
+    let listed = || body.media_types.iter().find(concrete).cloned();
+    match &body.kind {
+        BodyKind::Json(_) => body
+            .media_types
+            .iter()
+            .find(|m| essence(m) == "application/json")
+            .cloned()
+            .or_else(listed)
+            .unwrap_or_else(|| "application/json".to_owned()),
+        BodyKind::Text => listed().unwrap_or_else(|| "text/plain".to_owned()),
+        BodyKind::Binary => listed().unwrap_or_else(|| "application/octet-stream".to_owned()),
+        BodyKind::Form(_) => body
+            .media_types
+            .iter()
+            .find(|m| matches!(MediaKind::of(m), MediaKind::Form))
+            .filter(|m| is_header_text(m))
+            .cloned()
+            .unwrap_or_else(|| "application/x-www-form-urlencoded".to_owned()),
+    }
+}
+
+fn essence(media_type: &str) -> String {
+    media_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Whether `text` can be a header value as it is.
+fn is_header_text(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+}
+
+/// The stream helper of a paged listing: an operation with a dynamic query
+/// parameter whose one result is an object with `items` (an array),
+/// `offset`, `count` and `dataSetCount` (integers).
+fn stream_plan(
+    api: &Api,
+    plan: &Plan<'_>,
+    methods: &mut Namespace,
+    locals: &mut Namespace,
+) -> Option<StreamPlan> {
+    let [success] = plan.successes.as_slice() else {
+        return None;
+    };
+    let Some(BodyKind::Json(shape)) = &success.response.body else {
+        return None;
+    };
+    let Ty::Named(name) = &shape.ty else {
+        return None;
+    };
+    if shape.nullable {
+        return None;
+    }
+    let TypeKind::Struct(page) = &api.type_named(name)?.kind else {
+        return None;
+    };
+    let field = |wire: &str| {
+        page.fields
+            .iter()
+            .find(|f| f.wire == wire && f.required && !f.shape.nullable && !f.boxed)
+    };
+    let integer = |wire: &str| {
+        let f = field(wire)?;
+        let Ty::Primitive(p) = f.shape.ty else {
+            return None;
+        };
+        if !p.is_integer() {
+            return None;
+        }
+        let ident = format_ident!("{}", f.name);
+        Some(match p {
+            Primitive::I64 => quote!(__page.#ident),
+            Primitive::U64 => quote!(i64::try_from(__page.#ident).unwrap_or(i64::MAX)),
+            _ => quote!(i64::from(__page.#ident)),
+        })
+    };
+    let items = field("items")?;
+    let Ty::Array(item) = &items.shape.ty else {
+        return None;
+    };
+    integer("count")?;
+    let offset = integer("offset")?;
+    let total = integer("dataSetCount")?;
+
+    // Each page's call needs its own copy of the arguments: raw bodies
+    // (`impl Into<…>`) are not worth the complication.
+    let raw_body = plan.args.iter().any(|a| {
+        matches!(a.input, Input::Body(b) if matches!(b.kind, BodyKind::Text | BodyKind::Binary))
+    });
+    if raw_body {
+        return None;
+    }
+    let query_param = plan.op.params.iter().find(|p| p.dynamic_query.is_some())?;
+    let query = query_param.dynamic_query.as_ref()?;
+    let query_position = plan
+        .args
+        .iter()
+        .position(|a| matches!(a.input, Input::Param(p) if std::ptr::eq(p, query_param)));
+    let query_field = plan.params.as_ref().and_then(|params| {
+        params
+            .fields
+            .iter()
+            .find(|f| matches!(f.input, Input::Param(p) if std::ptr::eq(p, query_param)))
+            .map(|f| f.ident.clone())
+    });
+    if query_position.is_none() && query_field.is_none() {
+        return None;
+    }
+    Some(StreamPlan {
+        fn_ident: format_ident!("{}", methods.claim(format!("{}_stream", plan.op.fn_name))),
+        query_arg: format_ident!("{}", locals.claim("query".to_owned())),
+        query_ty: rust_types_named(&query.name),
+        item_ty: rust_types().shape(item),
+        query_field,
+        query_position,
+        items: format_ident!("{}", items.name),
+        offset,
+        total,
+    })
+}
+
+/// The result type of a plan's method.
+pub(super) fn result_type(plan: &Plan<'_>) -> TokenStream {
+    match (&plan.response_enum, plan.successes.as_slice()) {
+        (Some(name), _) => quote!(#name),
+        (None, [success]) => match &success.payload {
+            Some((ty, _)) => ty.clone(),
+            None => quote!(()),
+        },
+        (None, _) => quote!(()),
+    }
+}
+
+/// The `operations` module.
+pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
+    let methods = plans.iter().map(|plan| method(cx, plan));
+    let streams = plans.iter().filter_map(|plan| stream_method(plan));
+    let types = plans.iter().map(types_of);
+    let doc = docs::inner_attrs(&[
+        "The operations: one method of [`Client`] each, with the types of their optional inputs"
+            .to_owned(),
+        "(`…Params`) and of their answers when they have several (`…Response`).".to_owned(),
+    ]);
+    quote! {
+        #doc
+        use crate::Client;
+
+        impl Client {
+            #(#methods)*
+            #(#streams)*
+        }
+
+        #(#types)*
+    }
+}
+
+fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
+    let op = plan.op;
+    let fn_ident = &plan.fn_ident;
+    let doc = method_docs(cx, plan);
+    let args = plan.args.iter().map(|a| {
+        let (ident, ty) = (&a.ident, &a.ty);
+        quote!(#ident: #ty)
+    });
+    let params_arg = plan.params.as_ref().map(|p| {
+        let (ident, ty) = (&p.arg, &p.ty);
+        quote!(#ident: #ty)
+    });
+    let result = result_type(plan);
+    let id = &op.id;
+    let method = format_ident!("{}", op.method.as_str());
+    let path = &op.path;
+    let security = security_tokens(cx.api, op);
+    let mut statements = Vec::new();
+    let mut bodies = Vec::new();
+    for arg in &plan.args {
+        let ident = &arg.ident;
+        let value = if arg.by_ref {
+            quote!(#ident)
+        } else {
+            quote!(&#ident)
+        };
+        match arg.input {
+            Input::Param(param) => statements.push(param_statement(param, &value, true)),
+            Input::Body(body) => bodies.push(body_statement(body, &quote!(#ident), true)),
+        }
+    }
+    if let Some(params) = &plan.params {
+        let arg = &params.arg;
+        for field in &params.fields {
+            let ident = &field.ident;
+            match field.input {
+                Input::Param(param) => {
+                    statements.push(param_statement(param, &quote!(&#arg.#ident), false));
+                }
+                Input::Body(body) => bodies.push(body_statement(body, &quote!(#arg.#ident), false)),
+            }
+        }
+    }
+    let accept = plan.accept.as_ref().map(|a| quote!(__call.accept(#a);));
+    let arms = plan.successes.iter().map(|s| {
+        let pattern = &s.pattern;
+        let value = match (&plan.response_enum, &s.payload) {
+            (None, Some((_, decode))) => decode.clone(),
+            (None, None) => quote!(Ok(())),
+            (Some(name), Some((_, decode))) => {
+                let variant = &s.variant;
+                quote!(#decode.map(#name::#variant))
+            }
+            (Some(name), None) => {
+                let variant = &s.variant;
+                quote!(Ok(#name::#variant))
+            }
+        };
+        quote!(#pattern => #value,)
+    });
+    // Nothing documented as a result: any 2xx is success, without a body.
+    let unit_arm = plan
+        .successes
+        .is_empty()
+        .then(|| quote!(200..=299 => Ok(()),));
+    let mutability = if statements.is_empty() && bodies.is_empty() && accept.is_none() {
+        quote!()
+    } else {
+        quote!(mut)
+    };
+    quote! {
+        #doc
+        pub async fn #fn_ident(&self, #(#args,)* #params_arg) -> Result<#result, crate::Error> {
+            const SECURITY: &[&[crate::transport::Scheme]] = #security;
+            let #mutability __call = crate::transport::Call::new(#id, reqwest::Method::#method, #path, SECURITY);
+            #(#statements)*
+            #accept
+            #(#bodies)*
+            let __answer = self.transport.send(__call).await?;
+            match __answer.status() {
+                #(#arms)*
+                #unit_arm
+                _ => Err(__answer.into_error()),
+            }
+        }
+    }
+}
+
+/// The statement that puts a parameter into `__call`; `value` is a reference
+/// (to an `Option` when the parameter is optional).
+fn param_statement(param: &Parameter, value: &TokenStream, required: bool) -> TokenStream {
+    let wire = &param.wire;
+    if param.dynamic_query.is_some() {
+        return if required {
+            quote!(__call.query_text(#wire, &#value.to_query_string());)
+        } else {
+            quote! {
+                if let Some(__query) = #value {
+                    __call.query_text(#wire, &__query.to_query_string());
+                }
+            }
+        };
+    }
+    match param.location {
+        ParamLocation::Path => quote!(__call.path_param(#wire, #value);),
+        ParamLocation::Query => {
+            let style = format_ident!(
+                "{}",
+                match param.style {
+                    ParamStyle::SpaceDelimited => "Space",
+                    ParamStyle::PipeDelimited => "Pipe",
+                    ParamStyle::Form | ParamStyle::Simple => "Comma",
+                }
+            );
+            let explode = param.explode;
+            quote!(__call.query(#wire, #value, crate::transport::Style::#style, #explode);)
+        }
+        ParamLocation::Header => quote!(__call.header(#wire, #value);),
+        ParamLocation::Cookie => quote!(__call.cookie(#wire, #value);),
+    }
+}
+
+/// The statement that puts the body into `__call`; `value` is the argument
+/// (a reference for JSON and forms) or the params field (an `Option`).
+fn body_statement(body: &RequestBody, value: &TokenStream, required: bool) -> TokenStream {
+    let content_type = content_type(body);
+    let put = |v: TokenStream| match &body.kind {
+        BodyKind::Json(_) => quote!(__call.json_body(#content_type, #v);),
+        BodyKind::Form(_) => quote!(__call.form_body(#content_type, #v);),
+        BodyKind::Text => {
+            quote!(__call.body(#content_type, bytes::Bytes::from(Into::<String>::into(#v)));)
+        }
+        BodyKind::Binary => quote!(__call.body(#content_type, Into::<bytes::Bytes>::into(#v));),
+    };
+    match (required, &body.kind) {
+        (true, _) => put(value.clone()),
+        (false, BodyKind::Json(_) | BodyKind::Form(_)) => {
+            let statement = put(quote!(__body));
+            quote!(if let Some(__body) = &#value { #statement })
+        }
+        (false, BodyKind::Text) => quote! {
+            if let Some(__body) = #value {
+                __call.body(#content_type, bytes::Bytes::from(__body));
+            }
+        },
+        (false, BodyKind::Binary) => quote! {
+            if let Some(__body) = #value {
+                __call.body(#content_type, __body);
+            }
+        },
+    }
+}
+
+/// The security alternatives of `op`, as `Scheme`s.
+fn security_tokens(api: &Api, op: &Operation) -> TokenStream {
+    let alternatives = op.security.iter().map(|requirement| {
+        let schemes = requirement
+            .schemes
+            .iter()
+            .filter_map(|name| api.security_schemes.iter().find(|s| &s.name == name))
+            .map(|scheme| {
+                let header = |name: &str, prefix: Option<String>| {
+                    let prefix = match prefix {
+                        Some(p) => quote!(Some(#p)),
+                        None => quote!(None),
+                    };
+                    quote!(crate::transport::Scheme::Header { name: #name, prefix: #prefix })
+                };
+                match &scheme.kind {
+                    SecuritySchemeKind::ApiKey { location, name } => match location {
+                        ParamLocation::Query => {
+                            quote!(crate::transport::Scheme::Query { name: #name })
+                        }
+                        ParamLocation::Cookie => {
+                            quote!(crate::transport::Scheme::Cookie { name: #name })
+                        }
+                        // An API key in `Authorization` is a token of the
+                        // `Bearer` scheme unless it names its own.
+                        _ if name.eq_ignore_ascii_case("authorization") => {
+                            header(name, Some("Bearer".to_owned()))
+                        }
+                        _ => header(name, None),
+                    },
+                    SecuritySchemeKind::Http { scheme } if scheme == "basic" => {
+                        quote!(crate::transport::Scheme::Basic)
+                    }
+                    SecuritySchemeKind::Http { scheme } => {
+                        header("Authorization", Some(http_scheme_name(scheme)))
+                    }
+                    SecuritySchemeKind::OAuth2 => {
+                        header("Authorization", Some("Bearer".to_owned()))
+                    }
+                }
+            });
+        quote!(&[#(#schemes),*])
+    });
+    quote!(&[#(#alternatives),*])
+}
+
+/// `bearer` → `Bearer`, as the `Authorization` header spells schemes.
+pub(super) fn http_scheme_name(scheme: &str) -> String {
+    let mut chars = scheme.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+fn method_docs(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
+    let op = plan.op;
+    let mut lines = Vec::new();
+    let text = match (&op.docs.title, &op.docs.description) {
+        (Some(title), Some(description)) if !description.starts_with(title.as_str()) => {
+            format!("{title}\n\n{description}")
+        }
+        (_, Some(description)) => description.clone(),
+        (Some(title), None) => title.clone(),
+        (None, None) => format!("The `{}` operation.", op.id),
+    };
+    lines.extend(docs::markdown_lines(&text));
+    lines.push(String::new());
+    lines.push(format!(
+        "`{} {}` (operation `{}`).",
+        op.method.as_str(),
+        op.path,
+        op.id
+    ));
+    if !plan.args.is_empty() || plan.params.is_some() {
+        lines.push(String::new());
+        lines.push("# Arguments".to_owned());
+        lines.push(String::new());
+        for arg in &plan.args {
+            lines.push(format!("- `{}` {}", arg.ident, input_doc(arg.input)));
+        }
+        if let Some(params) = &plan.params {
+            let names: Vec<String> = params
+                .fields
+                .iter()
+                .map(|f| format!("`{}`", f.ident))
+                .collect();
+            lines.push(format!(
+                "- `{}`: the optional inputs ({}), see [`{}`]; `Default::default()` for none.",
+                params.arg,
+                names.join(", "),
+                params.ty
+            ));
+        }
+    }
+    lines.push(String::new());
+    lines.push("# Answers".to_owned());
+    lines.push(String::new());
+    if plan.successes.is_empty() {
+        lines.push("Any 2xx status, without a body.".to_owned());
+    }
+    for success in &plan.successes {
+        let status = status_text(success.response.status, plan.successes.len() == 1);
+        let what = summary(success.response.docs.description.as_deref().unwrap_or(""));
+        let variant = plan
+            .response_enum
+            .as_ref()
+            .map(|e| format!(" → `{e}::{}`", success.variant))
+            .unwrap_or_default();
+        lines.push(format!("- {status}: {what}{variant}"));
+    }
+    lines.push(String::new());
+    lines.push("# Errors".to_owned());
+    lines.push(String::new());
+    let errors: Vec<String> = op
+        .responses
+        .iter()
+        .filter(|r| {
+            !r.status.is_success() && !plan.successes.iter().any(|s| std::ptr::eq(s.response, *r))
+        })
+        .map(|r| {
+            format!(
+                "- {}: {}",
+                status_text(r.status, false),
+                summary(r.docs.description.as_deref().unwrap_or(""))
+            )
+        })
+        .collect();
+    let error_body = match &cx.target.error_schema {
+        Some(schema) => format!("its `{schema}` body"),
+        None => "its body".to_owned(),
+    };
+    if errors.is_empty() {
+        lines.push(format!(
+            "[`Error::Api`](crate::Error::Api), with the status and {error_body}, when the API refuses the request."
+        ));
+    } else {
+        lines.push(format!(
+            "[`Error::Api`](crate::Error::Api), with the status and {error_body}, for the API's error answers:"
+        ));
+        lines.push(String::new());
+        lines.extend(errors);
+        lines.push(String::new());
+    }
+    lines.push(
+        "The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API."
+            .to_owned(),
+    );
+    if op.method.is_idempotent() {
+        lines.push(String::new());
+        lines.push(format!(
+            "As a `{}`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.",
+            op.method.as_str()
+        ));
+    } else {
+        lines.push(String::new());
+        lines.push(format!(
+            "As a `{}`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.",
+            op.method.as_str()
+        ));
+    }
+    if op.docs.deprecated {
+        lines.push(String::new());
+        lines.push("**Deprecated** by the API.".to_owned());
+    }
+    docs::attrs(&lines)
+}
+
+/// A status as the docs say it.
+fn status_text(status: Status, only_success: bool) -> String {
+    match status {
+        Status::Code(code) => code.to_string(),
+        Status::Range(range) => format!("{range}xx"),
+        Status::Default if only_success => "any 2xx".to_owned(),
+        Status::Default => "any other status".to_owned(),
+    }
+}
+
+/// The first sentence of `text`, safe for rustdoc.
+pub(super) fn first_sentence(text: &str) -> String {
+    let line = summary(text);
+    match line.find(". ") {
+        Some(end) => line[..=end].to_owned(),
+        None => line,
+    }
+}
+
+/// The first paragraph of `text`, on one line, safe for rustdoc.
+pub(super) fn summary(text: &str) -> String {
+    let first = text.trim().split("\n\n").next().unwrap_or("");
+    let line = first.split_whitespace().collect::<Vec<_>>().join(" ");
+    docs::markdown_lines(&line)
+        .into_iter()
+        .next()
+        .unwrap_or_default()
+}
+
+/// What an input is, for the docs: where it goes, then what it is.
+fn input_doc(input: Input<'_>) -> String {
+    let (place, what) = match input {
+        Input::Param(param) => {
+            let place = match param.location {
+                ParamLocation::Path => "path parameter",
+                ParamLocation::Query => "query parameter",
+                ParamLocation::Header => "header",
+                ParamLocation::Cookie => "cookie",
+            };
+            (
+                format!("the `{}` {place}", param.wire),
+                param.docs.description.as_deref(),
+            )
+        }
+        Input::Body(body) => (
+            format!("the request body, sent as `{}`", content_type(body)),
+            body.docs.description.as_deref(),
+        ),
+    };
+    let what = summary(what.unwrap_or(""));
+    if what.is_empty() {
+        format!("({place}).")
+    } else {
+        format!("({place}): {what}")
+    }
+}
+
+/// The params struct and the response enum of an operation.
+fn types_of(plan: &Plan<'_>) -> TokenStream {
+    let fn_name = &plan.fn_ident;
+    let params = plan.params.as_ref().map(|params| {
+        let ty = &params.ty;
+        let doc = docs::attrs(&[
+            format!(
+                "The optional inputs of [`Client::{fn_name}`](crate::Client::{fn_name}): none by default."
+            ),
+            String::new(),
+            format!(
+                "Set them with the methods of the same names, as in `{ty}::default().{}(…)`.",
+                params.fields[0].ident
+            ),
+        ]);
+        let fields = params.fields.iter().map(|f| {
+            let (ident, ty) = (&f.ident, &f.ty);
+            let doc = docs::attrs(&[format!("`{}` {}", f.ident, input_doc(f.input))]);
+            quote!(#doc pub #ident: Option<#ty>,)
+        });
+        let setters = params.fields.iter().map(|f| {
+            let (ident, ty) = (&f.ident, &f.ty);
+            let doc = docs::attrs(&[format!("Sets `{ident}`.")]);
+            quote! {
+                #doc
+                pub fn #ident(mut self, value: impl Into<#ty>) -> Self {
+                    self.#ident = Some(value.into());
+                    self
+                }
+            }
+        });
+        quote! {
+            #doc
+            #[derive(Debug, Clone, Default)]
+            pub struct #ty {
+                #(#fields)*
+            }
+
+            impl #ty {
+                #(#setters)*
+            }
+        }
+    });
+    let response = plan.response_enum.as_ref().map(|name| {
+        let doc = docs::attrs(&[format!(
+            "What [`Client::{fn_name}`](crate::Client::{fn_name}) answers with: one variant per documented success status."
+        )]);
+        let variants = plan.successes.iter().map(|s| {
+            let variant = &s.variant;
+            let what = summary(s.response.docs.description.as_deref().unwrap_or(""));
+            let doc = docs::attrs(&[format!(
+                "{}: {what}",
+                status_text(s.response.status, false)
+            )]);
+            match &s.payload {
+                Some((ty, _)) => quote!(#doc #variant(#ty),),
+                None => quote!(#doc #variant,),
+            }
+        });
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name {
+                #(#variants)*
+            }
+        }
+    });
+    quote!(#params #response)
+}
+
+/// Whether the stream helper takes the params struct (it does unless the
+/// dynamic query is its only field).
+fn stream_takes_params(plan: &Plan<'_>, stream: &StreamPlan) -> bool {
+    plan.params
+        .as_ref()
+        .is_some_and(|p| !(stream.query_field.is_some() && p.fields.len() == 1))
+}
+
+/// The stream helper's arguments after `&self`: name and type.
+pub(super) fn stream_args(plan: &Plan<'_>, stream: &StreamPlan) -> Vec<(Ident, TokenStream)> {
+    let mut args: Vec<(Ident, TokenStream)> = plan
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != stream.query_position)
+        .map(|(_, a)| (a.ident.clone(), a.ty.clone()))
+        .collect();
+    args.push((stream.query_arg.clone(), stream.query_ty.clone()));
+    if let Some(params) = plan
+        .params
+        .as_ref()
+        .filter(|_| stream_takes_params(plan, stream))
+    {
+        let ty = &params.ty;
+        args.push((params.arg.clone(), quote!(#ty)));
+    }
+    args
+}
+
+/// `{fn_name}_stream`: every item of every page.
+fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
+    let stream = plan.stream.as_ref()?;
+    let op_fn = &plan.fn_ident;
+    let fn_ident = &stream.fn_ident;
+    let query = &stream.query_arg;
+    let item_ty = &stream.item_ty;
+    let mut owned = Vec::new();
+    let mut per_page = Vec::new();
+    let mut call_args = Vec::new();
+    for (i, arg) in plan.args.iter().enumerate() {
+        if Some(i) == stream.query_position {
+            call_args.push(quote!(&__query));
+            continue;
+        }
+        let ident = &arg.ident;
+        if arg.by_ref {
+            // Owned once, borrowed by each page's call.
+            owned.push(quote!(let #ident = #ident.to_owned();));
+            per_page.push(quote!(let #ident = #ident.clone();));
+            call_args.push(quote!(&#ident));
+        } else if arg.copy {
+            call_args.push(quote!(#ident));
+        } else {
+            per_page.push(quote!(let #ident = #ident.clone();));
+            call_args.push(quote!(#ident));
+        }
+    }
+    let params_doc;
+    if let Some(params) = &plan.params {
+        let (ident, ty) = (&params.arg, &params.ty);
+        match &stream.query_field {
+            Some(field) if params.fields.len() == 1 => {
+                per_page.push(quote!(let __params = #ty::default().#field(__query);));
+                call_args.push(quote!(__params));
+                params_doc = None;
+            }
+            Some(field) => {
+                per_page.push(quote!(let __params = #ident.clone().#field(__query);));
+                call_args.push(quote!(__params));
+                params_doc = Some(format!(
+                    "- `{ident}`: the other optional inputs, as for [`Client::{op_fn}`]; its `{field}` is replaced by each page's query."
+                ));
+            }
+            None => {
+                per_page.push(quote!(let #ident = #ident.clone();));
+                call_args.push(quote!(#ident));
+                params_doc = Some(format!(
+                    "- `{ident}`: the optional inputs, as for [`Client::{op_fn}`]."
+                ));
+            }
+        }
+    } else {
+        params_doc = None;
+    }
+    let (items, offset, total) = (&stream.items, &stream.offset, &stream.total);
+    let mut lines = vec![
+        format!(
+            "Every item of every page of [`Client::{op_fn}`], fetched page by page as the stream is read."
+        ),
+        String::new(),
+        format!(
+            "The walk starts at the query's offset (0 when it has none) and asks for pages of its `count` (the API's default when it has none); it ends after the last page (offset plus items reaching the total the API reports), after an empty page, or after the first error, which it yields. It never asks for the same offset twice."
+        ),
+        String::new(),
+        "# Arguments".to_owned(),
+        String::new(),
+        format!(
+            "- `{query}`: the filters, sorting and page size; its offset is where the walk starts."
+        ),
+    ];
+    lines.extend(params_doc);
+    let doc = docs::attrs(&lines);
+    let signature = stream_args(plan, stream)
+        .into_iter()
+        .map(|(ident, ty)| quote!(#ident: #ty));
+    Some(quote! {
+        #doc
+        pub fn #fn_ident(&self, #(#signature),*)
+            -> impl futures_util::Stream<Item = Result<#item_ty, crate::Error>> + Send + 'static
+        {
+            let __client = self.clone();
+            let __first = #query.requested_offset().unwrap_or(0);
+            #(#owned)*
+            crate::paging::walk(__first, move |__offset| {
+                let __client = __client.clone();
+                let __query = #query.clone().offset(__offset);
+                #(#per_page)*
+                async move {
+                    let __page = __client.#op_fn(#(#call_args),*).await?;
+                    Ok(crate::paging::Page {
+                        offset: #offset,
+                        total: #total,
+                        items: __page.#items,
+                    })
+                }
+            })
+        }
+    })
+}

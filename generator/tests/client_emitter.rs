@@ -1,0 +1,202 @@
+//! The client emitter over a document with what the project's own spec does
+//! not use: several success statuses, raw bodies, header and cookie
+//! parameters, array styles, basic, bearer, query and cookie credentials,
+//! server variables with allowed values, `default` as the only answer.
+
+use std::path::{Path, PathBuf};
+
+use openapi_codegen::config::{CrateTarget, Target};
+use openapi_codegen::{Error, Generated, generate};
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+fn target() -> Target {
+    Target {
+        spec: PathBuf::from("client-features.yaml"),
+        models: CrateTarget {
+            package: "client-features-models".to_owned(),
+            path: PathBuf::from("models"),
+        },
+        client: Some(CrateTarget {
+            package: "client-features-client".to_owned(),
+            path: PathBuf::from("client"),
+        }),
+        server: None,
+        trait_name: None,
+        error_schema: None,
+        client_accepts_data_envelope: true,
+        client_example: None,
+    }
+}
+
+fn file<'a>(generated: &'a Generated, path: &str) -> &'a str {
+    generated
+        .files
+        .get(path)
+        .unwrap_or_else(|| panic!("{path} is not generated"))
+}
+
+/// `text` without the line breaks and indentation of prettyplease's layout.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn writes_the_client_crate() {
+    let generated = generate(&data(), &target(), "test").unwrap();
+    for path in [
+        "client/Cargo.toml",
+        "client/README.md",
+        "client/src/lib.rs",
+        "client/src/client.rs",
+        "client/src/config.rs",
+        "client/src/error.rs",
+        "client/src/operations.rs",
+        "client/src/retry.rs",
+        "client/src/transport.rs",
+    ] {
+        file(&generated, path);
+    }
+    file(&generated, "client/src/paging.rs");
+    let manifest = file(&generated, "client/Cargo.toml");
+    assert!(manifest.contains("client-features-models.workspace = true"));
+    assert!(manifest.contains("tokio = { workspace = true, features = [\"time\"] }"));
+}
+
+#[test]
+fn operations_take_typed_arguments_and_return_typed_results() {
+    let generated = generate(&data(), &target(), "test").unwrap();
+    let ops = flat(file(&generated, "client/src/operations.rs"));
+    for expected in [
+        // Path parameters in the path's order, typed; optional inputs in a struct.
+        "pub async fn get_item( &self, kind: crate::models::Kind, id: i64, params: GetItemParams, ) -> Result<GetItemResponse, crate::Error>",
+        // Several success statuses: an enum; exact statuses before ranges.
+        "pub enum GetItemResponse { /// 200: The item. Ok(crate::models::Item), /// 204: Nothing to show. NoContent, }",
+        "200 => { __answer .json::<crate::models::Item>(crate::transport::Envelope::Probe) .map(GetItemResponse::Ok) }",
+        "204 => Ok(GetItemResponse::NoContent),",
+        // Array styles, header and cookie parameters.
+        "__call.query(\"fields\", &params.fields, crate::transport::Style::Pipe, false);",
+        "__call.query(\"tags\", &params.tags, crate::transport::Style::Comma, true);",
+        "__call.header(\"X-Trace\", &params.x_trace);",
+        "__call.cookie(\"session\", &params.session);",
+        // Raw bodies and text answers.
+        "pub async fn put_blob( &self, name: &str, body: impl Into<bytes::Bytes>, ) -> Result<String, crate::Error>",
+        "__call.body(\"application/octet-stream\", Into::<bytes::Bytes>::into(body));",
+        "if let Some(__body) = params.body { __call.body(\"text/plain\", bytes::Bytes::from(__body)); }",
+        // `default` as the only documented answer: any 2xx.
+        "200..=299 => { __answer.json::<crate::models::Item>(crate::transport::Envelope::Probe) }",
+        // Security per operation.
+        "crate::transport::Scheme::Basic",
+        "crate::transport::Scheme::Cookie { name: \"token\", }",
+        "crate::transport::Scheme::Header { name: \"Authorization\", prefix: Some(\"Bearer\"), }",
+        "crate::transport::Scheme::Query { name: \"api_key\", }",
+        "const SECURITY: &[&[crate::transport::Scheme]] = &[];",
+        // Arrays by reference; forms.
+        "pub async fn delete_things(&self, ids: &[i64]) -> Result<(), crate::Error>",
+        "__call.form_body(\"application/x-www-form-urlencoded\", body);",
+        ".json::< Vec<crate::models::Item>, >(crate::transport::Envelope::Fallback)",
+        // No body documented for success, or no success documented: `()` on any 2xx.
+        "pub async fn ping(&self) -> Result<(), crate::Error>",
+        "match __answer.status() { 200..=299 => Ok(()), _ => Err(__answer.into_error()), }",
+        "pub async fn probe(&self) -> Result<(), crate::Error>",
+        // A paged listing with other arguments: they are passed to every page.
+        "pub fn list_books_stream( &self, shelf: &str, x_library: i64, query: crate::models::ListBooksQQuery, params: ListBooksParams, ) -> impl futures_util::Stream< Item = Result<crate::models::Item, crate::Error>, > + Send + 'static",
+        "let __params = params.clone().q(__query);",
+        "offset: __page.offset, total: __page.data_set_count,",
+    ] {
+        assert!(
+            ops.contains(expected),
+            "operations.rs lacks\n{expected}\n\n{ops}"
+        );
+    }
+    assert!(
+        !ops.contains("\"Accept\", &params"),
+        "an `Accept` header parameter is ignored, as OpenAPI says"
+    );
+}
+
+#[test]
+fn the_environments_are_the_servers_and_credentials_their_schemes() {
+    let generated = generate(&data(), &target(), "test").unwrap();
+    let config = flat(file(&generated, "client/src/config.rs"));
+    for expected in [
+        "#[default] /// Main",
+        "Main, /// The server `https://sandbox.example.com`.",
+        "Server2, /// Any base URL",
+        "crate::client::ServerVariable { name: \"scheme\", default: \"https\", allowed: &[\"https\", \"http\"], }",
+        "pub fn token(mut self, token: impl Into<String>) -> Self",
+        "pub fn basic_auth( mut self, user: impl Into<String>, password: impl Into<String>, ) -> Self",
+    ] {
+        assert!(
+            config.contains(expected),
+            "config.rs lacks\n{expected}\n\n{config}"
+        );
+    }
+}
+
+#[test]
+fn envelope_handling_follows_the_target() {
+    let mut target = target();
+    target.client_accepts_data_envelope = false;
+    let generated = generate(&data(), &target, "test").unwrap();
+    let ops = file(&generated, "client/src/operations.rs");
+    assert!(!ops.contains("Envelope::Probe") && !ops.contains("Envelope::Fallback"));
+    let transport = file(&generated, "client/src/transport.rs");
+    assert!(
+        !transport.contains("Probe") && !transport.contains("fn has_data_key"),
+        "the envelope region is left out"
+    );
+}
+
+#[test]
+fn the_readme_lists_the_operations_and_takes_the_targets_example() {
+    let mut target = target();
+    let generic = generate(&data(), &target, "test").unwrap();
+    let readme = file(&generic, "client/README.md");
+    assert!(readme.contains("| `get_item(kind: models::Kind, id: i64, params: GetItemParams)` | `GET /items/{kind}/{id}` | `GetItemResponse` | Read an item. |"), "{readme}");
+    assert!(
+        readme.contains("| `Environment::Main` | `https://api.example.com/v2` |"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("CLIENT_FEATURES_CLIENT_BASE_URL"),
+        "a generic example: {readme}"
+    );
+
+    target.client_example = Some(PathBuf::from("client-example.rs"));
+    let specific = generate(&data(), &target, "test").unwrap();
+    let readme = file(&specific, "client/README.md");
+    assert!(
+        readme.contains("client.delete_things(&[1, 2]).await?;"),
+        "{readme}"
+    );
+    assert!(
+        file(&specific, "client/src/lib.rs").contains("#![doc = include_str!(\"../README.md\")]")
+    );
+}
+
+#[test]
+fn an_error_schema_must_be_a_schema_of_the_document() {
+    let mut target = target();
+    target.error_schema = Some("Problem".to_owned());
+    let error = generate(&data(), &target, "test").unwrap_err();
+    assert!(matches!(error, Error::Config { .. }), "{error}");
+    assert!(
+        error.to_string().contains("error-schema `Problem`"),
+        "{error}"
+    );
+
+    target.error_schema = Some("Item".to_owned());
+    let generated = generate(&data(), &target, "test").unwrap();
+    assert!(file(&generated, "client/src/lib.rs").contains("pub type ErrorBody = models::Item;"));
+}
+
+#[test]
+fn no_client_target_no_client() {
+    let mut target = target();
+    target.client = None;
+    let generated = generate(&data(), &target, "test").unwrap();
+    assert!(generated.files.iter().all(|(p, _)| p.starts_with("models")));
+}
