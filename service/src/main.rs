@@ -1,1 +1,319 @@
-fn main() {}
+//! `logistics-service`: serves the Logistics Fulfilment Service API, and the
+//! operator commands of the warehouse side (tenants, imports, state changes).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use logistics_service::domain::tenancy::Environment;
+use logistics_service::{commands, server};
+
+/// The Logistics Fulfilment Service: a multi-tenant REST API for receiving
+/// orders, customers, sales orders and returns.
+///
+/// Without a command it serves the API. Every setting can also come from the
+/// environment variable named beside it.
+#[derive(Debug, Parser)]
+#[command(name = "logistics-service", version, propagate_version = true)]
+struct Cli {
+    /// The database: a `postgres://` URL, or a SQLite file
+    /// [default: ./data/<environment>.db]
+    #[arg(long, env = "DATABASE_URL", global = true, value_name = "URL")]
+    database: Option<String>,
+
+    /// The environment this instance serves; each has its own tokens and, by
+    /// default, its own database.
+    #[arg(long, env = "LOGISTICS_ENVIRONMENT", global = true, default_value = "staging", value_parser = parse_environment)]
+    environment: Environment,
+
+    /// How logs are written.
+    #[arg(
+        long,
+        env = "LOGISTICS_LOG_FORMAT",
+        global = true,
+        default_value = "human"
+    )]
+    log_format: LogFormat,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LogFormat {
+    /// Lines for people.
+    Human,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the API (the default).
+    Serve(ServeArgs),
+    /// Manage tenants.
+    Tenant {
+        #[command(subcommand)]
+        command: TenantCommand,
+    },
+    /// Import warehouse-side data: a JSON array in the read-model shape of
+    /// the spec, validated, all or nothing.
+    Import {
+        #[command(subcommand)]
+        command: ImportCommand,
+    },
+    /// Change a sales order's state.
+    SalesOrder {
+        #[command(subcommand)]
+        command: SalesOrderCommand,
+    },
+    /// Record a return's progress or tag it.
+    Return {
+        #[command(subcommand)]
+        command: ReturnCommand,
+    },
+    /// Change a receiving order's state.
+    ReceivingOrder {
+        #[command(subcommand)]
+        command: ReceivingOrderCommand,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, env = "LOGISTICS_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+
+    /// Requests per minute per token, over a sliding window; 0 turns the limit off.
+    #[arg(long, env = "LOGISTICS_RATE_LIMIT", default_value_t = 250)]
+    rate_limit: u32,
+
+    /// The largest request body, in bytes.
+    #[arg(long, env = "LOGISTICS_BODY_LIMIT", default_value_t = 16 * 1024 * 1024)]
+    body_limit: usize,
+
+    /// Database connections in the pool.
+    #[arg(long, env = "LOGISTICS_MAX_CONNECTIONS", default_value_t = 16)]
+    max_connections: u32,
+}
+
+#[derive(Debug, Subcommand)]
+enum TenantCommand {
+    /// Create a tenant and its token; prints `{"tenantId": …, "token": …}`
+    /// (the token is shown this once).
+    Create {
+        /// The tenant's name.
+        name: String,
+        /// Let the token act on behalf of other tenants (X-Tenant-Id).
+        #[arg(long)]
+        emulation: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ImportCommand {
+    /// Import sales orders; each customer is matched by email or created, and
+    /// the order's addresses are added to it.
+    SalesOrders {
+        /// A JSON file: an array of SalesOrder.
+        file: PathBuf,
+        /// The tenant the orders belong to.
+        #[arg(long)]
+        tenant: uuid::Uuid,
+    },
+    /// Import returns (each may carry a tag).
+    Returns {
+        /// A JSON file: an array of Return, with an optional `tag`.
+        file: PathBuf,
+        /// The tenant the returns belong to.
+        #[arg(long)]
+        tenant: uuid::Uuid,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum SalesOrderCommand {
+    /// Move a sales order to STATE (Picked, Packed, ReadyToBeShipped, Shipped,
+    /// Delivered, Cancelled), setting its timestamps.
+    Advance {
+        /// The sales order's reference number.
+        reference: String,
+        /// The state to move to.
+        state: String,
+        /// The tenant the order belongs to.
+        #[arg(long)]
+        tenant: uuid::Uuid,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ReturnCommand {
+    /// Record that a return arrived at the warehouse, or was completed.
+    Advance {
+        /// The return's reference number.
+        reference: String,
+        /// What happened.
+        step: ReturnStepArg,
+        /// The tenant the return belongs to.
+        #[arg(long)]
+        tenant: uuid::Uuid,
+    },
+    /// Set a return's tag (free text, at most 256 characters).
+    Tag {
+        /// The return's reference number.
+        reference: String,
+        /// The tag.
+        tag: String,
+        /// The tenant the return belongs to.
+        #[arg(long)]
+        tenant: uuid::Uuid,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ReturnStepArg {
+    /// The return arrived at the warehouse.
+    Arrived,
+    /// The return was completed.
+    Completed,
+}
+
+#[derive(Debug, Subcommand)]
+enum ReceivingOrderCommand {
+    /// Move a receiving order to STATE (ArrivedToWarehouse, Completed, Cancelled).
+    Advance {
+        /// The receiving order's reference number.
+        reference: String,
+        /// The state to move to.
+        state: String,
+        /// The tenant the order belongs to.
+        #[arg(long)]
+        tenant: uuid::Uuid,
+    },
+}
+
+fn parse_environment(text: &str) -> Result<Environment, String> {
+    text.parse()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.log_format);
+    let database = cli
+        .database
+        .unwrap_or_else(|| format!("./data/{}.db", cli.environment));
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let environment = cli.environment;
+    let result = runtime.block_on(async move {
+        match cli
+            .command
+            .unwrap_or(Command::Serve(ServeArgs::defaults_from_env()))
+        {
+            Command::Serve(args) => {
+                let settings = server::Settings {
+                    database,
+                    environment,
+                    listen: args.listen,
+                    rate_limit: args.rate_limit,
+                    body_limit: args.body_limit,
+                    max_connections: args.max_connections,
+                };
+                server::run(settings).await
+            }
+            Command::Tenant {
+                command: TenantCommand::Create { name, emulation },
+            } => commands::create_tenant(&database, environment, &name, emulation).await,
+            Command::Import {
+                command: ImportCommand::SalesOrders { file, tenant },
+            } => commands::import_sales_orders(&database, tenant, &file).await,
+            Command::Import {
+                command: ImportCommand::Returns { file, tenant },
+            } => commands::import_returns(&database, tenant, &file).await,
+            Command::SalesOrder {
+                command:
+                    SalesOrderCommand::Advance {
+                        reference,
+                        state,
+                        tenant,
+                    },
+            } => commands::advance_sales_order(&database, tenant, &reference, &state).await,
+            Command::Return {
+                command:
+                    ReturnCommand::Advance {
+                        reference,
+                        step,
+                        tenant,
+                    },
+            } => {
+                let step = match step {
+                    ReturnStepArg::Arrived => {
+                        logistics_service::domain::returns::ReturnStep::Arrived
+                    }
+                    ReturnStepArg::Completed => {
+                        logistics_service::domain::returns::ReturnStep::Completed
+                    }
+                };
+                commands::advance_return(&database, tenant, &reference, step).await
+            }
+            Command::Return {
+                command:
+                    ReturnCommand::Tag {
+                        reference,
+                        tag,
+                        tenant,
+                    },
+            } => commands::tag_return(&database, tenant, &reference, &tag).await,
+            Command::ReceivingOrder {
+                command:
+                    ReceivingOrderCommand::Advance {
+                        reference,
+                        state,
+                        tenant,
+                    },
+            } => commands::advance_receiving_order(&database, tenant, &reference, &state).await,
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+impl ServeArgs {
+    /// The serve settings when no command is given: from the environment
+    /// variables, or the defaults.
+    fn defaults_from_env() -> ServeArgs {
+        #[derive(Parser)]
+        struct Only {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        Only::parse_from(["logistics-service"]).serve
+    }
+}
+
+fn init_logging(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Human => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}

@@ -1,0 +1,264 @@
+//! The generated [`FulfilmentApi`] trait, implemented: each method turns its
+//! validated request into domain and storage calls and their outcome into
+//! its response. Routing, parsing, validation and error rendering are the
+//! generated router's.
+
+use logistics_models::validation::Problem;
+use logistics_models::{
+    BulkUpsertResult, Return, ReturnList, ReturnsQuery, TaggedReturnList, TaggedReturnsQuery,
+};
+use logistics_server_stubs::{
+    ApiError, BulkUpsertReceivingOrdersRequest, BulkUpsertReceivingOrdersResponse,
+    CreateCustomerRequest, CreateCustomerResponse, Credentials, FulfilmentApi, GetCustomerRequest,
+    GetCustomerResponse, GetSalesOrderRequest, GetSalesOrderResponse, ListReturnsRequest,
+    ListReturnsResponse, ListReturnsWithTagRequest, ListReturnsWithTagResponse, RequestContext,
+    UpdateReceivingOrderTransferDetailRequest, UpdateReceivingOrderTransferDetailResponse,
+};
+
+use crate::auth::{Authenticator, Refusal};
+use crate::domain::tenancy::{Environment, Principal};
+use crate::domain::{DomainError, receiving_orders};
+use crate::storage::{Repository, Store, returns_query};
+
+/// The service behind the generated router.
+pub struct Service {
+    store: Store,
+    auth: Authenticator,
+}
+
+impl Service {
+    /// The service over `store`, accepting the tokens of `environment`.
+    pub fn new(store: Store, environment: Environment) -> Self {
+        Service {
+            auth: Authenticator::new(store.clone(), environment),
+            store,
+        }
+    }
+}
+
+/// A domain failure as the interface answers it.
+fn api_error(error: DomainError) -> ApiError {
+    match error {
+        DomainError::Invalid(problems) => ApiError::bad_request(problems),
+        DomainError::NotFound { property, message } => {
+            ApiError::not_found("ResourceNotFound", message).at(property)
+        }
+        DomainError::Conflict {
+            property,
+            code,
+            message,
+        } => ApiError::conflict(code, message).at(property),
+        DomainError::Storage(error) => ApiError::internal(error),
+        DomainError::Internal(message) => ApiError::internal(message),
+    }
+}
+
+fn refusal(refusal: Refusal) -> ApiError {
+    match refusal {
+        Refusal::InvalidCredential => ApiError::unauthorized(
+            "InvalidCredential",
+            "The token is not valid; send the tenant's token as `Bearer <token>`.",
+        )
+        .at("Authorization"),
+        Refusal::WrongEnvironment { token, service } => ApiError::unauthorized(
+            "InvalidCredential",
+            format!("This token belongs to the {token} environment, and this is {service}: use a {service} token."),
+        )
+        .at("Authorization"),
+        Refusal::NoEmulationRight => {
+            ApiError::forbidden("Forbidden", "This token may not act on behalf of another tenant.").at("X-Tenant-Id")
+        }
+        Refusal::UnknownTenant => ApiError::forbidden("Forbidden", "X-Tenant-Id names no tenant.").at("X-Tenant-Id"),
+        Refusal::Unavailable(cause) => ApiError::internal(cause),
+    }
+}
+
+fn invalid_query(error: impl std::fmt::Display) -> ApiError {
+    ApiError::bad_request([Problem {
+        property: "dqb".to_owned(),
+        message: error.to_string(),
+        error_code: "InvalidDynamicQuery".to_owned(),
+    }])
+}
+
+/// A count the interface carries as int32.
+fn int32(n: impl TryInto<i32>) -> i32 {
+    n.try_into().unwrap_or(i32::MAX)
+}
+
+impl FulfilmentApi for Service {
+    type Principal = Principal;
+
+    async fn authenticate(&self, credentials: Credentials<'_>) -> Result<Principal, ApiError> {
+        let tenant = credentials
+            .headers
+            .get("x-tenant-id")
+            .and_then(|v| v.to_str().ok());
+        self.auth
+            .authenticate(credentials.value(), tenant)
+            .await
+            .map_err(refusal)
+    }
+
+    async fn bulk_upsert_receiving_orders(
+        &self,
+        context: RequestContext<Principal>,
+        request: BulkUpsertReceivingOrdersRequest,
+    ) -> Result<BulkUpsertReceivingOrdersResponse, ApiError> {
+        let batch = request.body.into_inner();
+        let problems = receiving_orders::check_batch(&batch);
+        if !problems.is_empty() {
+            return Err(ApiError::bad_request(problems));
+        }
+        let failures = self
+            .store
+            .upsert_receiving_orders(context.principal.tenant_id, &batch)
+            .await
+            .map_err(api_error)?;
+        Ok(BulkUpsertReceivingOrdersResponse::Ok {
+            body: BulkUpsertResult {
+                update_failures: Some(failures),
+            },
+        })
+    }
+
+    async fn update_receiving_order_transfer_detail(
+        &self,
+        context: RequestContext<Principal>,
+        request: UpdateReceivingOrderTransferDetailRequest,
+    ) -> Result<UpdateReceivingOrderTransferDetailResponse, ApiError> {
+        let stored = self
+            .store
+            .update_transfer_detail(
+                context.principal.tenant_id,
+                &request.reference_number,
+                &request.body,
+            )
+            .await
+            .map_err(api_error)?;
+        Ok(UpdateReceivingOrderTransferDetailResponse::Ok { body: stored })
+    }
+
+    async fn create_customer(
+        &self,
+        context: RequestContext<Principal>,
+        request: CreateCustomerRequest,
+    ) -> Result<CreateCustomerResponse, ApiError> {
+        let customer = self
+            .store
+            .create_customer(context.principal.tenant_id, &request.body)
+            .await
+            .map_err(api_error)?;
+        let location = format!("/openapi/v1/Customers/{}", customer.customer_no);
+        Ok(CreateCustomerResponse::Created {
+            body: customer,
+            location,
+        })
+    }
+
+    async fn get_customer(
+        &self,
+        context: RequestContext<Principal>,
+        request: GetCustomerRequest,
+    ) -> Result<GetCustomerResponse, ApiError> {
+        match self
+            .store
+            .get_customer(context.principal.tenant_id, request.customer_no)
+            .await
+            .map_err(api_error)?
+        {
+            Some(customer) => Ok(GetCustomerResponse::Ok { body: customer }),
+            None => Err(ApiError::not_found(
+                "ResourceNotFound",
+                format!("No customer has the customerNo {}.", request.customer_no),
+            )
+            .at("customerNo")),
+        }
+    }
+
+    async fn get_sales_order(
+        &self,
+        context: RequestContext<Principal>,
+        request: GetSalesOrderRequest,
+    ) -> Result<GetSalesOrderResponse, ApiError> {
+        let reference = &request.reference_number;
+        match self
+            .store
+            .get_sales_order(context.principal.tenant_id, reference)
+            .await
+            .map_err(api_error)?
+        {
+            Some(order) => Ok(GetSalesOrderResponse::Ok { body: order }),
+            None => Err(ApiError::not_found(
+                "ResourceNotFound",
+                format!("No sales order has the reference number {reference}."),
+            )
+            .at("referenceNumber")),
+        }
+    }
+
+    async fn list_returns(
+        &self,
+        context: RequestContext<Principal>,
+        request: ListReturnsRequest,
+    ) -> Result<ListReturnsResponse, ApiError> {
+        let query = match &request.dqb {
+            Some(text) => ReturnsQuery::parse(text).map_err(invalid_query)?,
+            None => ReturnsQuery::new(),
+        };
+        let plan = returns_query::plan(&query);
+        let (items, total) = self
+            .store
+            .list_returns(context.principal.tenant_id, &plan)
+            .await
+            .map_err(api_error)?;
+        let items = items
+            .into_iter()
+            .map(|r| Return {
+                return_reference_number: r.return_reference_number,
+                sales_order_channel: r.sales_order_channel,
+                sales_order_reference_number: r.sales_order_reference_number,
+                notes: r.notes,
+                tracking_id: r.tracking_id,
+                cargo_carrier: r.cargo_carrier,
+                created_at: r.created_at,
+                updated_at: r.updated_at,
+                arrived_to_warehouse_at: r.arrived_to_warehouse_at,
+                completed_at: r.completed_at,
+            })
+            .collect();
+        Ok(ListReturnsResponse::Ok {
+            body: ReturnList {
+                count: int32(query.effective_count()),
+                offset: int32(query.effective_offset()),
+                data_set_count: int32(total),
+                items,
+            },
+        })
+    }
+
+    async fn list_returns_with_tag(
+        &self,
+        context: RequestContext<Principal>,
+        request: ListReturnsWithTagRequest,
+    ) -> Result<ListReturnsWithTagResponse, ApiError> {
+        let query = match &request.dqb {
+            Some(text) => TaggedReturnsQuery::parse(text).map_err(invalid_query)?,
+            None => TaggedReturnsQuery::new(),
+        };
+        let plan = returns_query::plan(&query);
+        let (items, total) = self
+            .store
+            .list_returns(context.principal.tenant_id, &plan)
+            .await
+            .map_err(api_error)?;
+        Ok(ListReturnsWithTagResponse::Ok {
+            body: TaggedReturnList {
+                count: int32(query.effective_count()),
+                offset: int32(query.effective_offset()),
+                data_set_count: int32(total),
+                items,
+            },
+        })
+    }
+}

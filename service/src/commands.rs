@@ -1,0 +1,191 @@
+//! The operator commands of the warehouse side: what the interface does not
+//! show (decisions D11, D12, D14, D18). Each opens the database, does one
+//! thing in one transaction, and says what it did.
+
+use std::path::Path;
+
+use logistics_models::validation::{self, Report};
+use logistics_models::{SalesOrder, SalesOrderState, TaggedReturn};
+use uuid::Uuid;
+
+use crate::domain::DomainError;
+use crate::domain::receiving_orders::ReceivingOrderState;
+use crate::domain::returns::ReturnStep;
+use crate::domain::tenancy::Environment;
+use crate::storage::{Repository, Store};
+
+/// An operator command's failure, said to the operator.
+pub type Result<T = (), E = String> = std::result::Result<T, E>;
+
+async fn open(database: &str) -> Result<Store> {
+    Store::open(database, 2).await.map_err(|e| e.to_string())
+}
+
+fn domain_error(error: DomainError) -> String {
+    match error {
+        DomainError::Invalid(problems) => problems
+            .iter()
+            .map(|p| format!("{}: {} ({})", p.property, p.message, p.error_code))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => other.to_string(),
+    }
+}
+
+/// `tenant create NAME [--emulation]`: prints `{"tenantId": …, "token": …}`.
+pub async fn create_tenant(
+    database: &str,
+    environment: Environment,
+    name: &str,
+    emulation: bool,
+) -> Result {
+    let store = open(database).await?;
+    let tenant = store
+        .create_tenant(name, environment, emulation)
+        .await
+        .map_err(domain_error)?;
+    println!(
+        "{}",
+        serde_json::json!({"tenantId": tenant.tenant_id, "token": tenant.token})
+    );
+    store.close().await;
+    Ok(())
+}
+
+/// Reads `file` as a JSON array of `T`, naming every problem with the item and field.
+fn read_items<T>(file: &Path) -> Result<Vec<T>>
+where
+    T: serde::de::DeserializeOwned + validation::Validate + validation::ValidateJson,
+{
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    validation::from_json_slice::<Vec<T>>(&bytes, "file").map_err(|report: Report| {
+        let mut lines = vec![format!(
+            "{} is not valid: {}",
+            file.display(),
+            report.summary("file")
+        )];
+        lines.extend(
+            report
+                .problems()
+                .iter()
+                .map(|p| format!("  {}: {} ({})", p.property, p.message, p.error_code)),
+        );
+        lines.join("\n")
+    })
+}
+
+/// `import sales-orders FILE --tenant ID`.
+pub async fn import_sales_orders(database: &str, tenant: Uuid, file: &Path) -> Result {
+    let orders: Vec<SalesOrder> = read_items(file)?;
+    let store = open(database).await?;
+    check_tenant(&store, tenant).await?;
+    let count = store
+        .import_sales_orders(tenant, &orders)
+        .await
+        .map_err(domain_error)?;
+    println!("imported {count} sales orders into tenant {tenant}");
+    store.close().await;
+    Ok(())
+}
+
+/// `import returns FILE --tenant ID`.
+pub async fn import_returns(database: &str, tenant: Uuid, file: &Path) -> Result {
+    let returns: Vec<TaggedReturn> = read_items(file)?;
+    let store = open(database).await?;
+    check_tenant(&store, tenant).await?;
+    let count = store
+        .import_returns(tenant, &returns)
+        .await
+        .map_err(domain_error)?;
+    println!("imported {count} returns into tenant {tenant}");
+    store.close().await;
+    Ok(())
+}
+
+/// `sales-order advance REF STATE --tenant ID`.
+pub async fn advance_sales_order(
+    database: &str,
+    tenant: Uuid,
+    reference: &str,
+    state: &str,
+) -> Result {
+    let state: SalesOrderState = state.parse().map_err(|e| format!("{e}"))?;
+    let store = open(database).await?;
+    let order = store
+        .advance_sales_order(tenant, reference, state)
+        .await
+        .map_err(domain_error)?;
+    println!("sales order {reference} is now {}", order.state);
+    store.close().await;
+    Ok(())
+}
+
+/// `return advance REF arrived|completed --tenant ID`.
+pub async fn advance_return(
+    database: &str,
+    tenant: Uuid,
+    reference: &str,
+    step: ReturnStep,
+) -> Result {
+    let store = open(database).await?;
+    store
+        .advance_return(tenant, reference, step)
+        .await
+        .map_err(domain_error)?;
+    let what = match step {
+        ReturnStep::Arrived => "arrived at the warehouse",
+        ReturnStep::Completed => "completed",
+    };
+    println!("return {reference} {what}");
+    store.close().await;
+    Ok(())
+}
+
+/// `return tag REF TAG --tenant ID`.
+pub async fn tag_return(database: &str, tenant: Uuid, reference: &str, tag: &str) -> Result {
+    let store = open(database).await?;
+    store
+        .tag_return(tenant, reference, tag)
+        .await
+        .map_err(domain_error)?;
+    println!("return {reference} is tagged {tag:?}");
+    store.close().await;
+    Ok(())
+}
+
+/// `receiving-order advance REF STATE --tenant ID`.
+pub async fn advance_receiving_order(
+    database: &str,
+    tenant: Uuid,
+    reference: &str,
+    state: &str,
+) -> Result {
+    let state = ReceivingOrderState::parse(state).ok_or_else(|| {
+        let known: Vec<&str> = ReceivingOrderState::ALL
+            .iter()
+            .map(|s| s.as_str())
+            .collect();
+        format!(
+            "`{state}` is not a receiving order state; use one of {}",
+            known.join(", ")
+        )
+    })?;
+    let store = open(database).await?;
+    store
+        .advance_receiving_order(tenant, reference, state)
+        .await
+        .map_err(domain_error)?;
+    println!("receiving order {reference} is now {}", state.as_str());
+    store.close().await;
+    Ok(())
+}
+
+async fn check_tenant(store: &Store, tenant: Uuid) -> Result {
+    match store.tenant_exists(tenant).await {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(format!(
+            "tenant {tenant} does not exist; create one with `tenant create NAME`"
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}

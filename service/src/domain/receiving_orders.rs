@@ -1,0 +1,364 @@
+//! Receiving orders: the rules a batch must follow beyond its schema, the
+//! decision between create, update and refusal, and the order's states.
+
+use std::collections::HashSet;
+
+use logistics_models::validation::Problem;
+use logistics_models::{ReceivingOrder, ReceivingOrderTransferType, TransferDetail};
+
+use super::error::problem;
+
+/// Where a receiving order is in its life (decisions D11). Not part of the
+/// interface's read models; the warehouse side advances it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReceivingOrderState {
+    /// Announced; may still be updated.
+    Created,
+    /// The stock has arrived.
+    ArrivedToWarehouse,
+    /// The stock has been received.
+    Completed,
+    /// Called off.
+    Cancelled,
+}
+
+impl ReceivingOrderState {
+    /// Every state.
+    pub const ALL: [ReceivingOrderState; 4] = [
+        ReceivingOrderState::Created,
+        ReceivingOrderState::ArrivedToWarehouse,
+        ReceivingOrderState::Completed,
+        ReceivingOrderState::Cancelled,
+    ];
+
+    /// The state's name, as stored and as operators write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReceivingOrderState::Created => "Created",
+            ReceivingOrderState::ArrivedToWarehouse => "ArrivedToWarehouse",
+            ReceivingOrderState::Completed => "Completed",
+            ReceivingOrderState::Cancelled => "Cancelled",
+        }
+    }
+
+    /// The state called `name`.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// Whether an order may go from this state to `next`: Created →
+    /// ArrivedToWarehouse → Completed; Cancelled before Completed.
+    pub fn can_become(self, next: ReceivingOrderState) -> bool {
+        use ReceivingOrderState::*;
+        matches!(
+            (self, next),
+            (Created, ArrivedToWarehouse)
+                | (ArrivedToWarehouse, Completed)
+                | (Created | ArrivedToWarehouse, Cancelled)
+        )
+    }
+}
+
+/// The rules of a bulk upsert that need more than one field (decisions D10):
+/// the same `sku` and `lotNumber` twice in one order, a lot line whose `sku`
+/// is not among the order's line items, and a transfer object present for
+/// another transfer type. Every problem is listed, with its path.
+pub fn check_batch(batch: &[ReceivingOrder]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (i, order) in batch.iter().enumerate() {
+        let mut seen: HashSet<(&str, Option<&str>)> =
+            HashSet::with_capacity(order.line_items.len());
+        for (j, line) in order.line_items.iter().enumerate() {
+            if !seen.insert((line.sku.as_str(), line.lot_number.as_deref())) {
+                problems.push(problem(
+                    format!("[{i}].lineItems[{j}]"),
+                    match &line.lot_number {
+                        Some(lot) => {
+                            format!("sku `{}` with lot `{lot}` appears more than once", line.sku)
+                        }
+                        None => format!("sku `{}` without a lot appears more than once", line.sku),
+                    },
+                    "DuplicateLineItem",
+                ));
+            }
+        }
+        for (k, lot) in order.line_item_lot_numbers.iter().flatten().enumerate() {
+            if let Some(sku) = &lot.sku {
+                if !order.line_items.iter().any(|line| &line.sku == sku) {
+                    problems.push(problem(
+                        format!("[{i}].lineItemLotNumbers[{k}].sku"),
+                        format!("sku `{sku}` is not among the order's line items"),
+                        "LineItemNotFound",
+                    ));
+                }
+            }
+        }
+        let present = Transfers {
+            cargo: order.cargo_transfer.is_some(),
+            pickup: order.pickup_transfer.is_some(),
+            carriage: order.carriage_transfer.is_some(),
+        };
+        problems.extend(mismatched_transfers(
+            order.transfer_type,
+            present,
+            &format!("[{i}]."),
+        ));
+    }
+    problems
+}
+
+/// The rules of a transfer detail (decisions D9): the object matching
+/// `transferType` is required, and no object of another type may be present.
+pub fn check_transfer_detail(detail: &TransferDetail) -> Vec<Problem> {
+    let present = Transfers {
+        cargo: detail.cargo_transfer.is_some(),
+        pickup: detail.pickup_transfer.is_some(),
+        carriage: detail.carriage_transfer.is_some(),
+    };
+    let mut problems = Vec::new();
+    let required = transfer_property(detail.transfer_type);
+    if !present.has(detail.transfer_type) {
+        problems.push(problem(
+            required,
+            format!("is required when transferType is {}", detail.transfer_type),
+            "Required",
+        ));
+    }
+    problems.extend(mismatched_transfers(detail.transfer_type, present, ""));
+    problems
+}
+
+/// Which transfer objects a request carries.
+#[derive(Clone, Copy)]
+struct Transfers {
+    cargo: bool,
+    pickup: bool,
+    carriage: bool,
+}
+
+impl Transfers {
+    fn has(self, kind: ReceivingOrderTransferType) -> bool {
+        match kind {
+            ReceivingOrderTransferType::CargoTransfer => self.cargo,
+            ReceivingOrderTransferType::PickupTransfer => self.pickup,
+            ReceivingOrderTransferType::CarriageTransfer => self.carriage,
+        }
+    }
+}
+
+fn transfer_property(kind: ReceivingOrderTransferType) -> &'static str {
+    match kind {
+        ReceivingOrderTransferType::CargoTransfer => "cargoTransfer",
+        ReceivingOrderTransferType::PickupTransfer => "pickupTransfer",
+        ReceivingOrderTransferType::CarriageTransfer => "carriageTransfer",
+    }
+}
+
+fn mismatched_transfers(
+    kind: ReceivingOrderTransferType,
+    present: Transfers,
+    prefix: &str,
+) -> Vec<Problem> {
+    ReceivingOrderTransferType::ALL
+        .into_iter()
+        .filter(|other| *other != kind && present.has(*other))
+        .map(|other| {
+            problem(
+                format!("{prefix}{}", transfer_property(other)),
+                format!("is for {other}, but transferType is {kind}"),
+                "ReceivingOrderTransferTypeTransferDetailsMismatch",
+            )
+        })
+        .collect()
+}
+
+/// What is known of an existing order when an item of a batch names it.
+#[derive(Debug, Clone)]
+pub struct ExistingOrder {
+    /// Its state.
+    pub state: ReceivingOrderState,
+    /// The integration that owns it.
+    pub integration_id: Option<uuid::Uuid>,
+}
+
+/// What to do with one item of a batch.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Create a new order.
+    Create,
+    /// Replace the existing order's line items and lot lines.
+    Update,
+    /// Leave the order alone; report this message in `updateFailures`.
+    Refuse(&'static str),
+}
+
+/// Decides what an item does to the order it names (decisions D10).
+pub fn decide(item: &ReceivingOrder, existing: Option<&ExistingOrder>) -> Decision {
+    let Some(existing) = existing else {
+        return Decision::Create;
+    };
+    if existing.state != ReceivingOrderState::Created {
+        return Decision::Refuse("InvalidOperation");
+    }
+    match (item.integration_id, existing.integration_id) {
+        (Some(theirs), Some(ours)) if theirs != ours => {
+            Decision::Refuse("UpdateFromDifferentIntegration")
+        }
+        (Some(_), None) => Decision::Refuse("UpdateFromDifferentIntegration"),
+        _ => Decision::Update,
+    }
+}
+
+/// Checks that a transfer detail may change the order (decisions D9).
+pub fn transfer_detail_conflict(
+    detail: &TransferDetail,
+    existing: &ExistingOrder,
+) -> Option<(&'static str, String)> {
+    if existing.state != ReceivingOrderState::Created {
+        return Some((
+            "InvalidOperation",
+            format!(
+                "the receiving order is {}; only a Created order can change its transfer detail",
+                existing.state.as_str()
+            ),
+        ));
+    }
+    match (detail.integration_id, existing.integration_id) {
+        (Some(theirs), ours) if Some(theirs) != ours => Some((
+            "UpdateFromDifferentIntegration",
+            "the receiving order belongs to another integration".to_owned(),
+        )),
+        _ => None,
+    }
+}
+
+/// A reference number for an order sent without one: `RO-` and 12 hexadecimal digits.
+pub fn new_reference_number() -> String {
+    let id = uuid::Uuid::new_v4();
+    format!("RO-{}", &id.simple().to_string()[..12].to_ascii_uppercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn batch(value: serde_json::Value) -> Vec<ReceivingOrder> {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn line(sku: &str, lot: Option<&str>) -> serde_json::Value {
+        let mut line =
+            json!({"sku": sku, "expectedQuantity": 1, "hasLimitCheck": false, "tolerance": 0});
+        if let Some(lot) = lot {
+            line["lotNumber"] = json!(lot);
+        }
+        line
+    }
+
+    #[test]
+    fn lists_every_rule_broken_across_the_batch() {
+        let orders = batch(json!([
+            {"receiveType": "Standard", "transferType": "CargoTransfer",
+             "lineItems": [line("A", Some("L1")), line("A", Some("L2")), line("A", Some("L1"))],
+             "lineItemLotNumbers": [{"sku": "B", "expectedQuantity": 1}, {"expectedQuantity": 2}],
+             "pickupTransfer": {"pickupDate": "2026-03-14T09:30:00Z"}},
+            {"receiveType": "Standard", "transferType": "PickupTransfer",
+             "lineItems": [line("A", None), line("A", None)]}
+        ]));
+        let found: Vec<(String, String)> = check_batch(&orders)
+            .into_iter()
+            .map(|p| (p.property, p.error_code))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "[0].lineItems[2]".to_owned(),
+                    "DuplicateLineItem".to_owned()
+                ),
+                (
+                    "[0].lineItemLotNumbers[0].sku".to_owned(),
+                    "LineItemNotFound".to_owned()
+                ),
+                (
+                    "[0].pickupTransfer".to_owned(),
+                    "ReceivingOrderTransferTypeTransferDetailsMismatch".to_owned()
+                ),
+                (
+                    "[1].lineItems[1]".to_owned(),
+                    "DuplicateLineItem".to_owned()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_matching_transfer_object_may_be_absent_in_a_batch_but_not_in_a_transfer_detail() {
+        let orders = batch(
+            json!([{"receiveType": "Return", "transferType": "CargoTransfer", "lineItems": [line("A", None)]}]),
+        );
+        assert!(check_batch(&orders).is_empty());
+        let detail: TransferDetail =
+            serde_json::from_value(json!({"transferType": "CargoTransfer"})).unwrap();
+        let found: Vec<String> = check_transfer_detail(&detail)
+            .into_iter()
+            .map(|p| p.property)
+            .collect();
+        assert_eq!(found, ["cargoTransfer"]);
+    }
+
+    #[test]
+    fn only_created_orders_of_the_same_integration_are_updated() {
+        let item = |integration: Option<u128>| -> ReceivingOrder {
+            let mut order = batch(json!([{"receiveType": "Standard", "transferType": "CargoTransfer", "lineItems": [line("A", None)]}])).remove(0);
+            order.integration_id = integration.map(uuid::Uuid::from_u128);
+            order
+        };
+        let existing = |state, integration: Option<u128>| ExistingOrder {
+            state,
+            integration_id: integration.map(uuid::Uuid::from_u128),
+        };
+        assert_eq!(decide(&item(None), None), Decision::Create);
+        assert_eq!(
+            decide(
+                &item(None),
+                Some(&existing(ReceivingOrderState::Created, Some(1)))
+            ),
+            Decision::Update
+        );
+        assert_eq!(
+            decide(
+                &item(Some(1)),
+                Some(&existing(ReceivingOrderState::Created, Some(1)))
+            ),
+            Decision::Update
+        );
+        assert_eq!(
+            decide(
+                &item(Some(2)),
+                Some(&existing(ReceivingOrderState::Created, Some(1)))
+            ),
+            Decision::Refuse("UpdateFromDifferentIntegration")
+        );
+        assert_eq!(
+            decide(
+                &item(Some(1)),
+                Some(&existing(ReceivingOrderState::Completed, Some(1)))
+            ),
+            Decision::Refuse("InvalidOperation")
+        );
+    }
+
+    #[test]
+    fn states_move_forward_only() {
+        use ReceivingOrderState::*;
+        assert!(Created.can_become(ArrivedToWarehouse));
+        assert!(ArrivedToWarehouse.can_become(Completed));
+        assert!(Created.can_become(Cancelled));
+        assert!(!Completed.can_become(Cancelled));
+        assert!(!Completed.can_become(Created));
+        assert!(!Created.can_become(Completed));
+        assert!(new_reference_number().starts_with("RO-") && new_reference_number().len() == 15);
+    }
+}

@@ -1,0 +1,89 @@
+//! Sales orders: their state machine (decisions D12).
+
+use logistics_models::{SalesOrder, SalesOrderState};
+
+use super::DomainError;
+
+/// Whether an order may go from `from` to `to`: Created → Picked → Packed →
+/// ReadyToBeShipped → Shipped → Delivered, one step at a time; Cancelled from
+/// any state before Shipped.
+pub fn can_become(from: SalesOrderState, to: SalesOrderState) -> bool {
+    use SalesOrderState::*;
+    match to {
+        Cancelled => matches!(from, Created | Picked | Packed | ReadyToBeShipped),
+        Picked => from == Created,
+        Packed => from == Picked,
+        ReadyToBeShipped => from == Packed,
+        Shipped => from == ReadyToBeShipped,
+        Delivered => from == Shipped,
+        Created => false,
+    }
+}
+
+/// Moves `order` to `to` at `now`, setting the transition's timestamp and
+/// `updatedAt`.
+pub fn advance(
+    order: &mut SalesOrder,
+    to: SalesOrderState,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(), DomainError> {
+    if !can_become(order.state, to) {
+        return Err(DomainError::Conflict {
+            property: "state",
+            code: "InvalidOperation",
+            message: format!(
+                "sales order {} is {} and cannot become {to}",
+                order.reference_number, order.state
+            ),
+        });
+    }
+    let stamp = match to {
+        SalesOrderState::Picked => Some(&mut order.picked_at),
+        SalesOrderState::Packed => Some(&mut order.packed_at),
+        SalesOrderState::Shipped => Some(&mut order.shipped_at),
+        SalesOrderState::Delivered => Some(&mut order.delivered_at),
+        SalesOrderState::Cancelled => Some(&mut order.cancelled_at),
+        // ReadyToBeShipped has no timestamp of its own in the read model.
+        SalesOrderState::ReadyToBeShipped | SalesOrderState::Created => None,
+    };
+    if let Some(stamp) = stamp {
+        *stamp = Some(now);
+    }
+    order.state = to;
+    order.updated_at = now;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use SalesOrderState::*;
+
+    #[test]
+    fn orders_move_one_step_at_a_time_and_cancel_before_shipping() {
+        let path = [
+            Created,
+            Picked,
+            Packed,
+            ReadyToBeShipped,
+            Shipped,
+            Delivered,
+        ];
+        for pair in path.windows(2) {
+            assert!(
+                can_become(pair[0], pair[1]),
+                "{:?} → {:?}",
+                pair[0],
+                pair[1]
+            );
+        }
+        assert!(!can_become(Created, Packed));
+        assert!(!can_become(Delivered, Shipped));
+        for state in [Created, Picked, Packed, ReadyToBeShipped] {
+            assert!(can_become(state, Cancelled));
+        }
+        for state in [Shipped, Delivered, Cancelled] {
+            assert!(!can_become(state, Cancelled));
+        }
+    }
+}

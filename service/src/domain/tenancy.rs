@@ -1,0 +1,316 @@
+//! Environments, tenants' tokens, and who may act on which tenant.
+
+use std::fmt;
+
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+/// One of the two isolated environments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Environment {
+    /// The sandbox: no real shipments, no live data.
+    Staging,
+    /// Live data.
+    Production,
+}
+
+impl Environment {
+    /// The environment's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Environment::Staging => "staging",
+            Environment::Production => "production",
+        }
+    }
+
+    /// The prefix of every token of this environment.
+    pub fn token_prefix(self) -> &'static str {
+        match self {
+            Environment::Staging => "lfs_stg_",
+            Environment::Production => "lfs_prd_",
+        }
+    }
+
+    /// The environment whose tokens start like `token`, if any.
+    pub fn of_token(token: &str) -> Option<Environment> {
+        [Environment::Staging, Environment::Production]
+            .into_iter()
+            .find(|e| token.starts_with(e.token_prefix()))
+    }
+
+    /// The environment called `name`.
+    pub fn parse(name: &str) -> Option<Environment> {
+        [Environment::Staging, Environment::Production]
+            .into_iter()
+            .find(|e| e.as_str() == name)
+    }
+}
+
+impl std::str::FromStr for Environment {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Environment::parse(name)
+            .ok_or_else(|| format!("`{name}` is not an environment; use staging or production"))
+    }
+}
+
+impl fmt::Display for Environment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Characters of a token's random part: URL-safe, unambiguous to copy.
+const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/// The public lookup key's length, after the prefix.
+const KEY_ID_LEN: usize = 12;
+/// The secret's length after the key id: 32 characters of 62 ≈ 190 bits.
+const SECRET_LEN: usize = 32;
+
+/// A freshly made token: what the tenant is given once, and what is stored.
+pub struct NewToken {
+    /// The whole token, shown once.
+    pub token: String,
+    /// The public part used to find the stored record.
+    pub key_id: String,
+    /// SHA-256 of the whole token; the token itself is never stored.
+    pub secret_hash: [u8; 32],
+}
+
+impl NewToken {
+    /// A new random token for `environment`.
+    pub fn generate(environment: Environment) -> Result<NewToken, getrandom::Error> {
+        let mut random = [0u8; KEY_ID_LEN + SECRET_LEN];
+        getrandom::fill(&mut random)?;
+        // 62 does not divide 256; the bias of `% 62` is below 1 % per character
+        // and leaves well over 180 bits of entropy in the secret.
+        let body: String = random
+            .iter()
+            .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+            .collect();
+        let token = format!("{}{body}", environment.token_prefix());
+        let key_id = body[..KEY_ID_LEN].to_owned();
+        let secret_hash = hash(&token);
+        Ok(NewToken {
+            token,
+            key_id,
+            secret_hash,
+        })
+    }
+}
+
+/// The parts of a presented token.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PresentedToken<'a> {
+    /// The environment its prefix names.
+    pub environment: Environment,
+    /// Its public lookup key.
+    pub key_id: &'a str,
+    /// The whole token, to hash and compare.
+    pub token: &'a str,
+}
+
+/// Why a credential was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CredentialError {
+    /// Nothing usable was sent.
+    Malformed,
+    /// The token belongs to the other environment.
+    WrongEnvironment {
+        /// The token's environment.
+        token: Environment,
+        /// The service's environment.
+        service: Environment,
+    },
+}
+
+/// Reads an `Authorization` header value: `Bearer <token>` or a bare token.
+pub fn parse_credential(
+    header: &str,
+    service: Environment,
+) -> Result<PresentedToken<'_>, CredentialError> {
+    let header = header.trim();
+    let token = match header.split_once(' ') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        Some(_) => return Err(CredentialError::Malformed),
+        None => header,
+    };
+    let environment = Environment::of_token(token).ok_or(CredentialError::Malformed)?;
+    if environment != service {
+        return Err(CredentialError::WrongEnvironment {
+            token: environment,
+            service,
+        });
+    }
+    let body = &token[environment.token_prefix().len()..];
+    if body.len() != KEY_ID_LEN + SECRET_LEN || !body.bytes().all(|b| ALPHABET.contains(&b)) {
+        return Err(CredentialError::Malformed);
+    }
+    Ok(PresentedToken {
+        environment,
+        key_id: &body[..KEY_ID_LEN],
+        token,
+    })
+}
+
+/// SHA-256 of a token.
+pub fn hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// Whether `token` hashes to `stored`, compared in constant time.
+pub fn matches(token: &str, stored: &[u8]) -> bool {
+    hash(token).ct_eq(stored).into()
+}
+
+/// A stored token.
+#[derive(Debug, Clone)]
+pub struct TokenRecord {
+    /// The tenant it belongs to.
+    pub tenant_id: uuid::Uuid,
+    /// The environment it works in.
+    pub environment: Environment,
+    /// SHA-256 of the whole token.
+    pub secret_hash: Vec<u8>,
+    /// Whether it may act on behalf of other tenants.
+    pub emulation: bool,
+}
+
+/// Who a request acts as, once authenticated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Principal {
+    /// The tenant whose data the request reads and writes.
+    pub tenant_id: uuid::Uuid,
+    /// The tenant the token belongs to.
+    pub token_tenant_id: uuid::Uuid,
+}
+
+/// Why a request may not act on the tenant it names.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TenantRefusal {
+    /// The token has no emulation right.
+    NoEmulationRight,
+    /// No such tenant.
+    UnknownTenant,
+}
+
+/// The tenant a request asks to act on.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Acting {
+    /// The token's own tenant.
+    Own(Principal),
+    /// Another tenant, which the token may emulate if it exists.
+    Other(Principal),
+}
+
+/// Decides the tenant a request acts on, from the token and `X-Tenant-Id`
+/// (decisions D17). An `Other` tenant must still be checked to exist.
+pub fn acting_tenant(
+    token: &TokenRecord,
+    requested: Option<&str>,
+) -> Result<Acting, TenantRefusal> {
+    let own = Principal {
+        tenant_id: token.tenant_id,
+        token_tenant_id: token.tenant_id,
+    };
+    let requested = match requested.map(str::trim) {
+        None | Some("") => return Ok(Acting::Own(own)),
+        Some(text) => text,
+    };
+    let Ok(id) = uuid::Uuid::try_parse(requested) else {
+        return Err(TenantRefusal::UnknownTenant);
+    };
+    if id == token.tenant_id {
+        return Ok(Acting::Own(own));
+    }
+    if !token.emulation {
+        return Err(TenantRefusal::NoEmulationRight);
+    }
+    Ok(Acting::Other(Principal {
+        tenant_id: id,
+        token_tenant_id: token.tenant_id,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_carry_their_environment_and_verify_by_hash() {
+        let new = NewToken::generate(Environment::Staging).unwrap();
+        assert!(new.token.starts_with("lfs_stg_"));
+        assert_eq!(new.token.len(), 8 + 44);
+        let header = format!("Bearer {}", new.token);
+        let presented = parse_credential(&header, Environment::Staging).unwrap();
+        assert_eq!(presented.key_id, new.key_id);
+        assert!(matches(presented.token, &new.secret_hash));
+        assert!(!matches(
+            &format!("{}x", &new.token[..new.token.len() - 1]),
+            &new.secret_hash
+        ));
+        assert_eq!(
+            parse_credential(&new.token, Environment::Staging)
+                .unwrap()
+                .token,
+            new.token,
+            "bare tokens work"
+        );
+        assert_eq!(
+            parse_credential(&new.token, Environment::Production),
+            Err(CredentialError::WrongEnvironment {
+                token: Environment::Staging,
+                service: Environment::Production
+            })
+        );
+        assert_eq!(
+            parse_credential("Basic abc", Environment::Staging),
+            Err(CredentialError::Malformed)
+        );
+        assert_eq!(
+            parse_credential("Bearer lfs_stg_short", Environment::Staging),
+            Err(CredentialError::Malformed)
+        );
+    }
+
+    #[test]
+    fn the_tenant_header_follows_the_emulation_rules() {
+        let own = uuid::Uuid::from_u128(1);
+        let other = uuid::Uuid::from_u128(2);
+        let token = |emulation| TokenRecord {
+            tenant_id: own,
+            environment: Environment::Staging,
+            secret_hash: vec![],
+            emulation,
+        };
+        let mine = Principal {
+            tenant_id: own,
+            token_tenant_id: own,
+        };
+        assert_eq!(acting_tenant(&token(false), None), Ok(Acting::Own(mine)));
+        assert_eq!(
+            acting_tenant(&token(false), Some("")),
+            Ok(Acting::Own(mine))
+        );
+        assert_eq!(
+            acting_tenant(&token(false), Some(&own.to_string())),
+            Ok(Acting::Own(mine))
+        );
+        assert_eq!(
+            acting_tenant(&token(false), Some(&other.to_string())),
+            Err(TenantRefusal::NoEmulationRight)
+        );
+        assert_eq!(
+            acting_tenant(&token(true), Some(&other.to_string())),
+            Ok(Acting::Other(Principal {
+                tenant_id: other,
+                token_tenant_id: own
+            }))
+        );
+        assert_eq!(
+            acting_tenant(&token(true), Some("not-a-tenant")),
+            Err(TenantRefusal::UnknownTenant)
+        );
+    }
+}

@@ -1,0 +1,20 @@
+//! The Logistics Fulfilment Service: the generated server trait implemented
+//! over SQLite or PostgreSQL.
+//!
+//! - [`domain`]: the business rules, knowing nothing of HTTP or SQL;
+//! - [`storage`]: the repository interface and its SQL implementation;
+//! - [`auth`]: tokens and tenants, the authentication hook's work;
+//! - [`api`]: the generated `FulfilmentApi` trait, implemented;
+//! - [`rate_limit`]: the per-token limit, a tower layer;
+//! - [`server`]: the application assembled and served;
+//! - [`commands`]: the operator commands of the warehouse side;
+//! - [`seed`]: demo data for a first staging run.
+
+pub mod api;
+pub mod auth;
+pub mod commands;
+pub mod domain;
+pub mod rate_limit;
+pub mod seed;
+pub mod server;
+pub mod storage;

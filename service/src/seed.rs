@@ -1,0 +1,153 @@
+//! Demo data for a first run of the staging environment: a tenant with
+//! customers, receiving orders, sales orders in every state and tagged returns,
+//! so that a newcomer can make requests that answer something.
+
+use logistics_models::{CustomerInput, ReceivingOrder, SalesOrder, SalesOrderState, TaggedReturn};
+use serde_json::json;
+
+use crate::domain::DomainError;
+use crate::domain::receiving_orders::ReceivingOrderState;
+use crate::domain::returns::ReturnStep;
+use crate::domain::tenancy::Environment;
+use crate::storage::{NewTenant, Repository, Store};
+
+/// The reference number of the demo sales order the printed curl reads.
+pub const DEMO_SALES_ORDER: &str = "SO-DEMO-0005";
+
+/// Creates the demo tenant and its data; returns the tenant and its token.
+pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, DomainError> {
+    let tenant = store
+        .create_tenant("Demo Tenant", environment, false)
+        .await?;
+    let id = tenant.tenant_id;
+
+    for (email, first, last, phone) in [
+        ("elif.yilmaz@example.com", "Elif", "Yılmaz", "+905321234567"),
+        ("can.demir@example.com", "Can", "Demir", "+905339876543"),
+    ] {
+        let input = CustomerInput {
+            email: email.to_owned(),
+            first_name: first.to_owned(),
+            last_name: last.to_owned(),
+            phone: phone.to_owned(),
+        };
+        store.create_customer(id, &input).await?;
+    }
+
+    let orders: Vec<ReceivingOrder> = serde_json::from_value(json!([
+        {"referenceNumber": "RO-DEMO-0001", "receiveType": "Standard", "transferType": "CargoTransfer",
+         "integrationId": "3f0c2a8e-5b8e-4d0a-9a57-5a2f1d6c9b01",
+         "lineItems": [
+             {"itemNo": 1, "sku": "TSHIRT-BLK-M", "expectedQuantity": 120, "lotNumber": "LOT-0425", "hasLimitCheck": true, "tolerance": 2},
+             {"itemNo": 2, "sku": "TSHIRT-WHT-L", "expectedQuantity": 80, "hasLimitCheck": false, "tolerance": 0}],
+         "lineItemLotNumbers": [{"sku": "TSHIRT-BLK-M", "lotNumber": "LOT-0425", "expectedQuantity": 120}],
+         "cargoTransfer": {"shipmentDate": "2026-03-14T09:30:00Z", "cargoCompanyName": "Aras Kargo", "trackingNumber": "7012456633"}},
+        {"referenceNumber": "RO-DEMO-0002", "receiveType": "Return", "transferType": "PickupTransfer",
+         "lineItems": [{"sku": "SNEAKER-42", "expectedQuantity": 6, "hasLimitCheck": false, "tolerance": 0}],
+         "pickupTransfer": {"pickupDate": "2026-03-16T13:00:00Z", "pickupAddress": "Depo 4, Tuzla, Istanbul"}},
+        {"referenceNumber": "RO-DEMO-0003", "receiveType": "Deducted", "transferType": "CarriageTransfer",
+         "lineItems": [{"sku": "MUG-WHITE", "expectedQuantity": 300, "hasLimitCheck": true, "tolerance": 10}]}
+    ]))
+    .expect("the demo receiving orders fit the schema");
+    store.upsert_receiving_orders(id, &orders).await?;
+    store
+        .advance_receiving_order(id, "RO-DEMO-0002", ReceivingOrderState::ArrivedToWarehouse)
+        .await?;
+
+    let states = [
+        SalesOrderState::Created,
+        SalesOrderState::Picked,
+        SalesOrderState::Packed,
+        SalesOrderState::ReadyToBeShipped,
+        SalesOrderState::Shipped,
+        SalesOrderState::Delivered,
+        SalesOrderState::Cancelled,
+    ];
+    let sales_orders: Vec<SalesOrder> = (1..=states.len()).map(sales_order).collect();
+    store.import_sales_orders(id, &sales_orders).await?;
+    for (i, target) in states.iter().enumerate() {
+        let reference = format!("SO-DEMO-{:04}", i + 1);
+        let path: &[SalesOrderState] = match target {
+            SalesOrderState::Cancelled => &[SalesOrderState::Cancelled],
+            _ => &states[1..=states.iter().position(|s| s == target).unwrap_or(0).min(5)],
+        };
+        if *target == SalesOrderState::Created {
+            continue;
+        }
+        for step in path {
+            store.advance_sales_order(id, &reference, *step).await?;
+        }
+    }
+
+    let returns: Vec<TaggedReturn> = (1..=6)
+        .map(|n| {
+            serde_json::from_value(json!({
+                "returnReferenceNumber": format!("RET-DEMO-{n:04}"),
+                "salesOrderChannel": if n % 2 == 0 { "Trendyol" } else { "Shopify" },
+                "salesOrderReferenceNumber": format!("SO-DEMO-{:04}", (n % 6) + 1),
+                "notes": if n % 3 == 0 { Some("Wrong size.") } else { None },
+                "trackingId": format!("YK-99001122{n}"),
+                "cargoCarrier": "Yurtiçi Kargo",
+                "createdAt": format!("2026-03-{:02}T09:00:00Z", 10 + n),
+                "updatedAt": format!("2026-03-{:02}T09:00:00Z", 10 + n),
+                "tag": match n { 1 | 4 => Some("refund-approved"), 2 => Some("damaged"), _ => None },
+            }))
+            .expect("the demo returns fit the schema")
+        })
+        .collect();
+    store.import_returns(id, &returns).await?;
+    for reference in ["RET-DEMO-0001", "RET-DEMO-0002"] {
+        store
+            .advance_return(id, reference, ReturnStep::Arrived)
+            .await?;
+    }
+    store
+        .advance_return(id, "RET-DEMO-0001", ReturnStep::Completed)
+        .await?;
+    Ok(tenant)
+}
+
+fn sales_order(n: usize) -> SalesOrder {
+    let (email, first, last) = if n % 2 == 1 {
+        ("elif.yilmaz@example.com", "Elif", "Yılmaz")
+    } else {
+        ("deniz.kaya@example.com", "Deniz", "Kaya")
+    };
+    serde_json::from_value(json!({
+        "id": uuid::Uuid::new_v4(),
+        "referenceNumber": format!("SO-DEMO-{n:04}"),
+        "salesChannel": "Shopify",
+        "state": "Created",
+        "approvedShipments": true,
+        "approved": true,
+        "createdAt": "2026-03-10T08:15:00Z",
+        "updatedAt": "2026-03-10T08:15:00Z",
+        "orderCreatedAt": "2026-03-10T08:14:31Z",
+        "customer": {
+            "id": uuid::Uuid::nil(), "customerNo": 0, "createdAt": "2026-03-10T08:15:00Z",
+            "email": email, "firstName": first, "lastName": last, "phone": "+905321234567"
+        },
+        "shippingAddress": {
+            "id": uuid::Uuid::nil(), "addressNo": 0, "addressFirstName": first, "addressLastName": last,
+            "addressOne": "Bağdat Cd. No:120", "addressTwo": "Daire 5", "district": "Kadıköy", "city": "Istanbul",
+            "postalCode": "34728", "country": "TR", "addressPhone": "+905321234567"
+        },
+        "billingAddress": {
+            "id": uuid::Uuid::nil(), "addressNo": 0, "addressFirstName": first, "addressLastName": last,
+            "company": format!("{last} Tekstil"), "addressOne": "Barbaros Blv. No:45", "district": "Beşiktaş",
+            "city": "Istanbul", "postalCode": "34353", "country": "TR", "taxOffice": "Beşiktaş", "taxNumber": "1234567890"
+        },
+        "shippingInfo": {"shippingCompany": "Yurtiçi Kargo", "shippingTrackingId": format!("YK-88991234{n}")},
+        "lineItems": [{
+            "id": uuid::Uuid::new_v4(), "sku": "TSHIRT-BLK-M", "barcodes": ["8690000000017"], "salePrice": 249.9,
+            "productName": "Basic T-Shirt Black M", "productCategory": "Apparel", "amountInOrder": 2,
+            "missingQuantity": 0, "cancelledAmount": 0, "productSalePrice": 249.9, "productTaxRatio": 20, "productDiscount": 0
+        }],
+        "integration": {"integrationName": "Shopify"},
+        "payment": {"totalPaymentAmount": 499.8},
+        "cargo": {"requestedCargoCarrier": "Yurtiçi Kargo", "cargoCode": format!("YK-88991234{n}")},
+        "vas": {"packageNote": "Please handle with care.", "gift": {"wrap": n % 3 == 0, "notes": null}},
+        "packages": []
+    }))
+    .expect("the demo sales orders fit the schema")
+}
