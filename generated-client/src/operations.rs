@@ -17,7 +17,9 @@ impl Client {
     /// among the order's line items → `LineItemNotFound`; a transfer object
     /// present for another `transferType` →
     /// `ReceivingOrderTransferTypeTransferDetailsMismatch`) is answered with 400
-    /// listing every offending field, and nothing is written.
+    /// listing every offending field, and nothing is written. The cross-field
+    /// rules in parentheses are checked once the body satisfies the schemas,
+    /// so they are listed after the schema problems are fixed.
     ///
     /// Valid items are applied in array order, all in one transaction:
     /// 1. An item whose `referenceNumber` matches an existing receiving order of
@@ -433,7 +435,8 @@ impl Client {
     /// List returns with their tags
     ///
     /// Lists the tenant's returns like listReturns, with each return's `tag`
-    /// (null for a return that has none). `tag` can also be filtered and sorted
+    /// (absent for a return that has none; clients treat an absent `tag` and
+    /// `null` alike). `tag` can also be filtered and sorted
     /// on; `o=ne&p=tag&v=null` keeps only tagged returns.
     ///
     /// `GET /openapi/v1/Returns/GetReturnsWithTag` (operation `listReturnsWithTag`).

@@ -189,7 +189,7 @@ pub struct TaggedReturn {
     /// When the return was completed.
     #[serde(rename = "completedAt", default, skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<chrono::DateTime<chrono::Utc>>,
-    /// Free text of at most 256 characters set by the warehouse; null when the return has none.
+    /// Free text of at most 256 characters set by the warehouse; absent (or null) when the return has none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
 }
