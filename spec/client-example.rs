@@ -4,6 +4,7 @@
 use logistics_client::futures_util::TryStreamExt;
 use logistics_client::models::dynamic_query::{Direction, Op};
 use logistics_client::models::{self, ReturnsQuery, ReturnsQueryProperty};
+use logistics_client::reqwest::StatusCode;
 use logistics_client::{Client, Error};
 
 #[tokio::main]
@@ -13,22 +14,30 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .token(std::env::var("LOGISTICS_TOKEN")?)
         .build()?;
 
-    // Create a customer, then read it back by the number the API gave it.
-    let created = client
-        .create_customer(&models::CustomerInput {
-            email: "elif.yilmaz@example.com".to_owned(),
-            first_name: "Elif".to_owned(),
-            last_name: "Yılmaz".to_owned(),
-            phone: "+905321234567".to_owned(),
-        })
-        .await?;
-    let customer = client.get_customer(created.customer_no).await?;
-    println!(
-        "customer {} ({}) has {} address(es)",
-        customer.customer_no,
-        customer.email,
-        customer.addresses.len()
-    );
+    // Create a customer, then read it back by the number the API gave it. An
+    // email the tenant already has is refused with 409 and the customer's
+    // number in the message: report it and go on.
+    let input = models::CustomerInput {
+        email: "ayse.kaya@example.com".to_owned(),
+        first_name: "Ayşe".to_owned(),
+        last_name: "Kaya".to_owned(),
+        phone: "+905321234567".to_owned(),
+    };
+    match client.create_customer(&input).await {
+        Ok(created) => {
+            let customer = client.get_customer(created.customer_no).await?;
+            println!(
+                "customer {} ({}) has {} address(es)",
+                customer.customer_no,
+                customer.email,
+                customer.addresses.len()
+            );
+        }
+        Err(Error::Api(refused)) if refused.status() == StatusCode::CONFLICT => {
+            println!("{refused}");
+        }
+        Err(other) => return Err(other.into()),
+    }
 
     // Announce incoming stock; orders that exist already are updated.
     let batch = models::ReceivingOrderBatch(vec![models::ReceivingOrder {
