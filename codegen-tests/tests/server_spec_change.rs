@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use openapi_codegen::config::Config;
-use openapi_codegen::ir::{Api, Operation};
+use openapi_codegen::ir::{Api, BodyKind, Operation, Shape, Ty};
 use openapi_codegen::parse::Document;
 
 const NEW_OPERATION: &str = "
@@ -63,11 +63,26 @@ fn method(op: &Operation) -> String {
     // `Principal` is `()`: `Option` of it where authentication is optional.
     let optional = !op.security.is_empty() && !op.is_authenticated();
     let principal = if optional { "Option<()>" } else { "()" };
-    format!(
+    let mut method = format!(
         "\n    async fn {name}(&self, _: RequestContext<{principal}>, _: {prefix}Request) -> Result<{prefix}Response, ApiError> {{\n        todo!()\n    }}\n",
         name = op.fn_name,
         prefix = op.type_prefix,
-    )
+    );
+    // A body with `x-rules` comes with a method that checks them.
+    if let Some(body) = op.body.as_ref().filter(|body| !body.rules.is_empty()) {
+        let BodyKind::Json(Shape {
+            ty: Ty::Named(body_type),
+            ..
+        }) = &body.kind
+        else {
+            panic!("the spec's bodies with rules are named JSON types");
+        };
+        method.push_str(&format!(
+            "\n    fn check_{name}_body(&self, _: &models::{body_type}) -> Vec<models::validation::Problem> {{\n        Vec::new()\n    }}\n",
+            name = op.fn_name,
+        ));
+    }
+    method
 }
 
 #[test]

@@ -10,6 +10,7 @@ use axum::body::Body;
 use bytes::Bytes;
 use http::{HeaderMap, Method, Request, StatusCode, header};
 use http_body_util::BodyExt as _;
+use logistics_server_stubs::models::validation::Problem;
 use logistics_server_stubs::models::{self, serde_json};
 use logistics_server_stubs::{
     ApiError, BulkUpsertReceivingOrdersRequest, BulkUpsertReceivingOrdersResponse,
@@ -30,6 +31,7 @@ const TOKEN: &str = "Bearer lfs_stg_good";
 #[derive(Default)]
 struct Seen {
     authenticate_calls: AtomicUsize,
+    rule_checks: AtomicUsize,
     calls: Mutex<Vec<String>>,
 }
 
@@ -106,6 +108,38 @@ impl FulfilmentApi for TestApi {
         Ok(BulkUpsertReceivingOrdersResponse::Ok {
             body: from_json(json!({"updateFailures": []})),
         })
+    }
+
+    /// One rule of the spec's `x-rules`, as an implementation would write it.
+    fn check_bulk_upsert_receiving_orders_body(
+        &self,
+        body: &models::ReceivingOrderBatch,
+    ) -> Vec<Problem> {
+        self.seen.rule_checks.fetch_add(1, Ordering::SeqCst);
+        let mut problems = Vec::new();
+        for (i, order) in body.iter().enumerate() {
+            for (j, line) in order.line_items.iter().enumerate() {
+                if order.line_items[..j]
+                    .iter()
+                    .any(|earlier| earlier.sku == line.sku)
+                {
+                    problems.push(Problem {
+                        property: format!("[{i}].lineItems[{j}]"),
+                        message: format!("sku `{}` appears more than once", line.sku),
+                        error_code: "DuplicateLineItem".to_owned(),
+                    });
+                }
+            }
+        }
+        problems
+    }
+
+    fn check_update_receiving_order_transfer_detail_body(
+        &self,
+        _: &models::TransferDetail,
+    ) -> Vec<Problem> {
+        self.seen.rule_checks.fetch_add(1, Ordering::SeqCst);
+        Vec::new()
     }
 
     async fn update_receiving_order_transfer_detail(
@@ -348,6 +382,14 @@ fn json_request(method: Method, path: &str, body: &Value) -> Request<Body> {
         .unwrap()
 }
 
+async fn bulk_upsert(app: &Router, body: &Value) -> Answer {
+    send(
+        app,
+        json_request(Method::POST, "/openapi/v1/ReceivingOrders/BulkUpsert", body),
+    )
+    .await
+}
+
 fn customer_input() -> Value {
     json!({
         "email": "elif.yilmaz@example.com",
@@ -410,15 +452,7 @@ async fn reads_a_customer() {
 async fn bulk_upserts_receiving_orders() {
     let (app, seen) = app();
     let body = json!([receiving_order(), receiving_order()]);
-    let answer = send(
-        &app,
-        json_request(
-            Method::POST,
-            "/openapi/v1/ReceivingOrders/BulkUpsert",
-            &body,
-        ),
-    )
-    .await;
+    let answer = bulk_upsert(&app, &body).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.json(), json!({"updateFailures": []}));
     assert_eq!(seen.calls(), ["bulk_upsert 2 orders for tenant-1"]);
@@ -508,15 +542,7 @@ async fn lists_returns_with_tags() {
 async fn bulk_upsert_lists_every_problem_of_the_body() {
     let (app, seen) = app();
     let body = json!([{"receiveType": "Nope", "lineItems": [], "transferType": "CargoTransfer", "extra": 1}]);
-    let answer = send(
-        &app,
-        json_request(
-            Method::POST,
-            "/openapi/v1/ReceivingOrders/BulkUpsert",
-            &body,
-        ),
-    )
-    .await;
+    let answer = bulk_upsert(&app, &body).await;
     let errors = answer.error(StatusCode::BAD_REQUEST);
     assert_eq!(
         errors,
@@ -531,6 +557,38 @@ async fn bulk_upsert_lists_every_problem_of_the_body() {
         json!("The request has 3 validation errors.")
     );
     assert!(seen.calls().is_empty());
+    // A body that does not decode cannot be checked against the rules.
+    assert_eq!(seen.rule_checks.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn the_body_rules_are_listed_with_the_schema_problems() {
+    let (app, seen) = app();
+    let line = |sku: &str| json!({"sku": sku, "expectedQuantity": 1, "hasLimitCheck": false, "tolerance": 0});
+    let body = json!([
+        {"receiveType": "Standard", "transferType": "CargoTransfer", "lineItems": [line("")]},
+        {"receiveType": "Standard", "transferType": "CargoTransfer", "lineItems": [line("A"), line("A")]},
+    ]);
+    let answer = bulk_upsert(&app, &body).await;
+    let errors = answer.error(StatusCode::BAD_REQUEST);
+    let found: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| {
+            (
+                e["property"].as_str().unwrap(),
+                e["errorCode"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("[0].lineItems[0].sku", "EmptyLineItemSku"),
+            ("[1].lineItems[1]", "DuplicateLineItem"),
+        ]
+    );
+    assert_eq!(seen.rule_checks.load(Ordering::SeqCst), 1);
+    assert!(seen.calls().is_empty(), "the operation is not called");
 }
 
 #[tokio::test]
@@ -538,15 +596,7 @@ async fn caps_the_problems_at_100_and_says_how_many_more() {
     let (app, _) = app();
     let item = json!({"receiveType": "Nope", "lineItems": [], "transferType": "CargoTransfer"});
     let body = Value::Array(vec![item; 60]);
-    let answer = send(
-        &app,
-        json_request(
-            Method::POST,
-            "/openapi/v1/ReceivingOrders/BulkUpsert",
-            &body,
-        ),
-    )
-    .await;
+    let answer = bulk_upsert(&app, &body).await;
     assert_eq!(answer.error(StatusCode::BAD_REQUEST).len(), 100);
     assert_eq!(
         answer.json()["error"]["message"],

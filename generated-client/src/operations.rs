@@ -17,9 +17,12 @@ impl Client {
     /// among the order's line items → `LineItemNotFound`; a transfer object
     /// present for another `transferType` →
     /// `ReceivingOrderTransferTypeTransferDetailsMismatch`) is answered with 400
-    /// listing every offending field, and nothing is written. The cross-field
-    /// rules in parentheses are checked once the body satisfies the schemas,
-    /// so they are listed after the schema problems are fixed.
+    /// listing every offending field, and nothing is written. The rules in
+    /// parentheses (this body's `x-rules`) are checked on every body whose
+    /// values have the schemas' types, and listed with the schema problems;
+    /// a body that does not have that shape (a value of the wrong type, a
+    /// missing required field, an unknown property) is answered with its
+    /// schema problems alone.
     ///
     /// Valid items are applied in array order, all in one transaction:
     /// 1. An item whose `referenceNumber` matches an existing receiving order of

@@ -237,10 +237,28 @@ pub fn from_json_slice<T>(bytes: &[u8], root: &'static str) -> Result<T, Report>
 where
     T: DeserializeOwned + Validate + ValidateJson,
 {
+    from_json_slice_with(bytes, root, |_: &T| Vec::new())
+}
+
+/// Like [`from_json_slice`], with `rules` that a schema cannot state. They see
+/// every value that decodes, even one whose own checks found problems, and
+/// their problems join those in one report; a value that does not decode at
+/// all is reported without them.
+pub fn from_json_slice_with<T>(
+    bytes: &[u8],
+    root: &'static str,
+    rules: impl FnOnce(&T) -> Vec<Problem>,
+) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
     let mut report = Report::new();
     match serde_json::from_slice::<T>(bytes) {
         Ok(value) => {
             value.validate(&mut Path::new(root), &mut report);
+            for problem in rules(&value) {
+                report.add(problem);
+            }
             if report.is_empty() {
                 Ok(value)
             } else {

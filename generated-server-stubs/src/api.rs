@@ -71,9 +71,12 @@ pub trait FulfilmentApi: Send + Sync + 'static {
     /// among the order's line items → `LineItemNotFound`; a transfer object
     /// present for another `transferType` →
     /// `ReceivingOrderTransferTypeTransferDetailsMismatch`) is answered with 400
-    /// listing every offending field, and nothing is written. The cross-field
-    /// rules in parentheses are checked once the body satisfies the schemas,
-    /// so they are listed after the schema problems are fixed.
+    /// listing every offending field, and nothing is written. The rules in
+    /// parentheses (this body's `x-rules`) are checked on every body whose
+    /// values have the schemas' types, and listed with the schema problems;
+    /// a body that does not have that shape (a value of the wrong type, a
+    /// missing required field, an unknown property) is answered with its
+    /// schema problems alone.
     ///
     /// Valid items are applied in array order, all in one transaction:
     /// 1. An item whose `referenceNumber` matches an existing receiving order of
@@ -96,6 +99,22 @@ pub trait FulfilmentApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::BulkUpsertReceivingOrdersResponse, ApiError>,
     > + Send;
+    /// Checks the body of `POST /openapi/v1/ReceivingOrders/BulkUpsert` (`bulkUpsertReceivingOrders`)
+    /// against the rules its schemas cannot state, as the document's `x-rules` lists them:
+    ///
+    /// - `DuplicateLineItem`: no order has two line items with the same `sku` and `lotNumber`.
+    /// - `LineItemNotFound`: the `sku` of every lot line is among its order's line items.
+    /// - `ReceivingOrderTransferTypeTransferDetailsMismatch`: an order carries no transfer object of a type other than its `transferType`.
+    ///
+    /// The router calls it with every body that decodes, even one that breaks its schemas,
+    /// and answers 400 with the problems of both in one list;
+    /// [`bulk_upsert_receiving_orders`](Self::bulk_upsert_receiving_orders) is called only when there are none.
+    /// Return every problem found, with its error code and the path of the offending value
+    /// (such as `[3].lineItems[0].sku`), or none.
+    fn check_bulk_upsert_receiving_orders_body(
+        &self,
+        body: &models::ReceivingOrderBatch,
+    ) -> Vec<models::validation::Problem>;
     /// Replace a receiving order's transfer detail
     ///
     /// Sets how the stock of a receiving order travels to the warehouse:
@@ -116,6 +135,21 @@ pub trait FulfilmentApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::UpdateReceivingOrderTransferDetailResponse, ApiError>,
     > + Send;
+    /// Checks the body of `PUT /openapi/v1/ReceivingOrders/{referenceNumber}/transferDetail` (`updateReceivingOrderTransferDetail`)
+    /// against the rules its schemas cannot state, as the document's `x-rules` lists them:
+    ///
+    /// - `Required`: the transfer object matching `transferType` is present.
+    /// - `ReceivingOrderTransferTypeTransferDetailsMismatch`: no transfer object of a type other than `transferType` is present.
+    ///
+    /// The router calls it with every body that decodes, even one that breaks its schemas,
+    /// and answers 400 with the problems of both in one list;
+    /// [`update_receiving_order_transfer_detail`](Self::update_receiving_order_transfer_detail) is called only when there are none.
+    /// Return every problem found, with its error code and the path of the offending value
+    /// (such as `[3].lineItems[0].sku`), or none.
+    fn check_update_receiving_order_transfer_detail_body(
+        &self,
+        body: &models::TransferDetail,
+    ) -> Vec<models::validation::Problem>;
     /// Create a customer
     ///
     /// Creates a customer of the tenant. `email`, `firstName`, `lastName` and

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 use crate::models::serde_json::{self, Map, Number, Value};
-use crate::models::validation::{self, Validate, ValidateJson};
+use crate::models::validation::{self, Problem, Validate, ValidateJson};
 use crate::negotiation;
 use crate::params;
 
@@ -76,6 +76,16 @@ where
     T: DeserializeOwned + Validate + ValidateJson,
 {
     validation::from_json_slice::<T>(bytes, "body").map_err(ApiError::validation)
+}
+
+/// Decodes and validates a JSON body whose operation declares rules that its
+/// schemas cannot state (`x-rules`): `rules` checks every body that decodes,
+/// so that one 400 lists its problems with the schemas' own.
+pub fn json_with_rules<T>(bytes: &[u8], rules: impl FnOnce(&T) -> Vec<Problem>) -> Result<T, ApiError>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    validation::from_json_slice_with::<T>(bytes, "body", rules).map_err(ApiError::validation)
 }
 
 /// A text body: 400 `InvalidFormat` when it is not UTF-8.

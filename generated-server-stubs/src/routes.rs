@@ -160,7 +160,10 @@ async fn handle_bulk_upsert_receiving_orders<A: FulfilmentApi>(
         .await? else {
         return Err(ApiError::body_required());
     };
-    let body: models::ReceivingOrderBatch = body::json(&bytes)?;
+    let body: models::ReceivingOrderBatch = body::json_with_rules(
+        &bytes,
+        |body| shared.api.check_bulk_upsert_receiving_orders_body(body),
+    )?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
@@ -271,7 +274,10 @@ async fn handle_update_receiving_order_transfer_detail<A: FulfilmentApi>(
         .await? else {
         return Err(ApiError::body_required());
     };
-    let body: models::TransferDetail = body::json(&bytes)?;
+    let body: models::TransferDetail = body::json_with_rules(
+        &bytes,
+        |body| shared.api.check_update_receiving_order_transfer_detail_body(body),
+    )?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,

@@ -5,7 +5,8 @@
 
 use logistics_models::validation::Problem;
 use logistics_models::{
-    BulkUpsertResult, Return, ReturnList, ReturnsQuery, TaggedReturnList, TaggedReturnsQuery,
+    BulkUpsertResult, ReceivingOrderBatch, Return, ReturnList, ReturnsQuery, TaggedReturnList,
+    TaggedReturnsQuery, TransferDetail,
 };
 use logistics_server_stubs::{
     ApiError, BulkUpsertReceivingOrdersRequest, BulkUpsertReceivingOrdersResponse,
@@ -106,10 +107,6 @@ impl FulfilmentApi for Service {
         request: BulkUpsertReceivingOrdersRequest,
     ) -> Result<BulkUpsertReceivingOrdersResponse, ApiError> {
         let batch = request.body.into_inner();
-        let problems = receiving_orders::check_batch(&batch);
-        if !problems.is_empty() {
-            return Err(ApiError::bad_request(problems));
-        }
         let failures = self
             .store
             .upsert_receiving_orders(context.principal.tenant_id, &batch)
@@ -120,6 +117,10 @@ impl FulfilmentApi for Service {
                 update_failures: Some(failures),
             },
         })
+    }
+
+    fn check_bulk_upsert_receiving_orders_body(&self, body: &ReceivingOrderBatch) -> Vec<Problem> {
+        receiving_orders::check_batch(body)
     }
 
     async fn update_receiving_order_transfer_detail(
@@ -137,6 +138,13 @@ impl FulfilmentApi for Service {
             .await
             .map_err(api_error)?;
         Ok(UpdateReceivingOrderTransferDetailResponse::Ok { body: stored })
+    }
+
+    fn check_update_receiving_order_transfer_detail_body(
+        &self,
+        body: &TransferDetail,
+    ) -> Vec<Problem> {
+        receiving_orders::check_transfer_detail(body)
     }
 
     async fn create_customer(

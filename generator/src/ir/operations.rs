@@ -202,10 +202,24 @@ pub struct RequestBody {
     pub media_types: Vec<String>,
     /// How the body is encoded (the same for all its media types).
     pub kind: BodyKind,
+    /// Rules across its fields that schemas cannot state (the `x-rules`
+    /// extension), in document order; the server's implementer checks them.
+    pub rules: Vec<BodyRule>,
     /// Its documentation.
     pub docs: Docs,
     /// Where it is.
     pub origin: Origin,
+}
+
+/// A rule of a request body that its schema cannot state, such as "no two
+/// line items with the same `sku`", declared by the `x-rules` extension of
+/// the request body: a list of `{code, description}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyRule {
+    /// The error code a violation is reported with.
+    pub code: String,
+    /// What the rule requires, in words.
+    pub description: String,
 }
 
 /// How a body is encoded and what it decodes to.

@@ -10,9 +10,9 @@ use super::names::{Namespace, field_name, type_name};
 use super::schemas::{SchemaRef, TypeTable};
 use crate::error::Result;
 use crate::ir::{
-    BodyKind, Docs, DynamicQuery, Method, Operation, ParamLocation, ParamStyle, Parameter,
-    QueryProperty, QueryValueKind, RequestBody, Response, ResponseHeader, SecurityRequirement,
-    Shape, Status, Ty,
+    BodyKind, BodyRule, Docs, DynamicQuery, Method, Operation, ParamLocation, ParamStyle,
+    Parameter, QueryProperty, QueryValueKind, RequestBody, Response, ResponseHeader,
+    SecurityRequirement, Shape, Status, Ty,
 };
 use crate::parse::{Document, Pointer};
 
@@ -460,16 +460,70 @@ impl<'d> OperationLowering<'_, 'd> {
             ));
         }
         let kind = self.body_kind(&body.content, &at.push("content"), &format!("{prefix}Body"))?;
+        let rules = match body.extensions.get("x-rules") {
+            Some(rules) => self.body_rules(rules, &kind, &at.push("x-rules"))?,
+            None => Vec::new(),
+        };
         Ok(RequestBody {
             required: body.required,
             media_types: body.content.keys().cloned().collect(),
             kind,
+            rules,
             docs: Docs {
                 description: body.description.clone(),
                 ..Docs::default()
             },
             origin: at,
         })
+    }
+
+    /// The `x-rules` extension of a request body: a list of `{code,
+    /// description}`, each a rule across fields that a schema cannot state.
+    fn body_rules(
+        &self,
+        rules: &serde_json::Value,
+        kind: &BodyKind,
+        at: &Pointer,
+    ) -> Result<Vec<BodyRule>> {
+        if !matches!(kind, BodyKind::Json(_)) {
+            return Err(self
+                .doc
+                .unsupported(at, "`x-rules` is supported on JSON bodies only"));
+        }
+        let list = rules.as_array().ok_or_else(|| {
+            self.doc
+                .invalid(at, "`x-rules` must be a list of `{code, description}`")
+        })?;
+        let mut codes = std::collections::BTreeSet::new();
+        list.iter()
+            .enumerate()
+            .map(|(i, rule)| {
+                let at = at.push(&i.to_string());
+                let text = |key: &str| {
+                    rule.get(key)
+                        .and_then(serde_json::Value::as_str)
+                        .filter(|text| !text.trim().is_empty())
+                        .map(str::to_owned)
+                        .ok_or_else(|| {
+                            self.doc.invalid(
+                                &at.push(key),
+                                format!("`{key}` must be a non-empty string"),
+                            )
+                        })
+                };
+                let rule = BodyRule {
+                    code: text("code")?,
+                    description: text("description")?,
+                };
+                if !codes.insert(rule.code.clone()) {
+                    return Err(self.doc.invalid(
+                        &at.push("code"),
+                        format!("the code `{}` names two rules", rule.code),
+                    ));
+                }
+                Ok(rule)
+            })
+            .collect()
     }
 
     /// The one encoding of a body offered under several media types.

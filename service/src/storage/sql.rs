@@ -748,10 +748,6 @@ macro_rules! sql_store {
                 with_retries!(self.pool, $begin, |tx| {
                     {
                         let (id, existing) = Self::order_for_update(tx, tenant, reference).await?;
-                        let problems = receiving_orders::check_transfer_detail(detail);
-                        if !problems.is_empty() {
-                            return Err(DomainError::Invalid(problems));
-                        }
                         if let Some((code, message)) = receiving_orders::transfer_detail_conflict(detail, &existing) {
                             return Err(DomainError::Conflict { property: "referenceNumber", code, message });
                         }

@@ -202,6 +202,11 @@ fn method_tokens(server: &Server<'_>, op: &Op<'_>) -> TokenStream {
     let request = op.request_type();
     let response = op.response_type();
     let principal = op.principal(server);
+    let rules = op
+        .op
+        .body
+        .as_ref()
+        .and_then(|body| rules_method_tokens(server, op, body));
     quote! {
         #doc
         fn #name(
@@ -209,7 +214,50 @@ fn method_tokens(server: &Server<'_>, op: &Op<'_>) -> TokenStream {
             context: RequestContext #principal,
             request: #request,
         ) -> impl std::future::Future<Output = Result<responses::#response, ApiError>> + Send;
+
+        #rules
     }
+}
+
+/// The method checking the rules a body's schemas cannot state (`x-rules`),
+/// when it has any: the document names them, the implementer writes them.
+fn rules_method_tokens(
+    server: &Server<'_>,
+    op: &Op<'_>,
+    body: &RequestBody,
+) -> Option<TokenStream> {
+    if body.rules.is_empty() {
+        return None;
+    }
+    let mut lines = vec![
+        format!("Checks the body of {}", op.signature_line()),
+        "against the rules its schemas cannot state, as the document's `x-rules` lists them:"
+            .to_owned(),
+        String::new(),
+    ];
+    lines.extend(
+        body.rules
+            .iter()
+            .map(|rule| format!("- `{}`: {}", rule.code, rule.description)),
+    );
+    let operation = &op.op.fn_name;
+    lines.extend([
+        String::new(),
+        "The router calls it with every body that decodes, even one that breaks its schemas,"
+            .to_owned(),
+        "and answers 400 with the problems of both in one list;".to_owned(),
+        format!("[`{operation}`](Self::{operation}) is called only when there are none."),
+        "Return every problem found, with its error code and the path of the offending value"
+            .to_owned(),
+        "(such as `[3].lineItems[0].sku`), or none.".to_owned(),
+    ]);
+    let doc = docs::attrs(&lines);
+    let name = op.rules_fn_name();
+    let ty = body_type(server, body);
+    Some(quote! {
+        #doc
+        fn #name(&self, body: &#ty) -> Vec<models::validation::Problem>;
+    })
 }
 
 fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {

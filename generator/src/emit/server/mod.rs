@@ -348,6 +348,11 @@ impl Op<'_> {
     pub fn fn_name(&self) -> Ident {
         format_ident!("{}", self.op.fn_name)
     }
+
+    /// The trait method checking the body's `x-rules`.
+    pub fn rules_fn_name(&self) -> Ident {
+        format_ident!("check_{}_body", self.op.fn_name)
+    }
 }
 
 fn has_pattern(shape: &crate::ir::Shape) -> bool {

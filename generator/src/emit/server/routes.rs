@@ -442,6 +442,10 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
 /// The expression decoding `bytes` into the body.
 fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<TokenStream> {
     Ok(match kind {
+        BodyKind::Json(_) if op.op.body.as_ref().is_some_and(|b| !b.rules.is_empty()) => {
+            let rules = op.rules_fn_name();
+            quote!(body::json_with_rules(&bytes, |body| shared.api.#rules(body))?)
+        }
         BodyKind::Json(_) => quote!(body::json(&bytes)?),
         BodyKind::Text => quote!(body::text(bytes)?),
         BodyKind::Binary => quote!(bytes),
