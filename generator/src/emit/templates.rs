@@ -236,6 +236,8 @@ pub struct ServerReadme<'a> {
     has_security: bool,
     principal: &'a str,
     operations: Vec<OperationRow>,
+    /// The trait's methods that check bodies' `x-rules`.
+    rule_methods: Vec<String>,
     body_limit_mib: usize,
 }
 
@@ -265,6 +267,13 @@ impl ServerReadme<'_> {
                 has_security,
                 principal,
                 operations,
+                rule_methods: cx
+                    .api
+                    .operations
+                    .iter()
+                    .filter(|op| op.body.as_ref().is_some_and(|body| !body.rules.is_empty()))
+                    .map(super::server::rules_method_name)
+                    .collect(),
                 body_limit_mib: 16,
             },
             "README.md",

@@ -351,8 +351,13 @@ impl Op<'_> {
 
     /// The trait method checking the body's `x-rules`.
     pub fn rules_fn_name(&self) -> Ident {
-        format_ident!("check_{}_body", self.op.fn_name)
+        format_ident!("{}", rules_method_name(self.op))
     }
+}
+
+/// The name of the trait method checking `op`'s body rules (`x-rules`).
+pub(crate) fn rules_method_name(op: &Operation) -> String {
+    format!("check_{}_body", op.fn_name)
 }
 
 fn has_pattern(shape: &crate::ir::Shape) -> bool {
