@@ -142,3 +142,39 @@ fn generation_is_deterministic() {
         );
     }
 }
+
+/// Callbacks, links and webhooks are not generated: the generator says so in
+/// one note per document, naming each kind, and still generates.
+#[test]
+fn what_is_not_generated_is_one_note_per_document() {
+    let notes = |text: &str| {
+        let doc = Document::parse(text, "notes.yaml", false).unwrap_or_else(|e| panic!("{e}"));
+        let target = Target::standalone(PathBuf::from("notes.yaml"), "notes");
+        openapi_codegen::generate_from(&doc, &target, "test")
+            .unwrap_or_else(|e| panic!("{e}"))
+            .notes
+    };
+    let lenient = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lenient.yaml"),
+    )
+    .unwrap();
+    assert_eq!(
+        notes(&lenient),
+        [
+            "notes.yaml: not generated, by design: callbacks (1 operation(s), the first at \
+          notes.yaml#/paths/~1subscribe/post/callbacks), response links (1 response(s), the \
+          first at notes.yaml#/paths/~1subscribe/post/responses/201/links); the operations \
+          that declare them are generated"
+        ]
+    );
+    let webhooks = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n\
+                    webhooks:\n  ping:\n    post:\n      responses:\n        '200': {description: ok}\n";
+    assert_eq!(
+        notes(webhooks),
+        [
+            "notes.yaml: not generated, by design: webhooks (notes.yaml#/webhooks); the operations that declare them are generated"
+        ]
+    );
+    let plain = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
+    assert!(notes(plain).is_empty());
+}

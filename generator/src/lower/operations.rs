@@ -555,9 +555,19 @@ impl<'d> OperationLowering<'_, 'd> {
             entries.push((Status::Default, default, at.push("default")));
         }
         if entries.is_empty() {
-            return Err(self
-                .doc
-                .invalid(&at, "an operation needs at least one response"));
+            // `responses: {}` documents nothing: any status, no body known.
+            return Ok(vec![Response {
+                status: Status::Default,
+                name: status_name(Status::Default),
+                docs: Docs {
+                    description: Some("The document lists no responses.".to_owned()),
+                    ..Docs::default()
+                },
+                headers: Vec::new(),
+                media_types: Vec::new(),
+                body: None,
+                component: None,
+            }]);
         }
         let successes = entries.iter().filter(|(s, _, _)| s.is_success()).count();
         let mut names = Namespace::default();
