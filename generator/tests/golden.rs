@@ -3,6 +3,31 @@
 //! reviewed like code. A change in output fails here with a diff.
 //!
 //! To accept new output after reviewing it: `BLESS=1 cargo test -p openapi-codegen --test golden`.
+//!
+//! The output also has to build: `cargo xtask external-specs` (a step of
+//! `cargo xtask test`) generates every fixture into a scratch workspace and
+//! runs clippy on it with warnings as errors.
+//!
+//! Which fixture covers which construct:
+//! - `all_of`: `allOf` merged into one struct;
+//! - `one_of`: unions tagged by a discriminator, by a distinguishing required
+//!   property, and untagged;
+//! - `objects`: nullable, required and optional fields, defaults, inline objects;
+//! - `maps`: typed and free-form `additionalProperties`, free-form objects and values;
+//! - `enums`: string enums whose values are not identifiers, nullable enums;
+//! - `formats`: integer formats (int8…int64, uint8…uint64), float and double, byte;
+//! - `arrays`: arrays of arrays, nullable items; `recursive`: boxed recursion;
+//! - `operations`: path-level parameters and overrides, query arrays, header and
+//!   cookie parameters, an optional binary (`application/octet-stream`) body,
+//!   several success responses, `default`, response headers, no operationId,
+//!   `text/plain` bodies;
+//! - `parameters`: names colliding with each other, with keywords and with the
+//!   generated code's own names; form (exploded or not) and pipe-delimited
+//!   arrays; header lists; a required cookie;
+//! - `lenient`: what real documents do: `enum: [null]`, `responses: {}`, a
+//!   required property not declared, a union-typed query parameter, a form
+//!   response body, callbacks and links (one note);
+//! - `names`, `constraints`, `dynamic_query`: naming, validation, `x-dynamic-query`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
