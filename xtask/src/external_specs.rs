@@ -3,7 +3,7 @@
 //! and every golden fixture of the generator's tests, becomes models, client
 //! and server crates in one scratch workspace under
 //! `target/external-specs/`, which must pass `cargo clippy --all-targets`
-//! with every warning an error.
+//! and `cargo doc` with every warning an error.
 //!
 //! The scratch workspace gets this workspace's `Cargo.lock`, so it builds
 //! with the versions we build with and resolves nothing new, and a target
@@ -42,23 +42,31 @@ pub fn run(root: &Path) -> Result<()> {
     write(&scratch, &files)?;
     std::fs::copy(root.join("Cargo.lock"), scratch.join("Cargo.lock"))
         .map_err(|e| fail(format!("copying Cargo.lock: {e}")))?;
-    let mut command = Command::new(cargo_bin());
-    command
-        .current_dir(&scratch)
-        .env(
-            "CARGO_TARGET_DIR",
-            root.join("target/external-specs-target"),
-        )
-        .env("RUSTFLAGS", "-D warnings")
-        .args([
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--keep-going",
-            "--quiet",
-        ])
-        .args(["--", "-D", "warnings"]);
-    run_command(command)
+    let cargo = |args: &[&str]| {
+        let mut command = Command::new(cargo_bin());
+        command
+            .current_dir(&scratch)
+            .env(
+                "CARGO_TARGET_DIR",
+                root.join("target/external-specs-target"),
+            )
+            .env("RUSTFLAGS", "-D warnings")
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .args(args);
+        run_command(command)
+    };
+    // Clippy checks every target as `cargo check` would (rustc's warnings
+    // are errors by RUSTFLAGS), then lints it.
+    let common = ["--workspace", "--keep-going", "--quiet"];
+    cargo(
+        &[
+            &["clippy", "--all-targets"],
+            &common[..],
+            &["--", "-D", "warnings"],
+        ]
+        .concat(),
+    )?;
+    cargo(&[&["doc", "--no-deps"], &common[..]].concat())
 }
 
 /// The documents to generate, with the prefix of their crate names:

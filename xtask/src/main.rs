@@ -44,8 +44,8 @@ tasks:
                       OpenAPI 3.0 document into DIR, a workspace of its own
   external-specs      generate models, client and server crates for every
                       document in codegen-tests/specs/external/ (and every
-                      golden fixture) into target/external-specs/ and build
-                      them with clippy, warnings as errors
+                      golden fixture) into target/external-specs/ and check
+                      them with clippy and rustdoc, warnings as errors
   test                format, codegen drift, clippy, tests and rustdoc: every
                       check a change must pass
 ";
