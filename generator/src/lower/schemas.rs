@@ -564,6 +564,7 @@ impl<'d> TypeTable<'d> {
                 }
                 _ => Ty::Map(Box::new(Shape::of(Ty::Any))),
             },
+            None if view.only_null => Ty::Primitive(Primitive::Null),
             None => Ty::Any,
             Some(other) => {
                 return Err(self.doc.invalid(
@@ -687,6 +688,8 @@ pub(crate) struct View<'s> {
     pub format: Option<String>,
     pub string_enum: Option<Vec<Option<String>>>,
     pub other_enum: bool,
+    /// `enum: [null]` without a `type`: the value is always null.
+    pub only_null: bool,
     pub properties: &'s IndexMap<String, ReferenceOr<Box<Schema>>>,
     pub required: &'s [String],
     pub additional: Option<&'s AdditionalProperties>,
@@ -720,6 +723,7 @@ impl<'s> View<'s> {
             format: None,
             string_enum: None,
             other_enum: false,
+            only_null: false,
             properties: &NO_PROPERTIES,
             required: &[],
             additional: None,
@@ -794,9 +798,10 @@ impl<'s> View<'s> {
             SchemaKind::Any(any) => {
                 view.typ = any.typ.as_deref();
                 view.format = any.format.clone();
-                // `enum: [null]` says the value is always null: no enum, and
-                // without a `type` the shape is any JSON value.
-                if any.enumeration.iter().any(|v| !v.is_null()) {
+                // `enum: [null]` says the value is always null (`only_null`).
+                view.only_null =
+                    !any.enumeration.is_empty() && any.enumeration.iter().all(|v| v.is_null());
+                if !any.enumeration.is_empty() && !view.only_null {
                     if any.enumeration.iter().all(|v| v.is_string() || v.is_null()) {
                         view.string_enum = Some(
                             any.enumeration

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use super::{Server, header_name};
 use crate::emit::models::checks::CheckContext;
 use crate::error::{Error, Result};
-use crate::ir::{ParamLocation, ParamStyle, Parameter, Shape, Ty, TypeKind};
+use crate::ir::{ParamLocation, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind};
 
 /// How a parameter's text becomes its value.
 pub(crate) enum Kind {
@@ -70,6 +70,7 @@ pub(crate) fn field_type(server: &Server<'_>, param: &Parameter) -> Result<Token
 
 fn resolve(server: &Server<'_>, shape: &Shape) -> Option<Kind> {
     match &shape.ty {
+        Ty::Primitive(Primitive::Null) => None,
         Ty::Primitive(p) => Some(Kind::Scalar(server.types.primitive(*p))),
         Ty::Named(name) => {
             let def = server.cx.api.type_named(name)?;

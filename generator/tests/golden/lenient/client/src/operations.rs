@@ -25,10 +25,7 @@ impl Client {
     /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
     ///
     /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
-    pub async fn hold(
-        &self,
-        params: HoldParams,
-    ) -> Result<crate::models::serde_json::Value, crate::Error> {
+    pub async fn hold(&self, params: HoldParams) -> Result<(), crate::Error> {
         const SECURITY: &[&[crate::transport::Scheme]] = &[];
         let mut __call = crate::transport::Call::new(
             "hold",
@@ -42,12 +39,7 @@ impl Client {
         }
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                __answer
-                    .json::<
-                        crate::models::serde_json::Value,
-                    >(crate::transport::Envelope::Bare)
-            }
+            200 => __answer.json::<()>(crate::transport::Envelope::Bare),
             _ => Err(__answer.into_error()),
         }
     }

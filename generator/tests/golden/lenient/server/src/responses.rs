@@ -17,7 +17,7 @@ pub enum HoldResponse {
     /// 200: Always null.
     Ok {
         /// The body, sent as `application/json`.
-        body: models::serde_json::Value,
+        body: (),
     },
 }
 
