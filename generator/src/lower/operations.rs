@@ -555,17 +555,19 @@ impl<'d> OperationLowering<'_, 'd> {
             entries.push((Status::Default, default, at.push("default")));
         }
         if entries.is_empty() {
-            // `responses: {}` documents nothing: any status, no body known.
+            // `responses: {}` documents nothing: any status, its body as bytes.
             return Ok(vec![Response {
                 status: Status::Default,
                 name: status_name(Status::Default),
                 docs: Docs {
-                    description: Some("The document lists no responses.".to_owned()),
+                    description: Some(
+                        "Not documented (`responses: {}`): the body as bytes.".to_owned(),
+                    ),
                     ..Docs::default()
                 },
                 headers: Vec::new(),
-                media_types: Vec::new(),
-                body: None,
+                media_types: vec!["application/octet-stream".to_owned()],
+                body: Some(BodyKind::Binary),
                 component: None,
             }]);
         }

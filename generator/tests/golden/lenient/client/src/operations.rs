@@ -53,7 +53,7 @@ impl Client {
     ///
     /// # Answers
     ///
-    /// - any 2xx: The document lists no responses.
+    /// - any 2xx: Not documented (`responses: {}`): the body as bytes.
     ///
     /// # Errors
     ///
@@ -64,7 +64,7 @@ impl Client {
     pub async fn list_things(
         &self,
         params: ListThingsParams,
-    ) -> Result<(), crate::Error> {
+    ) -> Result<bytes::Bytes, crate::Error> {
         const SECURITY: &[&[crate::transport::Scheme]] = &[];
         let mut __call = crate::transport::Call::new(
             "listThings",
@@ -73,9 +73,10 @@ impl Client {
             SECURITY,
         );
         __call.query("id", &params.id, crate::transport::Style::Comma, true);
+        __call.accept("application/octet-stream");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200..=299 => Ok(()),
+            200..=299 => Ok(__answer.bytes()),
             _ => Err(__answer.into_error()),
         }
     }

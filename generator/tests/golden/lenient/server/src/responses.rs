@@ -54,10 +54,12 @@ impl HoldResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ListThingsResponse {
-    /// Any other status: The document lists no responses.
+    /// Any other status: Not documented (`responses: {}`): the body as bytes.
     Default {
         /// The status to answer with.
         status: http::StatusCode,
+        /// The body, sent as `application/octet-stream`.
+        body: axum::body::Bytes,
     },
 }
 
@@ -70,9 +72,24 @@ impl ListThingsResponse {
     }
     /// The HTTP response: the body in the negotiated media type (when the
     /// response offers it), the headers, the status.
-    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
         match self {
-            Self::Default { status } => Ok(respond::empty(status)),
+            Self::Default { status, body } => {
+                Ok(
+                    respond::bytes(
+                        status,
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["application/octet-stream"],
+                            "application/octet-stream",
+                        ),
+                    ),
+                )
+            }
         }
     }
 }

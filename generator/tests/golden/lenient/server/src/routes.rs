@@ -129,6 +129,10 @@ async fn handle_list_things<A: LenientApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "listThings";
+    let media_type = negotiation::negotiate(
+        &parts.headers,
+        &["application/octet-stream"],
+    )?;
     let mut report = Report::new();
     let mut id = Vec::new();
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
@@ -148,7 +152,7 @@ async fn handle_list_things<A: LenientApi>(
     };
     let request = api::ListThingsRequest { id };
     let response = shared.api.list_things(context, request).await?;
-    response.into_http()
+    response.into_http(media_type)
 }
 
 /// `POST /subscribe` (`subscribe`).
