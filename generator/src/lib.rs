@@ -44,8 +44,9 @@ use emit::{Context, Files};
 pub struct Generated {
     /// The files, by path relative to the workspace root.
     pub files: Files,
-    /// Things in the document deliberately not generated (callbacks, links,
-    /// webhooks), said once each.
+    /// What the document has that is deliberately not generated (callbacks,
+    /// links, webhooks): at most one note, naming them all and where the
+    /// first of each is. Not an error: the callers print it.
     pub notes: Vec<String>,
 }
 

@@ -3,6 +3,31 @@
 //! reviewed like code. A change in output fails here with a diff.
 //!
 //! To accept new output after reviewing it: `BLESS=1 cargo test -p openapi-codegen --test golden`.
+//!
+//! The output also has to build: `cargo xtask external-specs` (a step of
+//! `cargo xtask test`) generates every fixture into a scratch workspace and
+//! runs clippy on it with warnings as errors.
+//!
+//! Which fixture covers which construct:
+//! - `all_of`: `allOf` merged into one struct;
+//! - `one_of`: unions tagged by a discriminator, by a distinguishing required
+//!   property, and untagged;
+//! - `objects`: nullable, required and optional fields, defaults, inline objects;
+//! - `maps`: typed and free-form `additionalProperties`, free-form objects and values;
+//! - `enums`: string enums whose values are not identifiers, nullable enums;
+//! - `formats`: integer formats (int8…int64, uint8…uint64), float and double, byte;
+//! - `arrays`: arrays of arrays, nullable items; `recursive`: boxed recursion;
+//! - `operations`: path-level parameters and overrides, query arrays, header and
+//!   cookie parameters, an optional binary (`application/octet-stream`) body,
+//!   several success responses, `default`, response headers, no operationId,
+//!   `text/plain` bodies;
+//! - `parameters`: names colliding with each other, with keywords and with the
+//!   generated code's own names; form (exploded or not) and pipe-delimited
+//!   arrays; header lists; a required cookie;
+//! - `lenient`: what real documents do: `enum: [null]`, `responses: {}`, a
+//!   required property not declared, a union-typed query parameter, a form
+//!   response body, callbacks and links (one note);
+//! - `names`, `constraints`, `dynamic_query`: naming, validation, `x-dynamic-query`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -141,4 +166,40 @@ fn generation_is_deterministic() {
             fixture.display()
         );
     }
+}
+
+/// Callbacks, links and webhooks are not generated: the generator says so in
+/// one note per document, naming each kind, and still generates.
+#[test]
+fn what_is_not_generated_is_one_note_per_document() {
+    let notes = |text: &str| {
+        let doc = Document::parse(text, "notes.yaml", false).unwrap_or_else(|e| panic!("{e}"));
+        let target = Target::standalone(PathBuf::from("notes.yaml"), "notes");
+        openapi_codegen::generate_from(&doc, &target, "test")
+            .unwrap_or_else(|e| panic!("{e}"))
+            .notes
+    };
+    let lenient = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lenient.yaml"),
+    )
+    .unwrap();
+    assert_eq!(
+        notes(&lenient),
+        [
+            "notes.yaml: not generated, by design: callbacks (1 operation(s), the first at \
+          notes.yaml#/paths/~1subscribe/post/callbacks), response links (1 response(s), the \
+          first at notes.yaml#/paths/~1subscribe/post/responses/201/links); the operations \
+          that declare them are generated"
+        ]
+    );
+    let webhooks = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n\
+                    webhooks:\n  ping:\n    post:\n      responses:\n        '200': {description: ok}\n";
+    assert_eq!(
+        notes(webhooks),
+        [
+            "notes.yaml: not generated, by design: webhooks (notes.yaml#/webhooks); the operations that declare them are generated"
+        ]
+    );
+    let plain = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
+    assert!(notes(plain).is_empty());
 }

@@ -55,17 +55,10 @@ pub fn run(root: &Path, check: bool) -> Result<()> {
     }
     let mut written = 0;
     for (path, contents) in files.iter() {
-        let full = root.join(path);
-        if std::fs::read_to_string(&full).ok().as_deref() == Some(contents) {
-            continue;
+        if write_if_changed(&root.join(path), contents)? {
+            println!("wrote {}", path.display());
+            written += 1;
         }
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| fail(format!("{}: {e}", parent.display())))?;
-        }
-        std::fs::write(&full, contents).map_err(|e| fail(format!("{}: {e}", full.display())))?;
-        println!("wrote {}", path.display());
-        written += 1;
     }
     for path in &stale {
         std::fs::remove_file(root.join(path))
@@ -79,6 +72,20 @@ pub fn run(root: &Path, check: bool) -> Result<()> {
         elapsed.as_millis()
     );
     Ok(())
+}
+
+/// Writes `contents` to `path` (creating its folder) unless the file already
+/// holds them, so that cargo sees unchanged files as unchanged; says whether
+/// it wrote.
+pub fn write_if_changed(path: &Path, contents: &str) -> Result<bool> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(false);
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| fail(format!("{}: {e}", parent.display())))?;
+    }
+    std::fs::write(path, contents).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+    Ok(true)
 }
 
 /// Generates every crate of `spec/codegen.toml`, in memory.

@@ -65,7 +65,7 @@ pub fn generate(spec: &Path, out: &Path, name: &str) -> Result<usize> {
 }
 
 /// The file name without extension, as a package-name prefix: `petstore-expanded`.
-fn default_name(spec: &Path) -> Result<String> {
+pub fn default_name(spec: &Path) -> Result<String> {
     let stem = spec.file_stem().and_then(|s| s.to_str()).ok_or_else(|| {
         fail(format!(
             "cannot make a crate name from {}; pass --name",

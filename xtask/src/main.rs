@@ -4,9 +4,12 @@
 //!   check that the committed ones match the spec and the generator.
 //! - `cargo xtask generate --spec PATH --out DIR [--name NAME]`: the generator
 //!   on any document, into a standalone workspace.
+//! - `cargo xtask external-specs`: generate crates for every vendored public
+//!   document (and every golden fixture) into one scratch workspace and build it.
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
 
 mod codegen;
+mod external_specs;
 mod generate;
 mod test;
 
@@ -39,6 +42,10 @@ tasks:
   generate --spec PATH --out DIR [--name NAME]
                       generate models, client and server crates for any
                       OpenAPI 3.0 document into DIR, a workspace of its own
+  external-specs      generate models, client and server crates for every
+                      document in codegen-tests/specs/external/ (and every
+                      golden fixture) into target/external-specs/ and check
+                      them with clippy and rustdoc, warnings as errors
   test                format, codegen drift, clippy, tests and rustdoc: every
                       check a change must pass
 ";
@@ -51,6 +58,7 @@ fn main() -> ExitCode {
         ["codegen"] => codegen::run(&root, false),
         ["codegen", "--check"] => codegen::run(&root, true),
         ["test"] => test::run(&root),
+        ["external-specs"] => external_specs::run(&root),
         ["generate", rest @ ..] => generate::run(rest),
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");

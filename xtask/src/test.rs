@@ -31,6 +31,9 @@ pub fn run(root: &Path) -> Result<()> {
     step("tests", || {
         cargo(root, &["test", "--workspace", "--locked"])
     })?;
+    step("crates generated from external documents build", || {
+        crate::external_specs::run(root)
+    })?;
     step("rustdoc of the generated crates", || {
         let mut command = Command::new(cargo_bin());
         command
@@ -85,7 +88,7 @@ pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
     run_command(command)
 }
 
-fn run_command(mut command: Command) -> Result<()> {
+pub fn run_command(mut command: Command) -> Result<()> {
     let status = command
         .status()
         .map_err(|e| fail(format!("could not run {command:?}: {e}")))?;

@@ -636,6 +636,16 @@ impl ValidateJson for String {
     }
 }
 
+// @region null
+impl ValidateJson for () {
+    fn validate_json<'v>(value: &'v Value, path: &mut Path<'v>, report: &mut Report) {
+        if !value.is_null() {
+            report.push(path, type_message("null", value), "InvalidType");
+        }
+    }
+}
+
+// @endregion null
 impl ValidateJson for bool {
     fn validate_json<'v>(value: &'v Value, path: &mut Path<'v>, report: &mut Report) {
         if !value.is_boolean() {
@@ -780,6 +790,9 @@ macro_rules! nothing_to_validate {
 }
 
 nothing_to_validate!(Value, serde_json::Map<String, Value>, String, bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+// @region null
+nothing_to_validate!(());
+// @endregion null
 // @region uuid
 nothing_to_validate!(uuid::Uuid);
 // @endregion uuid

@@ -57,6 +57,7 @@ impl RustTypes<'_> {
             Primitive::DateTime => quote!(#deps chrono::DateTime<#deps chrono::Utc>),
             Primitive::Date => quote!(#deps chrono::NaiveDate),
             Primitive::Bool => quote!(bool),
+            Primitive::Null => quote!(()),
             other => {
                 let name = format_ident!("{}", primitive_number_name(other));
                 quote!(#name)

@@ -35,8 +35,8 @@ pub struct Api {
     /// header declared once in `components.parameters`): emitters may lift them
     /// into a shared request context instead of repeating them per operation.
     pub common_headers: Vec<Parameter>,
-    /// Things in the document that are deliberately not generated (callbacks,
-    /// links, webhooks), said once per document.
+    /// What the document has that is deliberately not generated (callbacks,
+    /// links, webhooks): at most one note, naming them all.
     pub notes: Vec<String>,
 }
 

@@ -218,6 +218,8 @@ pub enum Primitive {
     F32,
     /// A double-precision float (also `number` without format).
     F64,
+    /// Always `null` (`enum: [null]`), Rust's `()`.
+    Null,
 }
 
 impl Primitive {

@@ -29,27 +29,7 @@ pub fn lower(doc: &Document) -> Result<Api> {
     mark_checks(&mut types);
     mark_usage(&mut types, &operations);
     let common_headers = common_headers(&operations);
-    let mut notes = Vec::new();
-    if let Some(first) = skipped.callbacks.first() {
-        notes.push(format!(
-            "{}{first}: callbacks are not generated ({} operation(s) declare them); the operations themselves are",
-            doc.file,
-            skipped.callbacks.len()
-        ));
-    }
-    if let Some(first) = skipped.links.first() {
-        notes.push(format!(
-            "{}{first}: response links are not generated ({} response(s) declare them)",
-            doc.file,
-            skipped.links.len()
-        ));
-    }
-    if doc.raw.get("webhooks").is_some() {
-        notes.push(format!(
-            "{}#/webhooks: webhooks are not generated",
-            doc.file
-        ));
-    }
+    let notes = not_generated_note(doc, &skipped).into_iter().collect();
     Ok(Api {
         source: doc.file.clone(),
         title: doc.api.info.title.clone(),
@@ -61,6 +41,36 @@ pub fn lower(doc: &Document) -> Result<Api> {
         security_schemes: security_schemes(doc)?,
         common_headers,
         notes,
+    })
+}
+
+/// The one note saying which callbacks, links and webhooks of `doc` are
+/// not generated, each kind with where it first appears.
+fn not_generated_note(doc: &Document, skipped: &operations::NotGenerated) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(first) = skipped.callbacks.first() {
+        parts.push(format!(
+            "callbacks ({} operation(s), the first at {}{first})",
+            skipped.callbacks.len(),
+            doc.file
+        ));
+    }
+    if let Some(first) = skipped.links.first() {
+        parts.push(format!(
+            "response links ({} response(s), the first at {}{first})",
+            skipped.links.len(),
+            doc.file
+        ));
+    }
+    if doc.raw.get("webhooks").is_some() {
+        parts.push(format!("webhooks ({}#/webhooks)", doc.file));
+    }
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{}: not generated, by design: {}; the operations that declare them are generated",
+            doc.file,
+            parts.join(", ")
+        )
     })
 }
 

@@ -609,9 +609,21 @@ impl<'d> OperationLowering<'_, 'd> {
             entries.push((Status::Default, default, at.push("default")));
         }
         if entries.is_empty() {
-            return Err(self
-                .doc
-                .invalid(&at, "an operation needs at least one response"));
+            // `responses: {}` documents nothing: any status, its body as bytes.
+            return Ok(vec![Response {
+                status: Status::Default,
+                name: status_name(Status::Default),
+                docs: Docs {
+                    description: Some(
+                        "Not documented (`responses: {}`): the body as bytes.".to_owned(),
+                    ),
+                    ..Docs::default()
+                },
+                headers: Vec::new(),
+                media_types: vec!["application/octet-stream".to_owned()],
+                body: Some(BodyKind::Binary),
+                component: None,
+            }]);
         }
         let successes = entries.iter().filter(|(s, _, _)| s.is_success()).count();
         let mut names = Namespace::default();

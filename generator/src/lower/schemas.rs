@@ -277,14 +277,38 @@ impl<'d> TypeTable<'d> {
                 by_wire.insert(wire.clone(), field);
             }
         }
+        // A required property the schema does not declare may hold any value
+        // (JSON Schema's default), unless no undeclared property is allowed.
+        let denies_additional = members.iter().any(|(view, _)| view.denies_additional());
         for (view, at) in members {
             for name in view.required {
-                if !by_wire.contains_key(name) {
-                    return Err(self.doc.unsupported(
+                if by_wire.contains_key(name) {
+                    continue;
+                }
+                if denies_additional {
+                    return Err(self.doc.invalid(
                         &at.push("required"),
-                        format!("`{name}` is required but not among the properties; declare it in `properties`"),
+                        format!("`{name}` is required but not among the properties, and `additionalProperties: false` forbids it: no value can match"),
                     ));
                 }
+                by_wire.insert(
+                    name.clone(),
+                    Field {
+                        name: String::new(),
+                        wire: name.clone(),
+                        shape: Shape::of(Ty::Any),
+                        required: true,
+                        boxed: false,
+                        default: None,
+                        docs: Docs {
+                            description: Some(
+                                "Required by the schema, which does not declare it: any JSON value."
+                                    .to_owned(),
+                            ),
+                            ..Docs::default()
+                        },
+                    },
+                );
             }
         }
         let mut names = Namespace::default();
@@ -427,9 +451,62 @@ impl<'d> TypeTable<'d> {
                     property: discriminator.property_name.clone(),
                 }
             }
-            None => crate::ir::Tagging::Untagged,
+            None => match self.distinguishing_property(members, at, keyword)? {
+                Some((property, values)) => {
+                    for (variant, value) in variants.iter_mut().zip(values) {
+                        variant.tag_values = vec![value];
+                    }
+                    crate::ir::Tagging::Internal { property }
+                }
+                None => crate::ir::Tagging::Untagged,
+            },
         };
         Ok(TypeKind::Union(UnionDef { variants, tagging }))
+    }
+
+    /// Without a discriminator, a property that every alternative requires
+    /// and allows one string in, a different one in each, tags the union:
+    /// the property and each alternative's value.
+    fn distinguishing_property(
+        &self,
+        members: &[ReferenceOr<Schema>],
+        at: &Pointer,
+        keyword: &str,
+    ) -> Result<Option<(String, Vec<String>)>> {
+        let mut constants: Vec<IndexMap<String, String>> = Vec::with_capacity(members.len());
+        for (i, member) in members.iter().enumerate() {
+            let member = self.doc.resolve(member, &at.push(keyword).index(i))?;
+            let view = View::of(&member.value);
+            let mut found = IndexMap::new();
+            for name in view.required {
+                let Some(property) = view.properties.get(name) else {
+                    continue;
+                };
+                let property_at = member.pointer.push("properties").push(name);
+                let property = self.doc.resolve(property, &property_at)?;
+                if let Some([Some(only)]) = View::of(&property.value).string_enum.as_deref() {
+                    found.insert(name.clone(), only.clone());
+                }
+            }
+            constants.push(found);
+        }
+        let Some(first) = constants.first() else {
+            return Ok(None);
+        };
+        for property in first.keys() {
+            let values: Option<Vec<&String>> = constants.iter().map(|c| c.get(property)).collect();
+            if let Some(values) = values {
+                let distinct: std::collections::BTreeSet<&String> =
+                    values.iter().copied().collect();
+                if distinct.len() == values.len() {
+                    return Ok(Some((
+                        property.clone(),
+                        values.into_iter().cloned().collect(),
+                    )));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Arrays, maps and primitives, which need no type of their own.
@@ -487,6 +564,7 @@ impl<'d> TypeTable<'d> {
                 }
                 _ => Ty::Map(Box::new(Shape::of(Ty::Any))),
             },
+            None if view.only_null => Ty::Primitive(Primitive::Null),
             None => Ty::Any,
             Some(other) => {
                 return Err(self.doc.invalid(
@@ -610,6 +688,8 @@ pub(crate) struct View<'s> {
     pub format: Option<String>,
     pub string_enum: Option<Vec<Option<String>>>,
     pub other_enum: bool,
+    /// `enum: [null]` without a `type`: the value is always null.
+    pub only_null: bool,
     pub properties: &'s IndexMap<String, ReferenceOr<Box<Schema>>>,
     pub required: &'s [String],
     pub additional: Option<&'s AdditionalProperties>,
@@ -643,6 +723,7 @@ impl<'s> View<'s> {
             format: None,
             string_enum: None,
             other_enum: false,
+            only_null: false,
             properties: &NO_PROPERTIES,
             required: &[],
             additional: None,
@@ -667,7 +748,10 @@ impl<'s> View<'s> {
             SchemaKind::Type(Type::String(s)) => {
                 view.typ = Some("string");
                 view.format = format_name(&s.format);
-                view.string_enum = (!s.enumeration.is_empty()).then(|| s.enumeration.clone());
+                view.string_enum = (s.enumeration.is_empty()
+                    || s.enumeration.iter().any(Option::is_some))
+                .then(|| s.enumeration.clone())
+                .filter(|values| !values.is_empty());
                 view.min_length = s.min_length;
                 view.max_length = s.max_length;
                 view.pattern = s.pattern.as_deref();
@@ -714,7 +798,10 @@ impl<'s> View<'s> {
             SchemaKind::Any(any) => {
                 view.typ = any.typ.as_deref();
                 view.format = any.format.clone();
-                if !any.enumeration.is_empty() {
+                // `enum: [null]` says the value is always null (`only_null`).
+                view.only_null =
+                    !any.enumeration.is_empty() && any.enumeration.iter().all(|v| v.is_null());
+                if !any.enumeration.is_empty() && !view.only_null {
                     if any.enumeration.iter().all(|v| v.is_string() || v.is_null()) {
                         view.string_enum = Some(
                             any.enumeration

@@ -78,7 +78,10 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
     let path = root.join("src/lib.rs");
     files.insert(
         &path,
-        cx.rust_file(&path, lib_tokens(cx, &error_body, has_streams, has_types))?,
+        cx.rust_file(
+            &path,
+            lib_tokens(cx, &error_body, has_streams, has_types, plans.is_empty()),
+        )?,
     );
 
     let dependencies = [
@@ -154,6 +157,7 @@ fn lib_tokens(
     error_body: &ErrorBodyType,
     has_streams: bool,
     has_types: bool,
+    no_operations: bool,
 ) -> TokenStream {
     let models = format_ident!("{}", cx.target.models.lib_name());
     let mut modules = vec![
@@ -172,6 +176,12 @@ fn lib_tokens(
         let ident = format_ident!("{m}");
         if *m == "operations" {
             quote!(#[rustfmt::skip] pub mod #ident;)
+        } else if no_operations && matches!(*m, "retry" | "transport") {
+            quote! {
+                #[rustfmt::skip]
+                #[allow(dead_code, reason = "the document has no operations: nothing is sent")]
+                mod #ident;
+            }
         } else {
             quote!(#[rustfmt::skip] mod #ident;)
         }

@@ -256,7 +256,9 @@ fn struct_validate_json(cx: &CheckContext<'_>, s: &StructDef, strict: bool) -> T
     }
     for field in &s.fields {
         let wire = &field.wire;
-        let null_allowed = field.shape.nullable || (!field.required && !strict);
+        let null_allowed = field.shape.nullable
+            || field.shape.ty == Ty::Primitive(crate::ir::Primitive::Null)
+            || (!field.required && !strict);
         let null = if null_allowed {
             quote!(Null::Allowed)
         } else {

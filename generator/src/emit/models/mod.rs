@@ -50,6 +50,9 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
     if used.regex {
         regions.push("regex");
     }
+    if used.null {
+        regions.push("null");
+    }
     files.insert(
         root.join("src/validation.rs"),
         cx.runtime_file(VALIDATION_RUNTIME, &regions),
@@ -105,6 +108,7 @@ pub(crate) struct UsedDeps {
     pub uuid: bool,
     pub chrono: bool,
     pub regex: bool,
+    pub null: bool,
 }
 
 impl UsedDeps {
@@ -113,6 +117,7 @@ impl UsedDeps {
             uuid: false,
             chrono: false,
             regex: false,
+            null: false,
         };
         let mut visit = |shape: &Shape| used.visit(shape);
         for def in &api.types {
@@ -164,6 +169,7 @@ impl UsedDeps {
         match &shape.ty {
             Ty::Primitive(Primitive::Uuid) => self.uuid = true,
             Ty::Primitive(Primitive::DateTime | Primitive::Date) => self.chrono = true,
+            Ty::Primitive(Primitive::Null) => self.null = true,
             Ty::Array(item) | Ty::Map(item) => self.visit(item),
             _ => {}
         }

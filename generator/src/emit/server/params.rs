@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use super::{Server, header_name};
 use crate::emit::models::checks::CheckContext;
 use crate::error::{Error, Result};
-use crate::ir::{ParamLocation, ParamStyle, Parameter, Shape, Ty, TypeKind};
+use crate::ir::{ParamLocation, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind};
 
 /// How a parameter's text becomes its value.
 pub(crate) enum Kind {
@@ -40,15 +40,22 @@ fn unsupported(server: &Server<'_>, param: &Parameter, message: &str) -> Error {
     Error::unsupported(server.source(), &param.origin, message)
 }
 
-/// How `param` is read.
+/// How `param` is read. Scalars, string enums and arrays of them are
+/// parsed; a parameter of any other type (a union, an object, any value)
+/// reaches the implementation as its text: every value of an exploded query
+/// parameter, the one value otherwise.
 pub(crate) fn kind(server: &Server<'_>, param: &Parameter) -> Result<Kind> {
-    resolve(server, &param.shape).ok_or_else(|| {
-        unsupported(
-            server,
-            param,
-            "the server stubs read parameters of scalar types, string enums, and arrays of them",
-        )
-    })
+    Ok(resolve(server, &param.shape).unwrap_or_else(|| {
+        let text = quote!(String);
+        if param.location == ParamLocation::Query && param.explode {
+            Kind::List {
+                item: text,
+                wrap: None,
+            }
+        } else {
+            Kind::Scalar(text)
+        }
+    }))
 }
 
 /// The Rust type of the field that holds `param`.
@@ -63,6 +70,7 @@ pub(crate) fn field_type(server: &Server<'_>, param: &Parameter) -> Result<Token
 
 fn resolve(server: &Server<'_>, shape: &Shape) -> Option<Kind> {
     match &shape.ty {
+        Ty::Primitive(Primitive::Null) => None,
         Ty::Primitive(p) => Some(Kind::Scalar(server.types.primitive(*p))),
         Ty::Named(name) => {
             let def = server.cx.api.type_named(name)?;
@@ -325,6 +333,9 @@ pub(crate) fn query_value(
 /// The checks of `param`'s constraints on its value in `local` (an
 /// `Option`), adding problems to `report` under the parameter's name.
 pub(crate) fn checks(server: &Server<'_>, param: &Parameter, local: &Ident) -> TokenStream {
+    if resolve(server, &param.shape).is_none() {
+        return TokenStream::new(); // read as text: its type's checks do not apply
+    }
     let check_cx = CheckContext {
         api: server.cx.api,
         runtime: quote!(models::validation),

@@ -366,11 +366,19 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
             } else {
                 quote!(if let Some(body) = &body { #checks })
             };
+            // A raw body is the bytes themselves; a decoded one may return early.
+            let value = if decode.to_string() == "bytes" {
+                read
+            } else {
+                quote! {
+                    match #read {
+                        Some(bytes) => Some(#decode),
+                        None => None,
+                    }
+                }
+            };
             steps.push(quote! {
-                let body: Option<#ty> = match #read {
-                    Some(bytes) => Some(#decode),
-                    None => None,
-                };
+                let body: Option<#ty> = #value;
                 #checks
             });
         }

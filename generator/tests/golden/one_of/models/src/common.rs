@@ -241,14 +241,48 @@ impl validation::ValidateJson for Pet {
     }
 }
 
-/// Untagged, inline objects named from their distinguishing constant.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Tagged without a discriminator, by the required property whose one value differs; inline objects named from it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 pub enum Shape {
     /// A [`ShapeCircle`].
     Circle(ShapeCircle),
     /// A [`ShapeSquare`].
     Square(ShapeSquare),
+}
+
+impl<'de> serde::Deserialize<'de> for Shape {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("kind")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("circle") => {
+                serde_json::from_value(value)
+                    .map(Self::Circle)
+                    .map_err(serde::de::Error::custom)
+            }
+            Some("square") => {
+                serde_json::from_value(value)
+                    .map(Self::Square)
+                    .map_err(serde::de::Error::custom)
+            }
+            Some(other) => {
+                Err(
+                    serde::de::Error::custom(
+                        format_args!(
+                            "unknown `kind` value `{other}`; expected one of: circle, square"
+                        ),
+                    ),
+                )
+            }
+            None => Err(serde::de::Error::missing_field("kind")),
+        }
+    }
 }
 
 impl validation::Validate for Shape {
@@ -261,21 +295,35 @@ impl validation::ValidateJson for Shape {
         path: &mut Path<'v>,
         report: &mut Report,
     ) {
-        {
-            let attempt = &mut Report::new();
-            validation::walk::<ShapeCircle>(value, path, attempt);
-            if attempt.is_empty() {
-                return;
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        match object.get("kind").and_then(serde_json::Value::as_str) {
+            Some("circle") => {
+                <ShapeCircle as validation::ValidateJson>::validate_json(
+                    value,
+                    path,
+                    report,
+                )
             }
-        }
-        {
-            let attempt = &mut Report::new();
-            validation::walk::<ShapeSquare>(value, path, attempt);
-            if attempt.is_empty() {
-                return;
+            Some("square") => {
+                <ShapeSquare as validation::ValidateJson>::validate_json(
+                    value,
+                    path,
+                    report,
+                )
             }
+            Some(_) => {
+                report
+                    .push_child(
+                        path,
+                        "kind",
+                        "must be one of: circle, square",
+                        "InvalidEnumValue",
+                    )
+            }
+            None => report.push_child(path, "kind", "is required", "Required"),
         }
-        validation::report_no_alternative(path, "Circle, Square", report);
     }
 }
 

@@ -201,17 +201,13 @@ async fn handle_replace_item<A: OperationsApi>(
     let Some(item_id) = item_id else {
         return Err(ApiError::validation(report));
     };
-    let body: Option<axum::body::Bytes> = match body::read(
+    let body: Option<axum::body::Bytes> = body::read(
             body,
             &parts.headers,
             &["application/octet-stream"],
             shared.settings.body_limit,
         )
-        .await?
-    {
-        Some(bytes) => Some(bytes),
-        None => None,
-    };
+        .await?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,

@@ -11,8 +11,10 @@ mod error;
 #[rustfmt::skip]
 pub mod operations;
 #[rustfmt::skip]
+#[allow(dead_code, reason = "the document has no operations: nothing is sent")]
 mod retry;
 #[rustfmt::skip]
+#[allow(dead_code, reason = "the document has no operations: nothing is sent")]
 mod transport;
 
 pub use client::{Client, ClientBuilder};
