@@ -190,7 +190,7 @@ impl validation::ValidateJson for ErrorResponse {
 /// One problem with one field.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FieldError {
-    /// The path of the offending field, such as `[3].lineItems[0].sku`, or a parameter or header name.
+    /// The path of the offending field, such as `[3].lineItems[0].sku`, or a parameter or header name; empty when the error is about the request as a whole.
     pub property: String,
     /// What is wrong.
     pub message: String,
