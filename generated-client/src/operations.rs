@@ -179,7 +179,7 @@ impl Client {
     /// order, without gaps) and is answered with 201, its read form and a
     /// `Location` header. An email already used by a customer of the same tenant
     /// is answered with 409 `ResourceAlreadyExists`, whose message names that
-    /// customer's `customerNo`.
+    /// customer's `customerNo`; emails are compared case-insensitively.
     ///
     /// `POST /openapi/v1/Customers` (operation `createCustomer`).
     ///
@@ -570,7 +570,7 @@ impl Client {
 /// Set them with the methods of the same names, as in `ListReturnsParams::default().dqb(…)`.
 #[derive(Debug, Clone, Default)]
 pub struct ListReturnsParams {
-    /// `dqb` (the `dqb` query parameter): The DynamicQuery, URL-encoded as one parameter (a leading `?` is allowed). Its inner grammar is a query string of: - filters, repeatable triplets `o=<op>&p=<property>&v=<value>`, where `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual (ltoe), and `v=null` means null. Filters are combined left to right with AND; an op written `<op>|OrElse` combines its filter with the next one by OR instead, e.g. `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`. - sorting, repeatable `s=<property>[,asc|desc]`, applied in order, then `createdAt` and `returnReferenceNumber` ascending so that paging stays stable while new returns arrive. - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and offset to ≥ 0; without them, offset 0 and count 100.
+    /// `dqb` (the `dqb` query parameter): The DynamicQuery, URL-encoded as one parameter (a leading `?` is allowed). Its inner grammar is a query string of: - filters, repeatable triplets `o=<op>&p=<property>&v=<value>`, where `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual (ltoe), and `v=null` means null (with Equals and NotEqual only). Filters are combined left to right with AND; an op written `<op>|OrElse` combines its filter with the next one by OR instead, without precedence (`a OR b AND c` is `(a OR b) AND c`), e.g. `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`. - sorting, repeatable `s=<property>[,asc|desc]`, applied in order, then `createdAt` and `returnReferenceNumber` ascending so that paging stays stable while new returns arrive. - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and offset to ≥ 0; without them, offset 0 and count 100; the first occurrence of each counts.
     pub dqb: Option<crate::models::ReturnsQuery>,
 }
 
@@ -587,7 +587,7 @@ impl ListReturnsParams {
 /// Set them with the methods of the same names, as in `ListReturnsWithTagParams::default().dqb(…)`.
 #[derive(Debug, Clone, Default)]
 pub struct ListReturnsWithTagParams {
-    /// `dqb` (the `dqb` query parameter): The DynamicQuery, URL-encoded as one parameter (a leading `?` is allowed). Its inner grammar is a query string of: - filters, repeatable triplets `o=<op>&p=<property>&v=<value>`, where `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual (ltoe), and `v=null` means null. Filters are combined left to right with AND; an op written `<op>|OrElse` combines its filter with the next one by OR instead, e.g. `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`. - sorting, repeatable `s=<property>[,asc|desc]`, applied in order, then `createdAt` and `returnReferenceNumber` ascending so that paging stays stable while new returns arrive. - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and offset to ≥ 0; without them, offset 0 and count 100.
+    /// `dqb` (the `dqb` query parameter): The DynamicQuery, URL-encoded as one parameter (a leading `?` is allowed). Its inner grammar is a query string of: - filters, repeatable triplets `o=<op>&p=<property>&v=<value>`, where `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual (ltoe), and `v=null` means null (with Equals and NotEqual only). Filters are combined left to right with AND; an op written `<op>|OrElse` combines its filter with the next one by OR instead, without precedence (`a OR b AND c` is `(a OR b) AND c`), e.g. `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`. - sorting, repeatable `s=<property>[,asc|desc]`, applied in order, then `createdAt` and `returnReferenceNumber` ascending so that paging stays stable while new returns arrive. - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and offset to ≥ 0; without them, offset 0 and count 100; the first occurrence of each counts.
     pub dqb: Option<crate::models::TaggedReturnsQuery>,
 }
 

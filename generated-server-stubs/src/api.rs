@@ -161,7 +161,7 @@ pub trait FulfilmentApi: Send + Sync + 'static {
     /// order, without gaps) and is answered with 201, its read form and a
     /// `Location` header. An email already used by a customer of the same tenant
     /// is answered with 409 `ResourceAlreadyExists`, whose message names that
-    /// customer's `customerNo`.
+    /// customer's `customerNo`; emails are compared case-insensitively.
     ///
     /// `POST /openapi/v1/Customers` (`createCustomer`)
     fn create_customer(
@@ -309,17 +309,22 @@ pub struct ListReturnsRequest {
     ///   `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated
     ///   list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan
     ///   (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual
-    ///   (ltoe), and `v=null` means null. Filters are combined left to right
-    ///   with AND; an op written `<op>|OrElse` combines its filter with the next
-    ///   one by OR instead, e.g. `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`.
+    ///   (ltoe), and `v=null` means null (with Equals and NotEqual only).
+    ///   Filters are combined left to right with AND; an op written
+    ///   `<op>|OrElse` combines its filter with the next one by OR instead,
+    ///   without precedence (`a OR b AND c` is `(a OR b) AND c`), e.g.
+    ///   `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`.
     /// - sorting, repeatable `s=<property>[,asc|desc]`, applied in order,
     ///   then `createdAt` and `returnReferenceNumber` ascending so that paging
     ///   stays stable while new returns arrive.
     /// - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and
-    ///   offset to ≥ 0; without them, offset 0 and count 100.
+    ///   offset to ≥ 0; without them, offset 0 and count 100; the first
+    ///   occurrence of each counts.
     ///
     /// The properties that can be filtered and sorted are listed in
-    /// `x-dynamic-query`. Other parameters in the inner query are ignored. An
+    /// `x-dynamic-query`; a value must fit its property's type (date-times in
+    /// RFC 3339). Property names, ops and values are case-sensitive. Other
+    /// parameters in the inner query are ignored. An
     /// unknown property or op, a value that does not fit the property's type,
     /// a paging value that is not an integer, or an unbalanced triplet → 400
     /// `InvalidDynamicQuery` naming the problem.
@@ -339,17 +344,22 @@ pub struct ListReturnsWithTagRequest {
     ///   `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated
     ///   list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan
     ///   (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual
-    ///   (ltoe), and `v=null` means null. Filters are combined left to right
-    ///   with AND; an op written `<op>|OrElse` combines its filter with the next
-    ///   one by OR instead, e.g. `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`.
+    ///   (ltoe), and `v=null` means null (with Equals and NotEqual only).
+    ///   Filters are combined left to right with AND; an op written
+    ///   `<op>|OrElse` combines its filter with the next one by OR instead,
+    ///   without precedence (`a OR b AND c` is `(a OR b) AND c`), e.g.
+    ///   `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`.
     /// - sorting, repeatable `s=<property>[,asc|desc]`, applied in order,
     ///   then `createdAt` and `returnReferenceNumber` ascending so that paging
     ///   stays stable while new returns arrive.
     /// - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and
-    ///   offset to ≥ 0; without them, offset 0 and count 100.
+    ///   offset to ≥ 0; without them, offset 0 and count 100; the first
+    ///   occurrence of each counts.
     ///
     /// The properties that can be filtered and sorted are listed in
-    /// `x-dynamic-query`. Other parameters in the inner query are ignored. An
+    /// `x-dynamic-query`; a value must fit its property's type (date-times in
+    /// RFC 3339). Property names, ops and values are case-sensitive. Other
+    /// parameters in the inner query are ignored. An
     /// unknown property or op, a value that does not fit the property's type,
     /// a paging value that is not an integer, or an unbalanced triplet → 400
     /// `InvalidDynamicQuery` naming the problem.
