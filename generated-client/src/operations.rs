@@ -570,7 +570,33 @@ impl Client {
 /// Set them with the methods of the same names, as in `ListReturnsParams::default().dqb(…)`.
 #[derive(Debug, Clone, Default)]
 pub struct ListReturnsParams {
-    /// `dqb` (the `dqb` query parameter): The DynamicQuery, URL-encoded as one parameter (a leading `?` is allowed). Its inner grammar is a query string of: - filters, repeatable triplets `o=<op>&p=<property>&v=<value>`, where `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual (ltoe), and `v=null` means null (with Equals and NotEqual only). Filters are combined left to right with AND; an op written `<op>|OrElse` combines its filter with the next one by OR instead, without precedence (`a OR b AND c` is `(a OR b) AND c`), e.g. `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`. - sorting, repeatable `s=<property>[,asc|desc]`, applied in order, then `createdAt` and `returnReferenceNumber` ascending so that paging stays stable while new returns arrive. - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and offset to ≥ 0; without them, offset 0 and count 100; the first occurrence of each counts.
+    /// `dqb` (the `dqb` query parameter).
+    ///
+    /// The DynamicQuery, URL-encoded as one parameter (a leading `?` is
+    /// allowed). Its inner grammar is a query string of:
+    /// - filters, repeatable triplets `o=<op>&p=<property>&v=<value>`, where
+    ///   `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated
+    ///   list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan
+    ///   (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual
+    ///   (ltoe), and `v=null` means null (with Equals and NotEqual only).
+    ///   Filters are combined left to right with AND; an op written
+    ///   `<op>|OrElse` combines its filter with the next one by OR instead,
+    ///   without precedence (`a OR b AND c` is `(a OR b) AND c`), e.g.
+    ///   `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`.
+    /// - sorting, repeatable `s=<property>[,asc|desc]`, applied in order,
+    ///   then `createdAt` and `returnReferenceNumber` ascending so that paging
+    ///   stays stable while new returns arrive.
+    /// - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and
+    ///   offset to ≥ 0; without them, offset 0 and count 100; the first
+    ///   occurrence of each counts.
+    ///
+    /// The properties that can be filtered and sorted are listed in
+    /// `x-dynamic-query`; a value must fit its property's type (date-times in
+    /// RFC 3339). Property names, ops and values are case-sensitive. Other
+    /// parameters in the inner query are ignored. An
+    /// unknown property or op, a value that does not fit the property's type,
+    /// a paging value that is not an integer, or an unbalanced triplet → 400
+    /// `InvalidDynamicQuery` naming the problem.
     pub dqb: Option<crate::models::ReturnsQuery>,
 }
 
@@ -587,7 +613,33 @@ impl ListReturnsParams {
 /// Set them with the methods of the same names, as in `ListReturnsWithTagParams::default().dqb(…)`.
 #[derive(Debug, Clone, Default)]
 pub struct ListReturnsWithTagParams {
-    /// `dqb` (the `dqb` query parameter): The DynamicQuery, URL-encoded as one parameter (a leading `?` is allowed). Its inner grammar is a query string of: - filters, repeatable triplets `o=<op>&p=<property>&v=<value>`, where `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual (ltoe), and `v=null` means null (with Equals and NotEqual only). Filters are combined left to right with AND; an op written `<op>|OrElse` combines its filter with the next one by OR instead, without precedence (`a OR b AND c` is `(a OR b) AND c`), e.g. `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`. - sorting, repeatable `s=<property>[,asc|desc]`, applied in order, then `createdAt` and `returnReferenceNumber` ascending so that paging stays stable while new returns arrive. - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and offset to ≥ 0; without them, offset 0 and count 100; the first occurrence of each counts.
+    /// `dqb` (the `dqb` query parameter).
+    ///
+    /// The DynamicQuery, URL-encoded as one parameter (a leading `?` is
+    /// allowed). Its inner grammar is a query string of:
+    /// - filters, repeatable triplets `o=<op>&p=<property>&v=<value>`, where
+    ///   `<op>` is Equals (eq), NotEqual (ne), In (in; `v` is a comma-separated
+    ///   list), Contains (cts), StartsWith (sw), EndsWith (ew), GreaterThan
+    ///   (gt), GreaterThanOrEqual (gtoe), LessThan (lt) or LessThanOrEqual
+    ///   (ltoe), and `v=null` means null (with Equals and NotEqual only).
+    ///   Filters are combined left to right with AND; an op written
+    ///   `<op>|OrElse` combines its filter with the next one by OR instead,
+    ///   without precedence (`a OR b AND c` is `(a OR b) AND c`), e.g.
+    ///   `o=eq|OrElse&p=cargoCarrier&v=A&o=eq&p=cargoCarrier&v=B`.
+    /// - sorting, repeatable `s=<property>[,asc|desc]`, applied in order,
+    ///   then `createdAt` and `returnReferenceNumber` ascending so that paging
+    ///   stays stable while new returns arrive.
+    /// - paging, `offset=<n>&count=<n>`: count is clamped to 1–100 and
+    ///   offset to ≥ 0; without them, offset 0 and count 100; the first
+    ///   occurrence of each counts.
+    ///
+    /// The properties that can be filtered and sorted are listed in
+    /// `x-dynamic-query`; a value must fit its property's type (date-times in
+    /// RFC 3339). Property names, ops and values are case-sensitive. Other
+    /// parameters in the inner query are ignored. An
+    /// unknown property or op, a value that does not fit the property's type,
+    /// a paging value that is not an integer, or an unbalanced triplet → 400
+    /// `InvalidDynamicQuery` naming the problem.
     pub dqb: Option<crate::models::TaggedReturnsQuery>,
 }
 

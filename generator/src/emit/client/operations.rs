@@ -960,7 +960,18 @@ pub(super) fn summary(text: &str) -> String {
 
 /// What an input is, for the docs: where it goes, then what it is.
 fn input_doc(input: Input<'_>) -> String {
-    let (place, what) = match input {
+    let (place, description) = input_place(input);
+    let what = summary(description.unwrap_or(""));
+    if what.is_empty() {
+        format!("({place}).")
+    } else {
+        format!("({place}): {what}")
+    }
+}
+
+/// Where an input goes, and its description.
+fn input_place(input: Input<'_>) -> (String, Option<&str>) {
+    match input {
         Input::Param(param) => {
             let place = match param.location {
                 ParamLocation::Path => "path parameter",
@@ -977,13 +988,25 @@ fn input_doc(input: Input<'_>) -> String {
             format!("the request body, sent as `{}`", content_type(body)),
             body.docs.description.as_deref(),
         ),
-    };
-    let what = summary(what.unwrap_or(""));
-    if what.is_empty() {
-        format!("({place}).")
-    } else {
-        format!("({place}): {what}")
     }
+}
+
+/// The doc of a params field. A description of more than one plain paragraph
+/// (a list, say, such as a query grammar) keeps its layout below the field's
+/// place instead of being folded into one line.
+fn field_doc(ident: &Ident, input: Input<'_>) -> Vec<String> {
+    let (place, description) = input_place(input);
+    let description = description.unwrap_or("").trim();
+    let is_list_line = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with("- ") || line.starts_with("* ")
+    };
+    if !description.contains("\n\n") && !description.lines().any(is_list_line) {
+        return vec![format!("`{ident}` {}", input_doc(input))];
+    }
+    let mut lines = vec![format!("`{ident}` ({place})."), String::new()];
+    lines.extend(docs::markdown_lines(description));
+    lines
 }
 
 /// The params struct and the response enum of an operation.
@@ -1003,7 +1026,7 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
         ]);
         let fields = params.fields.iter().map(|f| {
             let (ident, ty) = (&f.ident, &f.ty);
-            let doc = docs::attrs(&[format!("`{}` {}", f.ident, input_doc(f.input))]);
+            let doc = docs::attrs(&field_doc(&f.ident, f.input));
             quote!(#doc pub #ident: Option<#ty>,)
         });
         let setters = params.fields.iter().map(|f| {

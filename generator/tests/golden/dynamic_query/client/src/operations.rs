@@ -54,6 +54,12 @@ impl Client {
 #[derive(Debug, Clone, Default)]
 pub struct ListEventsParams {
     /// `q` (the `q` query parameter).
+    ///
+    /// The query, URL-encoded as one parameter. Its grammar:
+    /// - filters, `o=<op>&p=<property>&v=<value>`;
+    /// - paging, `offset=<n>&count=<n>`.
+    ///
+    /// Unknown properties are refused.
     pub q: Option<crate::models::ListEventsQQuery>,
 }
 

@@ -44,6 +44,12 @@ pub trait QueriesApi: Send + Sync + 'static {
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListEventsRequest {
+    /// The query, URL-encoded as one parameter. Its grammar:
+    /// - filters, `o=<op>&p=<property>&v=<value>`;
+    /// - paging, `offset=<n>&count=<n>`.
+    ///
+    /// Unknown properties are refused.
+    ///
     /// The `q` query parameter.
     pub q: Option<String>,
 }
