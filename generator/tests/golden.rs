@@ -203,3 +203,30 @@ fn what_is_not_generated_is_one_note_per_document() {
     let plain = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
     assert!(notes(plain).is_empty());
 }
+
+/// readOnly and writeOnly are not applied; the generator says so once, with
+/// where they first appear, and does not mistake example data or a property
+/// named `example` for what they are.
+#[test]
+fn read_only_and_write_only_are_a_note_not_a_silent_skip() {
+    let doc = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n\
+               components:\n  schemas:\n    Pet:\n      type: object\n\
+               \x20     example: {id: 1, readOnly: true}\n\
+               \x20     properties:\n\
+               \x20       example: {type: string, writeOnly: true}\n\
+               \x20       id: {type: integer, readOnly: true}\n";
+    let doc = Document::parse(doc, "rw.yaml", false).unwrap_or_else(|e| panic!("{e}"));
+    let target = Target::standalone(PathBuf::from("rw.yaml"), "rw");
+    let notes = openapi_codegen::generate_from(&doc, &target, "test")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .notes;
+    assert_eq!(
+        notes,
+        [
+            "rw.yaml: readOnly/writeOnly are not applied (2 schema(s), the first at \
+             rw.yaml#/components/schemas/Pet/properties/example): those properties are \
+             generated like any other, in requests and responses alike, and keep their \
+             `required` flag in both"
+        ]
+    );
+}

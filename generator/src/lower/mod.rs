@@ -3,6 +3,7 @@
 pub mod names;
 mod operations;
 mod schemas;
+mod unapplied;
 
 pub(crate) use operations::MediaKind;
 
@@ -29,7 +30,10 @@ pub fn lower(doc: &Document) -> Result<Api> {
     mark_checks(&mut types);
     mark_usage(&mut types, &operations);
     let common_headers = common_headers(&operations);
-    let notes = not_generated_note(doc, &skipped).into_iter().collect();
+    let notes = not_generated_note(doc, &skipped)
+        .into_iter()
+        .chain(unapplied::read_write_only_note(doc))
+        .collect();
     Ok(Api {
         source: doc.file.clone(),
         title: doc.api.info.title.clone(),

@@ -1,0 +1,54 @@
+//! Keywords the generator reads past: the document still generates, and one
+//! note says what the crates do not enforce, so nothing is skipped silently.
+
+use serde_yaml::Value;
+
+use crate::parse::{Document, Pointer};
+
+/// Subtrees that hold data, not schemas: a `readOnly: true` inside an example
+/// is part of the example.
+const DATA_KEYS: [&str; 4] = ["example", "examples", "default", "enum"];
+
+/// The note for `readOnly` and `writeOnly` in `doc`, if it uses them: the
+/// generated types carry such properties in requests and responses alike.
+pub(super) fn read_write_only_note(doc: &Document) -> Option<String> {
+    let mut found = Vec::new();
+    walk(&doc.raw, &Pointer::root(), false, &mut found);
+    let first = found.first()?;
+    Some(format!(
+        "{}: readOnly/writeOnly are not applied ({} schema(s), the first at {}{first}): \
+         those properties are generated like any other, in requests and responses alike, \
+         and keep their `required` flag in both",
+        doc.file,
+        found.len(),
+        doc.file
+    ))
+}
+
+/// `names_properties`: the keys of this mapping are property names (so a
+/// property called `example` is still a schema).
+fn walk(value: &Value, at: &Pointer, names_properties: bool, found: &mut Vec<Pointer>) {
+    match value {
+        Value::Mapping(map) => {
+            let flagged = ["readOnly", "writeOnly"]
+                .iter()
+                .any(|key| map.get(*key) == Some(&Value::Bool(true)));
+            if flagged {
+                found.push(at.clone());
+            }
+            for (key, child) in map {
+                let Some(key) = key.as_str() else { continue };
+                if names_properties || !DATA_KEYS.contains(&key) {
+                    let child_names_properties = !names_properties && key == "properties";
+                    walk(child, &at.push(key), child_names_properties, found);
+                }
+            }
+        }
+        Value::Sequence(items) => {
+            for (i, child) in items.iter().enumerate() {
+                walk(child, &at.push(&i.to_string()), false, found);
+            }
+        }
+        _ => {}
+    }
+}
