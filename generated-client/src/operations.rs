@@ -47,6 +47,74 @@ impl Client {
     ///
     /// - 200: Every valid item was applied, except those listed in `updateFailures`.
     ///
+    /// # Example request body
+    ///
+    /// ```json
+    /// [
+    ///   {
+    ///     "cargoTransfer": {
+    ///       "cargoCompanyName": "Aras Kargo",
+    ///       "shipmentDate": "2026-03-14T09:30:00Z",
+    ///       "trackingNumber": "7012456633"
+    ///     },
+    ///     "integrationId": "3f0c2a8e-5b8e-4d0a-9a57-5a2f1d6c9b01",
+    ///     "lineItemLotNumbers": [
+    ///       {
+    ///         "expectedQuantity": 120,
+    ///         "lotNumber": "LOT-0425",
+    ///         "sku": "TSHIRT-BLK-M"
+    ///       }
+    ///     ],
+    ///     "lineItems": [
+    ///       {
+    ///         "expectedQuantity": 120,
+    ///         "externalLineItemId": "PO-7781-1",
+    ///         "hasLimitCheck": true,
+    ///         "itemNo": 1,
+    ///         "lotNumber": "LOT-0425",
+    ///         "sku": "TSHIRT-BLK-M",
+    ///         "tolerance": 2
+    ///       },
+    ///       {
+    ///         "expectedQuantity": 80,
+    ///         "hasLimitCheck": false,
+    ///         "itemNo": 2,
+    ///         "sku": "TSHIRT-WHT-L",
+    ///         "tolerance": 0
+    ///       }
+    ///     ],
+    ///     "receiveType": "Standard",
+    ///     "referenceNumber": "RO-2026-000184",
+    ///     "transferType": "CargoTransfer"
+    ///   },
+    ///   {
+    ///     "lineItems": [
+    ///       {
+    ///         "expectedQuantity": 6,
+    ///         "hasLimitCheck": false,
+    ///         "sku": "SNEAKER-42",
+    ///         "tolerance": 0
+    ///       }
+    ///     ],
+    ///     "pickupTransfer": {
+    ///       "pickupAddress": "Depo 4, Tuzla, Istanbul",
+    ///       "pickupDate": "2026-03-16T13:00:00Z"
+    ///     },
+    ///     "receiveType": "Return",
+    ///     "referenceNumber": "RO-2026-000185",
+    ///     "transferType": "PickupTransfer"
+    ///   }
+    /// ]
+    /// ```
+    ///
+    /// # Example answer (200)
+    ///
+    /// ```json
+    /// {
+    ///   "updateFailures": []
+    /// }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error::Api`](crate::Error::Api), with the status and its `ErrorResponse` body, for the API's error answers:
@@ -116,6 +184,34 @@ impl Client {
     /// # Answers
     ///
     /// - 200: The transfer detail as stored.
+    ///
+    /// # Example request body
+    ///
+    /// ```json
+    /// {
+    ///   "carriageTransfer": {
+    ///     "carriageCompanyName": "Marmara Nakliyat",
+    ///     "shipmentDate": "2026-03-15T07:00:00Z",
+    ///     "waybillNumber": "WB-55120"
+    ///   },
+    ///   "integrationId": "3f0c2a8e-5b8e-4d0a-9a57-5a2f1d6c9b01",
+    ///   "transferType": "CarriageTransfer"
+    /// }
+    /// ```
+    ///
+    /// # Example answer (200)
+    ///
+    /// ```json
+    /// {
+    ///   "carriageTransfer": {
+    ///     "carriageCompanyName": "Marmara Nakliyat",
+    ///     "shipmentDate": "2026-03-15T07:00:00Z",
+    ///     "waybillNumber": "WB-55120"
+    ///   },
+    ///   "integrationId": "3f0c2a8e-5b8e-4d0a-9a57-5a2f1d6c9b01",
+    ///   "transferType": "CarriageTransfer"
+    /// }
+    /// ```
     ///
     /// # Errors
     ///
@@ -191,6 +287,32 @@ impl Client {
     ///
     /// - 201: The customer was created.
     ///
+    /// # Example request body
+    ///
+    /// ```json
+    /// {
+    ///   "email": "elif.yilmaz@example.com",
+    ///   "firstName": "Elif",
+    ///   "lastName": "Yılmaz",
+    ///   "phone": "+905321234567"
+    /// }
+    /// ```
+    ///
+    /// # Example answer (201)
+    ///
+    /// ```json
+    /// {
+    ///   "addresses": [],
+    ///   "createdAt": "2026-03-14T10:02:11Z",
+    ///   "customerNo": 42,
+    ///   "email": "elif.yilmaz@example.com",
+    ///   "firstName": "Elif",
+    ///   "id": "8d3b8f4e-2f7a-4c59-9a0e-0b6f2d7c1e55",
+    ///   "lastName": "Yılmaz",
+    ///   "phone": "+905321234567"
+    /// }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error::Api`](crate::Error::Api), with the status and its `ErrorResponse` body, for the API's error answers:
@@ -255,6 +377,38 @@ impl Client {
     /// # Answers
     ///
     /// - 200: The customer.
+    ///
+    /// # Example answer (200)
+    ///
+    /// ```json
+    /// {
+    ///   "addresses": [
+    ///     {
+    ///       "addressFirstName": "Elif",
+    ///       "addressLastName": "Yılmaz",
+    ///       "addressNo": 1,
+    ///       "addressOne": "Bağdat Cd. No:120",
+    ///       "addressPhone": "+905321234567",
+    ///       "addressTwo": "Daire 5",
+    ///       "city": "Istanbul",
+    ///       "company": "Yılmaz Tekstil",
+    ///       "country": "TR",
+    ///       "district": "Kadıköy",
+    ///       "id": "0c4e7a55-8a39-4f8e-b8a1-6e0d4d0f3a21",
+    ///       "postalCode": "34728",
+    ///       "taxNumber": "1234567890",
+    ///       "taxOffice": "Kadıköy"
+    ///     }
+    ///   ],
+    ///   "createdAt": "2026-03-14T10:02:11Z",
+    ///   "customerNo": 42,
+    ///   "email": "elif.yilmaz@example.com",
+    ///   "firstName": "Elif",
+    ///   "id": "8d3b8f4e-2f7a-4c59-9a0e-0b6f2d7c1e55",
+    ///   "lastName": "Yılmaz",
+    ///   "phone": "+905321234567"
+    /// }
+    /// ```
     ///
     /// # Errors
     ///
@@ -325,6 +479,132 @@ impl Client {
     ///
     /// - 200: The sales order.
     ///
+    /// # Example answer (200)
+    ///
+    /// ```json
+    /// {
+    ///   "approved": true,
+    ///   "approvedShipments": true,
+    ///   "billingAddress": {
+    ///     "addressFirstName": "Elif",
+    ///     "addressLastName": "Yılmaz",
+    ///     "addressNo": 2,
+    ///     "addressOne": "Barbaros Blv. No:45",
+    ///     "city": "Istanbul",
+    ///     "company": "Yılmaz Tekstil",
+    ///     "country": "TR",
+    ///     "district": "Beşiktaş",
+    ///     "id": "9a7d6c5b-4e3f-4a2b-8c1d-0e9f8a7b6c5d",
+    ///     "postalCode": "34353",
+    ///     "taxNumber": "1234567890",
+    ///     "taxOffice": "Beşiktaş"
+    ///   },
+    ///   "cargo": {
+    ///     "cargoCode": "YK-889912345",
+    ///     "cargoDocumentUrl": "https://documents.example/label/SO-2026-004512.pdf",
+    ///     "requestedCargoCarrier": "Yurtiçi Kargo"
+    ///   },
+    ///   "createdAt": "2026-03-10T08:15:00Z",
+    ///   "customer": {
+    ///     "createdAt": "2026-03-10T08:15:00Z",
+    ///     "customerNo": 42,
+    ///     "email": "elif.yilmaz@example.com",
+    ///     "firstName": "Elif",
+    ///     "id": "8d3b8f4e-2f7a-4c59-9a0e-0b6f2d7c1e55",
+    ///     "lastName": "Yılmaz",
+    ///     "phone": "+905321234567"
+    ///   },
+    ///   "id": "5b1f3c2d-7e4a-4b8f-9c6d-2a1e0f9d8c7b",
+    ///   "integration": {
+    ///     "integrationName": "Shopify"
+    ///   },
+    ///   "lineItems": [
+    ///     {
+    ///       "amountInOrder": 2,
+    ///       "barcodes": [
+    ///         "8690000000017"
+    ///       ],
+    ///       "cancelledAmount": 0,
+    ///       "id": "1e2d3c4b-5a69-4788-9a0b-1c2d3e4f5a6b",
+    ///       "imageUrl": "https://cdn.example/img/tshirt-blk.jpg",
+    ///       "missingQuantity": 0,
+    ///       "productCategory": "Apparel",
+    ///       "productDiscount": 0,
+    ///       "productName": "Basic T-Shirt Black M",
+    ///       "productSalePrice": 249.9,
+    ///       "productTaxRatio": 20,
+    ///       "salePrice": 249.9,
+    ///       "sku": "TSHIRT-BLK-M"
+    ///     }
+    ///   ],
+    ///   "orderCreatedAt": "2026-03-10T08:14:31Z",
+    ///   "packages": [
+    ///     {
+    ///       "invoiceURL": "https://documents.example/invoice/SO-2026-004512.pdf",
+    ///       "lineItems": [
+    ///         {
+    ///           "amountInPackage": 2,
+    ///           "barcodes": [
+    ///             "8690000000017"
+    ///           ],
+    ///           "productDiscount": 0,
+    ///           "productSalePrice": 249.9,
+    ///           "productTaxRatio": 20,
+    ///           "serialNumbers": "",
+    ///           "sku": "TSHIRT-BLK-M"
+    ///         }
+    ///       ],
+    ///       "referenceNumber": "PKG-SO-2026-004512-1",
+    ///       "shippingInfo": {
+    ///         "shippingCompany": "Yurtiçi Kargo",
+    ///         "shippingState": "InTransit",
+    ///         "shippingTrackingId": "YK-889912345",
+    ///         "trackingUrl": "https://tracking.example/YK-889912345"
+    ///       }
+    ///     }
+    ///   ],
+    ///   "packedAt": "2026-03-10T11:20:03Z",
+    ///   "payment": {
+    ///     "totalPaymentAmount": 499.8
+    ///   },
+    ///   "pickedAt": "2026-03-10T11:02:45Z",
+    ///   "referenceNumber": "SO-2026-004512",
+    ///   "salesChannel": "Shopify",
+    ///   "shippedAt": "2026-03-11T16:40:12Z",
+    ///   "shippingAddress": {
+    ///     "addressFirstName": "Elif",
+    ///     "addressLastName": "Yılmaz",
+    ///     "addressNo": 1,
+    ///     "addressOne": "Bağdat Cd. No:120",
+    ///     "addressPhone": "+905321234567",
+    ///     "addressTwo": "Daire 5",
+    ///     "city": "Istanbul",
+    ///     "country": "TR",
+    ///     "district": "Kadıköy",
+    ///     "id": "0c4e7a55-8a39-4f8e-b8a1-6e0d4d0f3a21",
+    ///     "postalCode": "34728"
+    ///   },
+    ///   "shippingInfo": {
+    ///     "shippingCompany": "Yurtiçi Kargo",
+    ///     "shippingState": "InTransit",
+    ///     "shippingTrackingId": "YK-889912345",
+    ///     "trackingUrl": "https://tracking.example/YK-889912345"
+    ///   },
+    ///   "state": "Shipped",
+    ///   "updatedAt": "2026-03-11T16:40:12Z",
+    ///   "vas": {
+    ///     "document": {
+    ///       "documentUrl": "https://documents.example/invoice/SO-2026-004512.pdf"
+    ///     },
+    ///     "gift": {
+    ///       "notes": "Happy birthday!",
+    ///       "wrap": true
+    ///     },
+    ///     "packageNote": "Please handle with care."
+    ///   }
+    /// }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error::Api`](crate::Error::Api), with the status and its `ErrorResponse` body, for the API's error answers:
@@ -387,6 +667,29 @@ impl Client {
     /// # Answers
     ///
     /// - 200: One page of returns.
+    ///
+    /// # Example answer (200)
+    ///
+    /// ```json
+    /// {
+    ///   "count": 1,
+    ///   "dataSetCount": 1,
+    ///   "items": [
+    ///     {
+    ///       "arrivedToWarehouseAt": "2026-03-19T14:30:00Z",
+    ///       "cargoCarrier": "Yurtiçi Kargo",
+    ///       "createdAt": "2026-03-18T09:00:00Z",
+    ///       "notes": "Wrong size.",
+    ///       "returnReferenceNumber": "RET-2026-000311",
+    ///       "salesOrderChannel": "Shopify",
+    ///       "salesOrderReferenceNumber": "SO-2026-004512",
+    ///       "trackingId": "YK-990011223",
+    ///       "updatedAt": "2026-03-19T14:30:00Z"
+    ///     }
+    ///   ],
+    ///   "offset": 0
+    /// }
+    /// ```
     ///
     /// # Errors
     ///
@@ -451,6 +754,38 @@ impl Client {
     /// # Answers
     ///
     /// - 200: One page of returns with their tags.
+    ///
+    /// # Example answer (200)
+    ///
+    /// ```json
+    /// {
+    ///   "count": 2,
+    ///   "dataSetCount": 2,
+    ///   "items": [
+    ///     {
+    ///       "arrivedToWarehouseAt": "2026-03-19T14:30:00Z",
+    ///       "cargoCarrier": "Yurtiçi Kargo",
+    ///       "completedAt": "2026-03-20T10:00:00Z",
+    ///       "createdAt": "2026-03-18T09:00:00Z",
+    ///       "notes": "Wrong size.",
+    ///       "returnReferenceNumber": "RET-2026-000311",
+    ///       "salesOrderChannel": "Shopify",
+    ///       "salesOrderReferenceNumber": "SO-2026-004512",
+    ///       "tag": "refund-approved",
+    ///       "trackingId": "YK-990011223",
+    ///       "updatedAt": "2026-03-20T10:00:00Z"
+    ///     },
+    ///     {
+    ///       "createdAt": "2026-03-18T11:45:00Z",
+    ///       "returnReferenceNumber": "RET-2026-000312",
+    ///       "salesOrderChannel": "Trendyol",
+    ///       "salesOrderReferenceNumber": "SO-2026-004530",
+    ///       "updatedAt": "2026-03-18T11:45:00Z"
+    ///     }
+    ///   ],
+    ///   "offset": 0
+    /// }
+    /// ```
     ///
     /// # Errors
     ///

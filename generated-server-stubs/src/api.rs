@@ -246,6 +246,66 @@ pub trait FulfilmentApi: Send + Sync + 'static {
 pub struct BulkUpsertReceivingOrdersRequest {
     /// The request body.
     ///
+    /// # Example
+    ///
+    /// ```json
+    /// [
+    ///   {
+    ///     "cargoTransfer": {
+    ///       "cargoCompanyName": "Aras Kargo",
+    ///       "shipmentDate": "2026-03-14T09:30:00Z",
+    ///       "trackingNumber": "7012456633"
+    ///     },
+    ///     "integrationId": "3f0c2a8e-5b8e-4d0a-9a57-5a2f1d6c9b01",
+    ///     "lineItemLotNumbers": [
+    ///       {
+    ///         "expectedQuantity": 120,
+    ///         "lotNumber": "LOT-0425",
+    ///         "sku": "TSHIRT-BLK-M"
+    ///       }
+    ///     ],
+    ///     "lineItems": [
+    ///       {
+    ///         "expectedQuantity": 120,
+    ///         "externalLineItemId": "PO-7781-1",
+    ///         "hasLimitCheck": true,
+    ///         "itemNo": 1,
+    ///         "lotNumber": "LOT-0425",
+    ///         "sku": "TSHIRT-BLK-M",
+    ///         "tolerance": 2
+    ///       },
+    ///       {
+    ///         "expectedQuantity": 80,
+    ///         "hasLimitCheck": false,
+    ///         "itemNo": 2,
+    ///         "sku": "TSHIRT-WHT-L",
+    ///         "tolerance": 0
+    ///       }
+    ///     ],
+    ///     "receiveType": "Standard",
+    ///     "referenceNumber": "RO-2026-000184",
+    ///     "transferType": "CargoTransfer"
+    ///   },
+    ///   {
+    ///     "lineItems": [
+    ///       {
+    ///         "expectedQuantity": 6,
+    ///         "hasLimitCheck": false,
+    ///         "sku": "SNEAKER-42",
+    ///         "tolerance": 0
+    ///       }
+    ///     ],
+    ///     "pickupTransfer": {
+    ///       "pickupAddress": "Depo 4, Tuzla, Istanbul",
+    ///       "pickupDate": "2026-03-16T13:00:00Z"
+    ///     },
+    ///     "receiveType": "Return",
+    ///     "referenceNumber": "RO-2026-000185",
+    ///     "transferType": "PickupTransfer"
+    ///   }
+    /// ]
+    /// ```
+    ///
     /// Sent as `application/json-patch+json`, `application/json`, `text/json`, `application/*+json`.
     pub body: models::ReceivingOrderBatch,
 }
@@ -261,6 +321,20 @@ pub struct UpdateReceivingOrderTransferDetailRequest {
     pub reference_number: String,
     /// The request body.
     ///
+    /// # Example
+    ///
+    /// ```json
+    /// {
+    ///   "carriageTransfer": {
+    ///     "carriageCompanyName": "Marmara Nakliyat",
+    ///     "shipmentDate": "2026-03-15T07:00:00Z",
+    ///     "waybillNumber": "WB-55120"
+    ///   },
+    ///   "integrationId": "3f0c2a8e-5b8e-4d0a-9a57-5a2f1d6c9b01",
+    ///   "transferType": "CarriageTransfer"
+    /// }
+    /// ```
+    ///
     /// Sent as `application/json-patch+json`, `application/json`.
     pub body: models::TransferDetail,
 }
@@ -271,6 +345,17 @@ pub struct UpdateReceivingOrderTransferDetailRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateCustomerRequest {
     /// The request body.
+    ///
+    /// # Example
+    ///
+    /// ```json
+    /// {
+    ///   "email": "elif.yilmaz@example.com",
+    ///   "firstName": "Elif",
+    ///   "lastName": "Yılmaz",
+    ///   "phone": "+905321234567"
+    /// }
+    /// ```
     ///
     /// Sent as `application/json-patch+json`, `application/json`.
     pub body: models::CustomerInput,

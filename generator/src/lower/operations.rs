@@ -471,6 +471,7 @@ impl<'d> OperationLowering<'_, 'd> {
             rules,
             docs: Docs {
                 description: body.description.clone(),
+                example: self.media_example(&body.content, &at.push("content"))?,
                 ..Docs::default()
             },
             origin: at,
@@ -524,6 +525,28 @@ impl<'d> OperationLowering<'_, 'd> {
                 Ok(rule)
             })
             .collect()
+    }
+
+    /// The example a body's media types give, for the docs: the first media
+    /// type's `example`, or else its first `examples` entry with a value.
+    fn media_example(
+        &self,
+        content: &IndexMap<String, openapiv3::MediaType>,
+        at: &Pointer,
+    ) -> Result<Option<serde_json::Value>> {
+        for (media_type, media) in content {
+            if let Some(example) = &media.example {
+                return Ok(Some(example.clone()));
+            }
+            let examples_at = at.push(media_type).push("examples");
+            for (name, example) in &media.examples {
+                let example = self.doc.resolve(example, &examples_at.push(name))?;
+                if let Some(value) = &example.value.value {
+                    return Ok(Some(value.clone()));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// The one encoding of a body offered under several media types.
@@ -684,6 +707,7 @@ impl<'d> OperationLowering<'_, 'd> {
                 name,
                 docs: Docs {
                     description: Some(response.description.clone()),
+                    example: self.media_example(&response.content, &response_at.push("content"))?,
                     ..Docs::default()
                 },
                 headers,

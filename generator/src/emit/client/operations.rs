@@ -872,6 +872,24 @@ fn method_docs(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
             .unwrap_or_default();
         lines.push(format!("- {status}: {what}{variant}"));
     }
+    if let Some(body) = &op.body {
+        if let Some(example) = &body.docs.example {
+            push_example(
+                &mut lines,
+                "# Example request body",
+                example,
+                Some(&body.kind),
+            );
+        }
+    }
+    let success_example = plan.successes.iter().find_map(|s| {
+        let example = s.response.docs.example.as_ref()?;
+        Some((s.response, example))
+    });
+    if let Some((response, example)) = success_example {
+        let heading = format!("# Example answer ({})", status_text(response.status, false));
+        push_example(&mut lines, &heading, example, response.body.as_ref());
+    }
     lines.push(String::new());
     lines.push("# Errors".to_owned());
     lines.push(String::new());
@@ -946,6 +964,28 @@ pub(super) fn first_sentence(text: &str) -> String {
         Some(end) => line[..=end].to_owned(),
         None => line,
     }
+}
+
+/// An example from the document under `heading`: as JSON, or as the text
+/// itself for a text body.
+fn push_example(
+    lines: &mut Vec<String>,
+    heading: &str,
+    example: &serde_json::Value,
+    kind: Option<&BodyKind>,
+) {
+    let (fence, text) = match (kind, example) {
+        (Some(BodyKind::Text), serde_json::Value::String(text)) => ("```text", text.clone()),
+        _ => match serde_json::to_string_pretty(example) {
+            Ok(json) => ("```json", json),
+            Err(_) => return,
+        },
+    };
+    lines.extend([String::new(), heading.to_owned(), String::new()]);
+    lines.push(fence.to_owned());
+    // A fence inside the example would end the block early.
+    lines.extend(text.lines().map(|line| line.replace("```", "` ` `")));
+    lines.push("```".to_owned());
 }
 
 /// The first paragraph of `text`, on one line, safe for rustdoc.

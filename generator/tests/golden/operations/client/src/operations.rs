@@ -21,6 +21,14 @@ impl Client {
     /// - 200: The item. → `GetItemsItemIdResponse::Ok`
     /// - 202: Still being made. → `GetItemsItemIdResponse::Accepted`
     ///
+    /// # Example answer (200)
+    ///
+    /// ```json
+    /// {
+    ///   "name": "bolt"
+    /// }
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error::Api`](crate::Error::Api), with the status and its body, for the API's error answers:
@@ -129,6 +137,12 @@ impl Client {
     /// # Answers
     ///
     /// - 200: The note's text.
+    ///
+    /// # Example request body
+    ///
+    /// ```text
+    /// Call back at five.
+    /// ```
     ///
     /// # Errors
     ///

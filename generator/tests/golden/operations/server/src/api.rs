@@ -126,6 +126,12 @@ pub struct ReplaceItemRequest {
 pub struct AddNoteRequest {
     /// The request body.
     ///
+    /// # Example
+    ///
+    /// ```json
+    /// "Call back at five."
+    /// ```
+    ///
     /// Sent as `text/plain`.
     pub body: String,
 }
