@@ -134,17 +134,26 @@ pub enum CredentialError {
     },
 }
 
+/// The token an `Authorization` header value presents: `Bearer <token>` (the
+/// scheme in any case, any spacing) or a bare token; `None` for another scheme
+/// or nothing. Every spelling of one token gives the same text, so whatever
+/// counts or caches by token (the rate limit) sees one token, not its spellings.
+pub fn presented_token(header: &str) -> Option<&str> {
+    let header = header.trim();
+    let token = match header.split_once([' ', '\t']) {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        Some(_) => return None,
+        None => header,
+    };
+    (!token.is_empty()).then_some(token)
+}
+
 /// Reads an `Authorization` header value: `Bearer <token>` or a bare token.
 pub fn parse_credential(
     header: &str,
     service: Environment,
 ) -> Result<PresentedToken<'_>, CredentialError> {
-    let header = header.trim();
-    let token = match header.split_once(' ') {
-        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
-        Some(_) => return Err(CredentialError::Malformed),
-        None => header,
-    };
+    let token = presented_token(header).ok_or(CredentialError::Malformed)?;
     let environment = Environment::of_token(token).ok_or(CredentialError::Malformed)?;
     if environment != service {
         return Err(CredentialError::WrongEnvironment {
@@ -291,6 +300,23 @@ mod tests {
             Err(CredentialError::Malformed),
             "one character too many"
         );
+    }
+
+    #[test]
+    fn every_spelling_of_a_token_presents_the_same_token() {
+        for header in [
+            "Bearer lfs_stg_abc",
+            "bearer lfs_stg_abc",
+            "BEARER  lfs_stg_abc ",
+            "  Bearer\tlfs_stg_abc",
+            "lfs_stg_abc",
+            " lfs_stg_abc  ",
+        ] {
+            assert_eq!(presented_token(header), Some("lfs_stg_abc"), "{header:?}");
+        }
+        assert_eq!(presented_token("Basic abc"), None);
+        assert_eq!(presented_token("   "), None);
+        assert_eq!(presented_token(""), None);
     }
 
     #[test]
