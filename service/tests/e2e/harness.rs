@@ -3,7 +3,9 @@
 //! on it on a free loopback port; tenants; clients; and raw requests for what
 //! the typed client cannot send (a wrong content type, a malformed body).
 
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::time::Duration;
 
 use logistics_client::models::{self, CustomerInput, ReceivingOrder, ReceivingOrderLineItem};
@@ -21,19 +23,19 @@ pub enum Backend {
     Postgres,
 }
 
-/// Generates, for each `async fn name(service: TestService) { … }`, a test
-/// `sqlite_name` and a test `postgres_name` (in modules `sqlite` and
-/// `postgres`), each on a fresh database of its backend.
+/// Generates, for each `async fn name(service) { … }` (where `service` is a
+/// `&TestService`), a test `sqlite::name` and a test `postgres::name`, each on
+/// a fresh database of its backend.
 macro_rules! on_both_backends {
-    ($(async fn $name:ident($service:ident $(: $ty:ty)?) $body:block)*) => {
+    ($(async fn $name:ident($service:ident) $body:block)*) => {
         $(
-            async fn $name($service: $crate::harness::TestService) $body
+            async fn $name($service: &$crate::harness::TestService) $body
         )*
         mod sqlite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    $crate::harness::run($crate::harness::Backend::Sqlite, super::$name).await;
+                    $crate::harness::run($crate::harness::Backend::Sqlite, |service| Box::pin(super::$name(service))).await;
                 }
             )*
         }
@@ -41,7 +43,7 @@ macro_rules! on_both_backends {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    $crate::harness::run($crate::harness::Backend::Postgres, super::$name).await;
+                    $crate::harness::run($crate::harness::Backend::Postgres, |service| Box::pin(super::$name(service))).await;
                 }
             )*
         }
@@ -49,23 +51,23 @@ macro_rules! on_both_backends {
 }
 pub(crate) use on_both_backends;
 
-/// The longest any one test may take, service start and clean-up included.
+/// The longest any one test may take, service start and clean-up aside.
 const TEST_TIME_LIMIT: Duration = Duration::from_secs(120);
 
 /// Starts the service on `backend` with the default settings, runs `test`,
-/// stops the service and drops the database.
-pub async fn run<F, Fut>(backend: Backend, test: F)
+/// stops the service and drops the database (also when `test` fails).
+pub async fn run<F>(backend: Backend, test: F)
 where
-    F: FnOnce(TestService) -> Fut,
-    Fut: std::future::Future<Output = ()>,
+    F: for<'a> FnOnce(&'a TestService) -> Pin<Box<dyn Future<Output = ()> + 'a>>,
 {
     let Some(database) = TestDatabase::create(backend).await else {
         return;
     };
     let service = TestService::start_on(database, Options::default()).await;
-    tokio::time::timeout(TEST_TIME_LIMIT, test(service))
+    tokio::time::timeout(TEST_TIME_LIMIT, test(&service))
         .await
         .expect("the test finished within its time limit");
+    service.stop().await;
 }
 
 /// Settings a test may change.

@@ -153,12 +153,12 @@ on_both_backends! {
             "o=Equals|OrElse&p=salesOrderChannel&v=Amazon&o=eq&p=salesOrderChannel&v=Trendyol&o=eq&p=cargoCarrier&v=Aras Kargo",
             "?o=eq|OrElse&p=salesOrderChannel&v=Amazon&o=Equals&p=salesOrderChannel&v=Trendyol&o=eq&p=cargoCarrier&v=Aras Kargo&utm=x",
         ] {
-            let (status, body) = raw_list(&service, &a.token, path, dqb).await;
+            let (status, body) = raw_list(service, &a.token, path, dqb).await;
             assert_eq!(status, 200, "{dqb}: {body}");
             assert_eq!(refs_of(&body), ["RET-4", "RET-5"], "{dqb}");
             assert_eq!(body["dataSetCount"], 2);
         }
-        let (_, body) = raw_list(&service, &a.token, path, "o=in&p=returnReferenceNumber&v=RET-6,RET-1,RET-9").await;
+        let (_, body) = raw_list(service, &a.token, path, "o=in&p=returnReferenceNumber&v=RET-6,RET-1,RET-9").await;
         assert_eq!(refs_of(&body), ["RET-1", "RET-6"]);
     }
 
@@ -198,7 +198,7 @@ on_both_backends! {
             ("offset=-5", 100, 0, 7),
             ("count=2&count=5&offset=6&offset=0", 2, 6, 1),
         ] {
-            let (status, body) = raw_list(&service, &a.token, path, dqb).await;
+            let (status, body) = raw_list(service, &a.token, path, dqb).await;
             assert_eq!(status, 200, "{dqb}: {body}");
             assert_eq!((body["count"].as_i64(), body["offset"].as_i64(), body["items"].as_array().unwrap().len()), (Some(count), Some(offset), items), "{dqb}");
             assert_eq!(body["dataSetCount"], 7);
@@ -236,7 +236,7 @@ on_both_backends! {
             ("/openapi/v1/Returns/GetReturnsWithTag", "o=eq&p=colour&v=red"),
             ("/openapi/v1/Returns/GetReturnsWithTag", "count=many"),
         ] {
-            let (status, body) = raw_list(&service, &a.token, path, dqb).await;
+            let (status, body) = raw_list(service, &a.token, path, dqb).await;
             assert_eq!(status, 400, "{path}?dqb={dqb}: {body}");
             assert_eq!(codes_of(&body), [("dqb".to_owned(), "InvalidDynamicQuery".to_owned())], "{dqb}");
             assert!(!body["error"]["errors"][0]["message"].as_str().unwrap_or_default().is_empty());
@@ -266,9 +266,9 @@ on_both_backends! {
         assert_eq!(without, ["RET-3", "RET-5", "RET-6"]);
 
         // On the wire: an untagged return has no tag field; the plain listing none at all.
-        let (_, body) = raw_list(&service, &a.token, "/openapi/v1/Returns/GetReturnsWithTag", "o=eq&p=returnReferenceNumber&v=RET-3").await;
+        let (_, body) = raw_list(service, &a.token, "/openapi/v1/Returns/GetReturnsWithTag", "o=eq&p=returnReferenceNumber&v=RET-3").await;
         assert!(body["items"][0].get("tag").is_none(), "{body}");
-        let (_, body) = raw_list(&service, &a.token, "/openapi/v1/Returns", "o=eq&p=returnReferenceNumber&v=RET-1").await;
+        let (_, body) = raw_list(service, &a.token, "/openapi/v1/Returns", "o=eq&p=returnReferenceNumber&v=RET-1").await;
         assert!(body["items"][0].get("tag").is_none(), "{body}");
 
         // The warehouse side: tags, arrival, completion.
