@@ -63,7 +63,7 @@ where
     let Some(database) = TestDatabase::create(backend).await else {
         return;
     };
-    let service = TestService::start_on(database, Options::default()).await;
+    let mut service = TestService::start_on(database, Options::default()).await;
     tokio::time::timeout(TEST_TIME_LIMIT, test(&service))
         .await
         .expect("the test finished within its time limit");
@@ -255,8 +255,9 @@ impl TestService {
         TestService::start_on(database, options).await
     }
 
-    /// Stops the service: in-flight requests finish, the pool closes.
-    pub async fn stop(mut self) {
+    /// Stops the service: in-flight requests finish, the pool closes. The
+    /// database stays until the value is dropped.
+    pub async fn stop(&mut self) {
         if let Some(running) = self.running.take() {
             running.stop().await.expect("the service stops cleanly");
         }

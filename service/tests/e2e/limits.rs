@@ -83,7 +83,7 @@ on_both_backends! {
     }
 
     async fn the_rate_limit_counts_each_token_in_every_spelling(service) {
-        let limited = service.restart_with(Options { rate_limit: 3, ..Options::default() }).await;
+        let mut limited = service.restart_with(Options { rate_limit: 3, ..Options::default() }).await;
         let a = limited.tenant("A").await;
         let b = limited.tenant("B").await;
         a.client.create_customer(&customer("a@example.com")).await.unwrap();
@@ -121,6 +121,22 @@ on_both_backends! {
         // Another token has a window of its own.
         assert_eq!(refused(b.client.get_customer(1).await).status(), StatusCode::NOT_FOUND);
         limited.stop().await;
+    }
+
+    async fn in_flight_requests_finish_when_the_service_stops(service) {
+        let mut instance = service.restart_with(Options::default()).await;
+        let a = instance.tenant("A").await;
+        let orders = batch((0..1000).map(|i| order(Some(&format!("RO-{i:04}")), (0..5).map(|j| line(&format!("SKU-{j}"), 1)).collect())).collect());
+        let client = a.client.clone();
+        let upsert = tokio::spawn(async move { client.bulk_upsert_receiving_orders(&orders).await });
+        // Let the request reach the service, then stop it.
+        tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+        instance.stop().await;
+        let result = upsert.await.unwrap().expect("the in-flight upsert is answered");
+        assert_eq!(result.update_failures, Some(vec![]));
+        assert_eq!(instance.count_rows("receiving_orders", a.id).await, 1000, "and committed whole");
+        // Nothing is served any more.
+        assert!(a.client.get_customer(1).await.is_err());
     }
 
     async fn unknown_routes_methods_and_media_types(service) {

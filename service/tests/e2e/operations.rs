@@ -53,6 +53,11 @@ on_both_backends! {
         let (status, body) = json_of(service.raw(Method::GET, "/openapi/v1/Customers/abc").bearer_auth(&a.token).send().await.unwrap()).await;
         assert_eq!(status, 400);
         assert_eq!(codes_of(&body), [("customerNo".to_owned(), "InvalidType".to_owned())]);
+        for path in ["/openapi/v1/Customers/99999999999", "/openapi/v1/Customers/1.5", "/openapi/v1/Customers/-1"] {
+            let (status, body) = json_of(service.raw(Method::GET, path).bearer_auth(&a.token).send().await.unwrap()).await;
+            assert_eq!(status, 400, "{path}: {body}");
+            assert_eq!(codes_of(&body).len(), 1, "{path}: {body}");
+        }
     }
 
     async fn a_duplicate_email_is_409_whatever_its_case_and_leaves_no_gap(service) {
@@ -205,6 +210,18 @@ on_both_backends! {
             );
         }
         assert_eq!(service.count_rows("receiving_orders", a.id).await, 0, "nothing is written (D10)");
+
+        // Lot lines too have expectedQuantity ≥ 1 (D3).
+        let mut lot = order(Some("RO-LOT"), vec![line("SKU-L", 1)]);
+        lot.line_item_lot_numbers = Some(vec![ReceivingOrderLotLine { sku: Some("SKU-L".to_owned()), lot_number: None, expected_quantity: 0 }]);
+        let error = refused(a.client.bulk_upsert_receiving_orders(&batch(vec![lot])).await);
+        assert_eq!(problems(&error), [("[0].lineItemLotNumbers[0].expectedQuantity".to_owned(), "LineItemQuantityError".to_owned())]);
+
+        // At most 100 problems are listed; the message says how many more (D19).
+        let many = batch((0..150).map(|i| order(Some(&format!("RO-{i}")), vec![line("", 1)])).collect());
+        let error = refused(a.client.bulk_upsert_receiving_orders(&many).await);
+        assert_eq!(error.problems().len(), 100);
+        assert!(error.message().unwrap_or_default().contains("50 more"), "{:?}", error.message());
 
         // Bodies that are not orders: their schema problems alone.
         for (body, code) in [
