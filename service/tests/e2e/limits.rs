@@ -124,17 +124,39 @@ on_both_backends! {
     }
 
     async fn in_flight_requests_finish_when_the_service_stops(service) {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
         let mut instance = service.restart_with(Options::default()).await;
         let a = instance.tenant("A").await;
-        let orders = batch((0..1000).map(|i| order(Some(&format!("RO-{i:04}")), (0..5).map(|j| line(&format!("SKU-{j}"), 1)).collect())).collect());
-        let client = a.client.clone();
-        let upsert = tokio::spawn(async move { client.bulk_upsert_receiving_orders(&orders).await });
-        // Let the request reach the service, then stop it.
-        tokio::time::sleep(std::time::Duration::from_millis(30)).await;
-        instance.stop().await;
-        let result = upsert.await.unwrap().expect("the in-flight upsert is answered");
-        assert_eq!(result.update_failures, Some(vec![]));
-        assert_eq!(instance.count_rows("receiving_orders", a.id).await, 1000, "and committed whole");
+        let orders = batch((0..200).map(|i| order(Some(&format!("RO-{i:04}")), vec![line("SKU", 1)])).collect());
+        let body = serde_json::to_vec(&orders).unwrap();
+        // The request is in flight once the service asks for its body
+        // (`100 Continue`): stop the service then, and only then send the body.
+        let mut stream = tokio::net::TcpStream::connect(instance.address).await.unwrap();
+        let head = format!(
+            "POST /openapi/v1/ReceivingOrders/BulkUpsert HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
+            a.token,
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while !String::from_utf8_lossy(&answer).contains("\r\n\r\n") {
+            let n = stream.read(&mut buffer).await.unwrap();
+            assert!(n > 0, "the service closed the connection");
+            answer.extend_from_slice(&buffer[..n]);
+        }
+        assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 100"), "{}", String::from_utf8_lossy(&answer));
+        let finish = async {
+            stream.write_all(&body).await.unwrap();
+            let mut rest = Vec::new();
+            stream.read_to_end(&mut rest).await.unwrap();
+            String::from_utf8_lossy(&rest).into_owned()
+        };
+        let ((), answer) = tokio::join!(instance.stop(), finish);
+        assert!(answer.starts_with("HTTP/1.1 200"), "the in-flight upsert is answered: {answer}");
+        assert!(answer.contains(r#""updateFailures":[]"#), "{answer}");
+        assert_eq!(instance.count_rows("receiving_orders", a.id).await, 200, "and committed whole");
         // Nothing is served any more.
         assert!(a.client.get_customer(1).await.is_err());
     }
