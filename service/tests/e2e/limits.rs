@@ -193,8 +193,11 @@ on_both_backends! {
         let (status, body) = json_of(response).await;
         assert_eq!((status, body["requestId"].as_str()), (404, Some("test-42")));
         assert_eq!(body["error"]["code"], 404);
-        let response = service.raw(Method::GET, "/openapi/v1/Returns").bearer_auth(&a.token).send().await.unwrap();
-        assert!(!response.headers()["x-request-id"].is_empty());
+        for insane in ["x".repeat(129), "has space".to_owned()] {
+            let response = service.raw(Method::GET, "/openapi/v1/Returns").bearer_auth(&a.token).header("x-request-id", insane.as_str()).send().await.unwrap();
+            let given = response.headers()["x-request-id"].to_str().unwrap().to_owned();
+            assert!(!given.is_empty() && given != insane, "{given}");
+        }
     }
 }
 

@@ -131,6 +131,10 @@ on_both_backends! {
         assert_eq!(references(c, q().filter(P::SalesOrderChannel, Op::In, Value::list(["Amazon", "Trendyol"]))).await, ["RET-2", "RET-7", "RET-4", "RET-5"]);
         assert_eq!(references(c, q().filter(P::Notes, Op::Contains, "o")).await, ["RET-2", "RET-4"]);
         assert_eq!(references(c, q().filter(P::CargoCarrier, Op::StartsWith, "Yurt")).await, ["RET-2", "RET-3"]);
+        // LIKE's wildcards are text like any other.
+        assert_eq!(references(c, q().filter(P::Notes, Op::Contains, "%")).await, Vec::<String>::new());
+        assert_eq!(references(c, q().filter(P::Notes, Op::StartsWith, "_")).await, Vec::<String>::new());
+        assert_eq!(references(c, q().filter(P::Notes, Op::EndsWith, ".")).await, ["RET-2"]);
         assert_eq!(references(c, q().filter(P::CargoCarrier, Op::EndsWith, "Kargo")).await, ["RET-1", "RET-2", "RET-3", "RET-4", "RET-5"]);
         assert_eq!(references(c, q().filter(P::CreatedAt, Op::GreaterThan, at(3))).await, ["RET-4", "RET-5", "RET-6"]);
         assert_eq!(references(c, q().filter(P::CreatedAt, Op::GreaterThanOrEqual, at(3))).await, ["RET-3", "RET-7", "RET-4", "RET-5", "RET-6"]);
