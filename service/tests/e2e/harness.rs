@@ -381,6 +381,50 @@ impl TestService {
         )
     }
 
+    /// What a tenant's receiving order keeps besides its lines, as stored:
+    /// `[receive_type, transfer_type, transfer_detail, integration_id]`.
+    pub async fn stored_order(&self, tenant: uuid::Uuid, reference: &str) -> [String; 4] {
+        let sql = "SELECT receive_type, transfer_type, transfer_detail, integration_id FROM receiving_orders \
+                   WHERE tenant_id = $1 AND reference_number = $2";
+        let (receive, transfer, detail, integration): (String, String, String, Option<uuid::Uuid>) =
+            match self.backend {
+                Backend::Sqlite => {
+                    let mut c = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+                        "sqlite://{}",
+                        self.database.url
+                    ))
+                    .await
+                    .expect("the test database opens");
+                    let r = sqlx::query(sql)
+                        .bind(tenant)
+                        .bind(reference)
+                        .fetch_one(&mut c)
+                        .await
+                        .expect("the order");
+                    (r.get(0), r.get(1), r.get(2), r.get(3))
+                }
+                Backend::Postgres => {
+                    let mut c =
+                        <sqlx::PgConnection as sqlx::Connection>::connect(&self.database.url)
+                            .await
+                            .expect("the test database opens");
+                    let r = sqlx::query(sql)
+                        .bind(tenant)
+                        .bind(reference)
+                        .fetch_one(&mut c)
+                        .await
+                        .expect("the order");
+                    (r.get(0), r.get(1), r.get(2), r.get(3))
+                }
+            };
+        [
+            receive,
+            transfer,
+            detail,
+            integration.map(|i| i.to_string()).unwrap_or_default(),
+        ]
+    }
+
     /// How many rows a tenant has in `table` (a fixed table name).
     pub async fn count_rows(&self, table: &str, tenant: uuid::Uuid) -> i64 {
         let sql = format!("SELECT COUNT(*) FROM {table} WHERE tenant_id = $1");

@@ -105,6 +105,7 @@ on_both_backends! {
     async fn bulk_upsert_creates_then_replaces_line_items_in_place(service) {
         let a = service.tenant("A").await;
         let mut first = order(Some("RO-1"), vec![line("SKU-A", 10), line("SKU-B", 5)]);
+        first.cargo_transfer = Some(CargoTransfer { shipment_date: when(), cargo_company_name: Some("Aras Kargo".to_owned()), tracking_number: None });
         first.line_items[0].lot_number = Some("LOT-1".to_owned());
         first.line_item_lot_numbers = Some(vec![ReceivingOrderLotLine {
             sku: Some("SKU-A".to_owned()), lot_number: Some("LOT-1".to_owned()), expected_quantity: 10,
@@ -117,11 +118,17 @@ on_both_backends! {
         );
         assert_eq!(service.count_rows("receiving_orders", a.id).await, 2, "an order without a reference number is created");
 
-        // The same reference again: its lines are replaced, no second order.
-        let update = order(Some("RO-1"), vec![line("SKU-C", 7)]);
+        // The same reference again: its lines are replaced and nothing else
+        // (not its type, transfer or integration), and no second order.
+        let before = service.stored_order(a.id, "RO-1").await;
+        let mut update = order(Some("RO-1"), vec![line("SKU-C", 7)]);
+        update.receive_type = models::ReceiveType::Return;
+        update.transfer_type = ReceivingOrderTransferType::PickupTransfer;
+        update.pickup_transfer = Some(PickupTransfer { pickup_date: when(), pickup_address: Some("Elsewhere".to_owned()) });
         let result = a.client.bulk_upsert_receiving_orders(&batch(vec![update])).await.unwrap();
         assert_eq!(result.update_failures, Some(vec![]));
         assert_eq!(service.stored_lines(a.id, "RO-1").await.unwrap(), [("SKU-C".to_owned(), 7, None)]);
+        assert_eq!(service.stored_order(a.id, "RO-1").await, before);
         assert_eq!(service.count_rows("receiving_orders", a.id).await, 2);
 
         // Twice in one batch: the second item updates the order the first created.
