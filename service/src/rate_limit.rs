@@ -15,6 +15,8 @@ use http::{HeaderName, HeaderValue, Request, Response, StatusCode};
 use logistics_server_stubs::ApiError;
 use tower::{Layer, Service};
 
+use crate::domain::tenancy::presented_token;
+
 /// The window the limit counts requests in.
 const WINDOW: Duration = Duration::from_secs(60);
 
@@ -138,11 +140,14 @@ where
     }
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
-        // Requests without a credential are not counted: they are refused anyway.
+        // Counted by the token presented, not by the header's spelling: `Bearer X`,
+        // `bearer  X` and a bare `X` share one window. Requests without a usable
+        // credential are not counted: they are refused anyway.
         let verdict = request
             .headers()
             .get(http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
+            .and_then(presented_token)
             .map(|token| self.limit.check(token, Instant::now()));
         match verdict {
             Some(Verdict::Refused { retry_after }) => {
@@ -184,6 +189,36 @@ fn too_many_requests(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn every_spelling_of_a_token_shares_one_window() {
+        let inner = tower::service_fn(|_request: Request<Body>| async {
+            Ok::<_, std::convert::Infallible>(Response::new(Body::empty()))
+        });
+        let mut service = RateLimitLayer::new(RateLimit::new(3)).layer(inner);
+        let mut statuses = Vec::new();
+        for header in [
+            "Bearer lfs_stg_abc",
+            "bearer  lfs_stg_abc",
+            "lfs_stg_abc",
+            "BEARER lfs_stg_abc ",
+        ] {
+            let request = Request::builder()
+                .header(http::header::AUTHORIZATION, header)
+                .body(Body::empty())
+                .unwrap();
+            statuses.push(service.call(request).await.unwrap().status());
+        }
+        assert_eq!(
+            statuses,
+            [
+                StatusCode::OK,
+                StatusCode::OK,
+                StatusCode::OK,
+                StatusCode::TOO_MANY_REQUESTS
+            ]
+        );
+    }
 
     #[test]
     fn the_window_slides() {

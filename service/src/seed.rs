@@ -63,7 +63,7 @@ pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, 
         SalesOrderState::Delivered,
         SalesOrderState::Cancelled,
     ];
-    let sales_orders: Vec<SalesOrder> = (1..=states.len()).map(sales_order).collect();
+    let sales_orders: Vec<SalesOrder> = (1..=states.len()).map(sample_sales_order).collect();
     store.import_sales_orders(id, &sales_orders).await?;
     for (i, target) in states.iter().enumerate() {
         let reference = format!("SO-DEMO-{:04}", i + 1);
@@ -107,7 +107,10 @@ pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, 
     Ok(tenant)
 }
 
-fn sales_order(n: usize) -> SalesOrder {
+/// The demo's sales order number `n` (`SO-DEMO-000n`, state Created, with a
+/// customer, both addresses, one line item, payment, cargo and vas): a
+/// complete order for tests to import as it is or changed.
+pub fn sample_sales_order(n: usize) -> SalesOrder {
     let (email, first, last) = if n % 2 == 1 {
         ("elif.yilmaz@example.com", "Elif", "Yılmaz")
     } else {

@@ -63,10 +63,11 @@ impl fmt::Display for Environment {
 
 /// Characters of a token's random part: URL-safe, unambiguous to copy.
 const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-/// The public lookup key's length, after the prefix.
+/// The random part's length after the prefix (decisions D16): 43 characters
+/// of 62, log2(62) × 43 ≈ 256 bits.
+pub const TOKEN_BODY_LEN: usize = 43;
+/// The public lookup key: the first characters of the random part.
 const KEY_ID_LEN: usize = 12;
-/// The secret's length after the key id: 32 characters of 62 ≈ 190 bits.
-const SECRET_LEN: usize = 32;
 
 /// A freshly made token: what the tenant is given once, and what is stored.
 pub struct NewToken {
@@ -81,14 +82,22 @@ pub struct NewToken {
 impl NewToken {
     /// A new random token for `environment`.
     pub fn generate(environment: Environment) -> Result<NewToken, getrandom::Error> {
-        let mut random = [0u8; KEY_ID_LEN + SECRET_LEN];
-        getrandom::fill(&mut random)?;
-        // 62 does not divide 256; the bias of `% 62` is below 1 % per character
-        // and leaves well over 180 bits of entropy in the secret.
-        let body: String = random
-            .iter()
-            .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
-            .collect();
+        // Bytes of 248 and above are dropped, so that `% 62` is unbiased and
+        // every character carries its full log2(62) bits.
+        let limit = 256 - 256 % ALPHABET.len();
+        let mut body = String::with_capacity(TOKEN_BODY_LEN);
+        let mut random = [0u8; 64];
+        while body.len() < TOKEN_BODY_LEN {
+            getrandom::fill(&mut random)?;
+            body.extend(
+                random
+                    .iter()
+                    .map(|b| usize::from(*b))
+                    .filter(|b| *b < limit)
+                    .map(|b| ALPHABET[b % ALPHABET.len()] as char)
+                    .take(TOKEN_BODY_LEN - body.len()),
+            );
+        }
         let token = format!("{}{body}", environment.token_prefix());
         let key_id = body[..KEY_ID_LEN].to_owned();
         let secret_hash = hash(&token);
@@ -125,17 +134,26 @@ pub enum CredentialError {
     },
 }
 
+/// The token an `Authorization` header value presents: `Bearer <token>` (the
+/// scheme in any case, any spacing) or a bare token; `None` for another scheme
+/// or nothing. Every spelling of one token gives the same text, so whatever
+/// counts or caches by token (the rate limit) sees one token, not its spellings.
+pub fn presented_token(header: &str) -> Option<&str> {
+    let header = header.trim();
+    let token = match header.split_once([' ', '\t']) {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        Some(_) => return None,
+        None => header,
+    };
+    (!token.is_empty()).then_some(token)
+}
+
 /// Reads an `Authorization` header value: `Bearer <token>` or a bare token.
 pub fn parse_credential(
     header: &str,
     service: Environment,
 ) -> Result<PresentedToken<'_>, CredentialError> {
-    let header = header.trim();
-    let token = match header.split_once(' ') {
-        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
-        Some(_) => return Err(CredentialError::Malformed),
-        None => header,
-    };
+    let token = presented_token(header).ok_or(CredentialError::Malformed)?;
     let environment = Environment::of_token(token).ok_or(CredentialError::Malformed)?;
     if environment != service {
         return Err(CredentialError::WrongEnvironment {
@@ -144,7 +162,7 @@ pub fn parse_credential(
         });
     }
     let body = &token[environment.token_prefix().len()..];
-    if body.len() != KEY_ID_LEN + SECRET_LEN || !body.bytes().all(|b| ALPHABET.contains(&b)) {
+    if body.len() != TOKEN_BODY_LEN || !body.bytes().all(|b| ALPHABET.contains(&b)) {
         return Err(CredentialError::Malformed);
     }
     Ok(PresentedToken {
@@ -241,7 +259,12 @@ mod tests {
     fn tokens_carry_their_environment_and_verify_by_hash() {
         let new = NewToken::generate(Environment::Staging).unwrap();
         assert!(new.token.starts_with("lfs_stg_"));
-        assert_eq!(new.token.len(), 8 + 44);
+        assert_eq!(new.token.len(), 8 + 43, "D16: the prefix and 43 characters");
+        assert!(
+            new.token[8..].bytes().all(|b| b.is_ascii_alphanumeric()),
+            "URL-safe: {}",
+            new.token
+        );
         let header = format!("Bearer {}", new.token);
         let presented = parse_credential(&header, Environment::Staging).unwrap();
         assert_eq!(presented.key_id, new.key_id);
@@ -272,6 +295,28 @@ mod tests {
             parse_credential("Bearer lfs_stg_short", Environment::Staging),
             Err(CredentialError::Malformed)
         );
+        assert_eq!(
+            parse_credential(&format!("{header}A"), Environment::Staging),
+            Err(CredentialError::Malformed),
+            "one character too many"
+        );
+    }
+
+    #[test]
+    fn every_spelling_of_a_token_presents_the_same_token() {
+        for header in [
+            "Bearer lfs_stg_abc",
+            "bearer lfs_stg_abc",
+            "BEARER  lfs_stg_abc ",
+            "  Bearer\tlfs_stg_abc",
+            "lfs_stg_abc",
+            " lfs_stg_abc  ",
+        ] {
+            assert_eq!(presented_token(header), Some("lfs_stg_abc"), "{header:?}");
+        }
+        assert_eq!(presented_token("Basic abc"), None);
+        assert_eq!(presented_token("   "), None);
+        assert_eq!(presented_token(""), None);
     }
 
     #[test]

@@ -271,6 +271,20 @@ macro_rules! sql_store {
                 Ok(row.try_get(0)?)
             }
 
+            /// Locks the tenant's row, whose customer counter every customer
+            /// create takes first: an import that may create customers takes it
+            /// before anything else, so that it and concurrent creates lock in one
+            /// order (no deadlock) and it sees every customer committed before it
+            /// (no duplicate email when it looks a customer up by email).
+            async fn lock_customer_counter(tx: &mut sqlx::Transaction<'static, $db>, tenant: Uuid) -> Result<()> {
+                sqlx::query(concat!("SELECT last_customer_no FROM tenants WHERE id = $1", $lock))
+                    .bind(tenant)
+                    .fetch_optional(&mut **tx)
+                    .await?
+                    .ok_or_else(|| not_found("X-Tenant-Id", format!("tenant {tenant} does not exist")))?;
+                Ok(())
+            }
+
             async fn customer_no_by_email(
                 tx: &mut sqlx::Transaction<'static, $db>,
                 tenant: Uuid,
@@ -581,6 +595,7 @@ macro_rules! sql_store {
                 orders: &[SalesOrder],
             ) -> Result<usize> {
                 let now = time_to_micros(domain::now());
+                Self::lock_customer_counter(tx, tenant).await?;
                 for (i, order) in orders.iter().enumerate() {
                     let email_key = domain::customers::email_key(&order.customer.email);
                     let (customer_id, customer_no, created_at) =
