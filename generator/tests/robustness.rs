@@ -5,8 +5,8 @@
 //!
 //! The breakages, for every node of the document: delete it; replace it with
 //! a value of another type (number, string, array, null, object), a string
-//! with an empty or odd one, a number with a negative, fractional or huge
-//! one; rename its key to an empty or non-identifier name, or copy it under
+//! with an empty or odd one, a number with zero or a negative, fractional or
+//! huge one; rename its key to an empty, non-identifier or malformed-path name, or copy it under
 //! a key that differs only in case or underscores; copy an array element
 //! (duplicate parameters, enum values, ...). For every `$ref`: point it
 //! nowhere, outside the document, at something of another kind, at itself,
@@ -243,7 +243,9 @@ fn mutations(doc: &Value) -> (Vec<Mutation>, Vec<Mutation>) {
             }
             match path.last() {
                 Some(Token::Key(key)) => {
-                    for name in ["", "1 2-", "self", "_", "{x}", "200", "é"] {
+                    for name in [
+                        "", "1 2-", "self", "_", "{x}", "/a/{", "/{}//{}", "200", "é",
+                    ] {
                         others.push(Mutation::RenameKey(path.clone(), name.to_owned()));
                     }
                     // Names that differ from this one only in case or
@@ -258,7 +260,7 @@ fn mutations(doc: &Value) -> (Vec<Mutation>, Vec<Mutation>) {
             }
             match node {
                 Value::String(s) => {
-                    for weird in ["", "{", "a b/c", "self", "1"] {
+                    for weird in ["", "{", "(", "a b/c", "self", "1"] {
                         if s != weird {
                             others.push(Mutation::Replace(path.clone(), Value::from(weird)));
                         }
@@ -266,6 +268,7 @@ fn mutations(doc: &Value) -> (Vec<Mutation>, Vec<Mutation>) {
                 }
                 Value::Number(_) => {
                     for weird in [
+                        Value::from(0),
                         Value::from(-1),
                         Value::from(1.5),
                         Value::from(4_294_967_296_u64),
