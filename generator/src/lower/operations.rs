@@ -1,5 +1,7 @@
 //! Paths and operations → [`Operation`]s.
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use openapiv3::{
     Parameter as OaParameter, ParameterData, ParameterSchemaOrContent, PathItem, ReferenceOr,
@@ -153,6 +155,10 @@ impl<'d> OperationLowering<'_, 'd> {
         // same name and location replaces it, in its place.
         let mut merged: IndexMap<(String, ParamLocation), (Parameter, bool)> = IndexMap::new();
         let mut names = Namespace::with_reserved(&["body"]);
+        // Who took each field name: a parameter of another location with
+        // the same name gets the location as a suffix (`type_query`), which
+        // says more than a number.
+        let mut holders: HashMap<String, Option<ParamLocation>> = HashMap::new();
         let sources = item
             .parameters
             .iter()
@@ -185,7 +191,18 @@ impl<'d> OperationLowering<'_, 'd> {
                     ));
                 }
                 None => {
-                    let field = names.claim(field_name(&lowered.wire));
+                    let plain = field_name(&lowered.wire);
+                    let location = lowered.location;
+                    let suffixed =
+                        field_name(&format!("{} {}", lowered.wire, location_word(location)));
+                    let held_elsewhere = names.contains(&plain)
+                        && holders.get(&plain).copied().flatten() != Some(location);
+                    let field = if held_elsewhere && !names.contains(&suffixed) {
+                        names.claim(suffixed)
+                    } else {
+                        names.claim(plain)
+                    };
+                    holders.insert(field.clone(), Some(location));
                     merged.insert(key, (Parameter { field, ..lowered }, from_path_item));
                 }
             }
@@ -757,6 +774,16 @@ impl MediaKind {
 }
 
 /// `GET /pets/{petId}` → `get_pets_pet_id`.
+/// How a parameter's location reads in a name.
+fn location_word(location: ParamLocation) -> &'static str {
+    match location {
+        ParamLocation::Path => "path",
+        ParamLocation::Query => "query",
+        ParamLocation::Header => "header",
+        ParamLocation::Cookie => "cookie",
+    }
+}
+
 fn synthesized_id(method: Method, path: &str) -> String {
     format!(
         "{} {}",
