@@ -626,7 +626,8 @@ impl<'d> OperationLowering<'_, 'd> {
             entries.push((Status::Default, default, at.push("default")));
         }
         if entries.is_empty() {
-            // `responses: {}` documents nothing: any status, its body as bytes.
+            // `responses: {}` documents nothing: any status, any media type
+            // (`*/*`, so no `Accept` is narrowed), its body as bytes.
             return Ok(vec![Response {
                 status: Status::Default,
                 name: status_name(Status::Default),
@@ -637,7 +638,7 @@ impl<'d> OperationLowering<'_, 'd> {
                     ..Docs::default()
                 },
                 headers: Vec::new(),
-                media_types: vec!["application/octet-stream".to_owned()],
+                media_types: vec!["*/*".to_owned()],
                 body: Some(BodyKind::Binary),
                 component: None,
             }]);

@@ -220,7 +220,14 @@ fn variant_definition(server: &Server<'_>, v: &Variant<'_>) -> TokenStream {
             .map(|m| format!("`{m}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        let doc = format!(" The body, sent as {media}.");
+        let doc = if response.media_types.iter().any(|m| m.contains('*')) {
+            format!(
+                " The body, sent as `{}` (the document allows {media}).",
+                concrete_media_type(kind)
+            )
+        } else {
+            format!(" The body, sent as {media}.")
+        };
         fields.push(quote!(#[doc = #doc] body: #ty,));
     }
     for (header, field) in &v.headers {

@@ -58,7 +58,7 @@ pub enum ListThingsResponse {
     Default {
         /// The status to answer with.
         status: http::StatusCode,
-        /// The body, sent as `application/octet-stream`.
+        /// The body, sent as `application/octet-stream` (the document allows `*/*`).
         body: axum::body::Bytes,
     },
 }
@@ -84,7 +84,7 @@ impl ListThingsResponse {
                         body,
                         negotiation::response_type(
                             media_type,
-                            &["application/octet-stream"],
+                            &["*/*"],
                             "application/octet-stream",
                         ),
                     ),
