@@ -12,7 +12,6 @@ use crate::respond;
 
 /// The responses of [`FulfilmentApi::bulk_upsert_receiving_orders`](crate::api::FulfilmentApi::bulk_upsert_receiving_orders): `POST /openapi/v1/ReceivingOrders/BulkUpsert` (`bulkUpsertReceivingOrders`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum BulkUpsertReceivingOrdersResponse {
     /// 200: Every valid item was applied, except those listed in `updateFailures`.
     Ok {
@@ -52,7 +51,6 @@ impl BulkUpsertReceivingOrdersResponse {
 
 /// The responses of [`FulfilmentApi::update_receiving_order_transfer_detail`](crate::api::FulfilmentApi::update_receiving_order_transfer_detail): `PUT /openapi/v1/ReceivingOrders/{referenceNumber}/transferDetail` (`updateReceivingOrderTransferDetail`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum UpdateReceivingOrderTransferDetailResponse {
     /// 200: The transfer detail as stored.
     Ok {
@@ -92,7 +90,6 @@ impl UpdateReceivingOrderTransferDetailResponse {
 
 /// The responses of [`FulfilmentApi::create_customer`](crate::api::FulfilmentApi::create_customer): `POST /openapi/v1/Customers` (`createCustomer`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum CreateCustomerResponse {
     /// 201: The customer was created.
     Created {
@@ -137,7 +134,6 @@ impl CreateCustomerResponse {
 
 /// The responses of [`FulfilmentApi::get_customer`](crate::api::FulfilmentApi::get_customer): `GET /openapi/v1/Customers/{customerNo}` (`getCustomer`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum GetCustomerResponse {
     /// 200: The customer.
     Ok {
@@ -177,7 +173,6 @@ impl GetCustomerResponse {
 
 /// The responses of [`FulfilmentApi::get_sales_order`](crate::api::FulfilmentApi::get_sales_order): `GET /openapi/v1/SalesOrders/{referenceNumber}` (`getSalesOrder`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum GetSalesOrderResponse {
     /// 200: The sales order.
     Ok {
@@ -217,7 +212,6 @@ impl GetSalesOrderResponse {
 
 /// The responses of [`FulfilmentApi::list_returns`](crate::api::FulfilmentApi::list_returns): `GET /openapi/v1/Returns` (`listReturns`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum ListReturnsResponse {
     /// 200: One page of returns.
     Ok {
@@ -257,7 +251,6 @@ impl ListReturnsResponse {
 
 /// The responses of [`FulfilmentApi::list_returns_with_tag`](crate::api::FulfilmentApi::list_returns_with_tag): `GET /openapi/v1/Returns/GetReturnsWithTag` (`listReturnsWithTag`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum ListReturnsWithTagResponse {
     /// 200: One page of returns with their tags.
     Ok {

@@ -38,11 +38,17 @@ fn header_lines(cx: &Context<'_>) -> (String, String) {
     )
 }
 
+/// The rendered file, ending with a newline as text files do (askama drops
+/// the template's last one).
 fn render(template: &impl Template, file: &str) -> Result<String> {
-    template.render().map_err(|e| Error::Emit {
+    let mut text = template.render().map_err(|e| Error::Emit {
         file: file.to_owned(),
         message: e.to_string(),
-    })
+    })?;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
 }
 
 /// A generated crate's `Cargo.toml`.

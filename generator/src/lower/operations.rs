@@ -1,5 +1,7 @@
 //! Paths and operations → [`Operation`]s.
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use openapiv3::{
     Parameter as OaParameter, ParameterData, ParameterSchemaOrContent, PathItem, ReferenceOr,
@@ -153,6 +155,10 @@ impl<'d> OperationLowering<'_, 'd> {
         // same name and location replaces it, in its place.
         let mut merged: IndexMap<(String, ParamLocation), (Parameter, bool)> = IndexMap::new();
         let mut names = Namespace::with_reserved(&["body"]);
+        // Who took each field name: a parameter of another location with
+        // the same name gets the location as a suffix (`type_query`), which
+        // says more than a number.
+        let mut holders: HashMap<String, Option<ParamLocation>> = HashMap::new();
         let sources = item
             .parameters
             .iter()
@@ -185,7 +191,18 @@ impl<'d> OperationLowering<'_, 'd> {
                     ));
                 }
                 None => {
-                    let field = names.claim(field_name(&lowered.wire));
+                    let plain = field_name(&lowered.wire);
+                    let location = lowered.location;
+                    let suffixed =
+                        field_name(&format!("{} {}", lowered.wire, location_word(location)));
+                    let held_elsewhere = names.contains(&plain)
+                        && holders.get(&plain).copied().flatten() != Some(location);
+                    let field = if held_elsewhere && !names.contains(&suffixed) {
+                        names.claim(suffixed)
+                    } else {
+                        names.claim(plain)
+                    };
+                    holders.insert(field.clone(), Some(location));
                     merged.insert(key, (Parameter { field, ..lowered }, from_path_item));
                 }
             }
@@ -632,7 +649,8 @@ impl<'d> OperationLowering<'_, 'd> {
             entries.push((Status::Default, default, at.push("default")));
         }
         if entries.is_empty() {
-            // `responses: {}` documents nothing: any status, its body as bytes.
+            // `responses: {}` documents nothing: any status, any media type
+            // (`*/*`, so no `Accept` is narrowed), its body as bytes.
             return Ok(vec![Response {
                 status: Status::Default,
                 name: status_name(Status::Default),
@@ -643,7 +661,7 @@ impl<'d> OperationLowering<'_, 'd> {
                     ..Docs::default()
                 },
                 headers: Vec::new(),
-                media_types: vec!["application/octet-stream".to_owned()],
+                media_types: vec!["*/*".to_owned()],
                 body: Some(BodyKind::Binary),
                 component: None,
             }]);
@@ -781,6 +799,16 @@ impl MediaKind {
 }
 
 /// `GET /pets/{petId}` → `get_pets_pet_id`.
+/// How a parameter's location reads in a name.
+fn location_word(location: ParamLocation) -> &'static str {
+    match location {
+        ParamLocation::Path => "path",
+        ParamLocation::Query => "query",
+        ParamLocation::Header => "header",
+        ParamLocation::Cookie => "cookie",
+    }
+}
+
 fn synthesized_id(method: Method, path: &str) -> String {
     format!(
         "{} {}",

@@ -85,7 +85,7 @@ impl<'d> TypeTable<'d> {
         }
         for name in names {
             let pointer = base.push(&name);
-            self.named(&pointer)?;
+            self.named(&pointer, None)?;
         }
         Ok(())
     }
@@ -114,14 +114,15 @@ impl<'d> TypeTable<'d> {
         match schema {
             SchemaRef::Ref(reference) => {
                 let target = self.doc.follow(reference, at)?;
-                self.named(&target)
+                self.named(&target, Some((reference, at)))
             }
             SchemaRef::Item(schema) => self.inline(schema, at, hint),
         }
     }
 
-    /// The shape of the schema at `pointer`, lowering it as a named type on first use.
-    fn named(&mut self, pointer: &Pointer) -> Result<Shape> {
+    /// The shape of the schema at `pointer`, lowering it as a named type on
+    /// first use; `via` is the `$ref` that led there and where it was found.
+    fn named(&mut self, pointer: &Pointer, via: Option<(&str, &Pointer)>) -> Result<Shape> {
         if let Some(&index) = self.by_pointer.get(pointer) {
             return Ok(self.shape_of_def(index));
         }
@@ -129,7 +130,14 @@ impl<'d> TypeTable<'d> {
             .doc
             .node(pointer)
             .ok_or_else(|| self.doc.invalid(pointer, "no schema here"))?;
-        let schema: Schema = crate::parse::deserialize_at(node, &self.doc.file, pointer)?;
+        let schema: Schema = crate::parse::deserialize_at(node, &self.doc.file, pointer).map_err(
+            |error| match via {
+                Some((reference, at)) => self
+                    .doc
+                    .wrong_target::<Schema>(reference, at, pointer, error),
+                None => error,
+            },
+        )?;
         let name = match pointer.component_name("schemas") {
             Some(component) => match self.component_names.get(&component) {
                 Some(name) => name.clone(),

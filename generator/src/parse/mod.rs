@@ -133,11 +133,19 @@ pub(crate) fn deserialize_at<T: DeserializeOwned>(
                 | serde_path_to_error::Segment::Unknown => {}
             }
         }
-        Error::invalid(
-            file,
-            &pointer,
-            explain_serde_error(&e.into_inner().to_string()),
-        )
+        let message = e.into_inner().to_string();
+        // "missing field `paths`" on the node itself: name where the field belongs.
+        if let Some(field) = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.strip_suffix('`'))
+        {
+            return Error::invalid(
+                file,
+                &pointer.push(field),
+                format!("the required field `{field}` is missing"),
+            );
+        }
+        Error::invalid(file, &pointer, explain_serde_error(&message))
     })
 }
 

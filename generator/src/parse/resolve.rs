@@ -6,7 +6,9 @@ use openapiv3::ReferenceOr;
 use serde::de::DeserializeOwned;
 
 use super::{Document, Pointer, deserialize_at};
-use crate::error::Result;
+use heck::ToSnakeCase;
+
+use crate::error::{Error, Result};
 
 /// A node reached directly or through `$ref`s.
 #[derive(Debug)]
@@ -34,7 +36,8 @@ impl Document {
             ReferenceOr::Reference { reference } => {
                 let target = self.follow(reference, at)?;
                 let node = self.node(&target).expect("follow returns existing nodes");
-                let value = deserialize_at(node, &self.file, &target)?;
+                let value = deserialize_at(node, &self.file, &target)
+                    .map_err(|error| self.wrong_target::<T>(reference, at, &target, error))?;
                 Ok(Resolved {
                     value: Cow::Owned(value),
                     pointer: target,
@@ -42,6 +45,38 @@ impl Document {
                 })
             }
         }
+    }
+
+    /// The error for a `$ref` (found at `at`) whose target is not the kind of
+    /// object `T` its place needs: named at the `$ref`, since that is what to fix.
+    pub(crate) fn wrong_target<T>(
+        &self,
+        reference: &str,
+        at: &Pointer,
+        target: &Pointer,
+        error: Error,
+    ) -> Error {
+        let kind = std::any::type_name::<T>()
+            .rsplit("::")
+            .next()
+            .unwrap_or("object")
+            .to_snake_case()
+            .replace('_', " ");
+        let why = match error {
+            Error::Invalid {
+                pointer, message, ..
+            } => format!("{pointer}: {message}"),
+            other => other.to_string(),
+        };
+        let what = if Pointer::parse_local(reference).as_ref() == Some(target) {
+            format!("`{reference}`")
+        } else {
+            format!("`{reference}` leads to {target}, which")
+        };
+        self.invalid(
+            &at.push("$ref"),
+            format!("{what} is not a valid {kind} ({why})"),
+        )
     }
 
     /// The pointer a `$ref` (found at `at`) finally leads to, through chains of

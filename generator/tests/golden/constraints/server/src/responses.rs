@@ -10,7 +10,6 @@ use crate::respond;
 
 /// The responses of [`ConstraintsApi::place_order`](crate::api::ConstraintsApi::place_order): `POST /orders` (`placeOrder`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum PlaceOrderResponse {
     /// 204: Placed.
     NoContent,

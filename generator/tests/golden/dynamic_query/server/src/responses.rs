@@ -11,7 +11,6 @@ use crate::respond;
 
 /// The responses of [`QueriesApi::list_events`](crate::api::QueriesApi::list_events): `GET /events` (`listEvents`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum ListEventsResponse {
     /// 200: Events.
     Ok {

@@ -73,7 +73,7 @@ impl Client {
             SECURITY,
         );
         __call.query("id", &params.id, crate::transport::Style::Comma, true);
-        __call.accept("application/octet-stream");
+        __call.accept("*/*");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200..=299 => Ok(__answer.bytes()),

@@ -12,7 +12,6 @@ use crate::respond;
 
 /// The responses of [`LenientApi::hold`](crate::api::LenientApi::hold): `POST /hold` (`hold`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum HoldResponse {
     /// 200: Always null.
     Ok {
@@ -52,13 +51,12 @@ impl HoldResponse {
 
 /// The responses of [`LenientApi::list_things`](crate::api::LenientApi::list_things): `GET /things` (`listThings`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum ListThingsResponse {
     /// Any other status: Not documented (`responses: {}`): the body as bytes.
     Default {
         /// The status to answer with.
         status: http::StatusCode,
-        /// The body, sent as `application/octet-stream`.
+        /// The body, sent as `application/octet-stream` (the document allows `*/*`).
         body: axum::body::Bytes,
     },
 }
@@ -84,7 +82,7 @@ impl ListThingsResponse {
                         body,
                         negotiation::response_type(
                             media_type,
-                            &["application/octet-stream"],
+                            &["*/*"],
                             "application/octet-stream",
                         ),
                     ),
@@ -96,7 +94,6 @@ impl ListThingsResponse {
 
 /// The responses of [`LenientApi::subscribe`](crate::api::LenientApi::subscribe): `POST /subscribe` (`subscribe`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum SubscribeResponse {
     /// 201: Subscribed.
     Created {

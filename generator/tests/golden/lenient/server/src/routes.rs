@@ -129,10 +129,7 @@ async fn handle_list_things<A: LenientApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "listThings";
-    let media_type = negotiation::negotiate(
-        &parts.headers,
-        &["application/octet-stream"],
-    )?;
+    let media_type = negotiation::negotiate(&parts.headers, &["*/*"])?;
     let mut report = Report::new();
     let mut id = Vec::new();
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {

@@ -12,7 +12,6 @@ use crate::respond;
 
 /// The responses of [`ObjectsApi::create_thing`](crate::api::ObjectsApi::create_thing): `POST /things` (`createThing`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum CreateThingResponse {
     /// 201: Created.
     Created {

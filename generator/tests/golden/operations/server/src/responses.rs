@@ -84,7 +84,6 @@ impl GetItemsItemIdResponse {
 
 /// The responses of [`OperationsApi::replace_item`](crate::api::OperationsApi::replace_item): `PUT /items/{itemId}` (`replaceItem`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum ReplaceItemResponse {
     /// 204: Replaced.
     NoContent,
@@ -108,7 +107,6 @@ impl ReplaceItemResponse {
 
 /// The responses of [`OperationsApi::add_note`](crate::api::OperationsApi::add_note): `POST /notes` (`addNote`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum AddNoteResponse {
     /// 200: The note's text.
     Ok {

@@ -16,7 +16,7 @@ impl Client {
     /// - `type_` (the `type` path parameter): A keyword.
     /// - `self_` (the `self` path parameter): A keyword that cannot be a raw identifier.
     /// - `session` (the `session` cookie).
-    /// - `params`: the optional inputs (`limit`, `match_`, `page_size`, `page_size2`, `page_size3`, `type_2`, `type_3`, `body2`, `request`, `response`, `client`, `report`, `parts`, `context`, `ids`, `names`, `sizes`, `x_tags`), see [`GetItemsParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`limit`, `match_`, `page_size`, `page_size2`, `page_size3`, `type_query`, `type_header`, `body_query`, `request`, `response`, `client`, `report`, `parts`, `context`, `ids`, `names`, `sizes`, `x_tags`), see [`GetItemsParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -58,9 +58,9 @@ impl Client {
             );
         __call
             .query("pageSize", &params.page_size3, crate::transport::Style::Comma, true);
-        __call.query("type", &params.type_2, crate::transport::Style::Comma, true);
-        __call.header("type", &params.type_3);
-        __call.query("body", &params.body2, crate::transport::Style::Comma, true);
+        __call.query("type", &params.type_query, crate::transport::Style::Comma, true);
+        __call.header("type", &params.type_header);
+        __call.query("body", &params.body_query, crate::transport::Style::Comma, true);
         __call.query("request", &params.request, crate::transport::Style::Comma, true);
         __call.query("response", &params.response, crate::transport::Style::Comma, true);
         __call.query("client", &params.client, crate::transport::Style::Comma, true);
@@ -95,12 +95,12 @@ pub struct GetItemsParams {
     pub page_size2: Option<i64>,
     /// `page_size3` (the `pageSize` query parameter).
     pub page_size3: Option<i64>,
-    /// `type_2` (the `type` query parameter): Same name as a path parameter.
-    pub type_2: Option<String>,
-    /// `type_3` (the `type` header): Same name again, in a header.
-    pub type_3: Option<String>,
-    /// `body2` (the `body` query parameter).
-    pub body2: Option<String>,
+    /// `type_query` (the `type` query parameter): Same name as a path parameter.
+    pub type_query: Option<String>,
+    /// `type_header` (the `type` header): Same name again, in a header.
+    pub type_header: Option<String>,
+    /// `body_query` (the `body` query parameter).
+    pub body_query: Option<String>,
     /// `request` (the `request` query parameter).
     pub request: Option<String>,
     /// `response` (the `response` query parameter).
@@ -149,19 +149,19 @@ impl GetItemsParams {
         self.page_size3 = Some(value.into());
         self
     }
-    /// Sets `type_2`.
-    pub fn type_2(mut self, value: impl Into<String>) -> Self {
-        self.type_2 = Some(value.into());
+    /// Sets `type_query`.
+    pub fn type_query(mut self, value: impl Into<String>) -> Self {
+        self.type_query = Some(value.into());
         self
     }
-    /// Sets `type_3`.
-    pub fn type_3(mut self, value: impl Into<String>) -> Self {
-        self.type_3 = Some(value.into());
+    /// Sets `type_header`.
+    pub fn type_header(mut self, value: impl Into<String>) -> Self {
+        self.type_header = Some(value.into());
         self
     }
-    /// Sets `body2`.
-    pub fn body2(mut self, value: impl Into<String>) -> Self {
-        self.body2 = Some(value.into());
+    /// Sets `body_query`.
+    pub fn body_query(mut self, value: impl Into<String>) -> Self {
+        self.body_query = Some(value.into());
         self
     }
     /// Sets `request`.

@@ -67,13 +67,13 @@ pub struct GetItemsRequest {
     /// Same name as a path parameter.
     ///
     /// The `type` query parameter.
-    pub type_2: Option<String>,
+    pub type_query: Option<String>,
     /// Same name again, in a header.
     ///
     /// The `type` header.
-    pub type_3: Option<String>,
+    pub type_header: Option<String>,
     /// The `body` query parameter.
-    pub body2: Option<String>,
+    pub body_query: Option<String>,
     /// The `request` query parameter.
     pub request: Option<String>,
     /// The `response` query parameter.

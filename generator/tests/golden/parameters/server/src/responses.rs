@@ -11,7 +11,6 @@ use crate::respond;
 
 /// The responses of [`ParametersApi::get_items`](crate::api::ParametersApi::get_items): `GET /{type}/items/{self}` (`get.items`).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum GetItemsResponse {
     /// 200: The items.
     Ok {

@@ -78,8 +78,8 @@ async fn handle_get_items<A: ParametersApi>(
     let mut page_size = None;
     let mut page_size2 = None;
     let mut page_size3 = None;
-    let mut type_2 = None;
-    let mut body2 = None;
+    let mut type_query = None;
+    let mut body_query = None;
     let mut request2 = None;
     let mut response2 = None;
     let mut client = None;
@@ -96,8 +96,8 @@ async fn handle_get_items<A: ParametersApi>(
             "page-size" if page_size.is_none() => page_size = Some(query_value),
             "page_size" if page_size2.is_none() => page_size2 = Some(query_value),
             "pageSize" if page_size3.is_none() => page_size3 = Some(query_value),
-            "type" if type_2.is_none() => type_2 = Some(query_value),
-            "body" if body2.is_none() => body2 = Some(query_value),
+            "type" if type_query.is_none() => type_query = Some(query_value),
+            "body" if body_query.is_none() => body_query = Some(query_value),
             "request" if request2.is_none() => request2 = Some(query_value),
             "response" if response2.is_none() => response2 = Some(query_value),
             "client" if client.is_none() => client = Some(query_value),
@@ -162,15 +162,25 @@ async fn handle_get_items<A: ParametersApi>(
         false,
         &mut report,
     );
-    let type_2: Option<String> = params::value(type_2, "type", false, &mut report);
-    let type_3: Option<String> = params::header(
+    let type_query: Option<String> = params::value(
+        type_query,
+        "type",
+        false,
+        &mut report,
+    );
+    let type_header: Option<String> = params::header(
         &parts.headers,
         "type",
         "type",
         false,
         &mut report,
     );
-    let body2: Option<String> = params::value(body2, "body", false, &mut report);
+    let body_query: Option<String> = params::value(
+        body_query,
+        "body",
+        false,
+        &mut report,
+    );
     let request2: Option<String> = params::value(
         request2,
         "request",
@@ -234,9 +244,9 @@ async fn handle_get_items<A: ParametersApi>(
         page_size,
         page_size2,
         page_size3,
-        type_2,
-        type_3,
-        body2,
+        type_query,
+        type_header,
+        body_query,
         request: request2,
         response: response2,
         client,

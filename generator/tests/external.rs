@@ -1,0 +1,175 @@
+//! The generator on the public documents vendored in
+//! `codegen-tests/specs/external/`, in process: every document yields its
+//! three crates, callbacks, links and webhooks give exactly one note per
+//! document that has them, and generation is deterministic.
+//!
+//! That the crates also build without warnings is `cargo xtask
+//! external-specs`'s job (it needs cargo); this test is the fast half.
+
+use std::path::{Path, PathBuf};
+
+use openapi_codegen::config::Target;
+use openapi_codegen::emit::Files;
+use serde_yaml::Value;
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the generator is a workspace member")
+        .to_path_buf()
+}
+
+/// The vendored documents, relative to the workspace root, in name order.
+fn documents() -> Vec<PathBuf> {
+    let dir = Path::new("codegen-tests/specs/external");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .expect("codegen-tests/specs/external exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "json"))
+        .map(|p| dir.join(p.file_name().expect("a file")))
+        .collect();
+    out.sort();
+    assert!(
+        out.len() >= 11,
+        "the vendored documents are missing: {out:?}"
+    );
+    out
+}
+
+fn generate(spec: &Path) -> openapi_codegen::Generated {
+    let name = spec
+        .file_stem()
+        .expect("a file name")
+        .to_string_lossy()
+        .replace('.', "-");
+    let target = Target::standalone(spec.to_path_buf(), &name);
+    openapi_codegen::generate(&root(), &target, "cargo xtask external-specs")
+        .unwrap_or_else(|e| panic!("{}: {e}", spec.display()))
+}
+
+/// Which of callbacks, response links and webhooks the document declares,
+/// read from the raw tree (not through the generator).
+fn not_generated_kinds(spec: &Path) -> Vec<&'static str> {
+    let text = std::fs::read_to_string(root().join(spec)).expect("readable");
+    let doc: Value = serde_yaml::from_str(&text).expect("YAML or JSON");
+    let non_empty =
+        |v: Option<&Value>| v.and_then(Value::as_mapping).is_some_and(|m| !m.is_empty());
+    // A `$ref` to a response is followed one step, as the documents use them.
+    let follow = |v: &Value| -> Value {
+        match v.get("$ref").and_then(Value::as_str) {
+            Some(r) => r
+                .trim_start_matches("#/")
+                .split('/')
+                .try_fold(&doc, |node, token| node.get(token.replace("~1", "/")))
+                .cloned()
+                .unwrap_or(Value::Null),
+            None => v.clone(),
+        }
+    };
+    let mut callbacks = false;
+    let mut links = false;
+    for item in doc
+        .get("paths")
+        .and_then(Value::as_mapping)
+        .into_iter()
+        .flat_map(|m| m.values())
+    {
+        for method in [
+            "get", "put", "post", "delete", "options", "head", "patch", "trace",
+        ] {
+            let Some(op) = item.get(method) else { continue };
+            callbacks |= non_empty(op.get("callbacks"));
+            for response in op
+                .get("responses")
+                .and_then(Value::as_mapping)
+                .into_iter()
+                .flat_map(|m| m.values())
+            {
+                links |= non_empty(follow(response).get("links"));
+            }
+        }
+    }
+    let mut kinds = Vec::new();
+    if callbacks {
+        kinds.push("callbacks");
+    }
+    if links {
+        kinds.push("response links");
+    }
+    if doc.get("webhooks").is_some() {
+        kinds.push("webhooks");
+    }
+    kinds
+}
+
+#[test]
+fn every_document_yields_its_three_crates() {
+    for spec in documents() {
+        let generated = generate(&spec);
+        for krate in ["models", "client", "server"] {
+            for file in ["Cargo.toml", "README.md", "src/lib.rs"] {
+                let path = Path::new(krate).join(file);
+                assert!(
+                    generated.files.get(&path).is_some_and(|c| !c.is_empty()),
+                    "{}: no {}",
+                    spec.display(),
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn callbacks_links_and_webhooks_are_one_note_per_document_that_has_them() {
+    let mut noted = 0;
+    for spec in documents() {
+        let notes = generate(&spec).notes;
+        let kinds = not_generated_kinds(&spec);
+        if kinds.is_empty() {
+            assert!(
+                notes.is_empty(),
+                "{}: unexpected notes {notes:?}",
+                spec.display()
+            );
+            continue;
+        }
+        noted += 1;
+        assert_eq!(notes.len(), 1, "{}: {notes:?}", spec.display());
+        let note = &notes[0];
+        assert!(
+            note.starts_with(&format!("{}: not generated, by design: ", spec.display())),
+            "{note}"
+        );
+        for kind in ["callbacks", "response links", "webhooks"] {
+            assert_eq!(
+                note.contains(&format!("{kind} (")),
+                kinds.contains(&kind),
+                "{}: {kind} in {note}",
+                spec.display()
+            );
+        }
+    }
+    // callback-example.yaml and link-example.yaml.
+    assert!(noted >= 2, "only {noted} documents with notes");
+}
+
+#[test]
+fn generation_is_deterministic() {
+    for spec in documents() {
+        let first: Files = generate(&spec).files;
+        let second: Files = generate(&spec).files;
+        assert!(!first.is_empty());
+        for ((a_path, a), (b_path, b)) in first.iter().zip(second.iter()) {
+            assert_eq!(a_path, b_path, "{}", spec.display());
+            assert!(
+                a == b,
+                "{}: {} differs between runs",
+                spec.display(),
+                a_path.display()
+            );
+        }
+        assert_eq!(first, second, "{}", spec.display());
+    }
+}

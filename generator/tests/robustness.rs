@@ -1,0 +1,500 @@
+//! The generator never panics, whatever the document: every vendored public
+//! document (`codegen-tests/specs/external/`) is broken mechanically in many
+//! ways, and each broken copy must either generate or stop with an error that
+//! names the document and a JSON pointer into it (`file#/...`).
+//!
+//! The breakages, for every node of the document: delete it; replace it with
+//! a value of another type (number, string, array, null, object), a string
+//! with an empty or odd one, a number with zero or a negative, fractional or
+//! huge one; rename its key to an empty, non-identifier or malformed-path name, or copy it under
+//! a key that differs only in case or underscores; copy an array element
+//! (duplicate parameters, enum values, ...). For every `$ref`: point it
+//! nowhere, outside the document, at something of another kind, at itself,
+//! and into a cycle with its target.
+//!
+//! That is about 35,000 variants. By default a deterministic sample runs:
+//! 48 per document, up to half of them `$ref` breakages, spread evenly over
+//! the document (about 500, a few seconds). `ROBUSTNESS_ALL=1` runs every
+//! variant (two and a half minutes with `--release` on two cores):
+//!
+//! ```sh
+//! ROBUSTNESS_ALL=1 cargo test --release -p openapi-codegen --test robustness
+//! ```
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use openapi_codegen::config::Target;
+use openapi_codegen::emit::{self, Context, WorkspaceToml};
+use openapi_codegen::parse::Document;
+use serde_yaml::{Mapping, Value};
+
+/// Variants run per document by default (all `$ref` breakages count too).
+const SAMPLE_PER_DOCUMENT: usize = 48;
+
+/// One way of breaking a document.
+#[derive(Clone, Debug)]
+enum Mutation {
+    /// Remove the node at the path from its parent.
+    Delete(Vec<Token>),
+    /// Replace the node at the path.
+    Replace(Vec<Token>, Value),
+    /// Rename the map key at the path (its last token) to the string.
+    RenameKey(Vec<Token>, String),
+    /// Copy the node at the path next to itself: under the key given, in a
+    /// mapping; as the next element, in a sequence.
+    Duplicate(Vec<Token>, Option<String>),
+    /// Set the `$ref` at the path (a mapping holding `$ref`) to the string,
+    /// and, when given, replace the node at the second path with the value.
+    Ref(Vec<Token>, String, Option<(Vec<Token>, Value)>),
+}
+
+/// A step into a mapping (by its key, kept as a value: keys may be numbers
+/// in YAML) or a sequence.
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Key(Value),
+    Index(usize),
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+fn key_text(key: &Value) -> String {
+    match key {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn pointer(path: &[Token]) -> String {
+    let mut out = String::from("#");
+    for token in path {
+        out.push('/');
+        match token {
+            Token::Key(k) => out.push_str(&escape(&key_text(k))),
+            Token::Index(i) => out.push_str(&i.to_string()),
+        }
+    }
+    out
+}
+
+impl std::fmt::Display for Mutation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mutation::Delete(p) => write!(f, "delete {}", pointer(p)),
+            Mutation::Replace(p, v) => write!(f, "replace {} with {}", pointer(p), short(v)),
+            Mutation::RenameKey(p, k) => write!(f, "rename key {} to {k:?}", pointer(p)),
+            Mutation::Duplicate(p, None) => write!(f, "duplicate {}", pointer(p)),
+            Mutation::Duplicate(p, Some(k)) => write!(f, "copy {} to key {k:?}", pointer(p)),
+            Mutation::Ref(p, r, None) => write!(f, "set {}/$ref to {r:?}", pointer(p)),
+            Mutation::Ref(p, r, Some((q, v))) => write!(
+                f,
+                "set {}/$ref to {r:?} and {} to {}",
+                pointer(p),
+                pointer(q),
+                short(v)
+            ),
+        }
+    }
+}
+
+fn short(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| format!("{v:?}"))
+}
+
+fn get_mut<'a>(root: &'a mut Value, path: &[Token]) -> Option<&'a mut Value> {
+    let mut node = root;
+    for token in path {
+        node = match (node, token) {
+            (Value::Mapping(m), Token::Key(k)) => m.get_mut(k)?,
+            (Value::Sequence(s), Token::Index(i)) => s.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+fn get<'a>(root: &'a Value, path: &[Token]) -> Option<&'a Value> {
+    let mut node = root;
+    for token in path {
+        node = match (node, token) {
+            (Value::Mapping(m), Token::Key(k)) => m.get(k)?,
+            (Value::Sequence(s), Token::Index(i)) => s.get(*i)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+/// The document with `mutation` applied.
+fn apply(doc: &Value, mutation: &Mutation) -> Value {
+    let mut doc = doc.clone();
+    match mutation {
+        Mutation::Delete(path) => {
+            let (last, parent) = path.split_last().expect("not the root");
+            match (get_mut(&mut doc, parent).expect("exists"), last) {
+                (Value::Mapping(m), Token::Key(k)) => {
+                    m.shift_remove(k);
+                }
+                (Value::Sequence(s), Token::Index(i)) => {
+                    s.remove(*i);
+                }
+                _ => unreachable!(),
+            }
+        }
+        Mutation::Replace(path, value) => *get_mut(&mut doc, path).expect("exists") = value.clone(),
+        Mutation::RenameKey(path, new) => {
+            let (Some(Token::Key(old)), parent) = (path.last(), &path[..path.len() - 1]) else {
+                unreachable!()
+            };
+            let Some(Value::Mapping(m)) = get_mut(&mut doc, parent) else {
+                unreachable!()
+            };
+            // Keep the order of the keys: rebuild the mapping.
+            let renamed: Mapping = std::mem::take(m)
+                .into_iter()
+                .map(|(k, v)| {
+                    if &k == old {
+                        (Value::String(new.clone()), v)
+                    } else {
+                        (k, v)
+                    }
+                })
+                .collect();
+            *m = renamed;
+        }
+        Mutation::Duplicate(path, key) => {
+            let (last, parent) = path.split_last().expect("not the root");
+            let copy = get(&doc, path).expect("exists").clone();
+            match (get_mut(&mut doc, parent).expect("exists"), last, key) {
+                (Value::Mapping(m), _, Some(key)) => {
+                    m.insert(Value::from(key.as_str()), copy);
+                }
+                (Value::Sequence(s), Token::Index(i), None) => s.insert(i + 1, copy),
+                _ => unreachable!(),
+            }
+        }
+        Mutation::Ref(path, reference, also) => {
+            if let Some((q, v)) = also {
+                *get_mut(&mut doc, q).expect("exists") = v.clone();
+            }
+            let Some(Value::Mapping(m)) = get_mut(&mut doc, path) else {
+                unreachable!()
+            };
+            m.insert(Value::from("$ref"), Value::from(reference.as_str()));
+        }
+    }
+    doc
+}
+
+/// The path a local `$ref` names, if it names a node of `doc`.
+fn ref_target(doc: &Value, reference: &str) -> Option<Vec<Token>> {
+    let rest = reference.strip_prefix("#/")?;
+    let mut path = Vec::new();
+    let mut node = doc;
+    for raw in rest.split('/') {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        let next = match node {
+            Value::Mapping(m) => {
+                let key = m.keys().find(|k| key_text(k) == token)?.clone();
+                let next = &m[&key];
+                path.push(Token::Key(key));
+                next
+            }
+            Value::Sequence(s) => {
+                let i: usize = token.parse().ok()?;
+                path.push(Token::Index(i));
+                s.get(i)?
+            }
+            _ => return None,
+        };
+        node = next;
+    }
+    Some(path)
+}
+
+/// Every way of breaking `doc`: `$ref` breakages first, then the others.
+fn mutations(doc: &Value) -> (Vec<Mutation>, Vec<Mutation>) {
+    let mut refs = Vec::new();
+    let mut others = Vec::new();
+    let mut stack: Vec<Vec<Token>> = vec![Vec::new()];
+    while let Some(path) = stack.pop() {
+        let node = get(doc, &path).expect("exists");
+        if !path.is_empty() {
+            others.push(Mutation::Delete(path.clone()));
+            let replacements = [
+                Value::from(7),
+                Value::from("x"),
+                Value::Sequence(Vec::new()),
+                Value::Null,
+                Value::Mapping(Mapping::new()),
+            ];
+            for value in replacements {
+                if std::mem::discriminant(&value) != std::mem::discriminant(node) {
+                    others.push(Mutation::Replace(path.clone(), value));
+                }
+            }
+            match path.last() {
+                Some(Token::Key(key)) => {
+                    for name in [
+                        "", "1 2-", "self", "_", "{x}", "/a/{", "/{}//{}", "200", "é",
+                    ] {
+                        others.push(Mutation::RenameKey(path.clone(), name.to_owned()));
+                    }
+                    // Names that differ from this one only in case or
+                    // separators: they collide once made Rust names.
+                    let key = key_text(key);
+                    for twin in [format!("{key}_"), key.to_uppercase(), format!("_{key}")] {
+                        others.push(Mutation::Duplicate(path.clone(), Some(twin)));
+                    }
+                }
+                Some(Token::Index(_)) => others.push(Mutation::Duplicate(path.clone(), None)),
+                None => {}
+            }
+            match node {
+                Value::String(s) => {
+                    for weird in ["", "{", "(", "a b/c", "self", "1"] {
+                        if s != weird {
+                            others.push(Mutation::Replace(path.clone(), Value::from(weird)));
+                        }
+                    }
+                }
+                Value::Number(_) => {
+                    for weird in [
+                        Value::from(0),
+                        Value::from(-1),
+                        Value::from(1.5),
+                        Value::from(4_294_967_296_u64),
+                    ] {
+                        others.push(Mutation::Replace(path.clone(), weird));
+                    }
+                }
+                _ => {}
+            }
+        }
+        match node {
+            Value::Mapping(m) => {
+                if let Some(Value::String(reference)) = m.get("$ref") {
+                    let here = pointer(&path);
+                    for broken in [
+                        "#/components/schemas/Nowhere".to_owned(),
+                        "other.yaml#/components/schemas/Pet".to_owned(),
+                        "#/info".to_owned(),
+                        "#".to_owned(),
+                        "#components".to_owned(),
+                        here.clone(),
+                    ] {
+                        refs.push(Mutation::Ref(path.clone(), broken, None));
+                    }
+                    if let Some(target) = ref_target(doc, reference) {
+                        // The target refers back here: a cycle of two.
+                        let back = Value::Mapping(Mapping::from_iter([(
+                            Value::from("$ref"),
+                            Value::from(here.as_str()),
+                        )]));
+                        refs.push(Mutation::Ref(
+                            path.clone(),
+                            reference.clone(),
+                            Some((target, back)),
+                        ));
+                    }
+                }
+                for key in m.keys() {
+                    let mut child = path.clone();
+                    child.push(Token::Key(key.clone()));
+                    stack.push(child);
+                }
+            }
+            Value::Sequence(s) => {
+                for i in 0..s.len() {
+                    let mut child = path.clone();
+                    child.push(Token::Index(i));
+                    stack.push(child);
+                }
+            }
+            _ => {}
+        }
+    }
+    (refs, others)
+}
+
+/// The vendored documents, relative to the workspace root.
+fn documents() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = Path::new("codegen-tests/specs/external");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+        .expect("codegen-tests/specs/external exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "json"))
+        .map(|p| dir.join(p.file_name().expect("a file")))
+        .collect();
+    out.sort();
+    assert!(out.len() >= 11, "the vendored documents are missing");
+    out
+}
+
+thread_local! {
+    /// Where the last panic on this thread happened, caught or not.
+    static PANIC_AT: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned())
+}
+
+/// The generator on `text`, as `cargo xtask generate` runs it: parse, lower,
+/// emit the three crates and the workspace manifest. Emitting is most of
+/// the time, and a pure function of the lowered API: when that is the
+/// original document's (`unchanged`, its `Debug` text), it is skipped.
+fn generate(
+    text: &str,
+    is_json: bool,
+    label: &str,
+    unchanged: Option<&str>,
+) -> Result<String, String> {
+    let doc = Document::parse(text, label, is_json).map_err(|e| e.to_string())?;
+    let api = openapi_codegen::lower::lower(&doc).map_err(|e| e.to_string())?;
+    let lowered = format!("{api:?}");
+    if unchanged == Some(lowered.as_str()) {
+        return Ok(lowered);
+    }
+    let target = Target::standalone(PathBuf::from(label), "broken");
+    let cx = Context {
+        api: &api,
+        target: &target,
+        command: "test",
+        client_example: None,
+    };
+    let emitted = [
+        emit::emit_models(&cx),
+        emit::emit_client(&cx),
+        emit::emit_server(&cx),
+    ];
+    for files in emitted {
+        files.map_err(|e| e.to_string())?;
+    }
+    WorkspaceToml::render(&cx).map_err(|e| e.to_string())?;
+    Ok(lowered)
+}
+
+/// What is wrong with the generator's answer to `text`, if anything.
+fn check(text: &str, is_json: bool, label: &str, unchanged: &str) -> Option<String> {
+    match std::panic::catch_unwind(|| generate(text, is_json, label, Some(unchanged))) {
+        Ok(Ok(_)) => None,
+        Ok(Err(message)) => {
+            let Some(rest) = message.strip_prefix(&format!("{label}#")) else {
+                return Some(format!("error without the document: {message}"));
+            };
+            if !rest.starts_with('/') {
+                return Some(format!("error without a JSON pointer: {message}"));
+            }
+            None
+        }
+        Err(payload) => {
+            let at = PANIC_AT.with(|p| p.borrow_mut().take()).unwrap_or_default();
+            Some(format!("PANIC at {at}: {}", panic_message(&*payload)))
+        }
+    }
+}
+
+#[test]
+fn broken_documents_give_errors_with_pointers_never_panics() {
+    let all = std::env::var_os("ROBUSTNESS_ALL").is_some();
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        PANIC_AT.with(|p| *p.borrow_mut() = Some(at));
+        if std::env::var_os("ROBUSTNESS_VERBOSE").is_some() {
+            default_hook(info);
+        }
+    }));
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // Each document once (label, tree, lowered API), and the variants by index.
+    let mut originals: Vec<(String, Value, String)> = Vec::new();
+    let mut work: Vec<(usize, Mutation)> = Vec::new();
+    for spec in documents() {
+        let label = spec.to_string_lossy().replace('\\', "/");
+        let text = std::fs::read_to_string(root.join(&spec)).expect("readable");
+        let doc: Value = serde_yaml::from_str(&text).expect("YAML or JSON");
+        let original = generate(&text, label.ends_with(".json"), &label, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (refs, others) = mutations(&doc);
+        let chosen: Vec<Mutation> = if all {
+            refs.into_iter().chain(others).collect()
+        } else {
+            // Up to half for the `$ref` breakages, the rest for the others,
+            // evenly spread over the document.
+            let refs_room = (SAMPLE_PER_DOCUMENT / 2).min(refs.len());
+            let room = SAMPLE_PER_DOCUMENT - refs_room;
+            let spread = |all: Vec<Mutation>, room: usize| -> Vec<Mutation> {
+                let step = all.len().div_ceil(room.max(1)).max(1);
+                all.into_iter().step_by(step).collect()
+            };
+            let mut chosen = spread(refs, refs_room);
+            chosen.extend(spread(others, room));
+            chosen
+        };
+        work.extend(chosen.into_iter().map(|m| (originals.len(), m)));
+        originals.push((label, doc, original));
+    }
+
+    let total = work.len();
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let started = std::time::Instant::now();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((document, mutation)) = work.get(i) else {
+                        break;
+                    };
+                    let (label, doc, original) = &originals[*document];
+                    let broken = apply(doc, mutation);
+                    // JSON parses faster than YAML; YAML for keys JSON cannot have.
+                    let (text, is_json) = match serde_json::to_string(&broken) {
+                        Ok(json) => (json, true),
+                        Err(_) => (serde_yaml::to_string(&broken).expect("serialisable"), false),
+                    };
+                    if let Some(problem) = check(&text, is_json, label, original) {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{label}: {mutation}: {problem}"));
+                    }
+                }
+            });
+        }
+    });
+    let _ = std::panic::take_hook();
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    eprintln!(
+        "{total} broken documents checked in {} ms",
+        started.elapsed().as_millis()
+    );
+    assert!(all || total >= 400, "only {total} variants");
+    assert!(
+        failures.is_empty(),
+        "{} of {total} broken documents were mishandled:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
