@@ -28,6 +28,8 @@ pub struct Report {
     pub skipped: Vec<String>,
     /// How long the whole run took.
     pub wall: Duration,
+    /// `/proc/loadavg` when the run started.
+    load_before: String,
 }
 
 fn ms(duration: Duration) -> String {
@@ -60,6 +62,7 @@ impl Report {
             service: Vec::new(),
             skipped: Vec::new(),
             wall: Duration::ZERO,
+            load_before: load_average(),
         }
     }
 
@@ -79,6 +82,12 @@ impl Report {
             self.wall.as_secs()
         )?;
         writeln!(out, "- machine: {}", machine())?;
+        writeln!(
+            out,
+            "- load average (1, 5, 15 min) before the run: {}; after: {} (anything above the run's own load is another workload sharing the cores)",
+            self.load_before,
+            load_average()
+        )?;
         writeln!(
             out,
             "- load: {} keep-alive HTTP/1.1 connections over loopback from one driver thread; driver and server share the machine\n",
@@ -288,6 +297,18 @@ impl Report {
         }
         Ok(())
     }
+}
+
+/// The 1-, 5- and 15-minute load averages.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_else(|_| "unknown".to_owned())
 }
 
 /// The machine, as `/proc` tells it.
