@@ -21,7 +21,8 @@ use logistics_server_stubs::{
     CreateCustomerRequest, CreateCustomerResponse, Credentials, FulfilmentApi, GetCustomerRequest,
     GetCustomerResponse, GetSalesOrderRequest, GetSalesOrderResponse, ListReturnsRequest,
     ListReturnsResponse, ListReturnsWithTagRequest, ListReturnsWithTagResponse, RequestContext,
-    UpdateReceivingOrderTransferDetailRequest, UpdateReceivingOrderTransferDetailResponse,
+    RequestId, UpdateReceivingOrderTransferDetailRequest,
+    UpdateReceivingOrderTransferDetailResponse,
 };
 use logistics_service::domain::receiving_orders::check_batch;
 
@@ -167,8 +168,32 @@ impl FulfilmentApi for Generated {
     }
 }
 
+/// The state of the hand-written baseline.
+struct Baseline {
+    memory: Arc<Memory>,
+    /// Whether it also answers with an `X-Request-Id` (taken from the request
+    /// or generated, with the stubs' [`RequestId`]), as the generated router does.
+    request_ids: bool,
+}
+
+impl Baseline {
+    fn finish(&self, headers: &HeaderMap, mut response: Response) -> Response {
+        if self.request_ids {
+            response.headers_mut().insert(
+                &logistics_server_stubs::request_id::X_REQUEST_ID,
+                RequestId::from_headers(headers).to_header_value(),
+            );
+        }
+        response
+    }
+}
+
 /// The hand-written baseline: plain axum handlers over the same [`Memory`].
-fn baseline(memory: Arc<Memory>) -> Router {
+fn baseline(memory: Arc<Memory>, request_ids: bool) -> Router {
+    let state = Arc::new(Baseline {
+        memory,
+        request_ids,
+    });
     Router::new()
         .route(
             "/openapi/v1/SalesOrders/{referenceNumber}",
@@ -178,7 +203,7 @@ fn baseline(memory: Arc<Memory>) -> Router {
             "/openapi/v1/ReceivingOrders/BulkUpsert",
             axum::routing::post(baseline_bulk_upsert),
         )
-        .with_state(memory)
+        .with_state(state)
 }
 
 fn baseline_authenticate(memory: &Memory, headers: &HeaderMap) -> bool {
@@ -203,25 +228,32 @@ fn json<T: serde::Serialize>(status: StatusCode, value: &T) -> Response {
 }
 
 async fn baseline_get_sales_order(
-    State(memory): State<Arc<Memory>>,
+    State(state): State<Arc<Baseline>>,
     UrlPath(reference): UrlPath<String>,
     headers: HeaderMap,
 ) -> Response {
-    if !baseline_authenticate(&memory, &headers) {
-        return error(StatusCode::UNAUTHORIZED, "InvalidCredential");
-    }
-    match memory.sales_orders.get(&reference) {
-        Some(order) => json(StatusCode::OK, &order.clone()),
-        None => error(StatusCode::NOT_FOUND, "ResourceNotFound"),
-    }
+    let response = if !baseline_authenticate(&state.memory, &headers) {
+        error(StatusCode::UNAUTHORIZED, "InvalidCredential")
+    } else {
+        match state.memory.sales_orders.get(&reference) {
+            Some(order) => json(StatusCode::OK, &order.clone()),
+            None => error(StatusCode::NOT_FOUND, "ResourceNotFound"),
+        }
+    };
+    state.finish(&headers, response)
 }
 
 async fn baseline_bulk_upsert(
-    State(memory): State<Arc<Memory>>,
+    State(state): State<Arc<Baseline>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if !baseline_authenticate(&memory, &headers) {
+    let response = bulk_upsert_response(&state.memory, &headers, &body);
+    state.finish(&headers, response)
+}
+
+fn bulk_upsert_response(memory: &Memory, headers: &HeaderMap, body: &[u8]) -> Response {
+    if !baseline_authenticate(memory, headers) {
         return error(StatusCode::UNAUTHORIZED, "InvalidCredential");
     }
     let is_json = headers
@@ -231,7 +263,7 @@ async fn baseline_bulk_upsert(
     if !is_json {
         return error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UnsupportedMediaType");
     }
-    let batch: ReceivingOrderBatch = match serde_json::from_slice(&body) {
+    let batch: ReceivingOrderBatch = match serde_json::from_slice(body) {
         Ok(batch) => batch,
         Err(_) => return error(StatusCode::BAD_REQUEST, "InvalidJson"),
     };
@@ -255,6 +287,8 @@ pub struct Comparison {
     pub generated: Vec<Stats>,
     /// The baseline's rounds.
     pub baseline: Vec<Stats>,
+    /// The rounds of the baseline that also answers with an `X-Request-Id`.
+    pub baseline_ids: Vec<Stats>,
 }
 
 /// Serves both routers on a runtime of two worker threads, and drives them
@@ -267,11 +301,13 @@ pub fn run(load: Load, rounds: usize) -> Result<Vec<Comparison>, String> {
         .build()
         .map_err(|e| e.to_string())?;
     let generated_router = logistics_server_stubs::router(Generated(memory.clone()));
-    let baseline_router = baseline(memory.clone());
-    let (generated_address, baseline_address) = server.block_on(async {
+    let baseline_router = baseline(memory.clone(), false);
+    let baseline_ids_router = baseline(memory.clone(), true);
+    let addresses = server.block_on(async {
         let a = serve(generated_router).await?;
         let b = serve(baseline_router).await?;
-        Ok::<_, String>((a, b))
+        let c = serve(baseline_ids_router).await?;
+        Ok::<_, String>([a, b, c])
     })?;
     let driver = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -303,33 +339,31 @@ pub fn run(load: Load, rounds: usize) -> Result<Vec<Comparison>, String> {
             name,
             generated: Vec::new(),
             baseline: Vec::new(),
+            baseline_ids: Vec::new(),
         };
         // A short warm-up of each, not counted.
         let warm = Load {
             duration: load.duration / 4,
             ..load
         };
-        driver.block_on(load::run(generated_address, warm, make.clone()));
-        driver.block_on(load::run(baseline_address, warm, make.clone()));
+        for address in addresses {
+            driver.block_on(load::run(address, warm, make.clone()));
+        }
         for round in 0..rounds {
-            // Alternate which goes first so that drift favours neither.
-            let order = if round % 2 == 0 {
-                [(true, generated_address), (false, baseline_address)]
-            } else {
-                [(false, baseline_address), (true, generated_address)]
-            };
-            for (is_generated, address) in order {
-                let stats = driver.block_on(load::run(address, load, make.clone()));
+            // Rotate which goes first so that drift favours none.
+            for i in 0..addresses.len() {
+                let which = (round + i) % addresses.len();
+                let stats = driver.block_on(load::run(addresses[which], load, make.clone()));
                 if stats.ok == 0 {
                     return Err(format!(
                         "{name}: no successful request ({})",
                         stats.first_error.unwrap_or_default()
                     ));
                 }
-                if is_generated {
-                    comparison.generated.push(stats);
-                } else {
-                    comparison.baseline.push(stats);
+                match which {
+                    0 => comparison.generated.push(stats),
+                    1 => comparison.baseline.push(stats),
+                    _ => comparison.baseline_ids.push(stats),
                 }
             }
         }
