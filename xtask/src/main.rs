@@ -56,7 +56,7 @@ tasks:
                       codegen time, the generated layer against hand-written
                       axum, the service on SQLite and PostgreSQL; prints a
                       Markdown report and writes target/bench/report.md
-                      (full run: a few minutes; --quick: about a minute)
+                      (about 2 minutes after the build; --quick: 30 s)
 ";
 
 fn main() -> ExitCode {
