@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use logistics_service::domain::tenancy::Environment;
+use logistics_service::storage::Store;
 use logistics_service::{commands, server};
 
 /// The Logistics Fulfilment Service: a multi-tenant REST API for receiving
@@ -94,9 +95,10 @@ struct ServeArgs {
     #[arg(long, env = "LOGISTICS_BODY_LIMIT", default_value_t = 16 * 1024 * 1024)]
     body_limit: usize,
 
-    /// Database connections in the pool.
-    #[arg(long, env = "LOGISTICS_MAX_CONNECTIONS", default_value_t = 16)]
-    max_connections: u32,
+    /// Database connections in the pool [default: 16 on PostgreSQL; on
+    /// SQLite two per CPU, at least 2 and at most 16].
+    #[arg(long, env = "LOGISTICS_MAX_CONNECTIONS")]
+    max_connections: Option<u32>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -221,13 +223,16 @@ fn main() -> ExitCode {
             .unwrap_or(Command::Serve(ServeArgs::defaults_from_env()))
         {
             Command::Serve(args) => {
+                let max_connections = args
+                    .max_connections
+                    .unwrap_or_else(|| Store::default_max_connections(&database));
                 let settings = server::Settings {
                     database,
                     environment,
                     listen: args.listen,
                     rate_limit: args.rate_limit,
                     body_limit: args.body_limit,
-                    max_connections: args.max_connections,
+                    max_connections,
                 };
                 server::run(settings).await
             }

@@ -12,12 +12,20 @@ struct Step {
     postgres: &'static str,
 }
 
-const STEPS: &[Step] = &[Step {
-    version: 1,
-    description: "schema",
-    sqlite: include_str!("../../migrations/sqlite/0001_schema.sql"),
-    postgres: include_str!("../../migrations/postgres/0001_schema.sql"),
-}];
+const STEPS: &[Step] = &[
+    Step {
+        version: 1,
+        description: "schema",
+        sqlite: include_str!("../../migrations/sqlite/0001_schema.sql"),
+        postgres: include_str!("../../migrations/postgres/0001_schema.sql"),
+    },
+    Step {
+        version: 2,
+        description: "returns filter order",
+        sqlite: include_str!("../../migrations/sqlite/0002_returns_filter_order.sql"),
+        postgres: include_str!("../../migrations/postgres/0002_returns_filter_order.sql"),
+    },
+];
 
 /// Which database's SQL to use.
 #[derive(Clone, Copy)]

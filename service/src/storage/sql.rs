@@ -84,11 +84,25 @@ pub enum OpenError {
 }
 
 impl Store {
+    /// The pool size when none is given: 16 for PostgreSQL; for SQLite two
+    /// per CPU, between 2 and 16. sqlx runs each SQLite connection on a thread
+    /// of its own, and SQLite has one writer at a time: past a few connections
+    /// they add memory (a page cache each) and hand-offs, not throughput
+    /// (`cargo xtask bench`, docs/performance.md).
+    pub fn default_max_connections(url: &str) -> u32 {
+        if is_postgres(url) {
+            16
+        } else {
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            (2 * cpus).clamp(2, 16) as u32
+        }
+    }
+
     /// Opens the database at `url` — `postgres://…` or a SQLite file
     /// (`sqlite://path` or a plain path) — and applies the migrations.
     pub async fn open(url: &str, max_connections: u32) -> std::result::Result<Store, OpenError> {
         let shown = redact(url);
-        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        if is_postgres(url) {
             let options = PgConnectOptions::from_str(url).map_err(|source| OpenError::Connect {
                 url: shown.clone(),
                 source,
@@ -178,6 +192,11 @@ pub fn redact(url: &str) -> String {
 }
 
 /// Whether an error is a lost race worth retrying.
+/// Whether `url` names a PostgreSQL database (anything else is a SQLite file).
+fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
 fn is_retryable(error: &DomainError) -> bool {
     let DomainError::Storage(sqlx::Error::Database(db)) = error else {
         return false;

@@ -1,0 +1,202 @@
+//! `logistics-bench`: the benchmarks behind `cargo xtask bench`.
+//!
+//! ```text
+//! logistics-bench [--quick] [--only codegen|layer|service] [--backend sqlite|postgres]
+//!                 [--root DIR] [--service-bin PATH] [--out FILE]
+//!                 [--postgres URL] [--connections N] [--max-connections N]
+//! ```
+//!
+//! Every figure is measured here, on loopback, with loops bounded in count
+//! and time; nothing is asserted. The report is a Markdown document printed
+//! and written to `--out` (`target/bench/report.md` under `cargo xtask bench`).
+
+mod codegen;
+mod data;
+mod layer;
+mod load;
+mod report;
+mod service;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use load::Load;
+use service::Backend;
+
+const USAGE: &str = "\
+usage: logistics-bench [--quick] [--only codegen|layer|service] [--backend sqlite|postgres]
+                       [--root DIR] [--service-bin PATH] [--out FILE]
+                       [--postgres URL] [--connections N] [--max-connections N]
+";
+
+/// The command line.
+struct Args {
+    quick: bool,
+    only: Option<String>,
+    backend: Option<Backend>,
+    root: PathBuf,
+    service_bin: PathBuf,
+    out: Option<PathBuf>,
+    postgres: String,
+    connections: usize,
+    max_connections: Option<u32>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        quick: false,
+        only: None,
+        backend: None,
+        root: PathBuf::from("."),
+        service_bin: PathBuf::from("target/release/logistics-service"),
+        out: None,
+        postgres: "postgres://postgres@127.0.0.1:5432/test".to_owned(),
+        connections: 32,
+        max_connections: None,
+    };
+    let mut given = std::env::args().skip(1);
+    while let Some(arg) = given.next() {
+        let mut value = |name: &str| given.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--quick" => args.quick = true,
+            "--only" => {
+                let only = value("--only")?;
+                if !["codegen", "layer", "service"].contains(&only.as_str()) {
+                    return Err(format!("--only {only}: expected codegen, layer or service"));
+                }
+                args.only = Some(only);
+            }
+            "--backend" => {
+                args.backend = Some(match value("--backend")?.as_str() {
+                    "sqlite" => Backend::Sqlite,
+                    "postgres" => Backend::Postgres,
+                    other => return Err(format!("--backend {other}: expected sqlite or postgres")),
+                })
+            }
+            "--root" => args.root = PathBuf::from(value("--root")?),
+            "--service-bin" => args.service_bin = PathBuf::from(value("--service-bin")?),
+            "--out" => args.out = Some(PathBuf::from(value("--out")?)),
+            "--postgres" => args.postgres = value("--postgres")?,
+            "--connections" => {
+                args.connections = value("--connections")?
+                    .parse()
+                    .map_err(|_| "--connections: not a number".to_owned())?
+            }
+            "--max-connections" => {
+                args.max_connections = Some(
+                    value("--max-connections")?
+                        .parse()
+                        .map_err(|_| "--max-connections: not a number".to_owned())?,
+                )
+            }
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other}\n{USAGE}")),
+        }
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args = parse_args()?;
+    let started = Instant::now();
+    let wants = |part: &str| args.only.as_deref().is_none_or(|only| only == part);
+    let mut report = report::Report::new(args.quick, args.connections);
+
+    if wants("codegen") {
+        eprintln!("codegen …");
+        let runs = if args.quick { 5 } else { 9 };
+        report.codegen = Some(codegen::run(&args.root, runs)?);
+    }
+    if wants("layer") {
+        eprintln!("generated layer against hand-written axum …");
+        let (duration, rounds) = if args.quick {
+            (Duration::from_secs(1), 1)
+        } else {
+            (Duration::from_secs(3), 3)
+        };
+        let load = Load {
+            connections: args.connections,
+            duration,
+            max_requests: 2_000_000,
+        };
+        report.layer_load = Some((load, rounds));
+        report.layer = Some(layer::run(load, rounds)?);
+    }
+    if wants("service") {
+        let backends: Vec<Backend> = match args.backend {
+            Some(backend) => vec![backend],
+            None => vec![Backend::Sqlite, Backend::Postgres],
+        };
+        let log = args
+            .out
+            .as_ref()
+            .and_then(|out| out.parent())
+            .map_or_else(std::env::temp_dir, PathBuf::from)
+            .join("service.log");
+        let options = service::Options {
+            binary: args.service_bin.clone(),
+            postgres: args.postgres.clone(),
+            load: Load {
+                connections: args.connections,
+                duration: if args.quick {
+                    Duration::from_millis(1500)
+                } else {
+                    Duration::from_secs(5)
+                },
+                max_requests: 2_000_000,
+            },
+            bulk_runs: if args.quick { 2 } else { 7 },
+            return_sizes: if args.quick {
+                vec![1_000, 10_000]
+            } else {
+                vec![1_000, 10_000, 100_000]
+            },
+            batch_sizes: if args.quick {
+                vec![(10, 3), (100, 3), (1000, 2)]
+            } else {
+                vec![(10, 15), (100, 9), (1000, 5)]
+            },
+            max_connections: args.max_connections,
+            log,
+        };
+        report.service_load = Some(options.load);
+        report.max_connections = args.max_connections;
+        for backend in backends {
+            eprintln!("service on {} …", backend.name());
+            match service::run(backend, &options) {
+                Ok(results) => report.service.push(results),
+                Err(error) if backend == Backend::Postgres && args.backend.is_none() => {
+                    eprintln!("warning: PostgreSQL skipped: {error}");
+                    report.skipped.push(format!("PostgreSQL skipped: {error}"));
+                }
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    report.wall = started.elapsed();
+    let text = report.render();
+    print!("{text}");
+    if let Some(out) = &args.out {
+        if let Some(parent) = out.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(())
+}

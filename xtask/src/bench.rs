@@ -1,0 +1,58 @@
+//! `cargo xtask bench [--quick] [--only codegen|layer|service]`: builds the
+//! service and the benchmark driver (`bench/`, `logistics-bench`) in release
+//! and runs it; the report is printed and written to `target/bench/report.md`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::test::{cargo, run_command};
+use crate::{Result, fail};
+
+/// Runs the benchmarks from the workspace `root` with `args` (`--quick`,
+/// `--only PART`, and any other option of `logistics-bench`, passed on).
+pub fn run(root: &Path, args: &[&str]) -> Result<()> {
+    if let Some(only) = args
+        .windows(2)
+        .find(|pair| pair[0] == "--only")
+        .map(|pair| pair[1])
+        && !["codegen", "layer", "service"].contains(&only)
+    {
+        return Err(fail(format!(
+            "--only {only}: expected codegen, layer or service"
+        )));
+    }
+    cargo(
+        root,
+        &[
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "logistics-bench",
+            "-p",
+            "logistics-service",
+        ],
+    )?;
+    let target = target_dir(root);
+    let release = target.join("release");
+    let report = target.join("bench").join("report.md");
+    let mut command = Command::new(release.join("logistics-bench"));
+    command
+        .current_dir(root)
+        .arg("--root")
+        .arg(root)
+        .arg("--service-bin")
+        .arg(release.join("logistics-service"))
+        .arg("--out")
+        .arg(&report)
+        .args(args);
+    run_command(command)
+}
+
+/// Cargo's target folder: `CARGO_TARGET_DIR`, or `target/` under `root`.
+fn target_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => root.join(dir),
+        None => root.join("target"),
+    }
+}
