@@ -141,12 +141,14 @@ fn run() -> Result<(), String> {
             Some(backend) => vec![backend],
             None => vec![Backend::Sqlite, Backend::Postgres],
         };
-        let log = args
+        let log_dir = args
             .out
             .as_ref()
             .and_then(|out| out.parent())
-            .map_or_else(std::env::temp_dir, PathBuf::from)
-            .join("service.log");
+            .map_or_else(std::env::temp_dir, PathBuf::from);
+        // On a fresh clone nothing has made target/bench/ yet.
+        std::fs::create_dir_all(&log_dir).map_err(|e| format!("{}: {e}", log_dir.display()))?;
+        let log = log_dir.join("service.log");
         let options = service::Options {
             binary: args.service_bin.clone(),
             postgres: args.postgres.clone(),
