@@ -16,6 +16,32 @@ use logistics_service::storage::{NewTenant, Repository, Store};
 
 use sqlx::Row;
 
+/// Runs `$body` with `$c`, a fresh connection to the test's own database,
+/// typed for its backend (sqlx's query API is generic over the database, so
+/// the body is written once and checked for each).
+macro_rules! on_test_database {
+    ($service:expr, |$c:ident| $body:expr) => {
+        match $service.backend {
+            Backend::Sqlite => {
+                let mut $c = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+                    "sqlite://{}",
+                    $service.database.url
+                ))
+                .await
+                .expect("the test database opens");
+                $body
+            }
+            Backend::Postgres => {
+                let mut $c =
+                    <sqlx::PgConnection as sqlx::Connection>::connect(&$service.database.url)
+                        .await
+                        .expect("the test database opens");
+                $body
+            }
+        }
+    };
+}
+
 /// The database a test runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -338,39 +364,16 @@ impl TestService {
         let sql = "SELECT l.sku, l.expected_quantity, l.lot_number, o.id FROM receiving_orders o \
                    LEFT JOIN receiving_order_lines l ON l.order_id = o.id \
                    WHERE o.tenant_id = $1 AND o.reference_number = $2 ORDER BY l.position";
-        let rows: Vec<(Option<String>, Option<i32>, Option<String>)> = match self.backend {
-            Backend::Sqlite => {
-                let mut c = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
-                    "sqlite://{}",
-                    self.database.url
-                ))
+        let rows: Vec<(Option<String>, Option<i32>, Option<String>)> =
+            on_test_database!(self, |c| sqlx::query(sql)
+                .bind(tenant)
+                .bind(reference)
+                .fetch_all(&mut c)
                 .await
-                .expect("the test database opens");
-                sqlx::query(sql)
-                    .bind(tenant)
-                    .bind(reference)
-                    .fetch_all(&mut c)
-                    .await
-                    .expect("lines")
-                    .iter()
-                    .map(|r| (r.get(0), r.get(1), r.get(2)))
-                    .collect()
-            }
-            Backend::Postgres => {
-                let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&self.database.url)
-                    .await
-                    .expect("the test database opens");
-                sqlx::query(sql)
-                    .bind(tenant)
-                    .bind(reference)
-                    .fetch_all(&mut c)
-                    .await
-                    .expect("lines")
-                    .iter()
-                    .map(|r| (r.get(0), r.get(1), r.get(2)))
-                    .collect()
-            }
-        };
+                .expect("lines")
+                .iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2)))
+                .collect());
         if rows.is_empty() {
             return None;
         }
@@ -387,36 +390,15 @@ impl TestService {
         let sql = "SELECT receive_type, transfer_type, transfer_detail, integration_id FROM receiving_orders \
                    WHERE tenant_id = $1 AND reference_number = $2";
         let (receive, transfer, detail, integration): (String, String, String, Option<uuid::Uuid>) =
-            match self.backend {
-                Backend::Sqlite => {
-                    let mut c = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
-                        "sqlite://{}",
-                        self.database.url
-                    ))
+            on_test_database!(self, |c| {
+                let r = sqlx::query(sql)
+                    .bind(tenant)
+                    .bind(reference)
+                    .fetch_one(&mut c)
                     .await
-                    .expect("the test database opens");
-                    let r = sqlx::query(sql)
-                        .bind(tenant)
-                        .bind(reference)
-                        .fetch_one(&mut c)
-                        .await
-                        .expect("the order");
-                    (r.get(0), r.get(1), r.get(2), r.get(3))
-                }
-                Backend::Postgres => {
-                    let mut c =
-                        <sqlx::PgConnection as sqlx::Connection>::connect(&self.database.url)
-                            .await
-                            .expect("the test database opens");
-                    let r = sqlx::query(sql)
-                        .bind(tenant)
-                        .bind(reference)
-                        .fetch_one(&mut c)
-                        .await
-                        .expect("the order");
-                    (r.get(0), r.get(1), r.get(2), r.get(3))
-                }
-            };
+                    .expect("the order");
+                (r.get(0), r.get(1), r.get(2), r.get(3))
+            });
         [
             receive,
             transfer,
@@ -428,33 +410,12 @@ impl TestService {
     /// How many rows a tenant has in `table` (a fixed table name).
     pub async fn count_rows(&self, table: &str, tenant: uuid::Uuid) -> i64 {
         let sql = format!("SELECT COUNT(*) FROM {table} WHERE tenant_id = $1");
-        match self.backend {
-            Backend::Sqlite => {
-                let mut c = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
-                    "sqlite://{}",
-                    self.database.url
-                ))
-                .await
-                .expect("the test database opens");
-                sqlx::query(&sql)
-                    .bind(tenant)
-                    .fetch_one(&mut c)
-                    .await
-                    .expect("a count")
-                    .get(0)
-            }
-            Backend::Postgres => {
-                let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&self.database.url)
-                    .await
-                    .expect("the test database opens");
-                sqlx::query(&sql)
-                    .bind(tenant)
-                    .fetch_one(&mut c)
-                    .await
-                    .expect("a count")
-                    .get(0)
-            }
-        }
+        on_test_database!(self, |c| sqlx::query(&sql)
+            .bind(tenant)
+            .fetch_one(&mut c)
+            .await
+            .expect("a count")
+            .get(0))
     }
 }
 
