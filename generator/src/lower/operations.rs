@@ -158,7 +158,7 @@ impl<'d> OperationLowering<'_, 'd> {
         // Who took each field name: a parameter of another location with
         // the same name gets the location as a suffix (`type_query`), which
         // says more than a number.
-        let mut holders: HashMap<String, Option<ParamLocation>> = HashMap::new();
+        let mut holders: HashMap<String, ParamLocation> = HashMap::new();
         let sources = item
             .parameters
             .iter()
@@ -195,14 +195,14 @@ impl<'d> OperationLowering<'_, 'd> {
                     let location = lowered.location;
                     let suffixed =
                         field_name(&format!("{} {}", lowered.wire, location_word(location)));
-                    let held_elsewhere = names.contains(&plain)
-                        && holders.get(&plain).copied().flatten() != Some(location);
+                    let held_elsewhere =
+                        names.contains(&plain) && holders.get(&plain) != Some(&location);
                     let field = if held_elsewhere && !names.contains(&suffixed) {
                         names.claim(suffixed)
                     } else {
                         names.claim(plain)
                     };
-                    holders.insert(field.clone(), Some(location));
+                    holders.insert(field.clone(), location);
                     merged.insert(key, (Parameter { field, ..lowered }, from_path_item));
                 }
             }
@@ -798,7 +798,6 @@ impl MediaKind {
     }
 }
 
-/// `GET /pets/{petId}` → `get_pets_pet_id`.
 /// How a parameter's location reads in a name.
 fn location_word(location: ParamLocation) -> &'static str {
     match location {
@@ -809,6 +808,7 @@ fn location_word(location: ParamLocation) -> &'static str {
     }
 }
 
+/// `GET /pets/{petId}` → `get_pets_pet_id`.
 fn synthesized_id(method: Method, path: &str) -> String {
     format!(
         "{} {}",

@@ -191,12 +191,12 @@ pub fn redact(url: &str) -> String {
     }
 }
 
-/// Whether an error is a lost race worth retrying.
 /// Whether `url` names a PostgreSQL database (anything else is a SQLite file).
 fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
+/// Whether an error is a lost race worth retrying.
 fn is_retryable(error: &DomainError) -> bool {
     let DomainError::Storage(sqlx::Error::Database(db)) = error else {
         return false;
