@@ -6,36 +6,14 @@
 //! That the crates also build without warnings is `cargo xtask
 //! external-specs`'s job (it needs cargo); this test is the fast half.
 
-use std::path::{Path, PathBuf};
+mod vendored;
+
+use std::path::Path;
 
 use openapi_codegen::config::Target;
 use openapi_codegen::emit::Files;
 use serde_yaml::Value;
-
-/// The workspace root.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the generator is a workspace member")
-        .to_path_buf()
-}
-
-/// The vendored documents, relative to the workspace root, in name order.
-fn documents() -> Vec<PathBuf> {
-    let dir = Path::new("codegen-tests/specs/external");
-    let mut out: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
-        .expect("codegen-tests/specs/external exists")
-        .map(|e| e.expect("readable").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "json"))
-        .map(|p| dir.join(p.file_name().expect("a file")))
-        .collect();
-    out.sort();
-    assert!(
-        out.len() >= 11,
-        "the vendored documents are missing: {out:?}"
-    );
-    out
-}
+use vendored::{documents, root};
 
 fn generate(spec: &Path) -> openapi_codegen::Generated {
     let name = spec

@@ -21,9 +21,11 @@
 //! ROBUSTNESS_ALL=1 cargo test --release -p openapi-codegen --test robustness
 //! ```
 
+mod vendored;
+
 use std::any::Any;
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -31,6 +33,7 @@ use openapi_codegen::config::Target;
 use openapi_codegen::emit::{self, Context, WorkspaceToml};
 use openapi_codegen::parse::Document;
 use serde_yaml::{Mapping, Value};
+use vendored::documents;
 
 /// Variants run per document by default (all `$ref` breakages count too).
 const SAMPLE_PER_DOCUMENT: usize = 48;
@@ -325,21 +328,6 @@ fn mutations(doc: &Value) -> (Vec<Mutation>, Vec<Mutation>) {
     (refs, others)
 }
 
-/// The vendored documents, relative to the workspace root.
-fn documents() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = Path::new("codegen-tests/specs/external");
-    let mut out: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-        .expect("codegen-tests/specs/external exists")
-        .map(|e| e.expect("readable").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "json"))
-        .map(|p| dir.join(p.file_name().expect("a file")))
-        .collect();
-    out.sort();
-    assert!(out.len() >= 11, "the vendored documents are missing");
-    out
-}
-
 thread_local! {
     /// Where the last panic on this thread happened, caught or not.
     static PANIC_AT: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -423,7 +411,7 @@ fn broken_documents_give_errors_with_pointers_never_panics() {
         }
     }));
 
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = vendored::root();
     // Each document once (label, tree, lowered API), and the variants by index.
     let mut originals: Vec<(String, Value, String)> = Vec::new();
     let mut work: Vec<(usize, Mutation)> = Vec::new();
