@@ -12,12 +12,15 @@
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
 //! - `cargo xtask bench [--quick] [--only codegen|layer|service]`: the
 //!   benchmarks (`bench/`), a Markdown report in `target/bench/report.md`.
+//! - `cargo xtask mutants [--scope S] [--file GLOB]... [-- ARGS]`: mutation
+//!   testing with a pinned cargo-mutants (docs/testing.md).
 
 mod api_diff;
 mod bench;
 mod codegen;
 mod external_specs;
 mod generate;
+mod mutants;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -67,6 +70,14 @@ tasks:
                       axum, the service on SQLite and PostgreSQL; prints a
                       Markdown report and writes target/bench/report.md
                       (about 2 minutes after the build; --quick: 30 s)
+  mutants [--scope default|domain|generator|runtime|all] [--file GLOB]...
+          [-- CARGO-MUTANTS-ARGS]
+                      mutation testing: installs cargo-mutants (pinned) into
+                      target/tools/, runs it with CI=true on the scope (or on
+                      the --file globs instead of the scope's files) and
+                      prints caught / missed / unviable / timeouts and every
+                      missed mutant; fails if one is missed. Slow: see
+                      docs/testing.md
 ";
 
 fn main() -> ExitCode {
@@ -79,6 +90,7 @@ fn main() -> ExitCode {
         ["api-diff", rest @ ..] => api_diff::run(&root, rest),
         ["test"] => test::run(&root),
         ["bench", rest @ ..] => bench::run(&root, rest),
+        ["mutants", rest @ ..] => mutants::run(&root, rest),
         ["external-specs"] => external_specs::run(&root),
         ["generate", rest @ ..] => generate::run(rest),
         ["help" | "--help" | "-h"] | [] => {
