@@ -359,6 +359,51 @@ fn operations_and_parameters() {
 }
 
 #[test]
+fn body_rules_refuse_more_requests_and_the_first_one_adds_a_trait_method() {
+    let first = (
+        "      requestBody:\n        required: true\n",
+        "      requestBody:\n        required: true\n        x-rules:\n          - {code: EmailTaken, description: no two customers share an email.}\n",
+    );
+    let report = diff(&[first]);
+    let change = at(&report, "#/paths/~1customers/post/requestBody/x-rules/0");
+    assert_eq!(verdicts(change), (Breaking, Breaking));
+    assert!(
+        change.rust.reason.contains("`check_create_customer_body`"),
+        "{}",
+        change.rust.reason
+    );
+    // Without server stubs, nothing of the Rust API changes.
+    let report = diff_with(
+        &[first],
+        Crates {
+            client: true,
+            server: false,
+        },
+    );
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/paths/~1customers/post/requestBody/x-rules/0"
+        )),
+        (Breaking, Compatible)
+    );
+    // A second rule is checked by the method that exists already.
+    let old = edited(&[first]);
+    let new = old.replace(
+        "share an email.}\n",
+        "share an email.}\n          - {code: PhoneTaken}\n",
+    );
+    let report = compare(&doc(&old), &doc(&new), Crates::ALL);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/paths/~1customers/post/requestBody/x-rules/1"
+        )),
+        (Breaking, Compatible)
+    );
+}
+
+#[test]
 fn a_renamed_schema_is_a_removal_an_addition_and_changed_uses() {
     let report = diff(&[
         (

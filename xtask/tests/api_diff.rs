@@ -68,8 +68,11 @@ fn write(root: &Path, path: &str, text: &str) {
 }
 
 fn api_diff(root: &Path, args: &[&str]) -> Output {
+    xtask(root, &[&["api-diff"], args].concat())
+}
+
+fn xtask(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .arg("api-diff")
         .args(args)
         .env("XTASK_WORKSPACE_ROOT", root)
         .env_remove("GIT_DIR")
@@ -144,10 +147,28 @@ fn breaking_changes_need_the_version_bump_semver_asks_for() {
         "{stderr}"
     );
 
+    // codegen writes the crates, then prints the same summary; a missing
+    // bump is a warning there, not a failure.
+    let output = xtask(root, &["codegen"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(root.join("models/Cargo.toml").exists());
+    assert!(
+        stdout.contains("#/components/schemas/Customer/properties/nickname"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("warning: spec/shop.yaml has breaking changes since HEAD"),
+        "{stderr}"
+    );
+
     // A patch bump is not enough; the next minor (below 1.0) is.
     write(root, "spec/codegen.toml", &config("0.3.2"));
     assert_eq!(api_diff(root, &[]).status.code(), Some(1));
     write(root, "spec/codegen.toml", &config("0.4.0"));
+    let models = std::fs::read_to_string(root.join("models/Cargo.toml")).unwrap();
+    assert!(models.contains("\nversion = \"0.3.1\"\n"), "{models}");
     let output = api_diff(root, &["--base", "HEAD", "--changelog"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
@@ -171,6 +192,40 @@ fn breaking_changes_need_the_version_bump_semver_asks_for() {
     let output = api_diff(root, &["--base", "HEAD~1"]);
     assert!(output.status.success());
     assert!(String::from_utf8_lossy(&output.stdout).contains("2 change(s) since HEAD~1"));
+
+    // The client's changelog must have a section for the version.
+    write(
+        root,
+        "spec/CHANGELOG.md",
+        "# Changelog\n\n## 0.3.1\n\nThe first.\n",
+    );
+    let with_changelog = format!("{}changelog = \"spec/CHANGELOG.md\"\n", config("0.4.0"));
+    write(root, "spec/codegen.toml", &with_changelog);
+    let output = xtask(root, &["codegen"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("spec/CHANGELOG.md has no section `## 0.4.0`"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    write(
+        root,
+        "spec/CHANGELOG.md",
+        "# Changelog\n\n## 0.4.0\n\nThe second.\n\n## 0.3.1\n\nThe first.\n",
+    );
+    let output = xtask(root, &["codegen"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let copied = std::fs::read_to_string(root.join("client/CHANGELOG.md")).unwrap();
+    assert!(
+        copied.contains("from spec/CHANGELOG.md")
+            && copied.ends_with("## 0.4.0\n\nThe second.\n\n## 0.3.1\n\nThe first.\n"),
+        "{copied}"
+    );
 
     let output = api_diff(root, &["--base", "no-such-rev"]);
     assert_eq!(output.status.code(), Some(1));
