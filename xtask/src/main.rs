@@ -2,6 +2,9 @@
 //!
 //! - `cargo xtask codegen [--check]`: regenerate the generated crates, or
 //!   check that the committed ones match the spec and the generator.
+//! - `cargo xtask api-diff [--base GIT-REV] [--changelog]`: every change of
+//!   the documents since a revision, compatible or breaking on the wire and
+//!   for Rust code, and whether the crates' version follows semver.
 //! - `cargo xtask generate --spec PATH --out DIR [--name NAME]`: the generator
 //!   on any document, into a standalone workspace.
 //! - `cargo xtask external-specs`: generate crates for every vendored public
@@ -12,6 +15,7 @@
 //! - `cargo xtask mutants [--scope S] [--file GLOB]... [-- ARGS]`: mutation
 //!   testing with a pinned cargo-mutants (docs/testing.md).
 
+mod api_diff;
 mod bench;
 mod codegen;
 mod external_specs;
@@ -45,6 +49,12 @@ usage: cargo xtask <task>
 tasks:
   codegen [--check]   regenerate the generated crates from spec/codegen.toml;
                       with --check, write nothing and fail if they differ
+  api-diff [--base GIT-REV] [--changelog]
+                      list every change of each document in spec/codegen.toml
+                      since GIT-REV (default HEAD), each compatible or breaking
+                      on the wire and for Rust code using the generated crates;
+                      fail when a change breaks and the crates' version was not
+                      bumped as semver asks; --changelog prints a draft section
   generate --spec PATH --out DIR [--name NAME]
                       generate models, client and server crates for any
                       OpenAPI 3.0 document into DIR, a workspace of its own
@@ -77,6 +87,7 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["codegen"] => codegen::run(&root, false),
         ["codegen", "--check"] => codegen::run(&root, true),
+        ["api-diff", rest @ ..] => api_diff::run(&root, rest),
         ["test"] => test::run(&root),
         ["bench", rest @ ..] => bench::run(&root, rest),
         ["mutants", rest @ ..] => mutants::run(&root, rest),
