@@ -9,12 +9,14 @@
 //! - [`rate_limit`]: the per-token limit, a tower layer;
 //! - [`server`]: the application assembled and served;
 //! - [`commands`]: the operator commands of the warehouse side;
+//! - [`import`]: the operator's import files, read and checked;
 //! - [`seed`]: demo data for a first staging run.
 
 pub mod api;
 pub mod auth;
 pub mod commands;
 pub mod domain;
+pub mod import;
 pub mod rate_limit;
 pub mod seed;
 pub mod server;
