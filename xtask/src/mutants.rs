@@ -228,8 +228,9 @@ impl Summary {
     fn report(&self, elapsed: f64, results: &Path) -> String {
         let total: usize = OUTCOMES.iter().map(|o| self.count(o)).sum();
         let mut text = format!(
-            "{total} mutants in {:.0} min: {} caught, {} missed, {} unviable, {} timeouts\n",
-            elapsed / 60.0,
+            "{total} mutants in {} min {} s: {} caught, {} missed, {} unviable, {} timeouts\n",
+            elapsed as u64 / 60,
+            elapsed as u64 % 60,
             self.count("caught"),
             self.count("missed"),
             self.count("unviable"),
@@ -245,5 +246,63 @@ impl Summary {
         }
         text.push_str(&format!("\nlogs and diffs: {}", results.display()));
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_counts_each_outcome_and_lists_the_missed_and_timed_out() {
+        let dir = std::env::temp_dir().join(format!("xtask-mutants-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+        write(
+            "caught.txt",
+            "a.rs:1:1: replace < with > in f\na.rs:2:1: delete ! in g\n",
+        );
+        write("missed.txt", "a.rs:3:1: replace f -> bool with true\n");
+        write("timeout.txt", "a.rs:4:1: replace < with <= in h\n");
+        // No unviable.txt: an outcome without its file counts none.
+        let summary = Summary::read(&dir);
+        let report = summary.report(90.0, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            OUTCOMES.map(|o| summary.count(o)),
+            [2, 1, 0, 1],
+            "caught, missed, unviable, timeout"
+        );
+        assert!(
+            report
+                .starts_with("4 mutants in 1 min 30 s: 2 caught, 1 missed, 0 unviable, 1 timeouts"),
+            "{report}"
+        );
+        assert!(
+            report.contains("missed:\n  a.rs:3:1: replace f -> bool with true\n"),
+            "{report}"
+        );
+        assert!(
+            report.contains("timed out:\n  a.rs:4:1: replace < with <= in h\n"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_scope_is_refused_and_names_the_scopes() {
+        let Err(error) = scope("everything") else {
+            panic!("an unknown scope was accepted");
+        };
+        assert!(
+            error
+                .0
+                .contains("default, domain, generator, runtime or all"),
+            "{}",
+            error.0
+        );
+        let Ok(default) = scope("default") else {
+            panic!("the default scope was refused");
+        };
+        assert!(default.files.contains(&"generator/src/lower/**"));
     }
 }
