@@ -20,6 +20,7 @@ use crate::auth::{Authenticator, Refusal};
 use crate::domain::tenancy::{Environment, Principal};
 use crate::domain::{DomainError, receiving_orders};
 use crate::storage::{Repository, Store, returns_query};
+use crate::text;
 
 /// The service behind the generated router.
 pub struct Service {
@@ -74,6 +75,14 @@ fn refusal(refusal: Refusal) -> ApiError {
     }
 }
 
+/// 400 with `problem`, if there is one (the NUL checks, decision D29).
+fn refuse(problem: Option<Problem>) -> Result<(), ApiError> {
+    match problem {
+        Some(problem) => Err(ApiError::bad_request([problem])),
+        None => Ok(()),
+    }
+}
+
 fn invalid_query(error: impl std::fmt::Display) -> ApiError {
     ApiError::bad_request([Problem {
         property: "dqb".to_owned(),
@@ -120,7 +129,9 @@ impl FulfilmentApi for Service {
     }
 
     fn check_bulk_upsert_receiving_orders_body(&self, body: &ReceivingOrderBatch) -> Vec<Problem> {
-        receiving_orders::check_batch(body)
+        let mut problems = receiving_orders::check_batch(body);
+        problems.extend(text::check_body(body));
+        problems
     }
 
     async fn update_receiving_order_transfer_detail(
@@ -128,6 +139,10 @@ impl FulfilmentApi for Service {
         context: RequestContext<Principal>,
         request: UpdateReceivingOrderTransferDetailRequest,
     ) -> Result<UpdateReceivingOrderTransferDetailResponse, ApiError> {
+        refuse(text::check_parameter(
+            "referenceNumber",
+            &request.reference_number,
+        ))?;
         let stored = self
             .store
             .update_transfer_detail(
@@ -144,7 +159,9 @@ impl FulfilmentApi for Service {
         &self,
         body: &TransferDetail,
     ) -> Vec<Problem> {
-        receiving_orders::check_transfer_detail(body)
+        let mut problems = receiving_orders::check_transfer_detail(body);
+        problems.extend(text::check_body(body));
+        problems
     }
 
     async fn create_customer(
@@ -152,6 +169,10 @@ impl FulfilmentApi for Service {
         context: RequestContext<Principal>,
         request: CreateCustomerRequest,
     ) -> Result<CreateCustomerResponse, ApiError> {
+        let problems = text::check_body(&request.body);
+        if !problems.is_empty() {
+            return Err(ApiError::bad_request(problems));
+        }
         let customer = self
             .store
             .create_customer(context.principal.tenant_id, &request.body)
@@ -190,6 +211,7 @@ impl FulfilmentApi for Service {
         request: GetSalesOrderRequest,
     ) -> Result<GetSalesOrderResponse, ApiError> {
         let reference = &request.reference_number;
+        refuse(text::check_parameter("referenceNumber", reference))?;
         match self
             .store
             .get_sales_order(context.principal.tenant_id, reference)
@@ -211,7 +233,10 @@ impl FulfilmentApi for Service {
         request: ListReturnsRequest,
     ) -> Result<ListReturnsResponse, ApiError> {
         let query = match &request.dqb {
-            Some(text) => ReturnsQuery::parse(text).map_err(invalid_query)?,
+            Some(dqb) => {
+                refuse(text::check_query("dqb", dqb))?;
+                ReturnsQuery::parse(dqb).map_err(invalid_query)?
+            }
             None => ReturnsQuery::new(),
         };
         let plan = returns_query::plan(&query);
@@ -251,7 +276,10 @@ impl FulfilmentApi for Service {
         request: ListReturnsWithTagRequest,
     ) -> Result<ListReturnsWithTagResponse, ApiError> {
         let query = match &request.dqb {
-            Some(text) => TaggedReturnsQuery::parse(text).map_err(invalid_query)?,
+            Some(dqb) => {
+                refuse(text::check_query("dqb", dqb))?;
+                TaggedReturnsQuery::parse(dqb).map_err(invalid_query)?
+            }
             None => TaggedReturnsQuery::new(),
         };
         let plan = returns_query::plan(&query);
