@@ -362,3 +362,42 @@ mod tests {
         assert!(new_reference_number().starts_with("RO-") && new_reference_number().len() == 15);
     }
 }
+
+/// Who may update an order: the integration that created it, and nobody
+/// else, including an integration updating an order created without one.
+#[cfg(test)]
+mod integration_ownership_tests {
+    use super::*;
+
+    fn item(integration_id: Option<uuid::Uuid>) -> ReceivingOrder {
+        let mut order: ReceivingOrder = serde_json::from_value(serde_json::json!({
+            "receiveType": "Standard",
+            "transferType": "CargoTransfer",
+            "lineItems": [{"sku": "A", "expectedQuantity": 1, "hasLimitCheck": false, "tolerance": 0}]
+        }))
+        .unwrap();
+        order.integration_id = integration_id;
+        order
+    }
+
+    fn created(integration_id: Option<uuid::Uuid>) -> ExistingOrder {
+        ExistingOrder {
+            state: ReceivingOrderState::Created,
+            integration_id,
+        }
+    }
+
+    #[test]
+    fn an_integration_may_not_update_an_order_created_without_one() {
+        let integration = Some(uuid::Uuid::from_u128(7));
+        assert_eq!(
+            decide(&item(integration), Some(&created(None))),
+            Decision::Refuse("UpdateFromDifferentIntegration")
+        );
+        assert_eq!(
+            decide(&item(None), Some(&created(None))),
+            Decision::Update,
+            "an order created without an integration is updated without one"
+        );
+    }
+}
