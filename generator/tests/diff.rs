@@ -2,6 +2,8 @@
 //! is listed at its JSON pointer and judged as ARCHITECTURE.md ("How the
 //! generated API evolves") says, on the wire and for Rust code.
 
+mod vendored;
+
 use openapi_codegen::diff::{Change, Crates, Report, Verdict, compare};
 use openapi_codegen::parse::Document;
 
@@ -466,5 +468,39 @@ fn the_summary_and_the_changelog_name_each_change() {
     assert!(
         changelog.contains("### Breaking on the wire only\n\n- value `archived` added to `State`"),
         "{changelog}"
+    );
+}
+
+#[test]
+fn real_documents_have_no_change_from_themselves_and_each_change_between_them_points_into_one() {
+    let documents: Vec<Document> = vendored::documents()
+        .iter()
+        .map(|path| {
+            let label = path.to_string_lossy().into_owned();
+            Document::load(&vendored::root().join(path), &label)
+                .expect("a vendored document parses")
+        })
+        .collect();
+    let mut compared = 0;
+    for old in &documents {
+        let same = compare(old, old, Crates::ALL);
+        assert!(same.changes.is_empty(), "{}", same.render(&old.file));
+        for new in &documents {
+            let report = compare(old, new, Crates::ALL);
+            for change in &report.changes {
+                assert!(
+                    new.node(&change.pointer).is_some() || old.node(&change.pointer).is_some(),
+                    "{} from {}: {} points nowhere",
+                    new.file,
+                    old.file,
+                    change.pointer
+                );
+            }
+            compared += report.changes.len();
+        }
+    }
+    assert!(
+        compared > 100,
+        "different documents differ: {compared} changes"
     );
 }

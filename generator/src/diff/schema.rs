@@ -381,8 +381,9 @@ fn constraints(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Va
             Some(false) => site.usage.narrowed(),
             None => site.usage.changed(),
         };
+        let at = if b.is_some() { &site.new } else { &site.old };
         d.push(
-            &site.new.push(key),
+            &at.push(key),
             what,
             wire,
             ok("validation only: the Rust type is unchanged"),
@@ -453,7 +454,7 @@ fn object(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Value, 
         d.push(
             &site.new.push("allOf"),
             format!(
-                "the schemas {} merges changed from [{}] to [{}]",
+                "the schemas `allOf` merges into {} changed from [{}] to [{}]",
                 site.label,
                 names(&a.bases),
                 names(&b.bases)
