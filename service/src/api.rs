@@ -81,7 +81,7 @@ fn refusal(refusal: Refusal) -> ApiError {
     }
 }
 
-/// 400 with `problem`, if there is one (the NUL checks, decision D29).
+/// 400 with `problem`, if there is one (the NUL checks, decision D30).
 fn refuse(problem: Option<Problem>) -> Result<(), ApiError> {
     match problem {
         Some(problem) => Err(ApiError::bad_request([problem])),

@@ -1,5 +1,5 @@
 //! The HTTP/1.1 serving loop: accepting connections, holding each one to its
-//! time limits, and draining on shutdown (decision D28).
+//! time limits, and draining on shutdown (decisions D28 and D29).
 //!
 //! `axum::serve` holds a connection as long as the client keeps it open, and
 //! waits for every connection on shutdown. This loop, over hyper's HTTP/1

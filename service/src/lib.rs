@@ -10,6 +10,7 @@
 //! - [`server`]: the application assembled and served;
 //! - [`http_server`]: the accept loop and each connection's time limits;
 //! - [`commands`]: the operator commands of the warehouse side;
+//! - [`import`]: the operator's import files, read and checked;
 //! - [`seed`]: demo data for a first staging run;
 //! - [`text`]: the characters refused in every field (NUL).
 
@@ -18,6 +19,7 @@ pub mod auth;
 pub mod commands;
 pub mod domain;
 pub mod http_server;
+pub mod import;
 pub mod rate_limit;
 pub mod seed;
 pub mod server;

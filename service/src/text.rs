@@ -1,6 +1,6 @@
 //! Text the service refuses whatever the field: the NUL character (U+0000),
 //! which PostgreSQL cannot store in text and which no field of the interface
-//! has a use for (decision D29). Every backend refuses it alike, here,
+//! has a use for (decision D30). Every backend refuses it alike, here,
 //! before the domain sees the request.
 
 use logistics_models::validation::Problem;

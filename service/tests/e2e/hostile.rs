@@ -1,7 +1,7 @@
 //! Hostile clients and faults (issue 18): connections that never finish
 //! their request, a slow client at shutdown, requests hyper cannot read,
 //! NUL characters, overlong text, and emails that differ only in their
-//! Unicode spelling (D7, D28, D29, D30).
+//! Unicode spelling (D7, D28, D29, D30, D31).
 //!
 //! The connection tests run on SQLite only (the database plays no part in
 //! them); the ones about stored text run on both backends. Every wait is
