@@ -5,7 +5,8 @@
 //! - [`storage`]: the repository interface and its SQL implementation;
 //! - [`auth`]: tokens and tenants, the authentication hook's work;
 //! - [`api`]: the generated `FulfilmentApi` trait, implemented;
-//! - [`rate_limit`]: the per-token limit, a tower layer;
+//! - [`rate_limit`]: the per-token limit and its stores (memory, PostgreSQL, Redis);
+//! - [`ops`]: the operations endpoints (docs, document, probes, metrics) and tracing;
 //! - [`server`]: the application assembled and served;
 //! - [`commands`]: the operator commands of the warehouse side;
 //! - [`seed`]: demo data for a first staging run.
@@ -14,6 +15,7 @@ pub mod api;
 pub mod auth;
 pub mod commands;
 pub mod domain;
+pub mod ops;
 pub mod rate_limit;
 pub mod seed;
 pub mod server;

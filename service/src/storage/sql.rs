@@ -168,6 +168,18 @@ impl Store {
         }
     }
 
+    /// The connection pool, for metrics: connections open, idle, and the most.
+    pub fn pool_status(&self) -> (u32, u32, u32) {
+        fn of<DB: sqlx::Database>(pool: &Pool<DB>) -> (u32, u32, u32) {
+            let idle = u32::try_from(pool.num_idle()).unwrap_or(u32::MAX);
+            (pool.size(), idle, pool.options().get_max_connections())
+        }
+        match self {
+            Store::Sqlite(store) => of(&store.pool),
+            Store::Postgres(store) => of(&store.pool),
+        }
+    }
+
     /// Which database this is, for logs.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -268,6 +268,7 @@ impl TestService {
             rate_limit: options.rate_limit,
             body_limit: options.body_limit,
             max_connections: 8,
+            ..Settings::default()
         };
         let running = server::start(&settings)
             .await
