@@ -124,7 +124,7 @@ async fn handle_bulk_upsert_receiving_orders<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -150,8 +150,8 @@ async fn handle_bulk_upsert_receiving_orders<A: FulfilmentApi>(
             body,
             &parts.headers,
             &[
-                "application/json-patch+json",
                 "application/json",
+                "application/json-patch+json",
                 "text/json",
                 "application/*+json",
             ],
@@ -216,7 +216,7 @@ async fn handle_update_receiving_order_transfer_detail<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -268,7 +268,7 @@ async fn handle_update_receiving_order_transfer_detail<A: FulfilmentApi>(
     let Some(bytes) = body::read(
             body,
             &parts.headers,
-            &["application/json-patch+json", "application/json"],
+            &["application/json", "application/json-patch+json"],
             shared.settings.body_limit,
         )
         .await? else {
@@ -329,7 +329,7 @@ async fn handle_create_customer<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -354,7 +354,7 @@ async fn handle_create_customer<A: FulfilmentApi>(
     let Some(bytes) = body::read(
             body,
             &parts.headers,
-            &["application/json-patch+json", "application/json"],
+            &["application/json", "application/json-patch+json"],
             shared.settings.body_limit,
         )
         .await? else {
@@ -406,7 +406,7 @@ async fn handle_get_customer<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -502,7 +502,7 @@ async fn handle_get_sales_order<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -582,7 +582,7 @@ async fn handle_list_returns<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let mut dqb = None;
@@ -665,7 +665,7 @@ async fn handle_list_returns_with_tag<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let mut dqb = None;

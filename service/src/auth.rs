@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use uuid::Uuid;
 
+use crate::domain::TenantRepository;
 use crate::domain::tenancy::{
     self, Acting, CredentialError, Environment, Principal, TenantRefusal, TokenRecord,
 };
-use crate::storage::{Repository, Store};
 
 /// How long a checked token or a known tenant is trusted without asking the
 /// database again. Tokens are never revoked through this service; the cache
@@ -43,16 +43,16 @@ pub enum Refusal {
 }
 
 /// Checks credentials for one environment.
-pub struct Authenticator {
-    store: Store,
+pub struct Authenticator<R> {
+    store: R,
     environment: Environment,
     tokens: Cache<String, TokenRecord>,
     tenants: Cache<Uuid, ()>,
 }
 
-impl Authenticator {
+impl<R: TenantRepository> Authenticator<R> {
     /// An authenticator for the tokens of `environment` in `store`.
-    pub fn new(store: Store, environment: Environment) -> Self {
+    pub fn new(store: R, environment: Environment) -> Self {
         Authenticator {
             store,
             environment,

@@ -1,8 +1,9 @@
 //! The Logistics Fulfilment Service: the generated server trait implemented
 //! over SQLite or PostgreSQL.
 //!
-//! - [`domain`]: the business rules, knowing nothing of HTTP or SQL;
-//! - [`storage`]: the repository interface and its SQL implementation;
+//! - [`domain`]: the business rules and the repository seam they read and
+//!   write through, knowing nothing of HTTP or SQL;
+//! - [`storage`]: the seam implemented over SQLite and PostgreSQL;
 //! - [`auth`]: tokens and tenants, the authentication hook's work;
 //! - [`api`]: the generated `FulfilmentApi` trait, implemented;
 //! - [`rate_limit`]: the per-token limit and its stores (memory, PostgreSQL, Redis);

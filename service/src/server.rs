@@ -13,12 +13,13 @@ use logistics_server_stubs::{ApiError, RequestId};
 use tokio::net::TcpListener;
 
 use crate::api::Service;
+use crate::domain::TenantRepository;
 use crate::domain::tenancy::Environment;
 use crate::ops::metrics::PoolStatus;
 use crate::ops::{self, Metrics, Ops, Readiness};
 use crate::rate_limit::{RateLimit, RateLimitLayer, StoreChoice};
 use crate::seed;
-use crate::storage::{Repository, Store};
+use crate::storage::Store;
 
 /// The request deadline when none is set (decision D22): a request still
 /// running after it is abandoned and answered 503 `Timeout`, before the
@@ -317,7 +318,7 @@ pub async fn run(settings: Settings) -> Result<(), String> {
     served.map_err(|e| e.to_string())
 }
 
-fn print_demo(demo: &crate::storage::NewTenant, address: SocketAddr) {
+fn print_demo(demo: &crate::domain::tenants::NewTenant, address: SocketAddr) {
     let host = if address.ip().is_unspecified() {
         SocketAddr::from((Ipv4Addr::LOCALHOST, address.port()))
     } else {

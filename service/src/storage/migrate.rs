@@ -6,12 +6,7 @@
 
 use sqlx::migrate::Migrator;
 
-/// Which database's SQL to use.
-#[derive(Clone, Copy)]
-pub enum Dialect {
-    Sqlite,
-    Postgres,
-}
+use super::db::Dialect;
 
 static SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres");
