@@ -10,12 +10,14 @@
 //! - [`ops`]: the operations endpoints (docs, document, probes, metrics) and tracing;
 //! - [`server`]: the application assembled and served;
 //! - [`commands`]: the operator commands of the warehouse side;
+//! - [`import`]: the operator's import files, read and checked;
 //! - [`seed`]: demo data for a first staging run.
 
 pub mod api;
 pub mod auth;
 pub mod commands;
 pub mod domain;
+pub mod import;
 pub mod ops;
 pub mod rate_limit;
 pub mod seed;

@@ -304,6 +304,11 @@ impl TestService {
         &self.running.as_ref().expect("running").store
     }
 
+    /// The database URL the operator commands open.
+    pub fn database_url(&self) -> &str {
+        &self.database.url
+    }
+
     pub fn base_url(&self) -> String {
         format!("http://{}", self.address)
     }
