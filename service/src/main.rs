@@ -141,6 +141,9 @@ struct ServeArgs {
     /// SQLite two per CPU, at least 2 and at most 16].
     #[arg(long, env = "LOGISTICS_MAX_CONNECTIONS")]
     max_connections: Option<u32>,
+
+    #[command(flatten)]
+    connections: logistics_service::http_server::ConnectionSettings,
 }
 
 #[derive(Debug, Subcommand)]
@@ -279,6 +282,7 @@ fn main() -> ExitCode {
                     max_connections,
                     metrics_listen: args.metrics_listen,
                     request_timeout: Duration::from_secs(args.request_timeout),
+                    connections: args.connections,
                 };
                 server::run(settings).await
             }

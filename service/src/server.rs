@@ -15,6 +15,7 @@ use tokio::net::TcpListener;
 use crate::api::Service;
 use crate::domain::TenantRepository;
 use crate::domain::tenancy::Environment;
+use crate::http_server::{self, ConnectionSettings};
 use crate::ops::metrics::PoolStatus;
 use crate::ops::{self, Metrics, Ops, Readiness};
 use crate::rate_limit::{RateLimit, RateLimitLayer, StoreChoice};
@@ -50,6 +51,19 @@ pub struct Settings {
     pub metrics_listen: Option<SocketAddr>,
     /// The longest a request may take; zero: no deadline.
     pub request_timeout: Duration,
+    /// Client connections: time limits, limit, drain deadline.
+    pub connections: ConnectionSettings,
+}
+
+impl Settings {
+    /// The limit on client connections: as set, or from the file-descriptor
+    /// limit.
+    fn connection_limit(&self) -> usize {
+        self.connections.connection_limit.map_or_else(
+            || http_server::default_connection_limit(self.max_connections),
+            |n| n as usize,
+        )
+    }
 }
 
 impl Default for Settings {
@@ -66,6 +80,7 @@ impl Default for Settings {
             max_connections: 8,
             metrics_listen: None,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            connections: ConnectionSettings::default(),
         }
     }
 }
@@ -217,10 +232,11 @@ async fn bind(address: SocketAddr) -> Result<(TcpListener, SocketAddr), String> 
     Ok((listener, bound))
 }
 
-/// Serves `app` on `listener` (and its metrics on `metrics`) until `stop`
-/// turns true, then finishes in-flight requests.
+/// Serves `app` on `listener` (and its metrics on `metrics`) with the
+/// connection settings of `settings` until `stop` turns true, then drains.
 async fn serve(
     app: &App,
+    settings: &Settings,
     listener: TcpListener,
     metrics: Option<TcpListener>,
     stop: tokio::sync::watch::Receiver<bool>,
@@ -229,21 +245,31 @@ async fn serve(
         let _ = stop.wait_for(|stopped| *stopped).await;
     };
     let metrics_task = match (metrics, app.metrics.clone()) {
-        (Some(listener), Some(router)) => Some(tokio::spawn(
-            axum::serve(listener, router)
-                .with_graceful_shutdown(stopped(stop.clone()))
-                .into_future(),
-        )),
+        (Some(listener), Some(router)) => Some(tokio::spawn(http_server::serve(
+            listener,
+            router,
+            settings.connections.clone(),
+            METRICS_CONNECTIONS,
+            stopped(stop.clone()),
+        ))),
         _ => None,
     };
-    let served = axum::serve(listener, app.router.clone())
-        .with_graceful_shutdown(stopped(stop))
-        .await;
+    let served = http_server::serve(
+        listener,
+        app.router.clone(),
+        settings.connections.clone(),
+        settings.connection_limit(),
+        stopped(stop),
+    )
+    .await;
     if let Some(task) = metrics_task {
         task.await.map_err(std::io::Error::other)??;
     }
     served
 }
+
+/// Connections at once on the `--metrics-listen` address (scrapers).
+const METRICS_CONNECTIONS: usize = 64;
 
 /// Opens the database and starts serving in the background.
 pub async fn start(settings: &Settings) -> Result<Running, String> {
@@ -261,7 +287,10 @@ pub async fn start(settings: &Settings) -> Result<Running, String> {
     let app = Arc::new(app(store.clone(), settings)?);
     let (shutdown, stop) = tokio::sync::watch::channel(false);
     let serving = app.clone();
-    let task = tokio::spawn(async move { serve(&serving, listener, metrics_listener, stop).await });
+    let connections = settings.clone();
+    let task = tokio::spawn(async move {
+        serve(&serving, &connections, listener, metrics_listener, stop).await
+    });
     Ok(Running {
         address,
         metrics_address,
@@ -300,6 +329,7 @@ pub async fn run(settings: Settings) -> Result<(), String> {
         database = store.kind(),
         rate_limit = settings.rate_limit,
         rate_limit_store = settings.rate_limit_store().name(),
+        connection_limit = settings.connection_limit(),
         metrics = %settings.metrics_listen.map_or_else(|| format!("http://{address}/metrics"), |at| format!("http://{at}/metrics")),
         "serving the Logistics Fulfilment Service (API reference at /docs)"
     );
@@ -311,8 +341,8 @@ pub async fn run(settings: Settings) -> Result<(), String> {
         shutdown_signal().await;
         let _ = shutdown.send(true);
     });
-    let served = serve(&app, listener, metrics_listener, stop).await;
-    tracing::info!("stopped: in-flight requests finished");
+    let served = serve(&app, &settings, listener, metrics_listener, stop).await;
+    tracing::info!("stopped");
     app.close().await;
     store.close().await;
     served.map_err(|e| e.to_string())
