@@ -2,8 +2,9 @@
 //!
 //! - `cargo xtask codegen [--check]`: regenerate the generated crates, or
 //!   check that the committed ones match the spec and the generator.
-//! - `cargo xtask generate --spec PATH --out DIR [--name NAME]`: the generator
-//!   on any document, into a standalone workspace.
+//! - `cargo xtask generate --spec PATH --out DIR [--name NAME] [--runtime
+//!   vendor|path:PATH|git:URL]`: the generator on any document, into a
+//!   standalone workspace (the runtime crate copied in by default).
 //! - `cargo xtask external-specs`: generate crates for every vendored public
 //!   document (and every golden fixture) into one scratch workspace and build it.
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
@@ -42,9 +43,11 @@ usage: cargo xtask <task>
 tasks:
   codegen [--check]   regenerate the generated crates from spec/codegen.toml;
                       with --check, write nothing and fail if they differ
-  generate --spec PATH --out DIR [--name NAME]
+  generate --spec PATH --out DIR [--name NAME] [--runtime SOURCE]
                       generate models, client and server crates for any
-                      OpenAPI 3.0 document into DIR, a workspace of its own
+                      OpenAPI 3.0 document into DIR, a workspace of its own;
+                      SOURCE of openapi-runtime: vendor (default: copied into
+                      DIR/openapi-runtime), path:PATH or git:URL
   external-specs      generate models, client and server crates for every
                       document in codegen-tests/specs/external/ (and every
                       golden fixture) into target/external-specs/ and check
@@ -69,7 +72,7 @@ fn main() -> ExitCode {
         ["test"] => test::run(&root),
         ["bench", rest @ ..] => bench::run(&root, rest),
         ["external-specs"] => external_specs::run(&root),
-        ["generate", rest @ ..] => generate::run(rest),
+        ["generate", rest @ ..] => generate::run(&root, rest),
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");
             Ok(())
