@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use logistics_service::domain::tenancy::Environment;
-use logistics_service::storage::{Repository, Store};
+use logistics_service::domain::{customers, returns, sales_orders, tenants};
+use logistics_service::storage::Store;
 use sqlx::Connection;
 
 use crate::data;
@@ -362,29 +363,30 @@ async fn seed(url: &str, return_sizes: &[usize]) -> Result<BTreeMap<usize, Tenan
     let main_size = return_sizes[return_sizes.len() / 2];
     let mut tenants = BTreeMap::new();
     for &size in return_sizes {
-        let tenant = store
-            .create_tenant(&format!("Bench {size}"), Environment::Staging, false)
-            .await
-            .map_err(|e| e.to_string())?;
+        let tenant = tenants::create(
+            &store,
+            &format!("Bench {size}"),
+            Environment::Staging,
+            false,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
         let id = tenant.tenant_id;
         if size == main_size {
             for n in 1..=CUSTOMERS {
-                store
-                    .create_customer(id, &data::customer(n))
+                customers::create(&store, id, &data::customer(n))
                     .await
                     .map_err(|e| e.to_string())?;
             }
             let orders: Vec<_> = (1..=SALES_ORDERS)
                 .map(|n| data::sales_order(n, 1 + n % CUSTOMERS))
                 .collect();
-            store
-                .import_sales_orders(id, &orders)
+            sales_orders::import(&store, id, &orders)
                 .await
                 .map_err(|e| e.to_string())?;
         }
         for chunk in data::returns(&format!("t{size}"), size).chunks(10_000) {
-            store
-                .import_returns(id, chunk)
+            returns::import(&store, id, chunk)
                 .await
                 .map_err(|e| e.to_string())?;
         }

@@ -813,7 +813,7 @@ async fn a_wrong_content_type_is_415() {
     assert_eq!(
         answer.json()["error"]["message"],
         json!(
-            "Content-Type text/xml is not accepted; send application/json-patch+json or application/json."
+            "Content-Type text/xml is not accepted; send application/json or application/json-patch+json."
         )
     );
     // A body without a Content-Type.
@@ -925,7 +925,7 @@ async fn an_unacceptable_accept_is_406_before_the_implementation_is_called() {
         answer.error_code(StatusCode::NOT_ACCEPTABLE, "Accept", "NotAcceptable");
         assert_eq!(
             answer.json()["error"]["message"],
-            json!("This operation answers with text/plain, application/json or text/json.")
+            json!("This operation answers with application/json, text/plain or text/json.")
         );
     }
     assert!(seen.calls().is_empty());

@@ -306,7 +306,7 @@ pub struct BulkUpsertReceivingOrdersRequest {
     /// ]
     /// ```
     ///
-    /// Sent as `application/json-patch+json`, `application/json`, `text/json`, `application/*+json`.
+    /// Sent as `application/json`, `application/json-patch+json`, `text/json`, `application/*+json`.
     pub body: models::ReceivingOrderBatch,
 }
 
@@ -335,7 +335,7 @@ pub struct UpdateReceivingOrderTransferDetailRequest {
     /// }
     /// ```
     ///
-    /// Sent as `application/json-patch+json`, `application/json`.
+    /// Sent as `application/json`, `application/json-patch+json`.
     pub body: models::TransferDetail,
 }
 
@@ -357,7 +357,7 @@ pub struct CreateCustomerRequest {
     /// }
     /// ```
     ///
-    /// Sent as `application/json-patch+json`, `application/json`.
+    /// Sent as `application/json`, `application/json-patch+json`.
     pub body: models::CustomerInput,
 }
 

@@ -15,7 +15,7 @@ use crate::respond;
 pub enum BulkUpsertReceivingOrdersResponse {
     /// 200: Every valid item was applied, except those listed in `updateFailures`.
     Ok {
-        /// The body, sent as `text/plain`, `application/json`, `text/json`.
+        /// The body, sent as `application/json`, `text/plain`, `text/json`.
         body: models::BulkUpsertResult,
     },
 }
@@ -40,7 +40,7 @@ impl BulkUpsertReceivingOrdersResponse {
                     &body,
                     negotiation::response_type(
                         media_type,
-                        &["text/plain", "application/json", "text/json"],
+                        &["application/json", "text/plain", "text/json"],
                         "application/json",
                     ),
                 )
@@ -54,7 +54,7 @@ impl BulkUpsertReceivingOrdersResponse {
 pub enum UpdateReceivingOrderTransferDetailResponse {
     /// 200: The transfer detail as stored.
     Ok {
-        /// The body, sent as `text/plain`, `application/json`, `text/json`.
+        /// The body, sent as `application/json`, `text/plain`, `text/json`.
         body: models::TransferDetail,
     },
 }
@@ -79,7 +79,7 @@ impl UpdateReceivingOrderTransferDetailResponse {
                     &body,
                     negotiation::response_type(
                         media_type,
-                        &["text/plain", "application/json", "text/json"],
+                        &["application/json", "text/plain", "text/json"],
                         "application/json",
                     ),
                 )
@@ -93,7 +93,7 @@ impl UpdateReceivingOrderTransferDetailResponse {
 pub enum CreateCustomerResponse {
     /// 201: The customer was created.
     Created {
-        /// The body, sent as `text/plain`, `application/json`, `text/json`.
+        /// The body, sent as `application/json`, `text/plain`, `text/json`.
         body: models::Customer,
         /// The `Location` header: The path of the created resource, e.g. `/openapi/v1/Customers/42`.
         location: String,
@@ -120,7 +120,7 @@ impl CreateCustomerResponse {
                     &body,
                     negotiation::response_type(
                         media_type,
-                        &["text/plain", "application/json", "text/json"],
+                        &["application/json", "text/plain", "text/json"],
                         "application/json",
                     ),
                 )?;
@@ -137,7 +137,7 @@ impl CreateCustomerResponse {
 pub enum GetCustomerResponse {
     /// 200: The customer.
     Ok {
-        /// The body, sent as `text/plain`, `application/json`, `text/json`.
+        /// The body, sent as `application/json`, `text/plain`, `text/json`.
         body: models::Customer,
     },
 }
@@ -162,7 +162,7 @@ impl GetCustomerResponse {
                     &body,
                     negotiation::response_type(
                         media_type,
-                        &["text/plain", "application/json", "text/json"],
+                        &["application/json", "text/plain", "text/json"],
                         "application/json",
                     ),
                 )
@@ -176,7 +176,7 @@ impl GetCustomerResponse {
 pub enum GetSalesOrderResponse {
     /// 200: The sales order.
     Ok {
-        /// The body, sent as `text/plain`, `application/json`, `text/json`.
+        /// The body, sent as `application/json`, `text/plain`, `text/json`.
         body: models::SalesOrder,
     },
 }
@@ -201,7 +201,7 @@ impl GetSalesOrderResponse {
                     &body,
                     negotiation::response_type(
                         media_type,
-                        &["text/plain", "application/json", "text/json"],
+                        &["application/json", "text/plain", "text/json"],
                         "application/json",
                     ),
                 )
@@ -215,7 +215,7 @@ impl GetSalesOrderResponse {
 pub enum ListReturnsResponse {
     /// 200: One page of returns.
     Ok {
-        /// The body, sent as `text/plain`, `application/json`, `text/json`.
+        /// The body, sent as `application/json`, `text/plain`, `text/json`.
         body: models::ReturnList,
     },
 }
@@ -240,7 +240,7 @@ impl ListReturnsResponse {
                     &body,
                     negotiation::response_type(
                         media_type,
-                        &["text/plain", "application/json", "text/json"],
+                        &["application/json", "text/plain", "text/json"],
                         "application/json",
                     ),
                 )
@@ -254,7 +254,7 @@ impl ListReturnsResponse {
 pub enum ListReturnsWithTagResponse {
     /// 200: One page of returns with their tags.
     Ok {
-        /// The body, sent as `text/plain`, `application/json`, `text/json`.
+        /// The body, sent as `application/json`, `text/plain`, `text/json`.
         body: models::TaggedReturnList,
     },
 }
@@ -279,7 +279,7 @@ impl ListReturnsWithTagResponse {
                     &body,
                     negotiation::response_type(
                         media_type,
-                        &["text/plain", "application/json", "text/json"],
+                        &["application/json", "text/plain", "text/json"],
                         "application/json",
                     ),
                 )

@@ -140,7 +140,7 @@ async fn handle_bulk_upsert_receiving_orders<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -166,8 +166,8 @@ async fn handle_bulk_upsert_receiving_orders<A: FulfilmentApi>(
             body,
             &parts.headers,
             &[
-                "application/json-patch+json",
                 "application/json",
+                "application/json-patch+json",
                 "text/json",
                 "application/*+json",
             ],
@@ -234,7 +234,7 @@ async fn handle_update_receiving_order_transfer_detail<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -286,7 +286,7 @@ async fn handle_update_receiving_order_transfer_detail<A: FulfilmentApi>(
     let Some(bytes) = body::read(
             body,
             &parts.headers,
-            &["application/json-patch+json", "application/json"],
+            &["application/json", "application/json-patch+json"],
             shared.settings.body_limit,
         )
         .await? else {
@@ -347,7 +347,7 @@ async fn handle_create_customer<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -372,7 +372,7 @@ async fn handle_create_customer<A: FulfilmentApi>(
     let Some(bytes) = body::read(
             body,
             &parts.headers,
-            &["application/json-patch+json", "application/json"],
+            &["application/json", "application/json-patch+json"],
             shared.settings.body_limit,
         )
         .await? else {
@@ -424,7 +424,7 @@ async fn handle_get_customer<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -520,7 +520,7 @@ async fn handle_get_sales_order<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let x_tenant_id: Option<String> = params::header(
@@ -600,7 +600,7 @@ async fn handle_list_returns<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let mut dqb = None;
@@ -683,7 +683,7 @@ async fn handle_list_returns_with_tag<A: FulfilmentApi>(
         .await?;
     let media_type = negotiation::negotiate(
         &parts.headers,
-        &["text/plain", "application/json", "text/json"],
+        &["application/json", "text/plain", "text/json"],
     )?;
     let mut report = Report::new();
     let mut dqb = None;

@@ -70,6 +70,18 @@ pub struct Target {
     /// to the workspace root.
     #[serde(default)]
     pub client_example: Option<PathBuf>,
+    /// The generated crates' version (`MAJOR.MINOR.PATCH`), written into
+    /// their `Cargo.toml`; without one they take the workspace's
+    /// (`version.workspace = true`). `cargo xtask api-diff` holds it to
+    /// semver against the document's changes.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// The document's changelog (Markdown, one `## <version>` section per
+    /// version, newest first), relative to the workspace root. `cargo xtask
+    /// codegen` copies it into the client crate as `CHANGELOG.md` and
+    /// requires a section for `version`.
+    #[serde(default)]
+    pub changelog: Option<PathBuf>,
 }
 
 impl Target {
@@ -90,6 +102,8 @@ impl Target {
             error_schema: None,
             client_accepts_data_envelope: false,
             client_example: None,
+            version: None,
+            changelog: None,
         }
     }
 
@@ -109,6 +123,16 @@ impl Target {
                 return Err(Error::Config {
                     file: label.to_owned(),
                     message: format!("`{}` is not a valid package name", krate.package),
+                });
+            }
+        }
+        if let Some(version) = &self.version {
+            if crate::diff::Version::parse(version).is_none() {
+                return Err(Error::Config {
+                    file: label.to_owned(),
+                    message: format!(
+                        "`version = \"{version}\"` is not a version of the form MAJOR.MINOR.PATCH"
+                    ),
                 });
             }
         }

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod config;
+pub mod diff;
 pub mod emit;
 mod error;
 pub mod ir;

@@ -28,6 +28,8 @@ fn target() -> Target {
         error_schema: None,
         client_accepts_data_envelope: true,
         client_example: None,
+        version: None,
+        changelog: None,
     }
 }
 

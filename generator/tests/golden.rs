@@ -27,7 +27,15 @@
 //! - `lenient`: what real documents do: `enum: [null]`, `responses: {}`, a
 //!   required property not declared, a union-typed query parameter, a form
 //!   response body, callbacks and links (one note);
-//! - `names`, `constraints`, `dynamic_query`: naming, validation, `x-dynamic-query`.
+//! - `names`, `constraints`, `dynamic_query`: naming, validation, `x-dynamic-query`;
+//! - `scalar_enums`: enums of integers, numbers and booleans (nullable too),
+//!   as parameters and in bodies;
+//! - `openapi_3_1`: each OpenAPI 3.1 construct the generator reads (`type`
+//!   arrays and `"null"`, `const`, `examples`, numeric exclusive bounds,
+//!   boolean schemas, `$ref` beside other keywords, `prefixItems`,
+//!   `contentMediaType`/`contentEncoding`, `pathItems`, `webhooks`,
+//!   `jsonSchemaDialect`, `info.summary`, `license.identifier`);
+//!   `openapi_3_1_webhooks`: a 3.1 document without `paths`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -18,21 +18,21 @@ use logistics_server_stubs::{
 
 use crate::auth::{Authenticator, Refusal};
 use crate::domain::tenancy::{Environment, Principal};
-use crate::domain::{DomainError, receiving_orders};
-use crate::storage::{Repository, Store, returns_query};
+use crate::domain::{DomainError, Repository, customers, receiving_orders, returns, sales_orders};
 
-/// The service behind the generated router.
-pub struct Service {
-    store: Store,
-    auth: Authenticator,
+/// The service behind the generated router, over any [`Repository`]
+/// (`storage::Store` in the binary).
+pub struct Service<R> {
+    repository: R,
+    auth: Authenticator<R>,
 }
 
-impl Service {
-    /// The service over `store`, accepting the tokens of `environment`.
-    pub fn new(store: Store, environment: Environment) -> Self {
+impl<R: Repository + Clone> Service<R> {
+    /// The service over `repository`, accepting the tokens of `environment`.
+    pub fn new(repository: R, environment: Environment) -> Self {
         Service {
-            auth: Authenticator::new(store.clone(), environment),
-            store,
+            auth: Authenticator::new(repository.clone(), environment),
+            repository,
         }
     }
 }
@@ -49,8 +49,14 @@ fn api_error(error: DomainError) -> ApiError {
             code,
             message,
         } => ApiError::conflict(code, message).at(property),
-        DomainError::Storage(error) => ApiError::internal(error),
-        DomainError::Internal(message) => ApiError::internal(message),
+        DomainError::UnknownTenant(tenant) => ApiError::not_found(
+            "ResourceNotFound",
+            format!("tenant {tenant} does not exist"),
+        )
+        .at("X-Tenant-Id"),
+        DomainError::Unavailable(message) | DomainError::Internal(message) => {
+            ApiError::internal(message)
+        }
     }
 }
 
@@ -87,7 +93,7 @@ fn int32(n: impl TryInto<i32>) -> i32 {
     n.try_into().unwrap_or(i32::MAX)
 }
 
-impl FulfilmentApi for Service {
+impl<R: Repository + 'static> FulfilmentApi for Service<R> {
     type Principal = Principal;
 
     async fn authenticate(&self, credentials: Credentials<'_>) -> Result<Principal, ApiError> {
@@ -107,11 +113,10 @@ impl FulfilmentApi for Service {
         request: BulkUpsertReceivingOrdersRequest,
     ) -> Result<BulkUpsertReceivingOrdersResponse, ApiError> {
         let batch = request.body.into_inner();
-        let failures = self
-            .store
-            .upsert_receiving_orders(context.principal.tenant_id, &batch)
-            .await
-            .map_err(api_error)?;
+        let failures =
+            receiving_orders::upsert(&self.repository, context.principal.tenant_id, &batch)
+                .await
+                .map_err(api_error)?;
         Ok(BulkUpsertReceivingOrdersResponse::Ok {
             body: BulkUpsertResult {
                 update_failures: Some(failures),
@@ -128,15 +133,14 @@ impl FulfilmentApi for Service {
         context: RequestContext<Principal>,
         request: UpdateReceivingOrderTransferDetailRequest,
     ) -> Result<UpdateReceivingOrderTransferDetailResponse, ApiError> {
-        let stored = self
-            .store
-            .update_transfer_detail(
-                context.principal.tenant_id,
-                &request.reference_number,
-                &request.body,
-            )
-            .await
-            .map_err(api_error)?;
+        let stored = receiving_orders::update_transfer_detail(
+            &self.repository,
+            context.principal.tenant_id,
+            &request.reference_number,
+            &request.body,
+        )
+        .await
+        .map_err(api_error)?;
         Ok(UpdateReceivingOrderTransferDetailResponse::Ok { body: stored })
     }
 
@@ -152,11 +156,10 @@ impl FulfilmentApi for Service {
         context: RequestContext<Principal>,
         request: CreateCustomerRequest,
     ) -> Result<CreateCustomerResponse, ApiError> {
-        let customer = self
-            .store
-            .create_customer(context.principal.tenant_id, &request.body)
-            .await
-            .map_err(api_error)?;
+        let customer =
+            customers::create(&self.repository, context.principal.tenant_id, &request.body)
+                .await
+                .map_err(api_error)?;
         let location = format!("/openapi/v1/Customers/{}", customer.customer_no);
         Ok(CreateCustomerResponse::Created {
             body: customer,
@@ -170,8 +173,8 @@ impl FulfilmentApi for Service {
         request: GetCustomerRequest,
     ) -> Result<GetCustomerResponse, ApiError> {
         match self
-            .store
-            .get_customer(context.principal.tenant_id, request.customer_no)
+            .repository
+            .customer(context.principal.tenant_id, request.customer_no)
             .await
             .map_err(api_error)?
         {
@@ -191,17 +194,13 @@ impl FulfilmentApi for Service {
     ) -> Result<GetSalesOrderResponse, ApiError> {
         let reference = &request.reference_number;
         match self
-            .store
-            .get_sales_order(context.principal.tenant_id, reference)
+            .repository
+            .sales_order(context.principal.tenant_id, reference)
             .await
             .map_err(api_error)?
         {
             Some(order) => Ok(GetSalesOrderResponse::Ok { body: order }),
-            None => Err(ApiError::not_found(
-                "ResourceNotFound",
-                format!("No sales order has the reference number {reference}."),
-            )
-            .at("referenceNumber")),
+            None => Err(api_error(sales_orders::not_found(reference))),
         }
     }
 
@@ -214,10 +213,7 @@ impl FulfilmentApi for Service {
             Some(text) => ReturnsQuery::parse(text).map_err(invalid_query)?,
             None => ReturnsQuery::new(),
         };
-        let plan = returns_query::plan(&query);
-        let (items, total) = self
-            .store
-            .list_returns(context.principal.tenant_id, &plan)
+        let (items, total) = returns::list(&self.repository, context.principal.tenant_id, &query)
             .await
             .map_err(api_error)?;
         let items = items
@@ -254,10 +250,7 @@ impl FulfilmentApi for Service {
             Some(text) => TaggedReturnsQuery::parse(text).map_err(invalid_query)?,
             None => TaggedReturnsQuery::new(),
         };
-        let plan = returns_query::plan(&query);
-        let (items, total) = self
-            .store
-            .list_returns(context.principal.tenant_id, &plan)
+        let (items, total) = returns::list(&self.repository, context.principal.tenant_id, &query)
             .await
             .map_err(api_error)?;
         Ok(ListReturnsWithTagResponse::Ok {

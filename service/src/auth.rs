@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use uuid::Uuid;
 
+use crate::domain::TenantRepository;
 use crate::domain::tenancy::{
     self, Acting, CredentialError, Environment, Principal, TenantRefusal, TokenRecord,
 };
-use crate::storage::{Repository, Store};
 
 /// How long a checked token or a known tenant is trusted without asking the
 /// database again. Tokens are never revoked through this service; the cache
@@ -41,16 +41,16 @@ pub enum Refusal {
 }
 
 /// Checks credentials for one environment.
-pub struct Authenticator {
-    store: Store,
+pub struct Authenticator<R> {
+    store: R,
     environment: Environment,
     tokens: Cache<String, TokenRecord>,
     tenants: Cache<Uuid, ()>,
 }
 
-impl Authenticator {
+impl<R: TenantRepository> Authenticator<R> {
     /// An authenticator for the tokens of `environment` in `store`.
-    pub fn new(store: Store, environment: Environment) -> Self {
+    pub fn new(store: R, environment: Environment) -> Self {
         Authenticator {
             store,
             environment,
@@ -133,27 +133,86 @@ impl<K: std::hash::Hash + Eq, V: Clone> Cache<K, V> {
         K: std::borrow::Borrow<Q>,
         Q: std::hash::Hash + Eq + ?Sized,
     {
+        self.get_at(key, Instant::now())
+    }
+
+    fn insert(&self, key: K, value: V) {
+        self.insert_at(key, value, Instant::now());
+    }
+
+    /// The entry for `key` if it is younger than the TTL at `now`.
+    fn get_at<Q>(&self, key: &Q, now: Instant) -> Option<V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
         let entries = self
             .entries
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         entries
             .get(key)
-            .filter(|(_, at)| at.elapsed() < CACHE_TTL)
+            .filter(|(_, at)| now.saturating_duration_since(*at) < CACHE_TTL)
             .map(|(value, _)| value.clone())
     }
 
-    fn insert(&self, key: K, value: V) {
+    /// Stores `value` as of `now`; when the cache is full, the expired
+    /// entries go first, and everything if none has expired.
+    fn insert_at(&self, key: K, value: V, now: Instant) {
         let mut entries = self
             .entries
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if entries.len() >= CACHE_CAPACITY {
-            entries.retain(|_, (_, at)| at.elapsed() < CACHE_TTL);
+            entries.retain(|_, (_, at)| now.saturating_duration_since(*at) < CACHE_TTL);
             if entries.len() >= CACHE_CAPACITY {
                 entries.clear();
             }
         }
-        entries.insert(key, (value, Instant::now()));
+        entries.insert(key, (value, now));
+    }
+}
+
+/// The token and tenant caches' rules: an entry is used for its TTL and not
+/// after, and the cache never holds more than its capacity.
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    fn len(cache: &Cache<usize, ()>) -> usize {
+        cache.entries.read().unwrap().len()
+    }
+
+    #[test]
+    fn an_entry_is_used_until_its_ttl_and_not_after() {
+        let cache = Cache::default();
+        let start = Instant::now();
+        cache.insert_at(1, "record", start);
+        assert_eq!(cache.get_at(&1, start), Some("record"));
+        let almost = start + CACHE_TTL - Duration::from_millis(1);
+        assert_eq!(cache.get_at(&1, almost), Some("record"));
+        assert_eq!(cache.get_at(&1, start + CACHE_TTL), None, "expired");
+        assert_eq!(cache.get_at(&2, start), None, "never stored");
+    }
+
+    #[test]
+    fn a_full_cache_drops_expired_entries_first_and_everything_if_none_expired() {
+        let cache = Cache::default();
+        let start = Instant::now();
+        let later = start + CACHE_TTL;
+        cache.insert_at(0, (), start);
+        for key in 1..CACHE_CAPACITY {
+            cache.insert_at(key, (), later);
+        }
+        assert_eq!(len(&cache), CACHE_CAPACITY, "not full yet: nothing dropped");
+        // Full: only the one expired entry goes.
+        cache.insert_at(CACHE_CAPACITY, (), later);
+        assert_eq!(len(&cache), CACHE_CAPACITY);
+        assert_eq!(cache.get_at(&0, later), None);
+        assert_eq!(cache.get_at(&1, later), Some(()));
+        // Full again, nothing expired: everything goes but the new entry.
+        cache.insert_at(CACHE_CAPACITY + 1, (), later);
+        assert_eq!(len(&cache), 1);
+        assert_eq!(cache.get_at(&(CACHE_CAPACITY + 1), later), Some(()));
     }
 }

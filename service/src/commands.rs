@@ -4,15 +4,15 @@
 
 use std::path::Path;
 
-use logistics_models::validation::{self, Report};
-use logistics_models::{SalesOrder, SalesOrderState, TaggedReturn};
+use logistics_models::SalesOrderState;
 use uuid::Uuid;
 
-use crate::domain::DomainError;
-use crate::domain::receiving_orders::ReceivingOrderState;
-use crate::domain::returns::ReturnStep;
+use crate::domain::receiving_orders::{self, ReceivingOrderState};
+use crate::domain::returns::{self, ReturnStep};
 use crate::domain::tenancy::Environment;
-use crate::storage::{Repository, Store};
+use crate::domain::{DomainError, TenantRepository, sales_orders, tenants};
+use crate::import;
+use crate::storage::Store;
 
 /// An operator command's failure, said to the operator.
 pub type Result<T = (), E = String> = std::result::Result<T, E>;
@@ -40,8 +40,7 @@ pub async fn create_tenant(
     emulation: bool,
 ) -> Result {
     let store = open(database).await?;
-    let tenant = store
-        .create_tenant(name, environment, emulation)
+    let tenant = tenants::create(&store, name, environment, emulation)
         .await
         .map_err(domain_error)?;
     println!(
@@ -52,35 +51,27 @@ pub async fn create_tenant(
     Ok(())
 }
 
-/// Reads `file` as a JSON array of `T`, naming every problem with the item and field.
-fn read_items<T>(file: &Path) -> Result<Vec<T>>
-where
-    T: serde::de::DeserializeOwned + validation::Validate + validation::ValidateJson,
-{
+/// Reads an import file with `read`, naming every problem with the item and field.
+fn read_file<T>(file: &Path, read: import::Reader<T>) -> Result<Vec<T>> {
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    validation::from_json_slice::<Vec<T>>(&bytes, "file").map_err(|report: Report| {
+    read(&bytes, crate::domain::now()).map_err(|problems| {
+        let count = problems.0.len();
         let mut lines = vec![format!(
-            "{} is not valid: {}",
+            "{} is not valid: {count} problem{}; nothing was imported",
             file.display(),
-            report.summary("file")
+            if count == 1 { "" } else { "s" }
         )];
-        lines.extend(
-            report
-                .problems()
-                .iter()
-                .map(|p| format!("  {}: {} ({})", p.property, p.message, p.error_code)),
-        );
+        lines.extend(problems.0.iter().map(|p| format!("  {p}")));
         lines.join("\n")
     })
 }
 
 /// `import sales-orders FILE --tenant ID`.
 pub async fn import_sales_orders(database: &str, tenant: Uuid, file: &Path) -> Result {
-    let orders: Vec<SalesOrder> = read_items(file)?;
+    let orders = read_file(file, import::sales_orders)?;
     let store = open(database).await?;
     check_tenant(&store, tenant).await?;
-    let count = store
-        .import_sales_orders(tenant, &orders)
+    let count = sales_orders::import(&store, tenant, &orders)
         .await
         .map_err(domain_error)?;
     println!("imported {count} sales orders into tenant {tenant}");
@@ -90,11 +81,10 @@ pub async fn import_sales_orders(database: &str, tenant: Uuid, file: &Path) -> R
 
 /// `import returns FILE --tenant ID`.
 pub async fn import_returns(database: &str, tenant: Uuid, file: &Path) -> Result {
-    let returns: Vec<TaggedReturn> = read_items(file)?;
+    let returns = read_file(file, import::returns)?;
     let store = open(database).await?;
     check_tenant(&store, tenant).await?;
-    let count = store
-        .import_returns(tenant, &returns)
+    let count = returns::import(&store, tenant, &returns)
         .await
         .map_err(domain_error)?;
     println!("imported {count} returns into tenant {tenant}");
@@ -111,8 +101,7 @@ pub async fn advance_sales_order(
 ) -> Result {
     let state: SalesOrderState = state.parse().map_err(|e| format!("{e}"))?;
     let store = open(database).await?;
-    let order = store
-        .advance_sales_order(tenant, reference, state)
+    let order = sales_orders::advance(&store, tenant, reference, state)
         .await
         .map_err(domain_error)?;
     println!("sales order {reference} is now {}", order.state);
@@ -128,8 +117,7 @@ pub async fn advance_return(
     step: ReturnStep,
 ) -> Result {
     let store = open(database).await?;
-    store
-        .advance_return(tenant, reference, step)
+    returns::advance(&store, tenant, reference, step)
         .await
         .map_err(domain_error)?;
     let what = match step {
@@ -144,8 +132,7 @@ pub async fn advance_return(
 /// `return tag REF TAG --tenant ID`.
 pub async fn tag_return(database: &str, tenant: Uuid, reference: &str, tag: &str) -> Result {
     let store = open(database).await?;
-    store
-        .tag_return(tenant, reference, tag)
+    returns::tag(&store, tenant, reference, tag)
         .await
         .map_err(domain_error)?;
     println!("return {reference} is tagged {tag:?}");
@@ -171,8 +158,7 @@ pub async fn advance_receiving_order(
         )
     })?;
     let store = open(database).await?;
-    store
-        .advance_receiving_order(tenant, reference, state)
+    receiving_orders::advance(&store, tenant, reference, state)
         .await
         .map_err(domain_error)?;
     println!("receiving order {reference} is now {}", state.as_str());

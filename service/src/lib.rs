@@ -1,19 +1,22 @@
 //! The Logistics Fulfilment Service: the generated server trait implemented
 //! over SQLite or PostgreSQL.
 //!
-//! - [`domain`]: the business rules, knowing nothing of HTTP or SQL;
-//! - [`storage`]: the repository interface and its SQL implementation;
+//! - [`domain`]: the business rules and the repository seam they read and
+//!   write through, knowing nothing of HTTP or SQL;
+//! - [`storage`]: the seam implemented over SQLite and PostgreSQL;
 //! - [`auth`]: tokens and tenants, the authentication hook's work;
 //! - [`api`]: the generated `FulfilmentApi` trait, implemented;
 //! - [`rate_limit`]: the per-token limit, a tower layer;
 //! - [`server`]: the application assembled and served;
 //! - [`commands`]: the operator commands of the warehouse side;
+//! - [`import`]: the operator's import files, read and checked;
 //! - [`seed`]: demo data for a first staging run.
 
 pub mod api;
 pub mod auth;
 pub mod commands;
 pub mod domain;
+pub mod import;
 pub mod rate_limit;
 pub mod seed;
 pub mod server;

@@ -5,20 +5,21 @@
 use logistics_models::{CustomerInput, ReceivingOrder, SalesOrder, SalesOrderState, TaggedReturn};
 use serde_json::json;
 
-use crate::domain::DomainError;
-use crate::domain::receiving_orders::ReceivingOrderState;
-use crate::domain::returns::ReturnStep;
+use crate::domain::receiving_orders::{self, ReceivingOrderState};
+use crate::domain::returns::{self, ReturnStep};
 use crate::domain::tenancy::Environment;
-use crate::storage::{NewTenant, Repository, Store};
+use crate::domain::tenants::{self, NewTenant};
+use crate::domain::{DomainError, Repository, customers, sales_orders};
 
 /// The reference number of the demo sales order the printed curl reads.
 pub const DEMO_SALES_ORDER: &str = "SO-DEMO-0005";
 
 /// Creates the demo tenant and its data; returns the tenant and its token.
-pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, DomainError> {
-    let tenant = store
-        .create_tenant("Demo Tenant", environment, false)
-        .await?;
+pub async fn demo(
+    store: &impl Repository,
+    environment: Environment,
+) -> Result<NewTenant, DomainError> {
+    let tenant = tenants::create(store, "Demo Tenant", environment, false).await?;
     let id = tenant.tenant_id;
 
     for (email, first, last, phone) in [
@@ -31,7 +32,7 @@ pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, 
             last_name: last.to_owned(),
             phone: phone.to_owned(),
         };
-        store.create_customer(id, &input).await?;
+        customers::create(store, id, &input).await?;
     }
 
     let orders: Vec<ReceivingOrder> = serde_json::from_value(json!([
@@ -49,10 +50,14 @@ pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, 
          "lineItems": [{"sku": "MUG-WHITE", "expectedQuantity": 300, "hasLimitCheck": true, "tolerance": 10}]}
     ]))
     .expect("the demo receiving orders fit the schema");
-    store.upsert_receiving_orders(id, &orders).await?;
-    store
-        .advance_receiving_order(id, "RO-DEMO-0002", ReceivingOrderState::ArrivedToWarehouse)
-        .await?;
+    receiving_orders::upsert(store, id, &orders).await?;
+    receiving_orders::advance(
+        store,
+        id,
+        "RO-DEMO-0002",
+        ReceivingOrderState::ArrivedToWarehouse,
+    )
+    .await?;
 
     let states = [
         SalesOrderState::Created,
@@ -64,7 +69,7 @@ pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, 
         SalesOrderState::Cancelled,
     ];
     let sales_orders: Vec<SalesOrder> = (1..=states.len()).map(sample_sales_order).collect();
-    store.import_sales_orders(id, &sales_orders).await?;
+    sales_orders::import(store, id, &sales_orders).await?;
     for (i, target) in states.iter().enumerate() {
         let reference = format!("SO-DEMO-{:04}", i + 1);
         let path: &[SalesOrderState] = match target {
@@ -75,7 +80,7 @@ pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, 
             continue;
         }
         for step in path {
-            store.advance_sales_order(id, &reference, *step).await?;
+            sales_orders::advance(store, id, &reference, *step).await?;
         }
     }
 
@@ -95,15 +100,11 @@ pub async fn demo(store: &Store, environment: Environment) -> Result<NewTenant, 
             .expect("the demo returns fit the schema")
         })
         .collect();
-    store.import_returns(id, &returns).await?;
+    returns::import(store, id, &returns).await?;
     for reference in ["RET-DEMO-0001", "RET-DEMO-0002"] {
-        store
-            .advance_return(id, reference, ReturnStep::Arrived)
-            .await?;
+        returns::advance(store, id, reference, ReturnStep::Arrived).await?;
     }
-    store
-        .advance_return(id, "RET-DEMO-0001", ReturnStep::Completed)
-        .await?;
+    returns::advance(store, id, "RET-DEMO-0001", ReturnStep::Completed).await?;
     Ok(tenant)
 }
 

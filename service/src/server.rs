@@ -11,10 +11,11 @@ use logistics_server_stubs::RequestId;
 use tokio::net::TcpListener;
 
 use crate::api::Service;
+use crate::domain::TenantRepository;
 use crate::domain::tenancy::Environment;
 use crate::rate_limit::{RateLimit, RateLimitLayer};
 use crate::seed;
-use crate::storage::{Repository, Store};
+use crate::storage::Store;
 
 /// How an instance serves.
 #[derive(Debug, Clone)]
@@ -158,7 +159,7 @@ pub async fn run(settings: Settings) -> Result<(), String> {
     served.map_err(|e| e.to_string())
 }
 
-fn print_demo(demo: &crate::storage::NewTenant, address: SocketAddr) {
+fn print_demo(demo: &crate::domain::tenants::NewTenant, address: SocketAddr) {
     let host = if address.ip().is_unspecified() {
         SocketAddr::from((Ipv4Addr::LOCALHOST, address.port()))
     } else {

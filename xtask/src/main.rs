@@ -2,6 +2,9 @@
 //!
 //! - `cargo xtask codegen [--check]`: regenerate the generated crates, or
 //!   check that the committed ones match the spec and the generator.
+//! - `cargo xtask api-diff [--base GIT-REV] [--changelog]`: every change of
+//!   the documents since a revision, compatible or breaking on the wire and
+//!   for Rust code, and whether the crates' version follows semver.
 //! - `cargo xtask generate --spec PATH --out DIR [--name NAME] [--runtime
 //!   vendor|path:PATH|git:URL]`: the generator on any document, into a
 //!   standalone workspace (the runtime crate copied in by default).
@@ -10,11 +13,15 @@
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
 //! - `cargo xtask bench [--quick] [--only codegen|layer|service]`: the
 //!   benchmarks (`bench/`), a Markdown report in `target/bench/report.md`.
+//! - `cargo xtask mutants [--scope S] [--file GLOB]... [-- ARGS]`: mutation
+//!   testing with a pinned cargo-mutants (docs/testing.md).
 
+mod api_diff;
 mod bench;
 mod codegen;
 mod external_specs;
 mod generate;
+mod mutants;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -43,6 +50,12 @@ usage: cargo xtask <task>
 tasks:
   codegen [--check]   regenerate the generated crates from spec/codegen.toml;
                       with --check, write nothing and fail if they differ
+  api-diff [--base GIT-REV] [--changelog]
+                      list every change of each document in spec/codegen.toml
+                      since GIT-REV (default HEAD), each compatible or breaking
+                      on the wire and for Rust code using the generated crates;
+                      fail when a change breaks and the crates' version was not
+                      bumped as semver asks; --changelog prints a draft section
   generate --spec PATH --out DIR [--name NAME] [--runtime SOURCE]
                       generate models, client and server crates for any
                       OpenAPI 3.0 document into DIR, a workspace of its own;
@@ -60,6 +73,14 @@ tasks:
                       axum, the service on SQLite and PostgreSQL; prints a
                       Markdown report and writes target/bench/report.md
                       (about 2 minutes after the build; --quick: 30 s)
+  mutants [--scope default|domain|generator|runtime|all] [--file GLOB]...
+          [-- CARGO-MUTANTS-ARGS]
+                      mutation testing: installs cargo-mutants (pinned) into
+                      target/tools/, runs it with CI=true on the scope (or on
+                      the --file globs instead of the scope's files) and
+                      prints caught / missed / unviable / timeouts and every
+                      missed mutant; fails if one is missed. Slow: see
+                      docs/testing.md
 ";
 
 fn main() -> ExitCode {
@@ -69,8 +90,10 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["codegen"] => codegen::run(&root, false),
         ["codegen", "--check"] => codegen::run(&root, true),
+        ["api-diff", rest @ ..] => api_diff::run(&root, rest),
         ["test"] => test::run(&root),
         ["bench", rest @ ..] => bench::run(&root, rest),
+        ["mutants", rest @ ..] => mutants::run(&root, rest),
         ["external-specs"] => external_specs::run(&root),
         ["generate", rest @ ..] => generate::run(&root, rest),
         ["help" | "--help" | "-h"] | [] => {

@@ -59,6 +59,8 @@ pub struct CargoToml<'a> {
     header_line_2: String,
     package: &'a str,
     description: &'a str,
+    /// `version = "…"` from `codegen.toml`, else the workspace's version.
+    version_line: String,
     dependencies: &'a [Dependency],
     dev_dependencies: &'a [Dependency],
 }
@@ -89,6 +91,10 @@ impl CargoToml<'_> {
                 header_line_2,
                 package,
                 description,
+                version_line: match &cx.target.version {
+                    Some(version) => format!("version = \"{version}\""),
+                    None => "version.workspace = true".to_owned(),
+                },
                 dependencies,
                 dev_dependencies,
             },

@@ -85,19 +85,35 @@ pub struct Field {
     pub docs: Docs,
 }
 
-/// A string enum.
+/// An enum: a string, integer, number or boolean with a fixed set of values.
 #[derive(Debug, Clone)]
 pub struct EnumDef {
     /// The variants, in document order.
     pub variants: Vec<EnumVariant>,
+    /// The JSON type of its values.
+    pub repr: EnumRepr,
 }
 
-/// One value of a string enum.
+/// The JSON type of an enum's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnumRepr {
+    /// Strings.
+    String,
+    /// Integers (`i64`).
+    Integer,
+    /// Numbers (`f64`).
+    Number,
+    /// `true` and `false`.
+    Boolean,
+}
+
+/// One value of an enum.
 #[derive(Debug, Clone)]
 pub struct EnumVariant {
     /// The Rust name (UpperCamelCase).
     pub name: String,
-    /// The value on the wire.
+    /// The value on the wire: the string itself, or the JSON text of a
+    /// number or boolean (`1`, `2.5`, `true`).
     pub wire: String,
 }
 

@@ -19,8 +19,18 @@ use crate::ir::{
 use crate::parse::{Document, Pointer};
 use names::{Namespace, type_name};
 
-/// Lowers a parsed document into the IR.
+/// Lowers a parsed document into the IR. Errors, notes and the types'
+/// origins point into the user's document (for a 3.1 document, not into
+/// its rewritten tree).
 pub fn lower(doc: &Document) -> Result<Api> {
+    let mut api = lower_rewritten(doc).map_err(|error| doc.user_error(error))?;
+    for def in &mut api.types {
+        def.origin = doc.user_pointer(&def.origin);
+    }
+    Ok(api)
+}
+
+fn lower_rewritten(doc: &Document) -> Result<Api> {
     let mut table = schemas::TypeTable::new(doc);
     table.lower_components()?;
     let mut skipped = operations::NotGenerated::default();

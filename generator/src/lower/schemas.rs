@@ -13,8 +13,8 @@ use openapiv3::{AdditionalProperties, ReferenceOr, Schema, SchemaData, SchemaKin
 use super::names::{Namespace, type_name};
 use crate::error::Result;
 use crate::ir::{
-    Additional, Checks, Docs, EnumDef, EnumVariant, Field, Primitive, Shape, StructDef, Ty,
-    TypeDef, TypeKind, UnionDef, UnionVariant,
+    Additional, Checks, Docs, EnumDef, EnumRepr, EnumVariant, Field, Primitive, Shape, StructDef,
+    Ty, TypeDef, TypeKind, UnionDef, UnionVariant,
 };
 use crate::parse::{Document, Pointer};
 
@@ -175,16 +175,50 @@ impl<'d> TypeTable<'d> {
     }
 
     /// `allOf: [$ref]` with nothing else is the common way to add a description
-    /// or `nullable` to a reference: it is that reference's shape.
+    /// or `nullable` to a reference: it is that reference's shape. So is an
+    /// `allOf` whose other members only annotate (a description, a title).
     fn single_all_of(&mut self, view: &View<'_>, at: &Pointer) -> Result<Option<Shape>> {
-        if view.all_of.len() != 1 || view.has_object_keywords() {
+        let Some(i) = sole_all_of_member(view) else {
             return Ok(None);
-        }
-        let member = SchemaRef::from(&view.all_of[0]);
+        };
+        let member = SchemaRef::from(&view.all_of[i]);
         let hint = hint_from_pointer(at);
-        let mut shape = self.shape(member, &at.push("allOf").index(0), &hint)?;
+        let mut shape = self.shape(member, &at.push("allOf").index(i), &hint)?;
         shape.nullable |= view.data.nullable;
         Ok(Some(shape))
+    }
+
+    /// A named type whose `allOf` has one member that says what the value is
+    /// and that member is not an object (a string, an enum, a union, an
+    /// array): the type is that member's, not a merged struct.
+    fn all_of_non_object(
+        &mut self,
+        view: &View<'_>,
+        at: &Pointer,
+        name: &str,
+    ) -> Result<Option<TypeKind>> {
+        let Some(i) = sole_all_of_member(view) else {
+            return Ok(None);
+        };
+        let member_at = at.push("allOf").index(i);
+        let resolved = self.doc.resolve(&view.all_of[i], &member_at)?;
+        let member = View::of(&resolved.value);
+        let is_struct = member.one_of.is_empty()
+            && member.any_of.is_empty()
+            && member.string_enum.is_none()
+            && member.scalar_enum.is_none()
+            && !member.other_enum
+            && (member.is_object() || !member.all_of.is_empty() || member.typ.is_none());
+        if is_struct {
+            return Ok(None);
+        }
+        Ok(Some(match &view.all_of[i] {
+            ReferenceOr::Reference { .. } => {
+                let shape = self.shape(SchemaRef::from(&view.all_of[i]), &member_at, name)?;
+                TypeKind::Alias(shape)
+            }
+            ReferenceOr::Item(schema) => self.kind_of(schema, &member_at, name, true)?,
+        }))
     }
 
     fn reserve(&mut self, name: String, pointer: &Pointer, schema: &Schema) -> usize {
@@ -231,10 +265,21 @@ impl<'d> TypeTable<'d> {
             return self.union(&view, at, name);
         }
         if !view.all_of.is_empty() {
+            if let Some(kind) = self.all_of_non_object(&view, at, name)? {
+                return Ok(kind);
+            }
             return self.all_of(&view, at, name);
         }
         if let Some(values) = view.string_enum(self.doc, at)? {
-            return Ok(TypeKind::Enum(enum_def(&values)));
+            return Ok(TypeKind::Enum(enum_def(&values, EnumRepr::String)));
+        }
+        if let Some((repr, values)) = &view.scalar_enum {
+            if values.is_empty() {
+                return Err(self
+                    .doc
+                    .invalid(&at.push("enum"), "an enum needs at least one value"));
+            }
+            return Ok(TypeKind::Enum(enum_def(values, *repr)));
         }
         if view.is_object() && (!view.properties.is_empty() || view.denies_additional()) {
             let fields = self.fields(&[(view.clone(), at.clone())], name)?;
@@ -363,6 +408,12 @@ impl<'d> TypeTable<'d> {
                 .map(|(schema, pointer)| (View::of(schema), pointer.clone())),
         );
         for (member, member_at) in &views {
+            if member.not.is_some() {
+                return Err(self.doc.unsupported(
+                    &member_at.push("not"),
+                    "`not` schemas cannot be turned into Rust types",
+                ));
+            }
             if !member.is_object_like() {
                 return Err(self.doc.unsupported(
                     member_at,
@@ -589,6 +640,31 @@ impl<'d> TypeTable<'d> {
     }
 }
 
+/// The index of the one `allOf` member of `view` that says what the value
+/// is, when the schema itself adds no properties and every other member
+/// only annotates.
+fn sole_all_of_member(view: &View<'_>) -> Option<usize> {
+    // `oneOf: [{}]` beside the `allOf` says nothing more (progenitor writes it).
+    let says_nothing = |members: &[ReferenceOr<Schema>]| {
+        members
+            .iter()
+            .all(|m| matches!(m, ReferenceOr::Item(s) if View::of(s).only_annotates()))
+    };
+    if view.has_object_keywords() || !says_nothing(view.one_of) || !says_nothing(view.any_of) {
+        return None;
+    }
+    let mut typed = view
+        .all_of
+        .iter()
+        .enumerate()
+        .filter(|(_, member)| match member {
+            ReferenceOr::Reference { .. } => true,
+            ReferenceOr::Item(schema) => !View::of(schema).only_annotates(),
+        });
+    let (first, _) = typed.next()?;
+    typed.next().is_none().then_some(first)
+}
+
 /// A label for an inline union member: its title, the value of a property
 /// that can only have one value, or its position.
 fn variant_label(schema: &Schema, index: usize) -> String {
@@ -640,17 +716,66 @@ fn discriminator_values(
         .collect()
 }
 
-fn enum_def(values: &[String]) -> EnumDef {
+fn enum_def(values: &[String], repr: EnumRepr) -> EnumDef {
     let mut names = Namespace::default();
     EnumDef {
         variants: values
             .iter()
-            .map(|wire| EnumVariant {
-                name: names.claim(type_name(wire)),
-                wire: wire.clone(),
+            .map(|wire| {
+                // `-1.5` → `Minus1Point5`; strings keep their own spelling.
+                let spoken = match repr {
+                    EnumRepr::String => wire.clone(),
+                    _ => wire.replace('-', "minus ").replace('.', " point "),
+                };
+                EnumVariant {
+                    name: names.claim(type_name(&spoken)),
+                    wire: wire.clone(),
+                }
             })
             .collect(),
+        repr,
     }
+}
+
+/// The JSON text of a number enum's value: integral values without `.0`.
+fn number_text(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        serde_json::Number::from_f64(value).map_or_else(|| value.to_string(), |n| n.to_string())
+    }
+}
+
+/// The type and JSON texts of an enum of numbers or booleans (nulls dropped:
+/// they make the type nullable); `None` when the values mix types.
+fn scalar_enum_of(
+    values: &[serde_json::Value],
+    typ: Option<&str>,
+) -> Option<(EnumRepr, Vec<String>)> {
+    let values: Vec<&serde_json::Value> = values.iter().filter(|v| !v.is_null()).collect();
+    if values.iter().all(|v| v.is_boolean()) && typ.is_none_or(|t| t == "boolean") {
+        return Some((
+            EnumRepr::Boolean,
+            values.iter().map(|v| v.to_string()).collect(),
+        ));
+    }
+    if values.iter().all(|v| v.is_i64()) && typ.is_none_or(|t| t == "integer" || t == "number") {
+        let repr = if typ == Some("number") {
+            EnumRepr::Number
+        } else {
+            EnumRepr::Integer
+        };
+        return Some((repr, values.iter().map(|v| v.to_string()).collect()));
+    }
+    if values.iter().all(|v| v.is_number()) && typ.is_none_or(|t| t == "number") {
+        let texts = values
+            .iter()
+            .filter_map(|v| v.as_f64())
+            .map(number_text)
+            .collect();
+        return Some((EnumRepr::Number, texts));
+    }
+    None
 }
 
 fn hint_from_pointer(pointer: &Pointer) -> String {
@@ -695,6 +820,9 @@ pub(crate) struct View<'s> {
     pub typ: Option<&'s str>,
     pub format: Option<String>,
     pub string_enum: Option<Vec<Option<String>>>,
+    /// An enum of integers, numbers or booleans: their type and JSON texts.
+    pub scalar_enum: Option<(EnumRepr, Vec<String>)>,
+    /// An enum whose values mix types, or do not fit the schema's type.
     pub other_enum: bool,
     /// `enum: [null]` without a `type`: the value is always null.
     pub only_null: bool,
@@ -730,6 +858,7 @@ impl<'s> View<'s> {
             typ: None,
             format: None,
             string_enum: None,
+            scalar_enum: None,
             other_enum: false,
             only_null: false,
             properties: &NO_PROPERTIES,
@@ -767,7 +896,10 @@ impl<'s> View<'s> {
             SchemaKind::Type(Type::Number(n)) => {
                 view.typ = Some("number");
                 view.format = format_name(&n.format);
-                view.other_enum = !n.enumeration.is_empty();
+                view.scalar_enum = (!n.enumeration.is_empty()).then(|| {
+                    let texts = n.enumeration.iter().flatten().map(|v| number_text(*v));
+                    (EnumRepr::Number, texts.collect())
+                });
                 view.minimum = n.minimum.map(|m| (m, n.exclusive_minimum));
                 view.maximum = n.maximum.map(|m| (m, n.exclusive_maximum));
                 view.multiple_of = n.multiple_of;
@@ -775,14 +907,20 @@ impl<'s> View<'s> {
             SchemaKind::Type(Type::Integer(n)) => {
                 view.typ = Some("integer");
                 view.format = format_name(&n.format);
-                view.other_enum = !n.enumeration.is_empty();
+                view.scalar_enum = (!n.enumeration.is_empty()).then(|| {
+                    let texts = n.enumeration.iter().flatten().map(i64::to_string);
+                    (EnumRepr::Integer, texts.collect())
+                });
                 view.minimum = n.minimum.map(|m| (m as f64, n.exclusive_minimum));
                 view.maximum = n.maximum.map(|m| (m as f64, n.exclusive_maximum));
                 view.multiple_of = n.multiple_of.map(|m| m as f64);
             }
             SchemaKind::Type(Type::Boolean(b)) => {
                 view.typ = Some("boolean");
-                view.other_enum = !b.enumeration.is_empty();
+                view.scalar_enum = (!b.enumeration.is_empty()).then(|| {
+                    let texts = b.enumeration.iter().flatten().map(bool::to_string);
+                    (EnumRepr::Boolean, texts.collect())
+                });
             }
             SchemaKind::Type(Type::Object(o)) => {
                 view.typ = Some("object");
@@ -818,7 +956,8 @@ impl<'s> View<'s> {
                                 .collect(),
                         );
                     } else {
-                        view.other_enum = true;
+                        view.scalar_enum = scalar_enum_of(&any.enumeration, view.typ);
+                        view.other_enum = view.scalar_enum.is_none();
                     }
                 }
                 view.properties = &any.properties;
@@ -852,6 +991,26 @@ impl<'s> View<'s> {
         view
     }
 
+    /// Whether the schema says nothing about the value: no type, no
+    /// keyword that constrains it (a description, a title, an example).
+    pub fn only_annotates(&self) -> bool {
+        self.typ.is_none()
+            && !self.has_object_keywords()
+            && self.items.is_none()
+            && self.string_enum.is_none()
+            && self.scalar_enum.is_none()
+            && !self.other_enum
+            && !self.only_null
+            && self.one_of.is_empty()
+            && self.all_of.is_empty()
+            && self.any_of.is_empty()
+            && self.not.is_none()
+            && self.format.is_none()
+            && self.pattern.is_none()
+            && (self.min_length, self.max_length) == (None, None)
+            && (self.minimum, self.maximum, self.multiple_of) == (None, None, None)
+    }
+
     /// Whether the schema is an object (said so, or implied by object keywords).
     pub fn is_object(&self) -> bool {
         self.typ == Some("object") || (self.typ.is_none() && self.has_object_keywords())
@@ -876,6 +1035,7 @@ impl<'s> View<'s> {
             || !self.all_of.is_empty()
             || self.not.is_some()
             || self.string_enum.is_some()
+            || self.scalar_enum.is_some()
             || (self.is_object() && (!self.properties.is_empty() || self.denies_additional()))
     }
 
@@ -896,7 +1056,7 @@ impl<'s> View<'s> {
         if self.other_enum {
             return Err(doc.unsupported(
                 &at.push("enum"),
-                "`enum` is only supported on strings; use `minimum`/`maximum` for numbers",
+                "`enum` values must all be strings, all numbers or all booleans, of the schema's `type`",
             ));
         }
         let error_code = match self.data.extensions.get("x-error-code") {

@@ -14,7 +14,7 @@ const DATA_KEYS: [&str; 4] = ["example", "examples", "default", "enum"];
 pub(super) fn read_write_only_note(doc: &Document) -> Option<String> {
     let mut found = Vec::new();
     walk(&doc.raw, &Pointer::root(), false, &mut found);
-    let first = found.first()?;
+    let first = doc.user_pointer(found.first()?);
     Some(format!(
         "{}: readOnly/writeOnly are not applied ({} schema(s), the first at {}{first}): \
          those properties are generated like any other, in requests and responses alike, \

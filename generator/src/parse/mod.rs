@@ -2,10 +2,13 @@
 //!
 //! The document is kept twice: as a YAML value (ordered, so that pointers can be
 //! followed anywhere, whatever a `$ref` names) and as `openapiv3`'s typed model.
+//! An OpenAPI 3.1 document is first rewritten into 3.0 (`v31.rs`); its
+//! [`Origins`] turn pointers into the rewritten tree back into the user's.
 
 mod pointer;
 mod refine;
 mod resolve;
+mod v31;
 
 use std::path::Path;
 
@@ -13,17 +16,23 @@ use serde::de::DeserializeOwned;
 
 pub use pointer::Pointer;
 pub use resolve::Resolved;
+pub use v31::Origins;
 
 use crate::error::{Error, Result};
 
-/// A parsed OpenAPI 3.0 document.
+/// A parsed OpenAPI 3.0 or 3.1 document.
 pub struct Document {
     /// The document's name in messages and generated headers, e.g. `spec/openapi.yaml`.
     pub file: String,
-    /// The document as an ordered tree, for following `$ref`s.
+    /// The document as an ordered tree, for following `$ref`s (for a 3.1
+    /// document, rewritten into 3.0).
     pub raw: serde_yaml::Value,
     /// The document in `openapiv3`'s model.
     pub api: openapiv3::OpenAPI,
+    /// The `openapi` version the user's document states.
+    pub version: String,
+    /// Where the nodes of `raw` are in the user's document (empty for 3.0).
+    pub origins: Origins,
 }
 
 impl Document {
@@ -41,7 +50,7 @@ impl Document {
 
     /// Parses a document's text; `is_json` picks the JSON parser, YAML otherwise.
     pub fn parse(text: &str, file: &str, is_json: bool) -> Result<Self> {
-        let raw: serde_yaml::Value = if is_json {
+        let mut raw: serde_yaml::Value = if is_json {
             serde_json::from_str(text).map_err(|e| {
                 Error::invalid(file, &Pointer::root(), format!("not valid JSON: {e}"))
             })?
@@ -50,22 +59,41 @@ impl Document {
                 Error::invalid(file, &Pointer::root(), format!("not valid YAML: {e}"))
             })?
         };
-        check_version(&raw, file)?;
+        let version = check_version(&raw, file)?;
+        let origins = if v31::is_31(&version) {
+            v31::normalise(&mut raw)
+        } else {
+            Origins::default()
+        };
         let api = deserialize_at(&raw, file, &Pointer::root()).map_err(|error| {
             // serde cannot see through openapiv3's untagged enums; look for the
             // deepest node that does not fit, and name it instead.
-            match refine::deepest_problem(&raw, &Pointer::root()) {
+            let error = match refine::deepest_problem(&raw, &Pointer::root()) {
                 Some((pointer, message)) => {
                     Error::invalid(file, &pointer, explain_serde_error(&message))
                 }
                 None => error,
-            }
+            };
+            user_error(&origins, error)
         })?;
         Ok(Document {
             file: file.to_owned(),
             raw,
             api,
+            version,
+            origins,
         })
+    }
+
+    /// The pointer in the user's document of the node at `pointer` of [`Document::raw`].
+    pub fn user_pointer(&self, pointer: &Pointer) -> Pointer {
+        self.origins.to_user(pointer)
+    }
+
+    /// `error` with its pointer into [`Document::raw`] turned into one into
+    /// the user's document. Applied once, where an error leaves a stage.
+    pub fn user_error(&self, error: Error) -> Error {
+        user_error(&self.origins, error)
     }
 
     /// The node at `pointer`, if there is one.
@@ -92,7 +120,32 @@ impl Document {
     }
 }
 
-fn check_version(raw: &serde_yaml::Value, file: &str) -> Result<()> {
+fn user_error(origins: &Origins, error: Error) -> Error {
+    match error {
+        Error::Invalid {
+            file,
+            pointer,
+            message,
+        } => Error::Invalid {
+            file,
+            pointer: origins.to_user(&pointer),
+            message,
+        },
+        Error::Unsupported {
+            file,
+            pointer,
+            message,
+        } => Error::Unsupported {
+            file,
+            pointer: origins.to_user(&pointer),
+            message,
+        },
+        other => other,
+    }
+}
+
+/// The `openapi` version, if it is one the generator reads (3.0.x or 3.1.x).
+fn check_version(raw: &serde_yaml::Value, file: &str) -> Result<String> {
     let root = Pointer::root();
     if raw.get("swagger").is_some() {
         return Err(Error::unsupported(
@@ -102,11 +155,11 @@ fn check_version(raw: &serde_yaml::Value, file: &str) -> Result<()> {
         ));
     }
     match raw.get("openapi").and_then(serde_yaml::Value::as_str) {
-        Some(v) if v.starts_with("3.0.") || v == "3.0" => Ok(()),
+        Some(v) if v.starts_with("3.0.") || v == "3.0" || v31::is_31(v) => Ok(v.to_owned()),
         Some(v) => Err(Error::unsupported(
             file,
             &root.push("openapi"),
-            format!("OpenAPI {v} is not supported; the generator reads OpenAPI 3.0.x"),
+            format!("OpenAPI {v} is not supported; the generator reads OpenAPI 3.0.x and 3.1.x"),
         )),
         None => Err(Error::invalid(
             file,
@@ -194,10 +247,10 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("s.yaml#/swagger: not supported"), "{err}");
-        let err = Document::parse("openapi: 3.1.0\n", "s.yaml", false)
+        let err = Document::parse("openapi: 3.2.0\n", "s.yaml", false)
             .err()
             .unwrap()
             .to_string();
-        assert!(err.contains("OpenAPI 3.1.0 is not supported"), "{err}");
+        assert!(err.contains("OpenAPI 3.2.0 is not supported"), "{err}");
     }
 }

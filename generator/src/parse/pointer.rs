@@ -43,6 +43,18 @@ impl Pointer {
         Some(Pointer(percent_decode(rest)))
     }
 
+    /// This pointer with its prefix `from` replaced by `to`; `None` when
+    /// `from` is not a prefix of it (token by token).
+    pub fn rebase(&self, from: &Pointer, to: &Pointer) -> Option<Pointer> {
+        let rest = self.0.strip_prefix(&from.0)?;
+        (rest.is_empty() || rest.starts_with('/')).then(|| Pointer(format!("{}{rest}", to.0)))
+    }
+
+    /// How many tokens the pointer has.
+    pub fn depth(&self) -> usize {
+        self.0.matches('/').count()
+    }
+
     /// The unescaped reference tokens.
     pub fn tokens(&self) -> impl Iterator<Item = String> + '_ {
         self.0
@@ -105,6 +117,20 @@ mod tests {
             p.tokens().collect::<Vec<_>>(),
             ["paths", "/pets/{id}", "a~b"]
         );
+    }
+
+    #[test]
+    fn rebases_on_whole_tokens_only() {
+        let from = Pointer::root().push("a").push("b");
+        let to = Pointer::root().push("c");
+        let p = from.push("d");
+        assert_eq!(p.rebase(&from, &to).unwrap().to_string(), "#/c/d");
+        assert_eq!(from.rebase(&from, &to).unwrap(), to);
+        assert_eq!(
+            Pointer::root().push("a").push("bb").rebase(&from, &to),
+            None
+        );
+        assert_eq!(p.depth(), 3);
     }
 
     #[test]

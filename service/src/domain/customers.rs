@@ -1,4 +1,11 @@
-//! Customers: what makes two email addresses the same customer.
+//! Customers: what makes two email addresses the same customer, how
+//! customers and their addresses are numbered, and creating one.
+
+use logistics_models::{Address, Customer, CustomerInput};
+use uuid::Uuid;
+
+use super::DomainError;
+use super::repository::{CustomerRepository, CustomerRules, NewCustomer, Numbering, Result};
 
 /// The key under which a customer's email is unique within a tenant:
 /// trimmed and lower-cased (decisions D7).
@@ -6,13 +13,102 @@ pub fn email_key(email: &str) -> String {
     email.trim().to_lowercase()
 }
 
+/// The customers' rules, as stores apply them inside their transactions.
+pub const RULES: CustomerRules = CustomerRules {
+    email_key,
+    number,
+    address_number,
+    same_place,
+};
+
+/// A new customer's number: the tenant's next, one after its last, so that
+/// numbers have no gaps; refused when the email is taken (decisions D7).
+pub fn number(numbering: Numbering) -> Result<i32> {
+    if let Some(existing) = numbering.same_email {
+        return Err(DomainError::Conflict {
+            property: "email",
+            code: "ResourceAlreadyExists",
+            message: format!("A customer with this email already exists (customerNo {existing})."),
+        });
+    }
+    numbering.last.checked_add(1).ok_or_else(|| {
+        DomainError::Internal("the tenant has used every customer number".to_owned())
+    })
+}
+
+/// A new address's number: one after the customer's last.
+pub fn address_number(last: i32) -> i32 {
+    last.saturating_add(1)
+}
+
+/// Whether two addresses are the same place (ids and numbers aside).
+pub fn same_place(a: &Address, b: &Address) -> bool {
+    a.address_first_name == b.address_first_name
+        && a.address_last_name == b.address_last_name
+        && a.company == b.company
+        && a.address_one == b.address_one
+        && a.address_two == b.address_two
+        && a.district == b.district
+        && a.city == b.city
+        && a.postal_code == b.postal_code
+        && a.country == b.country
+        && a.address_phone == b.address_phone
+        && a.tax_office == b.tax_office
+        && a.tax_number == b.tax_number
+}
+
+/// `createCustomer`: the customer with the tenant's next number.
+pub async fn create(
+    repository: &impl CustomerRepository,
+    tenant: Uuid,
+    input: &CustomerInput,
+) -> Result<Customer> {
+    let customer = NewCustomer {
+        email: input.email.clone(),
+        email_key: email_key(&input.email),
+        first_name: input.first_name.clone(),
+        last_name: input.last_name.clone(),
+        phone: input.phone.clone(),
+        created_at: super::now(),
+    };
+    repository.insert_customer(tenant, &customer, &RULES).await
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn emails_differing_in_case_are_one_customer() {
         assert_eq!(
             super::email_key(" Elif.Yilmaz@Example.com "),
             "elif.yilmaz@example.com"
         );
+    }
+
+    #[test]
+    fn customers_are_numbered_after_the_last_unless_the_email_is_taken() {
+        let fresh = Numbering {
+            last: 0,
+            same_email: None,
+        };
+        assert_eq!(number(fresh).unwrap(), 1);
+        let later = Numbering {
+            last: 41,
+            same_email: None,
+        };
+        assert_eq!(number(later).unwrap(), 42);
+        let taken = Numbering {
+            last: 41,
+            same_email: Some(7),
+        };
+        assert!(matches!(
+            number(taken),
+            Err(DomainError::Conflict {
+                code: "ResourceAlreadyExists",
+                ..
+            })
+        ));
+        assert_eq!(address_number(2), 3);
     }
 }

@@ -26,9 +26,12 @@ pub enum DomainError {
         /// What conflicts, and why.
         message: String,
     },
-    /// The storage failed; the request may be retried.
-    #[error("storage failed: {0}")]
-    Storage(#[from] sqlx::Error),
+    /// The tenant does not exist.
+    #[error("tenant {0} does not exist")]
+    UnknownTenant(uuid::Uuid),
+    /// The store could not be reached or failed; the request may be retried.
+    #[error("the store is unavailable: {0}")]
+    Unavailable(String),
     /// Something that should not fail did.
     #[error("{0}")]
     Internal(String),

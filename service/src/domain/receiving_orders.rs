@@ -1,12 +1,15 @@
 //! Receiving orders: the rules a batch must follow beyond its schema, the
 //! decision between create, update and refusal, and the order's states.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use logistics_models::validation::Problem;
-use logistics_models::{ReceivingOrder, ReceivingOrderTransferType, TransferDetail};
+use logistics_models::{ReceivingOrder, ReceivingOrderTransferType, TransferDetail, UpsertFailure};
+use uuid::Uuid;
 
+use super::DomainError;
 use super::error::problem;
+use super::repository::{ReceivingOrderRepository, Result};
 
 /// Where a receiving order is in its life (decisions D11). Not part of the
 /// interface's read models; the warehouse side advances it.
@@ -178,7 +181,7 @@ pub struct ExistingOrder {
     /// Its state.
     pub state: ReceivingOrderState,
     /// The integration that owns it.
-    pub integration_id: Option<uuid::Uuid>,
+    pub integration_id: Option<Uuid>,
 }
 
 /// What to do with one item of a batch.
@@ -232,9 +235,151 @@ pub fn transfer_detail_conflict(
     }
 }
 
+/// What a batch does to the orders it names, decided against those stored.
+#[derive(Debug, Default, PartialEq)]
+pub struct BatchPlan {
+    /// Every order the batch creates or updates, in the order first named.
+    pub orders: Vec<PlannedOrder>,
+    /// The items refused, for `updateFailures`.
+    pub failures: Vec<UpsertFailure>,
+}
+
+/// One order a batch writes.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PlannedOrder {
+    /// Its reference number (made for an item sent without one).
+    pub reference: String,
+    /// The item that creates it, whose types and transfer it keeps; `None`
+    /// when the order is stored already.
+    pub create: Option<usize>,
+    /// The item whose line items and lot lines it ends with: the last item
+    /// of the batch that names it and is not refused.
+    pub lines: usize,
+}
+
+/// Plans a batch item by item, in array order (decisions D10): an item may
+/// create an order, update one created earlier in the same batch or stored
+/// (replacing its lines), or be refused.
+pub fn plan_batch(batch: &[ReceivingOrder], stored: &HashMap<String, ExistingOrder>) -> BatchPlan {
+    let mut known = stored.clone();
+    let mut plan = BatchPlan::default();
+    let mut planned: HashMap<String, usize> = HashMap::new();
+    for (i, item) in batch.iter().enumerate() {
+        let reference = item
+            .reference_number
+            .clone()
+            .unwrap_or_else(new_reference_number);
+        match decide(item, known.get(&reference)) {
+            Decision::Create => {
+                known.insert(
+                    reference.clone(),
+                    ExistingOrder {
+                        state: ReceivingOrderState::Created,
+                        integration_id: item.integration_id,
+                    },
+                );
+                planned.insert(reference.clone(), plan.orders.len());
+                plan.orders.push(PlannedOrder {
+                    reference,
+                    create: Some(i),
+                    lines: i,
+                });
+            }
+            Decision::Update => match planned.get(&reference) {
+                Some(&at) => plan.orders[at].lines = i,
+                None => {
+                    planned.insert(reference.clone(), plan.orders.len());
+                    plan.orders.push(PlannedOrder {
+                        reference,
+                        create: None,
+                        lines: i,
+                    });
+                }
+            },
+            Decision::Refuse(message) => plan.failures.push(UpsertFailure {
+                reference_number: reference,
+                message: message.to_owned(),
+            }),
+        }
+    }
+    plan
+}
+
+/// `bulkUpsertReceivingOrders`: applies a batch that passed [`check_batch`],
+/// all in one transaction; returns the items refused.
+pub async fn upsert(
+    repository: &impl ReceivingOrderRepository,
+    tenant: Uuid,
+    batch: &[ReceivingOrder],
+) -> Result<Vec<UpsertFailure>> {
+    let plan = |stored: &HashMap<String, ExistingOrder>| plan_batch(batch, stored);
+    repository
+        .apply_batch(tenant, batch, &plan, super::now())
+        .await
+}
+
+/// `updateReceivingOrderTransferDetail`: replaces a Created order's transfer
+/// detail (decisions D9); returns it as stored.
+pub async fn update_transfer_detail(
+    repository: &impl ReceivingOrderRepository,
+    tenant: Uuid,
+    reference: &str,
+    detail: &TransferDetail,
+) -> Result<TransferDetail> {
+    let decide = |existing: &ExistingOrder| match transfer_detail_conflict(detail, existing) {
+        Some((code, message)) => Err(DomainError::Conflict {
+            property: "referenceNumber",
+            code,
+            message,
+        }),
+        None => Ok(TransferDetail {
+            integration_id: existing.integration_id,
+            ..detail.clone()
+        }),
+    };
+    repository
+        .update_transfer_detail(tenant, reference, &decide, super::now())
+        .await
+}
+
+/// Moves a receiving order to `state` (the warehouse side, decisions D11).
+pub async fn advance(
+    repository: &impl ReceivingOrderRepository,
+    tenant: Uuid,
+    reference: &str,
+    state: ReceivingOrderState,
+) -> Result<()> {
+    let decide = |existing: &ExistingOrder| {
+        if existing.state.can_become(state) {
+            Ok(state)
+        } else {
+            Err(DomainError::Conflict {
+                property: "state",
+                code: "InvalidOperation",
+                message: format!(
+                    "receiving order {reference} is {} and cannot become {}",
+                    existing.state.as_str(),
+                    state.as_str()
+                ),
+            })
+        }
+    };
+    repository
+        .update_receiving_order_state(tenant, reference, &decide, super::now())
+        .await
+}
+
+/// No receiving order of the tenant has `reference`.
+pub fn not_found(reference: &str) -> DomainError {
+    DomainError::NotFound {
+        property: "referenceNumber",
+        message: format!("No receiving order has the reference number {reference}."),
+    }
+}
+
 /// A reference number for an order sent without one: `RO-` and 12 hexadecimal digits.
 pub fn new_reference_number() -> String {
-    let id = uuid::Uuid::new_v4();
+    let id = Uuid::new_v4();
     format!("RO-{}", &id.simple().to_string()[..12].to_ascii_uppercase())
 }
 
@@ -360,5 +505,44 @@ mod tests {
         assert!(!Completed.can_become(Created));
         assert!(!Created.can_become(Completed));
         assert!(new_reference_number().starts_with("RO-") && new_reference_number().len() == 15);
+    }
+}
+
+/// Who may update an order: the integration that created it, and nobody
+/// else, including an integration updating an order created without one.
+#[cfg(test)]
+mod integration_ownership_tests {
+    use super::*;
+
+    fn item(integration_id: Option<uuid::Uuid>) -> ReceivingOrder {
+        let mut order: ReceivingOrder = serde_json::from_value(serde_json::json!({
+            "receiveType": "Standard",
+            "transferType": "CargoTransfer",
+            "lineItems": [{"sku": "A", "expectedQuantity": 1, "hasLimitCheck": false, "tolerance": 0}]
+        }))
+        .unwrap();
+        order.integration_id = integration_id;
+        order
+    }
+
+    fn created(integration_id: Option<uuid::Uuid>) -> ExistingOrder {
+        ExistingOrder {
+            state: ReceivingOrderState::Created,
+            integration_id,
+        }
+    }
+
+    #[test]
+    fn an_integration_may_not_update_an_order_created_without_one() {
+        let integration = Some(uuid::Uuid::from_u128(7));
+        assert_eq!(
+            decide(&item(integration), Some(&created(None))),
+            Decision::Refuse("UpdateFromDifferentIntegration")
+        );
+        assert_eq!(
+            decide(&item(None), Some(&created(None))),
+            Decision::Update,
+            "an order created without an integration is updated without one"
+        );
     }
 }

@@ -1,8 +1,10 @@
 //! Sales orders: their state machine (decisions D12).
 
 use logistics_models::{SalesOrder, SalesOrderState};
+use uuid::Uuid;
 
 use super::DomainError;
+use super::repository::{Result, SalesOrderRepository};
 
 /// Whether an order may go from `from` to `to`: Created → Picked → Packed →
 /// ReadyToBeShipped → Shipped → Delivered, one step at a time; Cancelled from
@@ -22,11 +24,11 @@ pub fn can_become(from: SalesOrderState, to: SalesOrderState) -> bool {
 
 /// Moves `order` to `to` at `now`, setting the transition's timestamp and
 /// `updatedAt`.
-pub fn advance(
+pub fn move_to(
     order: &mut SalesOrder,
     to: SalesOrderState,
     now: chrono::DateTime<chrono::Utc>,
-) -> Result<(), DomainError> {
+) -> Result<()> {
     if !can_become(order.state, to) {
         return Err(DomainError::Conflict {
             property: "state",
@@ -52,6 +54,45 @@ pub fn advance(
     order.state = to;
     order.updated_at = now;
     Ok(())
+}
+
+/// No sales order of the tenant has `reference`.
+pub fn not_found(reference: &str) -> DomainError {
+    DomainError::NotFound {
+        property: "referenceNumber",
+        message: format!("No sales order has the reference number {reference}."),
+    }
+}
+
+/// Moves a stored sales order to `state` (the warehouse side, decisions
+/// D12); returns it as stored.
+pub async fn advance(
+    repository: &impl SalesOrderRepository,
+    tenant: Uuid,
+    reference: &str,
+    state: SalesOrderState,
+) -> Result<SalesOrder> {
+    let now = super::now();
+    let change = |mut order: SalesOrder| {
+        move_to(&mut order, state, now)?;
+        Ok(order)
+    };
+    repository
+        .update_sales_order(tenant, reference, &change)
+        .await
+}
+
+/// Imports sales orders in the read model's shape, all or nothing: each
+/// order's customer is matched by email or created with the tenant's next
+/// number, and its addresses are added to the customer.
+pub async fn import(
+    repository: &impl SalesOrderRepository,
+    tenant: Uuid,
+    orders: &[SalesOrder],
+) -> Result<usize> {
+    repository
+        .import_sales_orders(tenant, orders, &super::customers::RULES, super::now())
+        .await
 }
 
 #[cfg(test)]

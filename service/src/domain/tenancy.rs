@@ -359,3 +359,78 @@ mod tests {
         );
     }
 }
+
+/// The token generator's output, over many tokens: what makes a token hard to
+/// guess (every character of the alphabet, none favoured) and what makes it
+/// usable (its environment's prefix, its length, its lookup key and hash).
+#[cfg(test)]
+mod token_generator_tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// Tokens drawn for the frequency test: 20 000 × 43 = 860 000 characters,
+    /// so each of the 62 characters is expected μ ≈ 13 871 times.
+    const TOKENS: usize = 20_000;
+    /// The allowed relative departure of any character's count from μ.
+    ///
+    /// A correct generator's count of one character is Binomial(860 000,
+    /// 1/62). By the Chernoff bounds, P(X ≥ 1.1μ) ≤ exp(−0.1²μ/2.1) ≈
+    /// e^−66 and P(X ≤ 0.9μ) ≤ exp(−0.1²μ/2) ≈ e^−69; over the 62
+    /// characters this test fails a correct generator with probability below
+    /// 62 × (e^−66 + e^−69) < 10^−26. A broken rejection sampling that favours
+    /// some characters by a quarter (5 byte values of 256 instead of 4: a
+    /// limit off by one or not applied) gives those about 1.21μ or more, and
+    /// fails with a like certainty; one that draws from a few characters
+    /// leaves the others at 0.
+    const TOLERANCE: f64 = 0.1;
+
+    #[test]
+    fn every_character_is_drawn_about_equally_often() {
+        let mut counts = [0usize; 256];
+        let mut seen = HashSet::with_capacity(TOKENS);
+        for _ in 0..TOKENS {
+            let new = NewToken::generate(Environment::Production).unwrap();
+            for b in new.token["lfs_prd_".len()..].bytes() {
+                counts[usize::from(b)] += 1;
+            }
+            assert!(seen.insert(new.token), "a token was drawn twice");
+        }
+        let expected = (TOKENS * TOKEN_BODY_LEN) as f64 / ALPHABET.len() as f64;
+        for &c in ALPHABET {
+            let count = counts[usize::from(c)];
+            assert!(count > 0, "`{}` never appears", c as char);
+            let departure = (count as f64 - expected).abs() / expected;
+            assert!(
+                departure <= TOLERANCE,
+                "`{}` appears {count} times where about {expected:.0} are expected",
+                c as char
+            );
+        }
+        let outside: usize = (0..256)
+            .filter(|b| !ALPHABET.contains(&(*b as u8)))
+            .map(|b| counts[b])
+            .sum();
+        assert_eq!(outside, 0, "every character is from the alphabet");
+    }
+
+    #[test]
+    fn each_environment_gets_its_prefix_length_key_and_hash() {
+        for (environment, prefix) in [
+            (Environment::Staging, "lfs_stg_"),
+            (Environment::Production, "lfs_prd_"),
+        ] {
+            for _ in 0..100 {
+                let new = NewToken::generate(environment).unwrap();
+                let body = new
+                    .token
+                    .strip_prefix(prefix)
+                    .unwrap_or_else(|| panic!("{} lacks {prefix}", new.token));
+                assert_eq!(body.len(), TOKEN_BODY_LEN, "{}", new.token);
+                assert_eq!(new.key_id, body[..KEY_ID_LEN], "{}", new.token);
+                assert_eq!(new.secret_hash, hash(&new.token));
+                assert_eq!(Environment::of_token(&new.token), Some(environment));
+            }
+        }
+    }
+}

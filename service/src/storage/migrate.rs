@@ -4,6 +4,8 @@ use std::borrow::Cow;
 
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 
+use super::db::Dialect;
+
 /// One migration: its version, description and SQL per database.
 struct Step {
     version: i64,
@@ -26,13 +28,6 @@ const STEPS: &[Step] = &[
         postgres: include_str!("../../migrations/postgres/0002_returns_filter_order.sql"),
     },
 ];
-
-/// Which database's SQL to use.
-#[derive(Clone, Copy)]
-pub enum Dialect {
-    Sqlite,
-    Postgres,
-}
 
 /// The migrator for `dialect`.
 pub fn migrator(dialect: Dialect) -> Migrator {

@@ -1,149 +1,188 @@
-//! Storage: the repository interface the service uses, and its SQL
-//! implementation for SQLite (the default, a file under `./data/`) and
-//! PostgreSQL (when the database URL says `postgres://`).
+//! Storage: the `domain::repository` traits implemented over SQLite (the
+//! default, a file under `./data/`) and PostgreSQL (when the database URL
+//! says `postgres://`), written once for both (`db`), one module per area.
 //!
+//! Stores apply what the domain decided; they decide nothing themselves.
 //! Every method is scoped to one tenant; every method that writes more than
-//! one row does so in one transaction.
+//! one row does so in one transaction, begun as a write.
 
+mod customers;
+mod db;
 mod migrate;
+mod receiving_orders;
+mod returns;
 pub mod returns_query;
-mod sql;
+mod sales_orders;
+mod tenants;
 
-use std::future::Future;
+use std::str::FromStr;
+use std::time::Duration;
 
-use logistics_models::{
-    Customer, CustomerInput, ReceivingOrder, SalesOrder, SalesOrderState, TaggedReturn,
-    TransferDetail, UpsertFailure,
-};
-use uuid::Uuid;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
-use crate::domain::DomainError;
-use crate::domain::receiving_orders::ReceivingOrderState;
-use crate::domain::returns::ReturnStep;
-use crate::domain::tenancy::{Environment, TokenRecord};
-pub use returns_query::SqlQuery;
-pub use sql::{SqlStore, Store};
+pub use db::Dialect;
+use db::Pool;
 
-/// The result of a storage operation.
-pub type Result<T> = std::result::Result<T, DomainError>;
-
-/// A new tenant and its first token (shown once).
+/// The repository over the database the service was configured with. It
+/// implements every trait of `domain::repository`, one module each.
 #[derive(Debug, Clone)]
-pub struct NewTenant {
-    /// The tenant's id.
-    pub tenant_id: Uuid,
-    /// Its token.
-    pub token: String,
+pub struct Store {
+    pool: Pool,
 }
 
-/// What the service reads and writes, one tenant at a time.
-pub trait Repository: Send + Sync {
-    /// Creates a tenant with a token for `environment`.
-    fn create_tenant(
-        &self,
-        name: &str,
-        environment: Environment,
-        emulation: bool,
-    ) -> impl Future<Output = Result<NewTenant>> + Send;
+/// Why the database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The URL or the connection failed.
+    #[error("cannot open the database {url}: {source}")]
+    Connect {
+        /// The database, with any password removed.
+        url: String,
+        /// What sqlx said.
+        source: sqlx::Error,
+    },
+    /// The schema could not be brought up to date.
+    #[error("cannot apply the migrations to {url}: {source}")]
+    Migrate {
+        /// The database, with any password removed.
+        url: String,
+        /// What sqlx said.
+        source: sqlx::migrate::MigrateError,
+    },
+    /// The folder of a SQLite file could not be created.
+    #[error("cannot create the folder {path}: {source}")]
+    Folder {
+        /// The folder.
+        path: String,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+}
 
-    /// The token whose public key id is `key_id`.
-    fn find_token(&self, key_id: &str) -> impl Future<Output = Result<Option<TokenRecord>>> + Send;
+impl Store {
+    /// The pool size when none is given: 16 for PostgreSQL; for SQLite two
+    /// per CPU, between 2 and 16. sqlx runs each SQLite connection on a thread
+    /// of its own, and SQLite has one writer at a time: past a few connections
+    /// they add memory (a page cache each) and hand-offs, not throughput
+    /// (`cargo xtask bench`, docs/performance.md).
+    pub fn default_max_connections(url: &str) -> u32 {
+        if is_postgres(url) {
+            16
+        } else {
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            (2 * cpus).clamp(2, 16) as u32
+        }
+    }
 
-    /// Whether the tenant exists.
-    fn tenant_exists(&self, tenant: Uuid) -> impl Future<Output = Result<bool>> + Send;
+    /// Opens the database at `url` — `postgres://…` or a SQLite file
+    /// (`sqlite://path` or a plain path) — and applies the migrations.
+    pub async fn open(url: &str, max_connections: u32) -> std::result::Result<Store, OpenError> {
+        let shown = redact(url);
+        if is_postgres(url) {
+            let options = PgConnectOptions::from_str(url).map_err(|source| OpenError::Connect {
+                url: shown.clone(),
+                source,
+            })?;
+            let pool = PgPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options)
+                .await
+                .map_err(|source| OpenError::Connect {
+                    url: shown.clone(),
+                    source,
+                })?;
+            migrate::migrator(Dialect::Postgres)
+                .run(&pool)
+                .await
+                .map_err(|source| OpenError::Migrate { url: shown, source })?;
+            return Ok(Store {
+                pool: Pool::Postgres(pool),
+            });
+        }
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .unwrap_or(url);
+        if let Some(parent) = std::path::Path::new(path)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+        {
+            std::fs::create_dir_all(parent).map_err(|source| OpenError::Folder {
+                path: parent.display().to_string(),
+                source,
+            })?;
+        }
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // A commit is on disk before it is acknowledged.
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true)
+            // LIKE is case-sensitive, as on PostgreSQL.
+            .pragma("case_sensitive_like", "ON");
+        let pool = SqlitePoolOptions::new()
+            .max_connections(max_connections)
+            .connect_with(options)
+            .await
+            .map_err(|source| OpenError::Connect {
+                url: shown.clone(),
+                source,
+            })?;
+        migrate::migrator(Dialect::Sqlite)
+            .run(&pool)
+            .await
+            .map_err(|source| OpenError::Migrate { url: shown, source })?;
+        Ok(Store {
+            pool: Pool::Sqlite(pool),
+        })
+    }
 
-    /// Whether any tenant exists (an empty database gets demo data).
-    fn has_tenants(&self) -> impl Future<Output = Result<bool>> + Send;
+    /// Closes every connection, waiting for those in use.
+    pub async fn close(&self) {
+        self.pool.close().await
+    }
 
-    /// Applies a validated batch in array order, in one transaction; returns
-    /// the orders that could not be updated.
-    fn upsert_receiving_orders(
-        &self,
-        tenant: Uuid,
-        batch: &[ReceivingOrder],
-    ) -> impl Future<Output = Result<Vec<UpsertFailure>>> + Send;
+    /// Which database this is, for logs.
+    pub fn kind(&self) -> &'static str {
+        match self.pool.dialect() {
+            Dialect::Sqlite => "SQLite",
+            Dialect::Postgres => "PostgreSQL",
+        }
+    }
+}
 
-    /// Replaces an order's transfer detail; returns it as stored.
-    fn update_transfer_detail(
-        &self,
-        tenant: Uuid,
-        reference: &str,
-        detail: &TransferDetail,
-    ) -> impl Future<Output = Result<TransferDetail>> + Send;
+/// The URL with any password replaced, for messages.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}
 
-    /// Moves a receiving order to `state`.
-    fn advance_receiving_order(
-        &self,
-        tenant: Uuid,
-        reference: &str,
-        state: ReceivingOrderState,
-    ) -> impl Future<Output = Result<()>> + Send;
+/// Whether `url` names a PostgreSQL database (anything else is a SQLite file).
+fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
 
-    /// Creates a customer with the tenant's next customer number.
-    fn create_customer(
-        &self,
-        tenant: Uuid,
-        input: &CustomerInput,
-    ) -> impl Future<Output = Result<Customer>> + Send;
-
-    /// A customer with its addresses.
-    fn get_customer(
-        &self,
-        tenant: Uuid,
-        customer_no: i32,
-    ) -> impl Future<Output = Result<Option<Customer>>> + Send;
-
-    /// A sales order.
-    fn get_sales_order(
-        &self,
-        tenant: Uuid,
-        reference: &str,
-    ) -> impl Future<Output = Result<Option<SalesOrder>>> + Send;
-
-    /// Imports sales orders from the warehouse side, all or nothing; each
-    /// order's customer is matched by email or created, and its addresses
-    /// are added to the customer.
-    fn import_sales_orders(
-        &self,
-        tenant: Uuid,
-        orders: &[SalesOrder],
-    ) -> impl Future<Output = Result<usize>> + Send;
-
-    /// Moves a sales order to `state`; returns it as stored.
-    fn advance_sales_order(
-        &self,
-        tenant: Uuid,
-        reference: &str,
-        state: SalesOrderState,
-    ) -> impl Future<Output = Result<SalesOrder>> + Send;
-
-    /// One page of returns and the number matching before paging.
-    fn list_returns(
-        &self,
-        tenant: Uuid,
-        query: &SqlQuery,
-    ) -> impl Future<Output = Result<(Vec<TaggedReturn>, i64)>> + Send;
-
-    /// Imports returns from the warehouse side, all or nothing.
-    fn import_returns(
-        &self,
-        tenant: Uuid,
-        returns: &[TaggedReturn],
-    ) -> impl Future<Output = Result<usize>> + Send;
-
-    /// Records a return's arrival or completion.
-    fn advance_return(
-        &self,
-        tenant: Uuid,
-        reference: &str,
-        step: ReturnStep,
-    ) -> impl Future<Output = Result<()>> + Send;
-
-    /// Sets a return's tag.
-    fn tag_return(
-        &self,
-        tenant: Uuid,
-        reference: &str,
-        tag: &str,
-    ) -> impl Future<Output = Result<()>> + Send;
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_never_reach_messages() {
+        assert_eq!(
+            super::redact("postgres://app:s3cret@db:5432/x"),
+            "postgres://app:***@db:5432/x"
+        );
+        assert_eq!(super::redact("postgres://app@db/x"), "postgres://app@db/x");
+        assert_eq!(super::redact("./data/staging.db"), "./data/staging.db");
+    }
 }

@@ -3,7 +3,9 @@
 //! platform folds them, sorting an ORDER BY with a stable tail, paging
 //! LIMIT/OFFSET. Values are always bound, never spliced into the SQL.
 
-use logistics_models::dynamic_query::{Direction, DynamicQuery, Join, Op, Property, Value};
+use logistics_models::dynamic_query::{Direction, DynamicQuery, Join, Op, Value};
+
+use crate::domain::returns::{ReturnField, ReturnProperty};
 
 /// A value to bind, in the order of the `$n` placeholders.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,34 +31,32 @@ pub struct SqlQuery {
     pub offset: i64,
 }
 
-/// The column that stores a listed property.
-fn column(property: &str) -> &'static str {
-    match property {
-        "returnReferenceNumber" => "return_reference_number",
-        "salesOrderChannel" => "sales_order_channel",
-        "salesOrderReferenceNumber" => "sales_order_reference_number",
-        "notes" => "notes",
-        "trackingId" => "tracking_id",
-        "cargoCarrier" => "cargo_carrier",
-        "createdAt" => "created_at",
-        "updatedAt" => "updated_at",
-        "arrivedToWarehouseAt" => "arrived_to_warehouse_at",
-        "completedAt" => "completed_at",
-        "tag" => "tag",
-        other => {
-            unreachable!("`{other}` is declared in x-dynamic-query but not stored; add its column")
-        }
+/// The column that stores a return's field. A `match` without a catch-all:
+/// a field added to the domain is a compile error here until it is stored.
+fn column(field: ReturnField) -> &'static str {
+    match field {
+        ReturnField::ReturnReferenceNumber => "return_reference_number",
+        ReturnField::SalesOrderChannel => "sales_order_channel",
+        ReturnField::SalesOrderReferenceNumber => "sales_order_reference_number",
+        ReturnField::Notes => "notes",
+        ReturnField::TrackingId => "tracking_id",
+        ReturnField::CargoCarrier => "cargo_carrier",
+        ReturnField::CreatedAt => "created_at",
+        ReturnField::UpdatedAt => "updated_at",
+        ReturnField::ArrivedToWarehouseAt => "arrived_to_warehouse_at",
+        ReturnField::CompletedAt => "completed_at",
+        ReturnField::Tag => "tag",
     }
 }
 
 /// Translates `query`; placeholders start at `$2` (`$1` is the tenant).
-pub fn plan<P: Property>(query: &DynamicQuery<P>) -> SqlQuery {
+pub fn plan<P: ReturnProperty>(query: &DynamicQuery<P>) -> SqlQuery {
     let mut binds = Vec::new();
     let mut condition = String::new();
     let mut join = Join::And;
     for (i, filter) in query.filters().iter().enumerate() {
         let clause = filter_sql(
-            column(filter.property.name()),
+            column(filter.property.field()),
             filter.op,
             &filter.value,
             &mut binds,
@@ -81,7 +81,7 @@ pub fn plan<P: Property>(query: &DynamicQuery<P>) -> SqlQuery {
                 Direction::Ascending => "ASC NULLS FIRST",
                 Direction::Descending => "DESC NULLS LAST",
             };
-            format!("{} {direction}", column(key.property.name()))
+            format!("{} {direction}", column(key.property.field()))
         })
         .collect::<Vec<_>>()
         .join(", ");
@@ -215,21 +215,5 @@ mod tests {
             "(notes IS NULL AND tracking_id IS NOT NULL)"
         );
         assert!(nulls.binds.is_empty());
-    }
-}
-
-#[cfg(test)]
-mod columns {
-    use logistics_models::dynamic_query::Property;
-    use logistics_models::{ReturnsQueryProperty, TaggedReturnsQueryProperty};
-
-    #[test]
-    fn every_listed_property_has_a_column() {
-        for property in ReturnsQueryProperty::ALL {
-            assert!(!super::column(property.name()).is_empty());
-        }
-        for property in TaggedReturnsQueryProperty::ALL {
-            assert!(!super::column(property.name()).is_empty());
-        }
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use logistics_client::models::ReceivingOrderLineItem;
 use logistics_client::reqwest::StatusCode;
+use logistics_service::domain::sales_orders;
 use logistics_service::seed::sample_sales_order;
-use logistics_service::storage::Repository;
 
 use crate::harness::*;
 
@@ -67,7 +67,7 @@ on_both_backends! {
                 }).collect();
                 let store = service.store().clone();
                 let id = tenant.id;
-                imports.push(tokio::spawn(async move { store.import_sales_orders(id, &orders).await }));
+                imports.push(tokio::spawn(async move { sales_orders::import(&store, id, &orders).await }));
             }
         }
 

@@ -11,8 +11,9 @@ use std::time::Duration;
 use logistics_client::models::{self, CustomerInput, ReceivingOrder, ReceivingOrderLineItem};
 use logistics_client::{Client, RetryPolicy, reqwest};
 use logistics_service::domain::tenancy::Environment;
+use logistics_service::domain::tenants::{self, NewTenant};
 use logistics_service::server::{self, Running, Settings};
-use logistics_service::storage::{NewTenant, Repository, Store};
+use logistics_service::storage::Store;
 
 use sqlx::Row;
 
@@ -302,6 +303,11 @@ impl TestService {
         &self.running.as_ref().expect("running").store
     }
 
+    /// The database URL the operator commands open.
+    pub fn database_url(&self) -> &str {
+        &self.database.url
+    }
+
     pub fn base_url(&self) -> String {
         format!("http://{}", self.address)
     }
@@ -322,11 +328,10 @@ impl TestService {
         environment: Environment,
         emulation: bool,
     ) -> Tenant {
-        let NewTenant { tenant_id, token } = self
-            .store()
-            .create_tenant(name, environment, emulation)
-            .await
-            .expect("a tenant is created");
+        let NewTenant { tenant_id, token } =
+            tenants::create(self.store(), name, environment, emulation)
+                .await
+                .expect("a tenant is created");
         Tenant {
             id: tenant_id,
             client: self.client(&token),

@@ -15,6 +15,7 @@ mod harness;
 
 mod auth;
 mod concurrency;
+mod import;
 mod limits;
 mod operations;
 mod returns_query;

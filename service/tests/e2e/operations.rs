@@ -6,8 +6,8 @@ use logistics_client::models::{
 };
 use logistics_client::reqwest::{Method, StatusCode};
 use logistics_service::domain::receiving_orders::ReceivingOrderState;
+use logistics_service::domain::{receiving_orders, sales_orders};
 use logistics_service::seed::sample_sales_order;
-use logistics_service::storage::Repository;
 use serde_json::json;
 
 use crate::harness::*;
@@ -158,7 +158,7 @@ on_both_backends! {
         let mut one = order(Some("RO-INT"), vec![line("SKU-1", 1)]);
         one.integration_id = Some(mine);
         a.client.bulk_upsert_receiving_orders(&batch(vec![one.clone(), order(Some("RO-ARRIVED"), vec![line("SKU-2", 2)])])).await.unwrap();
-        service.store().advance_receiving_order(a.id, "RO-ARRIVED", ReceivingOrderState::ArrivedToWarehouse).await.unwrap();
+        receiving_orders::advance(service.store(), a.id, "RO-ARRIVED", ReceivingOrderState::ArrivedToWarehouse).await.unwrap();
 
         let mut other_integration = order(Some("RO-INT"), vec![line("SKU-OTHER", 9)]);
         other_integration.integration_id = Some(theirs);
@@ -299,7 +299,7 @@ on_both_backends! {
         assert_eq!(error.status(), StatusCode::CONFLICT);
         assert_eq!(problems(&error)[0].1, "UpdateFromDifferentIntegration");
 
-        service.store().advance_receiving_order(a.id, "RO-T", ReceivingOrderState::ArrivedToWarehouse).await.unwrap();
+        receiving_orders::advance(service.store(), a.id, "RO-T", ReceivingOrderState::ArrivedToWarehouse).await.unwrap();
         let error = refused(a.client.update_receiving_order_transfer_detail("RO-T", &pickup).await);
         assert_eq!(error.status(), StatusCode::CONFLICT);
         assert_eq!(problems(&error)[0].1, "InvalidOperation");
@@ -310,12 +310,12 @@ on_both_backends! {
         // A customer made through the API is matched by email, whatever its case.
         let known = a.client.create_customer(&customer("ELIF.YILMAZ@example.com")).await.unwrap();
         let orders = vec![sample_sales_order(1), sample_sales_order(2), sample_sales_order(3)];
-        assert_eq!(service.store().import_sales_orders(a.id, &orders).await.unwrap(), 3);
-        service.store().advance_sales_order(a.id, "SO-DEMO-0001", SalesOrderState::Picked).await.unwrap();
-        service.store().advance_sales_order(a.id, "SO-DEMO-0001", SalesOrderState::Packed).await.unwrap();
+        assert_eq!(sales_orders::import(service.store(), a.id, &orders).await.unwrap(), 3);
+        sales_orders::advance(service.store(), a.id, "SO-DEMO-0001", SalesOrderState::Picked).await.unwrap();
+        sales_orders::advance(service.store(), a.id, "SO-DEMO-0001", SalesOrderState::Packed).await.unwrap();
         // The state machine holds: no going back.
-        assert!(service.store().advance_sales_order(a.id, "SO-DEMO-0001", SalesOrderState::Created).await.is_err());
-        service.store().advance_sales_order(a.id, "SO-DEMO-0002", SalesOrderState::Cancelled).await.unwrap();
+        assert!(sales_orders::advance(service.store(), a.id, "SO-DEMO-0001", SalesOrderState::Created).await.is_err());
+        sales_orders::advance(service.store(), a.id, "SO-DEMO-0002", SalesOrderState::Cancelled).await.unwrap();
 
         let read = a.client.get_sales_order("SO-DEMO-0001").await.unwrap();
         assert_eq!(read.state, SalesOrderState::Packed);
@@ -341,7 +341,7 @@ on_both_backends! {
         assert_eq!(problems(&error)[0].1, "ResourceNotFound");
         // Importing an existing reference again fails as a whole.
         let again = vec![sample_sales_order(4), sample_sales_order(1)];
-        assert!(service.store().import_sales_orders(a.id, &again).await.is_err());
+        assert!(sales_orders::import(service.store(), a.id, &again).await.is_err());
         assert!(refused(a.client.get_sales_order("SO-DEMO-0004").await).status() == StatusCode::NOT_FOUND);
     }
 }

@@ -9,8 +9,8 @@ use logistics_client::models::{
 };
 use logistics_client::reqwest::Method;
 use logistics_client::{Client, ListReturnsParams, ListReturnsWithTagParams};
+use logistics_service::domain::returns;
 use logistics_service::domain::returns::ReturnStep;
-use logistics_service::storage::Repository;
 use serde_json::json;
 
 use crate::harness::*;
@@ -116,7 +116,7 @@ fn refs_of(body: &serde_json::Value) -> Vec<String> {
 on_both_backends! {
     async fn filters_combine_left_to_right_with_or_null_and_in(service) {
         let a = service.tenant("A").await;
-        service.store().import_returns(a.id, &sample_returns()).await.unwrap();
+        returns::import(service.store(), a.id, &sample_returns()).await.unwrap();
         let c = &a.client;
         let q = ReturnsQuery::new;
 
@@ -168,7 +168,7 @@ on_both_backends! {
 
     async fn sorting_paging_and_clamping(service) {
         let a = service.tenant("A").await;
-        service.store().import_returns(a.id, &sample_returns()).await.unwrap();
+        returns::import(service.store(), a.id, &sample_returns()).await.unwrap();
         let c = &a.client;
         let q = ReturnsQuery::new;
 
@@ -213,7 +213,7 @@ on_both_backends! {
             r.return_reference_number = format!("BULK-{i:03}");
             r
         }).collect();
-        service.store().import_returns(a.id, &many).await.unwrap();
+        returns::import(service.store(), a.id, &many).await.unwrap();
         let first = c.list_returns(ListReturnsParams::default()).await.unwrap();
         assert_eq!((first.items.len(), first.count, first.data_set_count), (100, 100, 137));
         let rest = c.list_returns(ListReturnsParams::default().dqb(q().offset(100))).await.unwrap();
@@ -222,7 +222,7 @@ on_both_backends! {
 
     async fn malformed_queries_are_400_invalid_dynamic_query(service) {
         let a = service.tenant("A").await;
-        service.store().import_returns(a.id, &sample_returns()).await.unwrap();
+        returns::import(service.store(), a.id, &sample_returns()).await.unwrap();
         for (path, dqb) in [
             ("/openapi/v1/Returns", "o=eq&p=colour&v=red"),
             ("/openapi/v1/Returns", "o=like&p=notes&v=x"),
@@ -249,7 +249,7 @@ on_both_backends! {
 
     async fn the_tagged_listing_shows_tags_and_warehouse_changes(service) {
         let a = service.tenant("A").await;
-        service.store().import_returns(a.id, &sample_returns()).await.unwrap();
+        returns::import(service.store(), a.id, &sample_returns()).await.unwrap();
         let c = &a.client;
         let tagged = |query: TaggedReturnsQuery| {
             let c = c.clone();
@@ -276,16 +276,16 @@ on_both_backends! {
         assert!(body["items"][0].get("tag").is_none(), "{body}");
 
         // The warehouse side: tags, arrival, completion.
-        service.store().tag_return(a.id, "RET-3", "inspected").await.unwrap();
-        service.store().advance_return(a.id, "RET-3", ReturnStep::Arrived).await.unwrap();
-        assert!(service.store().advance_return(a.id, "RET-5", ReturnStep::Completed).await.is_err(), "completed before it arrived");
-        service.store().advance_return(a.id, "RET-3", ReturnStep::Completed).await.unwrap();
+        returns::tag(service.store(), a.id, "RET-3", "inspected").await.unwrap();
+        returns::advance(service.store(), a.id, "RET-3", ReturnStep::Arrived).await.unwrap();
+        assert!(returns::advance(service.store(), a.id, "RET-5", ReturnStep::Completed).await.is_err(), "completed before it arrived");
+        returns::advance(service.store(), a.id, "RET-3", ReturnStep::Completed).await.unwrap();
         let page = c.list_returns_with_tag(ListReturnsWithTagParams::default().dqb(TaggedReturnsQuery::new().filter(T::Tag, Op::Equals, "inspected"))).await.unwrap();
         assert_eq!(page.items.len(), 1);
         let three = &page.items[0];
         assert!(three.arrived_to_warehouse_at.is_some() && three.completed_at.is_some());
         assert!(three.updated_at > three.created_at);
-        assert!(service.store().tag_return(a.id, "RET-3", &"x".repeat(257)).await.is_err(), "tags are at most 256 characters");
+        assert!(returns::tag(service.store(), a.id, "RET-3", &"x".repeat(257)).await.is_err(), "tags are at most 256 characters");
         let plain = c.list_returns(ListReturnsParams::default().dqb(ReturnsQuery::new().filter(P::CompletedAt, Op::NotEqual, Value::Null))).await.unwrap();
         assert_eq!(plain.items.iter().map(|r| r.return_reference_number.as_str()).collect::<Vec<_>>(), ["RET-3"]);
     }

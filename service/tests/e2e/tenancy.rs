@@ -7,8 +7,8 @@ use logistics_client::models::{
 };
 use logistics_client::reqwest::{Method, StatusCode};
 use logistics_client::{ListReturnsParams, ListReturnsWithTagParams};
+use logistics_service::domain::{returns, sales_orders};
 use logistics_service::seed::sample_sales_order;
-use logistics_service::storage::Repository;
 
 use crate::harness::*;
 use crate::returns_query::sample_returns;
@@ -22,8 +22,8 @@ on_both_backends! {
             order(Some("RO-SHARED"), vec![line("B-SKU", 1)]),
             order(Some("RO-B-ONLY"), vec![line("B-SKU", 2)]),
         ])).await.unwrap();
-        service.store().import_sales_orders(b.id, &[sample_sales_order(1)]).await.unwrap();
-        service.store().import_returns(b.id, &sample_returns()).await.unwrap();
+        sales_orders::import(service.store(), b.id, &[sample_sales_order(1)]).await.unwrap();
+        returns::import(service.store(), b.id, &sample_returns()).await.unwrap();
 
         // Reads: nothing of B's is visible.
         assert_eq!(refused(a.client.get_customer(1).await).status(), StatusCode::NOT_FOUND);

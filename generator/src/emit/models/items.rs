@@ -7,7 +7,8 @@ use super::checks::CheckContext;
 use crate::emit::docs;
 use crate::error::Result;
 use crate::ir::{
-    Additional, EnumDef, Field, Shape, StructDef, Tagging, Ty, TypeDef, TypeKind, UnionDef,
+    Additional, EnumDef, EnumRepr, Field, Shape, StructDef, Tagging, Ty, TypeDef, TypeKind,
+    UnionDef,
 };
 
 /// Everything generated for `def`.
@@ -20,6 +21,9 @@ pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef) -> Result<TokenStream> {
     let name = format_ident!("{}", def.name);
     Ok(match &def.kind {
         TypeKind::Struct(s) => struct_items(cx, def, s, &doc),
+        TypeKind::Enum(e) if e.repr != EnumRepr::String => {
+            super::scalar_enums::scalar_enum_items(e, &name, &doc)
+        }
         TypeKind::Enum(e) => enum_items(e, &name, &doc),
         TypeKind::Union(u) => union_items(cx, u, &name, &doc),
         TypeKind::Newtype(shape) => newtype_items(cx, shape, &name, &doc),

@@ -5,6 +5,7 @@
 pub mod checks;
 mod items;
 mod queries;
+mod scalar_enums;
 
 use std::collections::BTreeMap;
 

@@ -1,0 +1,506 @@
+//! The classifier of `openapi_codegen::diff` on small documents: each edit
+//! is listed at its JSON pointer and judged as ARCHITECTURE.md ("How the
+//! generated API evolves") says, on the wire and for Rust code.
+
+mod vendored;
+
+use openapi_codegen::diff::{Change, Crates, Report, Verdict, compare};
+use openapi_codegen::parse::Document;
+
+use Verdict::{Breaking, Compatible};
+
+/// A document with a request type (`CustomerInput`, with the request-only
+/// enum `Tier`) and a response type (`Customer`, with the response-only
+/// enum `State`).
+const BASE: &str = r##"openapi: 3.0.3
+info: {title: Shop, version: '1'}
+paths:
+  /customers:
+    post:
+      operationId: createCustomer
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/CustomerInput'}
+      responses:
+        '201':
+          description: Created.
+          headers:
+            Location: {schema: {type: string}}
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Customer'}
+  /customers/{id}:
+    get:
+      operationId: getCustomer
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: integer, format: int64}}
+        - {name: expand, in: query, schema: {type: string}}
+      responses:
+        '200':
+          description: The customer.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Customer'}
+components:
+  schemas:
+    CustomerInput:
+      type: object
+      required: [email]
+      properties:
+        email: {type: string, maxLength: 256}
+        tier: {$ref: '#/components/schemas/Tier'}
+    Customer:
+      description: A customer.
+      type: object
+      required: [id, email, state]
+      properties:
+        id: {type: integer, format: int64}
+        email: {type: string}
+        nickname: {type: string}
+        state: {$ref: '#/components/schemas/State'}
+    Tier: {type: string, enum: [gold, silver]}
+    State: {type: string, enum: [active, blocked]}
+"##;
+
+fn doc(text: &str) -> Document {
+    Document::parse(text, "shop.yaml", false).expect("a valid document")
+}
+
+/// The base document with `from` replaced by `to` (which must occur).
+fn edited(edits: &[(&str, &str)]) -> String {
+    let mut text = BASE.to_owned();
+    for (from, to) in edits {
+        assert!(text.contains(from), "the base has {from:?}");
+        text = text.replacen(from, to, 1);
+    }
+    text
+}
+
+fn diff_with(edits: &[(&str, &str)], crates: Crates) -> Report {
+    compare(&doc(BASE), &doc(&edited(edits)), crates)
+}
+
+fn diff(edits: &[(&str, &str)]) -> Report {
+    diff_with(edits, Crates::ALL)
+}
+
+/// The one change at `pointer`, with its verdicts.
+fn at<'a>(report: &'a Report, pointer: &str) -> &'a Change {
+    let found: Vec<&Change> = report
+        .changes
+        .iter()
+        .filter(|c| c.pointer.to_string() == pointer)
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one change at {pointer}; the report:\n{}",
+        report.render("base")
+    );
+    found[0]
+}
+
+fn verdicts(change: &Change) -> (Verdict, Verdict) {
+    (change.wire.verdict, change.rust.verdict)
+}
+
+#[test]
+fn the_same_document_has_no_change_and_text_edits_are_not_changes() {
+    let report = diff(&[]);
+    assert!(report.changes.is_empty());
+    assert!(!report.other_differences);
+
+    let report = diff(&[("description: A customer.", "description: Someone who buys.")]);
+    assert!(report.changes.is_empty(), "{}", report.render("base"));
+    assert!(report.other_differences);
+    assert!(report.render("base").contains("no change of the interface"));
+}
+
+#[test]
+fn an_optional_request_property_is_compatible_for_both() {
+    let report = diff(&[(
+        "        tier: {$ref: '#/components/schemas/Tier'}\n",
+        "        tier: {$ref: '#/components/schemas/Tier'}\n        loyaltyTier: {type: string}\n",
+    )]);
+    assert_eq!(report.changes.len(), 1);
+    let change = at(
+        &report,
+        "#/components/schemas/CustomerInput/properties/loyaltyTier",
+    );
+    assert_eq!(verdicts(change), (Compatible, Compatible));
+    assert!(
+        change
+            .what
+            .contains("optional property `CustomerInput.loyaltyTier` added")
+    );
+    assert!(!report.is_breaking());
+}
+
+#[test]
+fn a_required_request_property_breaks_both() {
+    let report = diff(&[
+        (
+            "      required: [email]\n",
+            "      required: [email, phone]\n",
+        ),
+        (
+            "        email: {type: string, maxLength: 256}\n",
+            "        email: {type: string, maxLength: 256}\n        phone: {type: string}\n",
+        ),
+    ]);
+    let change = at(
+        &report,
+        "#/components/schemas/CustomerInput/properties/phone",
+    );
+    assert_eq!(verdicts(change), (Breaking, Breaking));
+    assert!(report.is_breaking());
+}
+
+#[test]
+fn response_properties_added_are_compatible_removed_break() {
+    let report = diff(&[(
+        "        nickname: {type: string}\n",
+        "        nickname: {type: string}\n        since: {type: string, format: date-time}\n",
+    )]);
+    let change = at(&report, "#/components/schemas/Customer/properties/since");
+    assert_eq!(verdicts(change), (Compatible, Compatible));
+
+    let report = diff(&[("        nickname: {type: string}\n", "")]);
+    let change = at(&report, "#/components/schemas/Customer/properties/nickname");
+    assert_eq!(verdicts(change), (Breaking, Breaking));
+    assert!(change.what.contains("removed"), "{}", change.what);
+}
+
+#[test]
+fn an_enum_value_the_server_sends_breaks_strict_clients_but_not_rust() {
+    let report = diff(&[(
+        "enum: [active, blocked]",
+        "enum: [active, blocked, archived]",
+    )]);
+    let change = at(&report, "#/components/schemas/State/enum/2");
+    assert_eq!(verdicts(change), (Breaking, Compatible));
+    assert!(change.what.contains("`archived`"));
+
+    // A value only requests use: the server accepts more.
+    let report = diff(&[("enum: [gold, silver]", "enum: [gold, silver, bronze]")]);
+    assert_eq!(
+        verdicts(at(&report, "#/components/schemas/Tier/enum/2")),
+        (Compatible, Compatible)
+    );
+
+    // Removing one breaks requests that send it, and its variant.
+    let report = diff(&[("enum: [gold, silver]", "enum: [gold]")]);
+    assert_eq!(
+        verdicts(at(&report, "#/components/schemas/Tier/enum/1")),
+        (Breaking, Breaking)
+    );
+}
+
+#[test]
+fn type_format_and_nullable_changes() {
+    let report = diff(&[(
+        "        id: {type: integer, format: int64}\n",
+        "        id: {type: string}\n",
+    )]);
+    let change = at(&report, "#/components/schemas/Customer/properties/id");
+    assert_eq!(verdicts(change), (Breaking, Breaking));
+    assert!(
+        change.what.contains("from integer to string"),
+        "{}",
+        change.what
+    );
+
+    // A format that changes the Rust type breaks Rust code.
+    let report = diff(&[(
+        "        id: {type: integer, format: int64}\n",
+        "        id: {type: integer, format: int32}\n",
+    )]);
+    let change = at(&report, "#/components/schemas/Customer/properties/id");
+    assert_eq!(change.rust.verdict, Breaking);
+    assert!(
+        change.rust.reason.contains("`i64` to `i32`"),
+        "{}",
+        change.rust.reason
+    );
+
+    // A required response property that may now be null: clients may get
+    // null, and the field becomes an Option.
+    let report = diff(&[(
+        "        email: {type: string}\n",
+        "        email: {type: string, nullable: true}\n",
+    )]);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/components/schemas/Customer/properties/email"
+        )),
+        (Breaking, Breaking)
+    );
+    // An optional one is an Option already.
+    let report = diff(&[(
+        "        nickname: {type: string}\n",
+        "        nickname: {type: string, nullable: true}\n",
+    )]);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/components/schemas/Customer/properties/nickname"
+        )),
+        (Breaking, Compatible)
+    );
+}
+
+#[test]
+fn required_changes_depend_on_the_direction() {
+    // Optional → required in a response: the server always sends it.
+    let report = diff(&[(
+        "      required: [id, email, state]\n",
+        "      required: [id, email, state, nickname]\n",
+    )]);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/components/schemas/Customer/properties/nickname"
+        )),
+        (Compatible, Breaking)
+    );
+    // Required → optional in a request: clients may leave it out.
+    let report = diff(&[("      required: [email]\n", "      required: []\n")]);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/components/schemas/CustomerInput/properties/email"
+        )),
+        (Compatible, Breaking)
+    );
+}
+
+#[test]
+fn constraints_tightened_in_a_request_break_the_wire_only() {
+    let report = diff(&[(
+        "{type: string, maxLength: 256}",
+        "{type: string, maxLength: 128}",
+    )]);
+    let change = at(
+        &report,
+        "#/components/schemas/CustomerInput/properties/email/maxLength",
+    );
+    assert_eq!(verdicts(change), (Breaking, Compatible));
+    let report = diff(&[(
+        "{type: string, maxLength: 256}",
+        "{type: string, maxLength: 512}",
+    )]);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/components/schemas/CustomerInput/properties/email/maxLength"
+        )),
+        (Compatible, Compatible)
+    );
+}
+
+#[test]
+fn operations_and_parameters() {
+    let new_operation = (
+        "components:\n",
+        "  /customers/{id}/block:\n    post:\n      operationId: blockCustomer\n      responses:\n        '204': {description: Blocked.}\ncomponents:\n",
+    );
+    let pointer = "#/paths/~1customers~1{id}~1block/post";
+    // The client gains a method; the server trait a required one.
+    let report = diff(&[new_operation]);
+    assert_eq!(verdicts(at(&report, pointer)), (Compatible, Breaking));
+    let report = diff_with(
+        &[new_operation],
+        Crates {
+            client: true,
+            server: false,
+        },
+    );
+    assert_eq!(verdicts(at(&report, pointer)), (Compatible, Compatible));
+
+    let report = diff(&[(
+        "        - {name: expand, in: query, schema: {type: string}}\n",
+        "        - {name: expand, in: query, schema: {type: string}}\n        - {name: fields, in: query, schema: {type: string}}\n",
+    )]);
+    assert_eq!(
+        verdicts(at(&report, "#/paths/~1customers~1{id}/get/parameters/2")),
+        (Compatible, Compatible)
+    );
+    let report = diff(&[(
+        "{name: expand, in: query, schema",
+        "{name: expand, in: query, required: true, schema",
+    )]);
+    assert_eq!(
+        verdicts(at(&report, "#/paths/~1customers~1{id}/get/parameters/1")),
+        (Breaking, Breaking)
+    );
+
+    let report = diff(&[(
+        "      operationId: getCustomer\n",
+        "      operationId: fetchCustomer\n",
+    )]);
+    assert_eq!(
+        verdicts(at(&report, "#/paths/~1customers~1{id}/get/operationId")),
+        (Compatible, Breaking)
+    );
+
+    // A response header: clients ignore it; the server's variant gains a field.
+    let report = diff(&[(
+        "            Location: {schema: {type: string}}\n",
+        "            Location: {schema: {type: string}}\n            X-Trace: {schema: {type: string}}\n",
+    )]);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/paths/~1customers/post/responses/201/headers/X-Trace"
+        )),
+        (Compatible, Breaking)
+    );
+}
+
+#[test]
+fn body_rules_refuse_more_requests_and_the_first_one_adds_a_trait_method() {
+    let first = (
+        "      requestBody:\n        required: true\n",
+        "      requestBody:\n        required: true\n        x-rules:\n          - {code: EmailTaken, description: no two customers share an email.}\n",
+    );
+    let report = diff(&[first]);
+    let change = at(&report, "#/paths/~1customers/post/requestBody/x-rules/0");
+    assert_eq!(verdicts(change), (Breaking, Breaking));
+    assert!(
+        change.rust.reason.contains("`check_create_customer_body`"),
+        "{}",
+        change.rust.reason
+    );
+    // Without server stubs, nothing of the Rust API changes.
+    let report = diff_with(
+        &[first],
+        Crates {
+            client: true,
+            server: false,
+        },
+    );
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/paths/~1customers/post/requestBody/x-rules/0"
+        )),
+        (Breaking, Compatible)
+    );
+    // A second rule is checked by the method that exists already.
+    let old = edited(&[first]);
+    let new = old.replace(
+        "share an email.}\n",
+        "share an email.}\n          - {code: PhoneTaken}\n",
+    );
+    let report = compare(&doc(&old), &doc(&new), Crates::ALL);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/paths/~1customers/post/requestBody/x-rules/1"
+        )),
+        (Breaking, Compatible)
+    );
+}
+
+#[test]
+fn a_renamed_schema_is_a_removal_an_addition_and_changed_uses() {
+    let report = diff(&[
+        (
+            "schema: {$ref: '#/components/schemas/Customer'}",
+            "schema: {$ref: '#/components/schemas/Client'}",
+        ),
+        (
+            "schema: {$ref: '#/components/schemas/Customer'}",
+            "schema: {$ref: '#/components/schemas/Client'}",
+        ),
+        ("    Customer:\n", "    Client:\n"),
+    ]);
+    assert_eq!(
+        verdicts(at(&report, "#/components/schemas/Customer")),
+        (Compatible, Breaking)
+    );
+    assert_eq!(
+        verdicts(at(&report, "#/components/schemas/Client")),
+        (Compatible, Compatible)
+    );
+    // Each use: the same shape on the wire, another Rust type.
+    let change = at(
+        &report,
+        "#/paths/~1customers~1{id}/get/responses/200/content/application~1json/schema",
+    );
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+    assert!(
+        change.what.contains("from `Customer` to `Client`"),
+        "{}",
+        change.what
+    );
+}
+
+#[test]
+fn the_summary_and_the_changelog_name_each_change() {
+    let report = diff(&[
+        (
+            "enum: [active, blocked]",
+            "enum: [active, blocked, archived]",
+        ),
+        ("        nickname: {type: string}\n", ""),
+    ]);
+    let summary = report.render("HEAD");
+    assert!(
+        summary.starts_with(
+            "shop.yaml: 2 change(s) since HEAD: 2 breaking on the wire, 1 breaking for Rust code"
+        ),
+        "{summary}"
+    );
+    assert!(summary.contains("#/components/schemas/Customer/properties/nickname"));
+    assert!(summary.contains("#/components/schemas/State/enum/2"));
+
+    let changelog = report.changelog("0.2.0");
+    assert!(
+        changelog.starts_with(
+            "## 0.2.0\n\n### Breaking for Rust code\n\n- property `Customer.nickname` removed"
+        ),
+        "{changelog}"
+    );
+    assert!(
+        changelog.contains("### Breaking on the wire only\n\n- value `archived` added to `State`"),
+        "{changelog}"
+    );
+}
+
+#[test]
+fn real_documents_have_no_change_from_themselves_and_each_change_between_them_points_into_one() {
+    let documents: Vec<Document> = vendored::documents()
+        .iter()
+        .map(|path| {
+            let label = path.to_string_lossy().into_owned();
+            Document::load(&vendored::root().join(path), &label)
+                .expect("a vendored document parses")
+        })
+        .collect();
+    let mut compared = 0;
+    for old in &documents {
+        let same = compare(old, old, Crates::ALL);
+        assert!(same.changes.is_empty(), "{}", same.render(&old.file));
+        for new in &documents {
+            let report = compare(old, new, Crates::ALL);
+            for change in &report.changes {
+                assert!(
+                    new.node(&change.pointer).is_some() || old.node(&change.pointer).is_some(),
+                    "{} from {}: {} points nowhere",
+                    new.file,
+                    old.file,
+                    change.pointer
+                );
+            }
+            compared += report.changes.len();
+        }
+    }
+    assert!(
+        compared > 100,
+        "different documents differ: {compared} changes"
+    );
+}

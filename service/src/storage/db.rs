@@ -1,0 +1,466 @@
+//! The two databases behind one small interface, so that every store is
+//! written once, in plain Rust, for both.
+//!
+//! The SQL is shared: numbered `$n` placeholders work on SQLite and
+//! PostgreSQL alike. What differs is the [`Dialect`]: how a writing
+//! transaction begins and how rows are locked. Values are bound through
+//! [`Arg`] and read back through [`Row::get`], whose bounds name both
+//! databases once, here.
+
+use std::borrow::Cow;
+
+use sqlx::postgres::PgRow;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Database, Decode, Encode, Postgres, Sqlite, Transaction, Type};
+use uuid::Uuid;
+
+use crate::domain::DomainError;
+
+/// How many times a write that lost a race (a unique key taken by a
+/// concurrent request, a deadlock) is run before its error is reported.
+const WRITE_ATTEMPTS: usize = 5;
+
+/// What differs between the databases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// SQLite: one writer at a time, so a writing transaction takes the
+    /// write lock when it begins and rows need no locks of their own.
+    Sqlite,
+    /// PostgreSQL: rows a transaction will change are locked as it reads them.
+    Postgres,
+}
+
+impl Dialect {
+    /// The statement that begins a transaction that will write.
+    pub fn begin_write(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN",
+        }
+    }
+
+    /// What follows a `SELECT` whose rows the transaction will change.
+    pub fn lock_rows(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE",
+        }
+    }
+}
+
+/// A pool of connections to one database.
+#[derive(Debug, Clone)]
+pub enum Pool {
+    /// A SQLite file.
+    Sqlite(sqlx::SqlitePool),
+    /// A PostgreSQL server.
+    Postgres(sqlx::PgPool),
+}
+
+/// An open transaction.
+pub enum Tx {
+    /// On SQLite.
+    Sqlite(Transaction<'static, Sqlite>),
+    /// On PostgreSQL.
+    Postgres(Transaction<'static, Postgres>),
+}
+
+/// A row read from either database.
+pub enum Row {
+    /// From SQLite.
+    Sqlite(SqliteRow),
+    /// From PostgreSQL.
+    Postgres(PgRow),
+}
+
+/// A value bound to a `$n` placeholder.
+#[derive(Debug, Clone)]
+pub enum Arg<'a> {
+    /// A UUID, or null.
+    Uuid(Option<Uuid>),
+    /// Text, or null.
+    Text(Option<Cow<'a, str>>),
+    /// A 32-bit integer, or null.
+    Int(Option<i32>),
+    /// A 64-bit integer (also timestamps, as microseconds), or null.
+    BigInt(Option<i64>),
+    /// A boolean.
+    Bool(bool),
+    /// Bytes.
+    Bytes(&'a [u8]),
+}
+
+macro_rules! arg_from {
+    ($($t:ty => |$v:ident| $e:expr;)*) => {
+        $(impl<'a> From<$t> for Arg<'a> {
+            fn from($v: $t) -> Self {
+                $e
+            }
+        })*
+    };
+}
+
+arg_from! {
+    Uuid => |v| Arg::Uuid(Some(v));
+    Option<Uuid> => |v| Arg::Uuid(v);
+    &'a str => |v| Arg::Text(Some(Cow::Borrowed(v)));
+    &'a String => |v| Arg::Text(Some(Cow::Borrowed(v)));
+    String => |v| Arg::Text(Some(Cow::Owned(v)));
+    Option<&'a str> => |v| Arg::Text(v.map(Cow::Borrowed));
+    &'a Option<String> => |v| Arg::Text(v.as_deref().map(Cow::Borrowed));
+    i32 => |v| Arg::Int(Some(v));
+    Option<i32> => |v| Arg::Int(v);
+    i64 => |v| Arg::BigInt(Some(v));
+    Option<i64> => |v| Arg::BigInt(v);
+    bool => |v| Arg::Bool(v);
+    &'a [u8] => |v| Arg::Bytes(v);
+}
+
+/// A statement and its values.
+#[derive(Debug, Clone)]
+pub struct Query<'a> {
+    sql: Cow<'a, str>,
+    args: Vec<Arg<'a>>,
+}
+
+/// A statement; bind its values in placeholder order with [`Query::bind`].
+pub fn query<'a>(sql: impl Into<Cow<'a, str>>) -> Query<'a> {
+    Query {
+        sql: sql.into(),
+        args: Vec::new(),
+    }
+}
+
+impl<'a> Query<'a> {
+    /// Binds the next placeholder.
+    pub fn bind(mut self, value: impl Into<Arg<'a>>) -> Self {
+        self.args.push(value.into());
+        self
+    }
+
+    /// The query for `DB`, values bound.
+    fn on<DB: Database>(&self) -> sqlx::query::Query<'_, DB, DB::Arguments<'_>>
+    where
+        for<'q> Option<Uuid>: Encode<'q, DB> + Type<DB>,
+        for<'q> Option<&'q str>: Encode<'q, DB> + Type<DB>,
+        for<'q> Option<i32>: Encode<'q, DB> + Type<DB>,
+        for<'q> Option<i64>: Encode<'q, DB> + Type<DB>,
+        for<'q> bool: Encode<'q, DB> + Type<DB>,
+        for<'q> &'q [u8]: Encode<'q, DB> + Type<DB>,
+    {
+        let mut query = sqlx::query(&self.sql);
+        for arg in &self.args {
+            query = match arg {
+                Arg::Uuid(v) => query.bind(*v),
+                Arg::Text(v) => query.bind(v.as_deref()),
+                Arg::Int(v) => query.bind(*v),
+                Arg::BigInt(v) => query.bind(*v),
+                Arg::Bool(v) => query.bind(*v),
+                Arg::Bytes(v) => query.bind(*v),
+            };
+        }
+        query
+    }
+}
+
+impl Row {
+    /// The value of column `index`.
+    pub fn get<T>(&self, index: usize) -> Result<T, sqlx::Error>
+    where
+        T: for<'r> Decode<'r, Sqlite>
+            + Type<Sqlite>
+            + for<'r> Decode<'r, Postgres>
+            + Type<Postgres>,
+    {
+        use sqlx::Row as _;
+        match self {
+            Row::Sqlite(row) => row.try_get(index),
+            Row::Postgres(row) => row.try_get(index),
+        }
+    }
+}
+
+impl Pool {
+    /// This database's dialect.
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Pool::Sqlite(_) => Dialect::Sqlite,
+            Pool::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    /// Closes every connection, waiting for those in use.
+    pub async fn close(&self) {
+        match self {
+            Pool::Sqlite(pool) => pool.close().await,
+            Pool::Postgres(pool) => pool.close().await,
+        }
+    }
+
+    /// Runs a statement outside a transaction; returns the rows it changed.
+    pub async fn execute(&self, query: Query<'_>) -> Result<u64, sqlx::Error> {
+        Ok(match self {
+            Pool::Sqlite(pool) => query.on::<Sqlite>().execute(pool).await?.rows_affected(),
+            Pool::Postgres(pool) => query.on::<Postgres>().execute(pool).await?.rows_affected(),
+        })
+    }
+
+    /// Every row of a query.
+    pub async fn fetch_all(&self, query: Query<'_>) -> Result<Vec<Row>, sqlx::Error> {
+        Ok(match self {
+            Pool::Sqlite(pool) => rows(query.on::<Sqlite>().fetch_all(pool).await?, Row::Sqlite),
+            Pool::Postgres(pool) => {
+                rows(query.on::<Postgres>().fetch_all(pool).await?, Row::Postgres)
+            }
+        })
+    }
+
+    /// The first row of a query, if any.
+    pub async fn fetch_optional(&self, query: Query<'_>) -> Result<Option<Row>, sqlx::Error> {
+        Ok(match self {
+            Pool::Sqlite(pool) => query
+                .on::<Sqlite>()
+                .fetch_optional(pool)
+                .await?
+                .map(Row::Sqlite),
+            Pool::Postgres(pool) => query
+                .on::<Postgres>()
+                .fetch_optional(pool)
+                .await?
+                .map(Row::Postgres),
+        })
+    }
+
+    /// Begins a transaction that will write.
+    pub async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
+        let begin = self.dialect().begin_write();
+        Ok(match self {
+            Pool::Sqlite(pool) => Tx::Sqlite(pool.begin_with(begin).await?),
+            Pool::Postgres(pool) => Tx::Postgres(pool.begin_with(begin).await?),
+        })
+    }
+}
+
+/// Runs `$body` (an expression using `$tx`, the `&mut Tx`) in a writing
+/// transaction of `$pool`: commits when it succeeds, rolls back when it
+/// fails, and runs it again when it lost a race to a concurrent transaction
+/// (see [`Attempts`]). Evaluates to `Result<T, DomainError>`.
+macro_rules! in_write {
+    ($pool:expr, |$tx:ident| $body:expr) => {{
+        let mut attempts = $crate::storage::db::Attempts::default();
+        loop {
+            let mut transaction = $pool.begin_write().await?;
+            let outcome: ::std::result::Result<_, $crate::storage::db::StoreError> = async {
+                let $tx = &mut transaction;
+                $body
+            }
+            .await;
+            if let Some(done) = attempts.settle(transaction, outcome).await {
+                break done;
+            }
+        }
+    }};
+}
+pub(crate) use in_write;
+
+/// The attempts of one write (see [`in_write!`]).
+#[derive(Debug, Default)]
+pub struct Attempts {
+    made: usize,
+}
+
+impl Attempts {
+    /// Ends an attempt: commits or rolls back `tx`; `None` when the write
+    /// lost a race and should run again (at most [`WRITE_ATTEMPTS`] in all).
+    pub async fn settle<T>(
+        &mut self,
+        tx: Tx,
+        outcome: Result<T, StoreError>,
+    ) -> Option<Result<T, DomainError>> {
+        self.made += 1;
+        let outcome = match outcome {
+            Ok(value) => tx.commit().await.map(|()| value).map_err(StoreError::from),
+            Err(error) => match tx.rollback().await {
+                Ok(()) => Err(error),
+                Err(rollback) => Err(StoreError::from(rollback)),
+            },
+        };
+        match outcome {
+            Err(error) if self.made < WRITE_ATTEMPTS && error.is_lost_race() => {
+                tracing::debug!(attempt = self.made, %error, "retrying a write that lost a race");
+                None
+            }
+            done => Some(done.map_err(DomainError::from)),
+        }
+    }
+}
+
+fn rows<R>(rows: Vec<R>, wrap: fn(R) -> Row) -> Vec<Row> {
+    rows.into_iter().map(wrap).collect()
+}
+
+impl Tx {
+    /// This transaction's dialect.
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Tx::Sqlite(_) => Dialect::Sqlite,
+            Tx::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    /// What follows a `SELECT` whose rows this transaction will change.
+    pub fn lock_rows(&self) -> &'static str {
+        self.dialect().lock_rows()
+    }
+
+    /// Runs a statement; returns the rows it changed.
+    pub async fn execute(&mut self, query: Query<'_>) -> Result<u64, sqlx::Error> {
+        Ok(match self {
+            Tx::Sqlite(tx) => query
+                .on::<Sqlite>()
+                .execute(&mut **tx)
+                .await?
+                .rows_affected(),
+            Tx::Postgres(tx) => query
+                .on::<Postgres>()
+                .execute(&mut **tx)
+                .await?
+                .rows_affected(),
+        })
+    }
+
+    /// Every row of a query.
+    pub async fn fetch_all(&mut self, query: Query<'_>) -> Result<Vec<Row>, sqlx::Error> {
+        Ok(match self {
+            Tx::Sqlite(tx) => rows(
+                query.on::<Sqlite>().fetch_all(&mut **tx).await?,
+                Row::Sqlite,
+            ),
+            Tx::Postgres(tx) => rows(
+                query.on::<Postgres>().fetch_all(&mut **tx).await?,
+                Row::Postgres,
+            ),
+        })
+    }
+
+    /// The first row of a query, if any.
+    pub async fn fetch_optional(&mut self, query: Query<'_>) -> Result<Option<Row>, sqlx::Error> {
+        Ok(match self {
+            Tx::Sqlite(tx) => query
+                .on::<Sqlite>()
+                .fetch_optional(&mut **tx)
+                .await?
+                .map(Row::Sqlite),
+            Tx::Postgres(tx) => query
+                .on::<Postgres>()
+                .fetch_optional(&mut **tx)
+                .await?
+                .map(Row::Postgres),
+        })
+    }
+
+    /// The first row of a query, which must exist.
+    pub async fn fetch_one(&mut self, query: Query<'_>) -> Result<Row, sqlx::Error> {
+        self.fetch_optional(query)
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)
+    }
+
+    async fn commit(self) -> Result<(), sqlx::Error> {
+        match self {
+            Tx::Sqlite(tx) => tx.commit().await,
+            Tx::Postgres(tx) => tx.commit().await,
+        }
+    }
+
+    async fn rollback(self) -> Result<(), sqlx::Error> {
+        match self {
+            Tx::Sqlite(tx) => tx.rollback().await,
+            Tx::Postgres(tx) => tx.rollback().await,
+        }
+    }
+}
+
+/// Why a step of a write failed: the database, or a decision of the domain
+/// taken inside the transaction.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database failed.
+    #[error("{0}")]
+    Database(#[from] sqlx::Error),
+    /// The domain refused.
+    #[error("{0}")]
+    Domain(#[from] DomainError),
+}
+
+impl StoreError {
+    /// Whether the write lost a race and is worth running again: a unique
+    /// key taken by a concurrent insert, a deadlock, a serialization failure.
+    fn is_lost_race(&self) -> bool {
+        let StoreError::Database(sqlx::Error::Database(db)) = self else {
+            return false;
+        };
+        db.is_unique_violation() || matches!(db.code().as_deref(), Some("40P01" | "40001"))
+    }
+}
+
+impl From<StoreError> for DomainError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Database(error) => unavailable(error),
+            StoreError::Domain(error) => error,
+        }
+    }
+}
+
+impl From<sqlx::Error> for DomainError {
+    fn from(error: sqlx::Error) -> Self {
+        unavailable(error)
+    }
+}
+
+/// A database failure as the domain sees it: the store is unavailable.
+fn unavailable(error: sqlx::Error) -> DomainError {
+    DomainError::Unavailable(error.to_string())
+}
+
+/// Whether `error` is a unique key violation.
+pub fn unique_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.is_unique_violation())
+}
+
+/// `count` placeholders from `$first` on, comma-separated: `$3, $4, $5`.
+pub fn placeholders(first: usize, count: usize) -> String {
+    (first..first + count)
+        .map(|n| format!("${n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The `VALUES` list of `rows` rows of `columns` values each, numbered from
+/// `$1`: `($1, $2), ($3, $4)`.
+pub fn values(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|row| format!("({})", placeholders(row * columns + 1, columns)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A time as stored: microseconds since the Unix epoch.
+pub fn micros(time: chrono::DateTime<chrono::Utc>) -> i64 {
+    time.timestamp_micros()
+}
+
+/// A stored time.
+pub fn time(micros: i64) -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::from_timestamp_micros(micros).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn placeholders_are_numbered_across_rows() {
+        assert_eq!(super::placeholders(3, 3), "$3, $4, $5");
+        assert_eq!(super::values(2, 2), "($1, $2), ($3, $4)");
+    }
+}

@@ -1,0 +1,184 @@
+//! `cargo xtask api-diff [--base GIT-REV] [--changelog]`: what changed in
+//! each document of `spec/codegen.toml` since a git revision, what each
+//! change breaks (on the wire, for Rust code using the generated crates),
+//! and whether the crates' version was bumped as semver asks.
+
+use std::path::Path;
+use std::process::Command;
+
+use openapi_codegen::config::{Config, Target};
+use openapi_codegen::diff::{self, Crates, Version};
+use openapi_codegen::parse::Document;
+
+use crate::{Result, fail};
+
+const CONFIG: &str = "spec/codegen.toml";
+
+/// Runs the task from the workspace `root` with its arguments.
+pub fn run(root: &Path, args: &[&str]) -> Result<()> {
+    let mut base = "HEAD";
+    let mut changelog = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match *arg {
+            "--base" => {
+                base = rest
+                    .next()
+                    .ok_or_else(|| fail("--base needs a git revision"))?;
+            }
+            "--changelog" => changelog = true,
+            other => return Err(fail(format!("api-diff: unknown argument `{other}`"))),
+        }
+    }
+    let outcome = compare(root, base)?;
+    print!("{}", outcome.text);
+    if changelog {
+        for (version, report) in &outcome.reports {
+            println!("\nA changelog section for {}:\n", report.file);
+            print!("{}", report.changelog(version));
+        }
+    }
+    if outcome.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(fail(outcome.problems.join("\n")))
+    }
+}
+
+/// What a comparison found.
+pub struct Outcome {
+    /// The summary, for printing.
+    pub text: String,
+    /// Breaking changes without the version bump semver asks for, one
+    /// message each.
+    pub problems: Vec<String>,
+    /// Each document's report, with the version it would be released as.
+    pub reports: Vec<(String, diff::Report)>,
+}
+
+/// Compares every document of the working tree's `spec/codegen.toml` with
+/// the same file at the git revision `base`.
+pub fn compare(root: &Path, base: &str) -> Result<Outcome> {
+    let config = Config::load(&root.join(CONFIG), CONFIG)?;
+    let base_config = match git_show(root, base, CONFIG)? {
+        Some(text) => Some(Config::parse(&text, &format!("{base}:{CONFIG}"))?),
+        None => None,
+    };
+    let mut outcome = Outcome {
+        text: String::new(),
+        problems: Vec::new(),
+        reports: Vec::new(),
+    };
+    for target in &config.api {
+        let spec = target.spec.to_string_lossy().replace('\\', "/");
+        let Some(old_text) = git_show(root, base, &spec)? else {
+            outcome.text.push_str(&format!(
+                "{spec}: not in {base}: a new document, nothing to compare\n"
+            ));
+            continue;
+        };
+        let is_json = spec.ends_with(".json");
+        let old = Document::parse(&old_text, &format!("{base}:{spec}"), is_json)?;
+        let new = Document::load(&root.join(&target.spec), &spec)?;
+        let report = diff::compare(&old, &new, Crates::of(target));
+        outcome.text.push_str(&report.render(base));
+
+        let version = version_of(
+            target,
+            &std::fs::read_to_string(root.join("Cargo.toml")).ok(),
+        );
+        let base_target = base_config
+            .as_ref()
+            .and_then(|c| c.api.iter().find(|t| t.spec == target.spec));
+        let base_version = match base_target {
+            Some(t) => version_of(t, &git_show(root, base, "Cargo.toml")?),
+            None => None,
+        };
+        let shown = version
+            .as_ref()
+            .map_or_else(|| "unset".to_owned(), Version::to_string);
+        if report.is_breaking() {
+            match (&base_version, &version) {
+                (Some(was), Some(now)) if now.allows_breaking_from(was) => {
+                    outcome.text.push_str(&format!(
+                        "{spec}: version {was} → {now}: bumped as semver asks for these breaking changes\n"
+                    ));
+                }
+                (Some(was), _) => outcome.problems.push(format!(
+                    "{spec} has breaking changes since {base}, but the crates' version is {shown}: \
+                     semver asks for at least {} (set `version` in {CONFIG}, and add its section to the changelog)",
+                    was.next_breaking()
+                )),
+                (None, _) => {
+                    outcome.text.push_str(&format!(
+                        "{spec}: {base} has no version for these crates: nothing to hold the version {shown} to\n"
+                    ));
+                }
+            }
+        } else if let (Some(was), Some(now)) = (&base_version, &version) {
+            outcome.text.push_str(&format!(
+                "{spec}: version {was} → {now}: no breaking change\n"
+            ));
+        }
+        outcome.reports.push((shown, report));
+    }
+    Ok(outcome)
+}
+
+/// The crates' version: the target's `version`, else the workspace's
+/// `[workspace.package] version` from the root manifest's text (which they
+/// inherit then).
+fn version_of(target: &Target, manifest: &Option<String>) -> Option<Version> {
+    if let Some(version) = &target.version {
+        return Version::parse(version);
+    }
+    let manifest: toml::Table = manifest.as_deref()?.parse().ok()?;
+    let version = manifest
+        .get("workspace")?
+        .get("package")?
+        .get("version")?
+        .as_str()?;
+    Version::parse(version)
+}
+
+/// The file at `path` (relative to the workspace root) in the git revision
+/// `rev`; `None` when the revision has no such file.
+fn git_show(root: &Path, rev: &str, path: &str) -> Result<Option<String>> {
+    let output = Command::new("git")
+        .current_dir(root)
+        .args([
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{rev}^{{commit}}"),
+        ])
+        .output()
+        .map_err(|e| fail(format!("cannot run git: {e}")))?;
+    if !output.status.success() {
+        return Err(fail(format!(
+            "`{rev}` is not a commit of the git repository at {}{}",
+            root.display(),
+            stderr_line(&output.stderr)
+        )));
+    }
+    let output = Command::new("git")
+        .current_dir(root)
+        .args(["show", &format!("{rev}:./{path}")])
+        .output()
+        .map_err(|e| fail(format!("cannot run git: {e}")))?;
+    if output.status.success() {
+        String::from_utf8(output.stdout)
+            .map(Some)
+            .map_err(|_| fail(format!("{rev}:{path} is not UTF-8")))
+    } else {
+        Ok(None)
+    }
+}
+
+fn stderr_line(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    match text.lines().next() {
+        Some(line) if !line.trim().is_empty() => format!(" ({})", line.trim()),
+        _ => String::new(),
+    }
+}
