@@ -547,6 +547,15 @@ async fn handle_get_sales_order<A: FulfilmentApi>(
         "referenceNumber",
         &mut report,
     );
+    if let Some(value) = &reference_number {
+        let report = &mut report;
+        let path = &mut Path::new("referenceNumber");
+        path.push_key("referenceNumber");
+        {
+            let text: &str = value;
+            models::validation::check_length(text, None, Some(100), None, path, report);
+        }
+    }
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }

@@ -99,6 +99,9 @@ struct ServeArgs {
     /// SQLite two per CPU, at least 2 and at most 16].
     #[arg(long, env = "LOGISTICS_MAX_CONNECTIONS")]
     max_connections: Option<u32>,
+
+    #[command(flatten)]
+    connections: logistics_service::http_server::ConnectionSettings,
 }
 
 #[derive(Debug, Subcommand)]
@@ -233,6 +236,7 @@ fn main() -> ExitCode {
                     rate_limit: args.rate_limit,
                     body_limit: args.body_limit,
                     max_connections,
+                    connections: args.connections,
                 };
                 server::run(settings).await
             }

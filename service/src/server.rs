@@ -13,6 +13,7 @@ use tokio::net::TcpListener;
 use crate::api::Service;
 use crate::domain::TenantRepository;
 use crate::domain::tenancy::Environment;
+use crate::http_server::{self, ConnectionSettings};
 use crate::rate_limit::{RateLimit, RateLimitLayer};
 use crate::seed;
 use crate::storage::Store;
@@ -32,6 +33,19 @@ pub struct Settings {
     pub body_limit: usize,
     /// Database connections in the pool.
     pub max_connections: u32,
+    /// Client connections: time limits, limit, drain deadline.
+    pub connections: ConnectionSettings,
+}
+
+impl Settings {
+    /// The limit on client connections: as set, or from the file-descriptor
+    /// limit.
+    fn connection_limit(&self) -> usize {
+        self.connections.connection_limit.map_or_else(
+            || http_server::default_connection_limit(self.max_connections),
+            |n| n as usize,
+        )
+    }
 }
 
 /// The whole HTTP application over `store`.
@@ -105,13 +119,16 @@ pub async fn start(settings: &Settings) -> Result<Running, String> {
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     let app = app(store.clone(), settings);
-    let task = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let (connections, limit) = (settings.connections.clone(), settings.connection_limit());
+    let task = tokio::spawn(http_server::serve(
+        listener,
+        app,
+        connections,
+        limit,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
     Ok(Running {
         address,
         store,
@@ -145,16 +162,23 @@ pub async fn run(settings: Settings) -> Result<(), String> {
         environment = %settings.environment,
         database = store.kind(),
         rate_limit = settings.rate_limit,
+        connection_limit = settings.connection_limit(),
         "serving the Logistics Fulfilment Service"
     );
     if let Some(demo) = demo {
         print_demo(&demo, address);
     }
     let app = app(store.clone(), &settings);
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await;
-    tracing::info!("stopped: in-flight requests finished");
+    let limit = settings.connection_limit();
+    let served = http_server::serve(
+        listener,
+        app,
+        settings.connections,
+        limit,
+        shutdown_signal(),
+    )
+    .await;
+    tracing::info!("stopped");
     store.close().await;
     served.map_err(|e| e.to_string())
 }
