@@ -140,6 +140,13 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         )));
     }
     let summary = Summary::read(&results);
+    if !status.success() && OUTCOMES.iter().all(|o| summary.count(o) == 0) {
+        return Err(fail(format!(
+            "cargo-mutants exited with {status} before testing a mutant: the unmutated \
+             tree did not build or its tests failed (see {})",
+            results.join("log/baseline.log").display()
+        )));
+    }
     println!("\n{}", summary.report(elapsed, &results));
     if summary.count("missed") > 0 {
         return Err(fail(format!(
