@@ -35,6 +35,7 @@ pub mod parse;
 
 use std::path::Path;
 
+pub use emit::RuntimeSource;
 pub use error::{Error, Result};
 
 use config::Target;
@@ -70,7 +71,22 @@ pub fn generate(root: &Path, target: &Target, command: &str) -> Result<Generated
 /// Generates the crates of a document alone into a folder of their own: the
 /// crates of [`Target::standalone`] plus a `Cargo.toml` that makes the folder a
 /// workspace with concrete dependency versions, so that `cargo check` works in it.
+///
+/// The crates depend on `openapi-runtime` as vendored into the folder
+/// ([`RuntimeSource::VENDORED_DIR`]); the caller copies the runtime crate
+/// there (see [`generate_standalone_with`] for other sources).
 pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Generated> {
+    let runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
+    generate_standalone_with(spec, name, command, &runtime)
+}
+
+/// Like [`generate_standalone`], with the runtime from `runtime`.
+pub fn generate_standalone_with(
+    spec: &Path,
+    name: &str,
+    command: &str,
+    runtime: &RuntimeSource,
+) -> Result<Generated> {
     let label = spec.to_string_lossy().replace('\\', "/");
     let doc = parse::Document::load(spec, &label)?;
     let target = Target::standalone(spec.to_path_buf(), name);
@@ -82,7 +98,7 @@ pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Gen
         client_example: None,
     };
     let mut files = emit_all(&cx)?;
-    files.insert("Cargo.toml", emit::WorkspaceToml::render(&cx)?);
+    files.insert("Cargo.toml", emit::WorkspaceToml::render(&cx, runtime)?);
     Ok(Generated {
         files,
         notes: api.notes,

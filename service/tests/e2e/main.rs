@@ -15,6 +15,7 @@ mod harness;
 
 mod auth;
 mod concurrency;
+mod hostile;
 mod import;
 mod limits;
 mod operations;
