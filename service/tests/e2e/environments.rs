@@ -7,8 +7,9 @@ use std::time::Duration;
 use logistics_client::reqwest::{Method, StatusCode};
 use logistics_client::{Client, RetryPolicy};
 use logistics_service::domain::tenancy::{Environment, NewToken};
-use logistics_service::domain::tenants;
+use logistics_service::domain::{TenantRepository, tenants};
 use logistics_service::server::{self, Settings};
+use logistics_service::storage::Store;
 
 use crate::harness::*;
 
@@ -205,4 +206,125 @@ on_both_backends! {
 
         production.stop().await.expect("the production instance stops");
     }
+}
+
+/// Runs `$body` with `$c`, a connection to `$database` of `$backend`, and
+/// `$migrator`, that backend's migrations.
+macro_rules! with_connection {
+    ($backend:expr, $database:expr, |$c:ident, $migrator:ident| $body:expr) => {
+        match $backend {
+            Backend::Sqlite => {
+                let options = sqlx::sqlite::SqliteConnectOptions::new()
+                    .filename(&$database.url)
+                    .create_if_missing(true);
+                let mut $c = <sqlx::SqliteConnection as sqlx::Connection>::connect_with(&options)
+                    .await
+                    .expect("the test database opens");
+                let $migrator = sqlx::migrate!("./migrations/sqlite");
+                $body
+            }
+            Backend::Postgres => {
+                let mut $c = <sqlx::PgConnection as sqlx::Connection>::connect(&$database.url)
+                    .await
+                    .expect("the test database opens");
+                let $migrator = sqlx::migrate!("./migrations/postgres");
+                $body
+            }
+        }
+    };
+}
+
+/// Migration 0004 on a database of tenants made before it: each takes the
+/// environment of its tokens; one whose environment cannot be told that way
+/// (which the service never made) is put in none, and nothing reaches it.
+async fn existing_tenants_take_their_tokens_environment(backend: Backend) {
+    let Some(database) = TestDatabase::create(backend).await else {
+        return;
+    };
+    let tenants: [(uuid::Uuid, &[&str], Option<Environment>); 5] = [
+        (
+            uuid::Uuid::new_v4(),
+            &["staging"],
+            Some(Environment::Staging),
+        ),
+        (
+            uuid::Uuid::new_v4(),
+            &["production", "production"],
+            Some(Environment::Production),
+        ),
+        (uuid::Uuid::new_v4(), &["staging", "production"], None),
+        (uuid::Uuid::new_v4(), &[], None),
+        (uuid::Uuid::new_v4(), &["test"], None),
+    ];
+    with_connection!(backend, database, |c, migrator| {
+        let mut before = migrator;
+        before.migrations = before
+            .migrations
+            .iter()
+            .filter(|m| m.version < 4)
+            .cloned()
+            .collect::<Vec<_>>()
+            .into();
+        before
+            .run(&mut c)
+            .await
+            .expect("the migrations before 0004");
+        for (n, (tenant, environments, _)) in tenants.iter().enumerate() {
+            sqlx::query("INSERT INTO tenants (id, name, created_at) VALUES ($1, $2, 0)")
+                .bind(tenant)
+                .bind(format!("Tenant {n}"))
+                .execute(&mut c)
+                .await
+                .expect("a tenant");
+            for (k, environment) in environments.iter().enumerate() {
+                sqlx::query(
+                    "INSERT INTO tokens (key_id, tenant_id, environment, secret_hash, emulation, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, 0)",
+                )
+                .bind(format!("key{n}x{k}"))
+                .bind(tenant)
+                .bind(*environment)
+                .bind(&[0u8; 32][..])
+                .bind(false)
+                .execute(&mut c)
+                .await
+                .expect("a token");
+            }
+        }
+    });
+    let store = Store::open(&database.url, 2).await.expect("0004 applies");
+    for (tenant, environments, expected) in &tenants {
+        assert_eq!(
+            store.tenant_environment(*tenant).await.unwrap(),
+            *expected,
+            "a tenant with tokens of {environments:?}"
+        );
+    }
+    let token = store
+        .find_token("key0x0")
+        .await
+        .unwrap()
+        .expect("the token");
+    assert!(token.serves(Environment::Staging));
+    let token = store
+        .find_token("key2x0")
+        .await
+        .unwrap()
+        .expect("the token");
+    assert!(
+        !token.serves(Environment::Staging),
+        "its tenant is in no environment"
+    );
+    assert!(store.has_tenants().await.unwrap());
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_existing_tenants_take_their_tokens_environment() {
+    existing_tenants_take_their_tokens_environment(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_existing_tenants_take_their_tokens_environment() {
+    existing_tenants_take_their_tokens_environment(Backend::Postgres).await;
 }
