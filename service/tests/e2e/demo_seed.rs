@@ -267,3 +267,153 @@ on_both_backends! {
         assert!(seed::first_start(service.store(), Environment::Production).await.unwrap().is_none());
     }
 }
+
+/// The service binary serving staging on a database, its output collected:
+/// the printed demo (stdout) and where it listens (its JSON log on stderr).
+struct Started {
+    child: std::process::Child,
+    stdout: std::sync::Arc<std::sync::Mutex<String>>,
+    address: std::sync::mpsc::Receiver<String>,
+}
+
+impl Started {
+    fn serve(database: &str) -> Started {
+        use std::io::{BufRead as _, BufReader};
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_logistics-service"))
+            .args([
+                "--environment",
+                "staging",
+                "--log-format",
+                "json",
+                "--database",
+                database,
+            ])
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .env_remove("DATABASE_URL")
+            .env_remove("LOGISTICS_ENVIRONMENT")
+            .env("RUST_LOG", "info")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the service binary starts");
+        let stdout = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let printed = std::sync::Arc::clone(&stdout);
+        let out = child.stdout.take().expect("stdout");
+        std::thread::spawn(move || {
+            for line in BufReader::new(out)
+                .lines()
+                .map_while(std::result::Result::ok)
+            {
+                let mut printed = printed.lock().unwrap();
+                printed.push_str(&line);
+                printed.push('\n');
+            }
+        });
+        let (found, address) = std::sync::mpsc::channel();
+        let err = child.stderr.take().expect("stderr");
+        std::thread::spawn(move || {
+            for line in BufReader::new(err)
+                .lines()
+                .map_while(std::result::Result::ok)
+            {
+                if let Ok(entry) = serde_json::from_str::<serde_json::Value>(&line) {
+                    if let Some(at) = entry["fields"]["address"].as_str() {
+                        let _ = found.send(at.to_owned());
+                    }
+                }
+            }
+        });
+        Started {
+            child,
+            stdout,
+            address,
+        }
+    }
+
+    /// The demo token the process printed, if it printed one.
+    fn printed_token(&self) -> Option<String> {
+        let printed = self.stdout.lock().unwrap();
+        printed
+            .lines()
+            .find_map(|line| line.trim().strip_prefix("token:"))
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_owned)
+    }
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The reproduction: the first start is killed (SIGKILL) after a
+/// few milliseconds, at a point that varies with the machine; then the
+/// service is started again. Whatever the point, one of the two starts
+/// printed a token, and it opens the whole demo.
+async fn a_killed_first_start_is_followed_by_a_whole_demo(backend: Backend) {
+    for delay_ms in [0, 5, 10, 20, 40, 80] {
+        let Some(database) = TestDatabase::create(backend).await else {
+            return;
+        };
+        let mut first = Started::serve(&database.url);
+        tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
+        first.child.kill().expect("SIGKILL");
+        first.child.wait().expect("the killed process ends");
+        let second = Started::serve(&database.url);
+        let address = tokio::task::block_in_place(|| {
+            second
+                .address
+                .recv_timeout(std::time::Duration::from_secs(60))
+        })
+        .expect("the second start serves");
+        // The demo is printed right after the line that says where it serves.
+        let mut token = None;
+        for _ in 0..100 {
+            token = first.printed_token().or_else(|| second.printed_token());
+            if token.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let token =
+            token.unwrap_or_else(|| panic!("killed after {delay_ms} ms: no start printed a token"));
+        let http = logistics_client::reqwest::Client::new();
+        for (path, count) in [
+            ("/openapi/v1/SalesOrders/SO-DEMO-0005", None),
+            ("/openapi/v1/Returns", Some(6)),
+            (
+                "/openapi/v1/Returns/GetReturnsWithTag?dqb=o%3Dne%26p%3Dtag%26v%3Dnull",
+                Some(3),
+            ),
+        ] {
+            let response = http
+                .get(format!("http://{address}{path}"))
+                .bearer_auth(&token)
+                .timeout(std::time::Duration::from_secs(30))
+                .send()
+                .await
+                .expect("an answer");
+            let (status, body) = json_of(response).await;
+            assert_eq!(status, 200, "killed after {delay_ms} ms: {path}: {body}");
+            if let Some(count) = count {
+                assert_eq!(
+                    body["dataSetCount"], count,
+                    "killed after {delay_ms} ms: {path}"
+                );
+            }
+        }
+        drop(second);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_killed_first_start_is_followed_by_a_whole_demo() {
+    a_killed_first_start_is_followed_by_a_whole_demo(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_killed_first_start_is_followed_by_a_whole_demo() {
+    a_killed_first_start_is_followed_by_a_whole_demo(Backend::Postgres).await;
+}
