@@ -230,7 +230,11 @@ async fn requests_hyper_cannot_read_get_the_json_error_body() {
             .map(|i| format!("X-H{i}: v\r\n"))
             .collect::<String>()
     );
-    let cases: [(&str, Vec<u8>, u16, &str); 5] = [
+    let huge_header = format!(
+        "GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(1 << 20)
+    );
+    let cases: [(&str, Vec<u8>, u16, &str); 6] = [
         (
             "a garbage request line",
             b"GARBAGE\r\n\r\n".to_vec(),
@@ -254,6 +258,12 @@ async fn requests_hyper_cannot_read_get_the_json_error_body() {
         (
             "200 headers",
             many_headers.into_bytes(),
+            431,
+            "HeadersTooLarge",
+        ),
+        (
+            "a 1 MB header",
+            huge_header.into_bytes(),
             431,
             "HeadersTooLarge",
         ),
