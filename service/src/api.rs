@@ -78,6 +78,7 @@ fn refusal(refusal: Refusal) -> ApiError {
         }
         Refusal::UnknownTenant => ApiError::forbidden("Forbidden", "X-Tenant-Id names no tenant.").at("X-Tenant-Id"),
         Refusal::Unavailable(cause) => ApiError::internal(cause),
+        Refusal::TooManyRequests(refused) => refused.into_api_error(),
     }
 }
 

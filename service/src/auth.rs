@@ -38,6 +38,8 @@ pub enum Refusal {
     UnknownTenant,
     /// The store could not be asked: 500.
     Unavailable(String),
+    /// The token used up its requests for the window: 429.
+    TooManyRequests(crate::rate_limit::TooManyRequests),
 }
 
 /// Checks credentials for one environment.
@@ -92,7 +94,22 @@ impl<R: TenantRepository> Authenticator<R> {
         {
             return Err(Refusal::InvalidCredential);
         }
-        match tenancy::acting_tenant(&record, tenant) {
+        // The token authenticated: only now does it count against the rate limit.
+        crate::rate_limit::admit(presented.key_id)
+            .await
+            .map_err(Refusal::TooManyRequests)?;
+        let principal = self.acting(&record, tenant).await?;
+        crate::ops::trace::record_tenant(principal.tenant_id);
+        Ok(principal)
+    }
+
+    /// The principal `record`'s token acts as, given `X-Tenant-Id`.
+    async fn acting(
+        &self,
+        record: &TokenRecord,
+        tenant: Option<&str>,
+    ) -> Result<Principal, Refusal> {
+        match tenancy::acting_tenant(record, tenant) {
             Ok(Acting::Own(principal)) => Ok(principal),
             Ok(Acting::Other(principal)) => {
                 if self.tenants.get(&principal.tenant_id).is_none() {

@@ -274,6 +274,7 @@ impl TestService {
             body_limit: options.body_limit,
             max_connections: 8,
             connections: options.connections,
+            ..Settings::default()
         };
         let running = server::start(&settings)
             .await
