@@ -276,6 +276,32 @@ async fn requests_hyper_cannot_read_get_the_json_error_body() {
     service.stop().await;
 }
 
+// ---- credentials that are not text --------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tenant_id_that_is_not_text_is_refused_not_taken_as_absent() {
+    let Some(mut service) = sqlite_service(ConnectionSettings::default()).await else {
+        return;
+    };
+    let tenant = service.tenant("Bytes").await;
+    let request = |headers: &[u8]| {
+        let mut bytes =
+            b"GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n".to_vec();
+        bytes.extend_from_slice(headers);
+        bytes.extend_from_slice(b"\r\n");
+        bytes
+    };
+
+    // An X-Tenant-Id of such bytes names no tenant: 403, not the token's own
+    // tenant.
+    let mut headers = format!("Authorization: Bearer {}\r\n", tenant.token).into_bytes();
+    headers.extend_from_slice(b"X-Tenant-Id: \xff\xfe\r\n");
+    let answer = exchange(service.address, &request(&headers)).await;
+    assert_eq!(answer.status, 403, "{}", answer.head);
+    assert_eq!(answer.error_code(), "Forbidden");
+    service.stop().await;
+}
+
 // ---- defects 1 and 2, on the binary: a descriptor limit, and SIGTERM ----------------------
 
 /// The service binary, started by the test in its own process.
