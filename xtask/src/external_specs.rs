@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use openapi_codegen::config::Target;
-use openapi_codegen::emit::{Files, WorkspaceToml};
+use openapi_codegen::emit::{Files, RuntimeSource, WorkspaceToml};
 
 use crate::codegen::write_if_changed;
 use crate::test::{cargo_bin, run_command};
@@ -116,7 +116,13 @@ fn generate(root: &Path) -> Result<(Files, usize)> {
     }
     files.insert(
         "Cargo.toml",
-        WorkspaceToml::render_many(&targets, COMMAND, &format!("{EXTERNAL} and {FIXTURES}"))?,
+        WorkspaceToml::render_many(
+            &targets,
+            COMMAND,
+            &format!("{EXTERNAL} and {FIXTURES}"),
+            // The scratch workspace is `target/external-specs/`.
+            &RuntimeSource::Path("../../runtime".to_owned()),
+        )?,
     );
     Ok((files, documents.len()))
 }

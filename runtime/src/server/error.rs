@@ -4,14 +4,8 @@
 //! credential, an unacceptable `Accept`, a body too large, a wrong
 //! `Content-Type`, malformed JSON, a bad parameter, a schema violation, an
 //! error of the implementation, a panic — is an [`ApiError`], rendered by
-//! [`ApiError::render`] as the error body
-//!
-//! ```json
-//! {"error": {"code": 400, "message": "…", "errors": [{"property": "…", "message": "…", "errorCode": "…"}]},
-//!  "requestId": "…", "timestamp": "2026-03-14T10:02:11Z"}
-//! ```
-//!
-//! with `Content-Type: application/json` and the request's `X-Request-Id`.
+//! [`ApiError::render_as`] in the API's [`ErrorFormat`] (such as
+//! [`ErrorEnvelope`]) with the request's `X-Request-Id`.
 //! An error's internal cause is logged with `tracing`, never sent.
 
 use std::borrow::Cow;
@@ -23,9 +17,8 @@ use axum::response::{IntoResponse, Response};
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{HeaderMap, StatusCode};
 
-use crate::models::serde_json;
 use crate::models::validation::{Problem, Report};
-use crate::request_id::{RequestId, X_REQUEST_ID};
+use crate::server::request_id::{RequestId, X_REQUEST_ID};
 
 /// The internal cause of an error: logged, never sent to the client.
 pub type Cause = Box<dyn std::error::Error + Send + Sync>;
@@ -251,10 +244,7 @@ impl ApiError {
         Self::new(
             StatusCode::NOT_ACCEPTABLE,
             "NotAcceptable",
-            format!(
-                "This operation answers with {}.",
-                either_list(offered)
-            ),
+            format!("This operation answers with {}.", either_list(offered)),
         )
         .at("Accept")
     }
@@ -311,38 +301,98 @@ impl ApiError {
 
     // ---- rendering -----------------------------------------------------------------
 
-    /// The error response: the error body, `Content-Type: application/json`,
+    /// The problems the body lists: those added explicitly, or else one
+    /// about the property named with [`at`](Self::at) with the error code and
+    /// message (none for an error without a code).
+    pub fn listed_problems(&self) -> Cow<'_, [Problem]> {
+        match (&self.0.code, self.0.problems.is_empty()) {
+            (Some(code), true) => Cow::Owned(vec![Problem {
+                property: self.0.property.clone().into_owned(),
+                message: self.0.message.clone().into_owned(),
+                error_code: code.clone().into_owned(),
+            }]),
+            _ => Cow::Borrowed(&self.0.problems),
+        }
+    }
+
+    /// The error response in the [`ErrorEnvelope`] format; see
+    /// [`render_as`](Self::render_as).
+    pub fn render(self, request_id: &RequestId, operation_id: Option<&'static str>) -> Response {
+        self.render_as::<ErrorEnvelope>(request_id, operation_id)
+    }
+
+    /// The error response in the format `F`: its body and `Content-Type`,
     /// `X-Request-Id` and the error's own headers. Server errors, and errors
     /// with a cause, are logged with the request id and `operation_id`.
-    pub fn render(self, request_id: &RequestId, operation_id: Option<&'static str>) -> Response {
-        let inner = *self.0;
-        log(&inner, request_id, operation_id);
-        let mut body = Vec::with_capacity(256);
-        let _ = write!(body, "{{\"error\":{{\"code\":{},\"message\":", inner.status.as_u16());
-        let _ = serde_json::to_writer(&mut body, &*inner.message);
-        body.extend_from_slice(b",\"errors\":");
-        let _ = match (&inner.code, inner.problems.is_empty()) {
-            (Some(code), true) => serde_json::to_writer(
-                &mut body,
-                &[Problem {
-                    property: inner.property.clone().into_owned(),
-                    message: inner.message.clone().into_owned(),
-                    error_code: code.clone().into_owned(),
-                }],
-            ),
-            _ => serde_json::to_writer(&mut body, &inner.problems),
-        };
-        body.extend_from_slice(b"},\"requestId\":");
-        let _ = serde_json::to_writer(&mut body, request_id.as_str());
-        let _ = write!(body, ",\"timestamp\":\"{}\"}}", Timestamp::now());
+    pub fn render_as<F: ErrorFormat>(
+        self,
+        request_id: &RequestId,
+        operation_id: Option<&'static str>,
+    ) -> Response {
+        self.render_with(request_id, operation_id, F::CONTENT_TYPE, F::write_body)
+    }
 
+    fn render_with(
+        self,
+        request_id: &RequestId,
+        operation_id: Option<&'static str>,
+        content_type: &'static str,
+        write_body: fn(&ApiError, &RequestId, &mut Vec<u8>),
+    ) -> Response {
+        log(&self.0, request_id, operation_id);
+        let mut body = Vec::with_capacity(256);
+        write_body(&self, request_id, &mut body);
+        let inner = *self.0;
         let mut response = Response::new(Body::from(body));
         *response.status_mut() = inner.status;
         let headers = response.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         headers.insert(&X_REQUEST_ID, request_id.to_header_value());
         headers.extend(inner.headers);
         response
+    }
+}
+
+/// How an [`ApiError`] is written as a response body: the error format of
+/// an API's document. A server-stubs crate names its API's format as
+/// `ErrorBodyFormat`, and every error its router answers is written in it.
+pub trait ErrorFormat {
+    /// The `Content-Type` of the body.
+    const CONTENT_TYPE: &'static str;
+
+    /// Writes the body of `error`, answered to the request `request_id`.
+    fn write_body(error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>);
+}
+
+/// The error envelope, as `application/json`:
+///
+/// ```json
+/// {"error": {"code": 400, "message": "The request has 1 validation error.",
+///            "errors": [{"property": "sku", "message": "is required", "errorCode": "Required"}]},
+///  "requestId": "01J8ZQ6W3K2N5V7X9Y1B3D5F7H", "timestamp": "2026-03-14T10:02:11Z"}
+/// ```
+///
+/// `errors` lists [`ApiError::listed_problems`]; the timestamp is the time
+/// of rendering, to the second, in UTC.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ErrorEnvelope;
+
+impl ErrorFormat for ErrorEnvelope {
+    const CONTENT_TYPE: &'static str = "application/json";
+
+    fn write_body(error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>) {
+        // Writing to a `Vec` does not fail, nor does serialising strings.
+        let _ = write!(
+            body,
+            "{{\"error\":{{\"code\":{},\"message\":",
+            error.0.status.as_u16()
+        );
+        let _ = serde_json::to_writer(&mut *body, error.message());
+        body.extend_from_slice(b",\"errors\":");
+        let _ = serde_json::to_writer(&mut *body, &*error.listed_problems());
+        body.extend_from_slice(b"},\"requestId\":");
+        let _ = serde_json::to_writer(&mut *body, request_id.as_str());
+        let _ = write!(body, ",\"timestamp\":\"{}\"}}", Timestamp::now());
     }
 }
 

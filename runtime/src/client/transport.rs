@@ -8,6 +8,7 @@
 //! template, never the URL or a header.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -18,20 +19,14 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::error::Error;
-use crate::retry::{self, RetryPolicy};
+use super::error::{Error, Failure};
+use super::retry::{self, RetryPolicy};
 
 /// A token or password: usable, but never shown by `Debug`.
 #[derive(Clone)]
-pub(crate) struct Secret(String);
+pub(crate) struct Secret(pub(crate) String);
 
-// Only APIs with security schemes create secrets.
-#[allow(dead_code)]
 impl Secret {
-    pub(crate) fn new(value: String) -> Self {
-        Secret(value)
-    }
-
     pub(crate) fn expose(&self) -> &str {
         &self.0
     }
@@ -44,21 +39,27 @@ impl fmt::Debug for Secret {
 }
 
 /// How one security scheme of the document carries its credential.
-// Which of these an API uses depends on its document.
-#[allow(dead_code)]
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Scheme {
+pub enum Scheme {
     /// The token in a header, after `prefix` and a space when there is one
     /// (`Authorization: Bearer <token>`), unless the token already names its
     /// own scheme (`Bearer …`, `Token …`).
     Header {
+        /// The header.
         name: &'static str,
+        /// The scheme before the token, such as `Bearer`.
         prefix: Option<&'static str>,
     },
     /// The token as a query parameter.
-    Query { name: &'static str },
+    Query {
+        /// The parameter.
+        name: &'static str,
+    },
     /// The token as a cookie.
-    Cookie { name: &'static str },
+    Cookie {
+        /// The cookie.
+        name: &'static str,
+    },
     /// A user name and password: `Authorization: Basic …`.
     Basic,
 }
@@ -80,10 +81,8 @@ impl Credentials {
 }
 
 /// How the items of an array parameter are joined.
-// Which of these an API uses depends on its document.
-#[allow(dead_code)]
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Style {
+pub enum Style {
     /// `a,b` (`form` and `simple`).
     Comma,
     /// `a%20b` (`spaceDelimited`).
@@ -105,7 +104,7 @@ impl Style {
 /// One request, as an operation's method puts it together. Problems with
 /// the arguments (a header value with a line break) are kept and reported
 /// when the call is sent.
-pub(crate) struct Call {
+pub struct Call {
     operation: &'static str,
     method: Method,
     template: &'static str,
@@ -115,15 +114,13 @@ pub(crate) struct Call {
     cookies: Vec<String>,
     body: Option<Bytes>,
     security: &'static [&'static [Scheme]],
-    problem: Option<Error>,
+    problem: Option<Failure>,
 }
 
-// Which of these an API's operations use depends on its document.
-#[allow(dead_code)]
 impl Call {
     /// A call of `operation` (its `operationId`), `method` on the path
     /// `template`, authenticated by any one of the `security` alternatives.
-    pub(crate) fn new(
+    pub fn new(
         operation: &'static str,
         method: Method,
         template: &'static str,
@@ -144,7 +141,7 @@ impl Call {
     }
 
     /// Fills `{name}` in the path; arrays are comma-separated (`simple`).
-    pub(crate) fn path_param<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) {
+    pub fn path_param<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) {
         let text = match items(value) {
             Some(items) => join(&items, ","),
             None => String::new(),
@@ -154,7 +151,7 @@ impl Call {
 
     /// Adds a query parameter; nothing when `value` is `None`. Arrays are
     /// repeated (`explode`) or joined by `style`.
-    pub(crate) fn query<T: Serialize + ?Sized>(
+    pub fn query<T: Serialize + ?Sized>(
         &mut self,
         name: &str,
         value: &T,
@@ -175,7 +172,7 @@ impl Call {
 
     /// Adds a query parameter whose value is given as text; nothing when
     /// the text is empty.
-    pub(crate) fn query_text(&mut self, name: &str, value: &str) {
+    pub fn query_text(&mut self, name: &str, value: &str) {
         if !value.is_empty() {
             self.query_pair(name, &encode(value));
         }
@@ -192,7 +189,7 @@ impl Call {
 
     /// Adds a header; nothing when `value` is `None`. Arrays are
     /// comma-separated.
-    pub(crate) fn header<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+    pub fn header<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
         let Some(items) = items(value) else {
             return;
         };
@@ -211,14 +208,14 @@ impl Call {
     }
 
     /// Adds a cookie; nothing when `value` is `None`.
-    pub(crate) fn cookie<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) {
+    pub fn cookie<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) {
         if let Some(items) = items(value) {
             self.cookies.push(format!("{name}={}", join(&items, ",")));
         }
     }
 
     /// Says which media types the answer may have.
-    pub(crate) fn accept(&mut self, media_types: &'static str) {
+    pub fn accept(&mut self, media_types: &'static str) {
         match HeaderValue::from_str(media_types) {
             Ok(value) => {
                 self.headers.insert(header::ACCEPT, value);
@@ -228,20 +225,23 @@ impl Call {
     }
 
     /// Sends `body` as JSON.
-    pub(crate) fn json_body<T: Serialize + ?Sized>(&mut self, content_type: &'static str, body: &T) {
+    pub fn json_body<T: Serialize + ?Sized>(&mut self, content_type: &'static str, body: &T) {
         match serde_json::to_vec(body) {
             Ok(bytes) => self.body(content_type, bytes.into()),
-            Err(error) => self.fail(format!("the request body cannot be written as JSON: {error}")),
+            Err(error) => self.fail(format!(
+                "the request body cannot be written as JSON: {error}"
+            )),
         }
     }
 
     /// Sends `body` as `application/x-www-form-urlencoded`: the object's
     /// properties as pairs, arrays repeated.
-    pub(crate) fn form_body<T: Serialize + ?Sized>(&mut self, content_type: &'static str, body: &T) {
+    pub fn form_body<T: Serialize + ?Sized>(&mut self, content_type: &'static str, body: &T) {
         let object = match serde_json::to_value(body) {
             Ok(Value::Object(object)) => object,
             _ => {
-                return self.fail("the request body must be an object to be sent as a form".to_owned());
+                return self
+                    .fail("the request body must be an object to be sent as a form".to_owned());
             }
         };
         let mut form = String::new();
@@ -259,7 +259,7 @@ impl Call {
     }
 
     /// Sends `body` as it is.
-    pub(crate) fn body(&mut self, content_type: &'static str, body: Bytes) {
+    pub fn body(&mut self, content_type: &'static str, body: Bytes) {
         match HeaderValue::from_str(content_type) {
             Ok(value) => {
                 self.headers.insert(header::CONTENT_TYPE, value);
@@ -271,7 +271,7 @@ impl Call {
 
     fn fail(&mut self, message: String) {
         if self.problem.is_none() {
-            self.problem = Some(Error::invalid(format!("{}: {message}", self.operation)));
+            self.problem = Some(Failure::invalid(format!("{}: {message}", self.operation)));
         }
     }
 }
@@ -294,9 +294,7 @@ fn items<T: Serialize + ?Sized>(value: &T) -> Option<Vec<String>> {
 }
 
 /// A parameter value as one piece of text (arrays comma-separated).
-// Only APIs with non-text common headers use it.
-#[allow(dead_code)]
-pub(crate) fn param_text<T: Serialize + ?Sized>(value: &T) -> String {
+pub fn param_text<T: Serialize + ?Sized>(value: &T) -> String {
     items(value).unwrap_or_default().join(",")
 }
 
@@ -310,7 +308,7 @@ fn join(items: &[String], delimiter: &str) -> String {
 }
 
 /// Percent-encodes everything but RFC 3986's unreserved characters.
-pub(crate) fn encode(text: &str) -> String {
+fn encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
@@ -322,9 +320,15 @@ pub(crate) fn encode(text: &str) -> String {
     out
 }
 
-/// What every call of a client shares.
+/// What every call of a client shares: the HTTP client, base URL, time-out,
+/// `User-Agent`, retry policy, credentials and common headers. Cheap to
+/// clone: clones share the connection pool and the settings. `Debug` shows
+/// the settings, never a credential.
 #[derive(Clone)]
-pub(crate) struct Transport {
+pub struct Transport(pub(crate) Arc<Shared>);
+
+#[derive(Clone)]
+pub(crate) struct Shared {
     pub(crate) http: reqwest::Client,
     pub(crate) base_url: String,
     pub(crate) timeout: Duration,
@@ -336,21 +340,31 @@ pub(crate) struct Transport {
 
 impl fmt::Debug for Transport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let this = &self.0;
         f.debug_struct("Client")
-            .field("base_url", &self.base_url)
-            .field("timeout", &self.timeout)
-            .field("user_agent", &self.user_agent)
-            .field("retry", &self.retry)
-            .field("credentials", &self.credentials)
-            .field("common_headers", &self.common_headers)
+            .field("base_url", &this.base_url)
+            .field("timeout", &this.timeout)
+            .field("user_agent", &this.user_agent)
+            .field("retry", &this.retry)
+            .field("credentials", &this.credentials)
+            .field("common_headers", &this.common_headers)
             .finish_non_exhaustive()
     }
 }
 
 impl Transport {
+    /// The base URL requests go to, without a trailing `/`.
+    pub fn base_url(&self) -> &str {
+        &self.0.base_url
+    }
+
     /// Sends `call`, retrying as the policy says, in a span named `request`
     /// with the operation, method, path template, attempt, status and latency.
-    pub(crate) async fn send(&self, call: Call) -> Result<Answer, Error> {
+    ///
+    /// # Errors
+    ///
+    /// The problem kept by `call`, or a failure to send it or read the answer.
+    pub async fn send(&self, call: Call) -> Result<Answer, Failure> {
         let span = tracing::info_span!(
             "request",
             operation = call.operation,
@@ -360,10 +374,12 @@ impl Transport {
             status = tracing::field::Empty,
             latency_ms = tracing::field::Empty,
         );
-        self.send_in(call, &span).instrument(span.clone()).await
+        self.0.send_in(call, &span).instrument(span.clone()).await
     }
+}
 
-    async fn send_in(&self, call: Call, span: &tracing::Span) -> Result<Answer, Error> {
+impl Shared {
+    async fn send_in(&self, call: Call, span: &tracing::Span) -> Result<Answer, Failure> {
         let (request, url_has_secret) = self.request(call)?;
         let retries = self.retry.covers(request.method());
         let started = Instant::now();
@@ -371,7 +387,7 @@ impl Transport {
         loop {
             span.record("attempt", attempt);
             let Some(this) = request.try_clone() else {
-                return Err(Error::invalid("the request's body cannot be sent twice"));
+                return Err(Failure::invalid("the request's body cannot be sent twice"));
             };
             let last = !retries || attempt >= self.retry.max_attempts;
             match self.http.execute(this).await {
@@ -399,7 +415,12 @@ impl Transport {
                     let latency = millis(started.elapsed());
                     span.record("status", status.as_u16());
                     span.record("latency_ms", latency);
-                    tracing::debug!(status = status.as_u16(), latency_ms = latency, attempt, "answered");
+                    tracing::debug!(
+                        status = status.as_u16(),
+                        latency_ms = latency,
+                        attempt,
+                        "answered"
+                    );
                     return Ok(Answer {
                         status,
                         headers,
@@ -412,7 +433,8 @@ impl Transport {
                     } else {
                         error
                     };
-                    let transient = !error.is_timeout() && (error.is_connect() || error.is_request());
+                    let transient =
+                        !error.is_timeout() && (error.is_connect() || error.is_request());
                     if !last && transient {
                         let wait = self.retry.backoff(attempt);
                         tracing::info!(
@@ -434,25 +456,25 @@ impl Transport {
         }
     }
 
-    fn failure(&self, error: reqwest::Error, url_has_secret: bool) -> Error {
+    fn failure(&self, error: reqwest::Error, url_has_secret: bool) -> Failure {
         let error = if url_has_secret {
             error.without_url()
         } else {
             error
         };
-        if error.is_timeout() {
+        Failure(if error.is_timeout() {
             Error::Timeout {
                 after: self.timeout,
                 source: error,
             }
         } else {
             Error::Transport(error)
-        }
+        })
     }
 
     /// The request of `call`, and whether its URL carries a secret (and so
     /// must not appear in errors).
-    fn request(&self, mut call: Call) -> Result<(reqwest::Request, bool), Error> {
+    fn request(&self, mut call: Call) -> Result<(reqwest::Request, bool), Failure> {
         if let Some(problem) = call.problem.take() {
             return Err(problem);
         }
@@ -462,7 +484,7 @@ impl Transport {
                 HeaderName::from_bytes(name.as_bytes()),
                 HeaderValue::from_str(value),
             ) else {
-                return Err(Error::invalid(format!(
+                return Err(Failure::invalid(format!(
                     "the header `{name}` cannot carry the value given (line breaks and other control characters cannot be sent)"
                 )));
             };
@@ -500,7 +522,7 @@ impl Transport {
                         HeaderName::from_bytes(name.as_bytes()),
                         HeaderValue::from_str(&text),
                     ) else {
-                        return Err(Error::invalid(
+                        return Err(Failure::invalid(
                             "the token cannot be sent in a header (it has line breaks or other control characters)",
                         ));
                     };
@@ -520,7 +542,7 @@ impl Transport {
         }
         if !call.cookies.is_empty() {
             let Ok(mut value) = HeaderValue::from_str(&call.cookies.join("; ")) else {
-                return Err(Error::invalid("a cookie cannot carry the value given"));
+                return Err(Failure::invalid("a cookie cannot carry the value given"));
             };
             value.set_sensitive(secret_cookie);
             headers.insert(header::COOKIE, value);
@@ -533,7 +555,7 @@ impl Transport {
             url.push_str(&call.query);
         }
         let url = reqwest::Url::parse(&url)
-            .map_err(|e| Error::invalid(format!("`{shown}` is not a URL: {e}")))?;
+            .map_err(|e| Failure::invalid(format!("`{shown}` is not a URL: {e}")))?;
         let mut builder = self
             .http
             .request(call.method, url)
@@ -547,7 +569,7 @@ impl Transport {
         }
         let request = builder
             .build()
-            .map_err(|e| Error::invalid(format!("the request cannot be built: {e}")))?;
+            .map_err(|e| Failure::invalid(format!("the request cannot be built: {e}")))?;
         Ok((request, url_has_secret))
     }
 }
@@ -558,13 +580,10 @@ fn millis(duration: Duration) -> u64 {
 
 /// How a success body may come: bare, or also wrapped as
 /// `{"data": …, "status": …}`.
-// Which of these an API's operations use depends on its document.
-#[allow(dead_code)]
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Envelope {
+pub enum Envelope {
     /// Only the bare value.
     Bare,
-    // @region envelope
     /// The bare value; when that fails and the body is an object with a
     /// `data` key, the wrapper. A wrapper never decodes as the bare type
     /// (the type has a required property the wrapper lacks), so the happy
@@ -574,30 +593,26 @@ pub(crate) enum Envelope {
     /// value: for types a wrapper would decode as (all their properties
     /// optional), found by a scan of the top-level keys that decodes nothing.
     Probe,
-    // @endregion envelope
 }
 
 /// An answer, read in full.
-pub(crate) struct Answer {
+pub struct Answer {
     status: StatusCode,
     headers: HeaderMap,
     body: Bytes,
 }
 
-// Which of these an API's operations use depends on its document.
-#[allow(dead_code)]
 impl Answer {
     /// The status code.
-    pub(crate) fn status(&self) -> u16 {
+    pub fn status(&self) -> u16 {
         self.status.as_u16()
     }
 
     /// The body, decoded from JSON.
-    pub(crate) fn json<T: DeserializeOwned>(self, envelope: Envelope) -> Result<T, Error> {
+    pub fn json<T: DeserializeOwned>(self, envelope: Envelope) -> Result<T, Failure> {
         let bare = || serde_json::from_slice::<T>(&self.body);
         let result = match envelope {
             Envelope::Bare => bare(),
-            // @region envelope
             Envelope::Fallback => match bare() {
                 Ok(value) => Ok(value),
                 Err(_) if has_data_key(&self.body) => self.wrapped::<T>(),
@@ -605,12 +620,10 @@ impl Answer {
             },
             Envelope::Probe if has_data_key(&self.body) => self.wrapped::<T>(),
             Envelope::Probe => bare(),
-            // @endregion envelope
         };
-        result.map_err(|e| Error::decode(self.status, &self.headers, &self.body, e))
+        result.map_err(|e| Failure::decode(self.status, &self.headers, &self.body, e))
     }
 
-    // @region envelope
     fn wrapped<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
         #[derive(serde::Deserialize)]
         struct Wrapped<T> {
@@ -618,28 +631,27 @@ impl Answer {
         }
         serde_json::from_slice::<Wrapped<T>>(&self.body).map(|w| w.data)
     }
-    // @endregion envelope
 
     /// The body as text.
-    pub(crate) fn text(self) -> Result<String, Error> {
+    pub fn text(self) -> Result<String, Failure> {
         match String::from_utf8(self.body.to_vec()) {
             Ok(text) => Ok(text),
-            Err(e) => Err(Error::decode(self.status, &self.headers, &self.body, e)),
+            Err(e) => Err(Failure::decode(self.status, &self.headers, &self.body, e)),
         }
     }
 
     /// The body as it came.
-    pub(crate) fn bytes(self) -> Bytes {
+    pub fn bytes(self) -> Bytes {
         self.body
     }
 
-    /// The error this answer is: the API's error, or an unexpected status.
-    pub(crate) fn into_error(self) -> Error {
+    /// The error this answer is: the API's error with its body decoded as
+    /// `B`, or an unexpected status.
+    pub fn into_error<B: DeserializeOwned>(self) -> Error<B> {
         Error::from_answer(self.status, &self.headers, self.body)
     }
 }
 
-// @region envelope
 /// Whether `body` is a JSON object with a top-level `data` key. Values are
 /// skipped, not decoded.
 fn has_data_key(body: &[u8]) -> bool {
@@ -705,4 +717,3 @@ fn has_data_key(body: &[u8]) -> bool {
     let mut deserializer = serde_json::Deserializer::from_slice(body);
     deserializer.deserialize_any(TopLevel).unwrap_or(false)
 }
-// @endregion envelope

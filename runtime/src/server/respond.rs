@@ -9,22 +9,27 @@ use std::fmt::Display;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::response::Response;
-use http::header::{CONTENT_TYPE, HeaderValue};
 use http::StatusCode;
+use http::header::{CONTENT_TYPE, HeaderValue};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Serialize;
 
-use crate::error::ApiError;
-use crate::models::serde_json::{self, Value};
-use crate::request_id::{RequestId, X_REQUEST_ID};
+use serde_json::Value;
+
+use crate::server::error::{ApiError, ErrorFormat};
+use crate::server::request_id::{RequestId, X_REQUEST_ID};
 
 /// What a handler's work came to: a response, an error, or a panic's payload.
 pub type Outcome = Result<Result<Response, ApiError>, Box<dyn Any + Send>>;
 
 /// The response for `outcome`, with the request's `X-Request-Id`. Errors are
-/// rendered in the error format; a panic is logged and answered with 500
+/// rendered in the error format `F`; a panic is logged and answered with 500
 /// `InternalError`, without its message.
-pub fn finish(outcome: Outcome, request_id: RequestId, operation_id: &'static str) -> Response {
+pub fn finish<F: ErrorFormat>(
+    outcome: Outcome,
+    request_id: RequestId,
+    operation_id: &'static str,
+) -> Response {
     match outcome {
         Ok(Ok(mut response)) => {
             response
@@ -32,7 +37,7 @@ pub fn finish(outcome: Outcome, request_id: RequestId, operation_id: &'static st
                 .insert(&X_REQUEST_ID, request_id.to_header_value());
             response
         }
-        Ok(Err(error)) => error.render(&request_id, Some(operation_id)),
+        Ok(Err(error)) => error.render_as::<F>(&request_id, Some(operation_id)),
         Err(panic) => {
             let message = panic
                 .downcast_ref::<&str>()
@@ -50,7 +55,7 @@ pub fn finish(outcome: Outcome, request_id: RequestId, operation_id: &'static st
                 "InternalError",
                 "An internal error occurred.",
             )
-            .render(&request_id, Some(operation_id))
+            .render_as::<F>(&request_id, Some(operation_id))
         }
     }
 }
@@ -175,15 +180,16 @@ fn invalid_header(name: &'static str) -> ApiError {
     ))
 }
 
-/// The fallback of the router: 404 `RouteNotFound`.
-pub async fn route_not_found(request: Request) -> Response {
+/// The fallback of the router: 404 `RouteNotFound`, in the error format `F`.
+pub async fn route_not_found<F: ErrorFormat>(request: Request) -> Response {
     let request_id = RequestId::from_headers(request.headers());
-    ApiError::route_not_found(request.uri().path()).render(&request_id, None)
+    ApiError::route_not_found(request.uri().path()).render_as::<F>(&request_id, None)
 }
 
 /// The fallback of a path for methods it does not have: 405
-/// `MethodNotAllowed`, with `Allow` listing the methods it has.
-pub fn method_not_allowed(request: &Request, allow: &'static str) -> Response {
+/// `MethodNotAllowed`, with `Allow` listing the methods it has, in the error
+/// format `F`.
+pub fn method_not_allowed<F: ErrorFormat>(request: &Request, allow: &'static str) -> Response {
     let request_id = RequestId::from_headers(request.headers());
-    ApiError::method_not_allowed(request.method().as_str(), allow).render(&request_id, None)
+    ApiError::method_not_allowed(request.method().as_str(), allow).render_as::<F>(&request_id, None)
 }

@@ -5,10 +5,10 @@
 //! parameters such as `charset` are ignored. A `*` in a type of the document
 //! is a wildcard: `application/*+json` matches `application/vnd.x+json`.
 
-use http::header::ACCEPT;
 use http::HeaderMap;
+use http::header::ACCEPT;
 
-use crate::error::ApiError;
+use crate::server::error::ApiError;
 
 /// The media type to answer with: of `offered` (the operation's response
 /// media types, in the document's order), the one `Accept` prefers.
@@ -27,7 +27,10 @@ pub fn negotiate(
         .unwrap_or(0);
     let mut ranges = accept_ranges(headers).peekable();
     if ranges.peek().is_none() {
-        return offered.get(default).copied().ok_or_else(|| ApiError::not_acceptable(offered));
+        return offered
+            .get(default)
+            .copied()
+            .ok_or_else(|| ApiError::not_acceptable(offered));
     }
     // For each offered type: the q of the most specific range that names it.
     let mut best: Option<(u16, u8, bool, usize)> = None;
