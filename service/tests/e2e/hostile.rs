@@ -279,7 +279,7 @@ async fn requests_hyper_cannot_read_get_the_json_error_body() {
 // ---- credentials that are not text --------------------------------------------------------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_tenant_id_that_is_not_text_is_refused_not_taken_as_absent() {
+async fn credentials_that_are_not_text_are_refused_not_taken_as_absent() {
     let Some(mut service) = sqlite_service(ConnectionSettings::default()).await else {
         return;
     };
@@ -291,6 +291,29 @@ async fn a_tenant_id_that_is_not_text_is_refused_not_taken_as_absent() {
         bytes.extend_from_slice(b"\r\n");
         bytes
     };
+
+    let message = |answer: &Answer| -> String {
+        let body: Value = serde_json::from_slice(&answer.body).expect("a JSON body");
+        body["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+
+    // An Authorization header of bytes that are not ASCII is a wrong token,
+    // not a missing one.
+    let answer = exchange(
+        service.address,
+        &request(b"Authorization: Bearer lfs_stg_\xff\xfe\r\n"),
+    )
+    .await;
+    assert_eq!(answer.status, 401, "{}", answer.head);
+    assert_eq!(answer.error_code(), "InvalidCredential");
+    assert!(
+        !message(&answer).contains("missing"),
+        "{}",
+        message(&answer)
+    );
 
     // An X-Tenant-Id of such bytes names no tenant: 403, not the token's own
     // tenant.
