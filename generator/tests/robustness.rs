@@ -1,7 +1,8 @@
 //! The generator never panics, whatever the document: every vendored public
-//! document (`codegen-tests/specs/external/`) is broken mechanically in many
-//! ways, and each broken copy must either generate or stop with an error that
-//! names the document and a JSON pointer into it (`file#/...`).
+//! document (`codegen-tests/specs/external/`, and the OpenAPI 3.1 ones of
+//! `codegen-tests/specs/external-3.1/` that generate) is broken mechanically
+//! in many ways, and each broken copy must either generate or stop with an
+//! error that names the document and a JSON pointer into it (`file#/...`).
 //!
 //! The breakages, for every node of the document: delete it; replace it with
 //! a value of another type (number, string, array, null, object), a string
@@ -12,10 +13,15 @@
 //! nowhere, outside the document, at something of another kind, at itself,
 //! and into a cycle with its target.
 //!
-//! That is about 35,000 variants. By default a deterministic sample runs:
-//! 48 per document, up to half of them `$ref` breakages, spread evenly over
-//! the document (about 500, a few seconds). `ROBUSTNESS_ALL=1` runs every
-//! variant (two and a half minutes with `--release` on two cores):
+//! That is about 35,000 variants for the 3.0 documents, and far more for the
+//! 3.1 ones, which are up to 640 kB each. By default a deterministic sample
+//! runs: 48 per 3.0 document, and for a 3.1 document as many as fit in
+//! [`SAMPLE_BYTES_3_1`] bytes of document (one at least), up to half of
+//! them `$ref` breakages, spread evenly over the document (about 560
+//! variants, 30 s in a debug build on two cores). `ROBUSTNESS_ALL=1` runs
+//! every variant of the 3.0 documents and a hundred times the sample of the
+//! 3.1 ones (about 38,000 variants; see the README for the time with
+//! `--release` on two cores):
 //!
 //! ```sh
 //! ROBUSTNESS_ALL=1 cargo test --release -p openapi-codegen --test robustness
@@ -33,10 +39,27 @@ use openapi_codegen::config::Target;
 use openapi_codegen::emit::{self, Context, WorkspaceToml};
 use openapi_codegen::parse::Document;
 use serde_yaml::{Mapping, Value};
-use vendored::documents;
+use vendored::{documents, documents_3_1};
 
-/// Variants run per document by default (all `$ref` breakages count too).
+/// Variants run per 3.0 document by default (all `$ref` breakages count too).
 const SAMPLE_PER_DOCUMENT: usize = 48;
+
+/// The bytes of document the default sample of one 3.1 document may break:
+/// each variant is parsed and lowered whole, and those documents are large.
+const SAMPLE_BYTES_3_1: usize = 160_000;
+
+/// How many variants of a document of `len` bytes run by default, and
+/// whether every variant runs when all are asked for.
+fn sample_size(len: usize, is_3_1: bool) -> (usize, bool) {
+    if is_3_1 {
+        (
+            (SAMPLE_BYTES_3_1 / len.max(1)).clamp(1, SAMPLE_PER_DOCUMENT),
+            false,
+        )
+    } else {
+        (SAMPLE_PER_DOCUMENT, true)
+    }
+}
 
 /// One way of breaking a document.
 #[derive(Clone, Debug)]
@@ -415,20 +438,26 @@ fn broken_documents_give_errors_with_pointers_never_panics() {
     // Each document once (label, tree, lowered API), and the variants by index.
     let mut originals: Vec<(String, Value, String)> = Vec::new();
     let mut work: Vec<(usize, Mutation)> = Vec::new();
-    for spec in documents() {
+    let specs = documents()
+        .into_iter()
+        .map(|d| (d, false))
+        .chain(documents_3_1().into_iter().map(|d| (d, true)));
+    for (spec, is_3_1) in specs {
         let label = spec.to_string_lossy().replace('\\', "/");
         let text = std::fs::read_to_string(root.join(&spec)).expect("readable");
+        let (sample, all_of_it) = sample_size(text.len(), is_3_1);
+        let sample = if all { sample * 100 } else { sample };
         let doc: Value = serde_yaml::from_str(&text).expect("YAML or JSON");
         let original = generate(&text, label.ends_with(".json"), &label, None)
             .unwrap_or_else(|e| panic!("{e}"));
         let (refs, others) = mutations(&doc);
-        let chosen: Vec<Mutation> = if all {
+        let chosen: Vec<Mutation> = if all && all_of_it {
             refs.into_iter().chain(others).collect()
         } else {
             // Up to half for the `$ref` breakages, the rest for the others,
             // evenly spread over the document.
-            let refs_room = (SAMPLE_PER_DOCUMENT / 2).min(refs.len());
-            let room = SAMPLE_PER_DOCUMENT - refs_room;
+            let refs_room = (sample / 2).min(refs.len());
+            let room = sample - refs_room;
             let spread = |all: Vec<Mutation>, room: usize| -> Vec<Mutation> {
                 let step = all.len().div_ceil(room.max(1)).max(1);
                 all.into_iter().step_by(step).collect()
