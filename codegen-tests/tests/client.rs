@@ -293,9 +293,15 @@ async fn create_customer_posts_the_body_with_the_token_and_the_tenant() {
     assert_eq!(request.header("x-tenant-id"), Some("tenant-7"));
     assert_eq!(request.header("content-type"), Some("application/json"));
     assert_eq!(request.header("accept"), Some("application/json"));
+    // The client crate's own version (spec/codegen.toml), not this crate's.
+    let version = include_str!("../../generated-client/Cargo.toml")
+        .lines()
+        .find_map(|line| line.strip_prefix("version = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("the client's version");
     assert_eq!(
         request.header("user-agent"),
-        Some(concat!("logistics-client/", env!("CARGO_PKG_VERSION")))
+        Some(format!("logistics-client/{version}").as_str())
     );
     assert_eq!(
         request.json(),

@@ -60,7 +60,7 @@ fn a_batch_with_many_problems_lists_each_one_nested_in_arrays() {
             ),
             (
                 "[1].lineItems[0].sku",
-                "must not be empty",
+                "must be 1 to 100 characters long",
                 "EmptyLineItemSku"
             ),
             (
@@ -196,7 +196,11 @@ fn customer_input_rules_have_the_platforms_error_codes() {
                 "must be an email address",
                 "CustomerEmailWrongFormat"
             ),
-            ("firstName", "must not be empty", "EmptyCustomerFirstName"),
+            (
+                "firstName",
+                "must be 1 to 100 characters long",
+                "EmptyCustomerFirstName"
+            ),
             ("phone", "must be a string, not a number", "InvalidType"),
         ])
     );

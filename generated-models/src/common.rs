@@ -60,7 +60,116 @@ pub struct Address {
 }
 
 impl validation::Validate for Address {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("addressFirstName");
+        let value = &self.address_first_name;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("addressLastName");
+        let value = &self.address_last_name;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("company");
+        let value = &self.company;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(200), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("addressOne");
+        let value = &self.address_one;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(255), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("addressTwo");
+        let value = &self.address_two;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(255), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("district");
+        let value = &self.district;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("city");
+        let value = &self.city;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("postalCode");
+        let value = &self.postal_code;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(20), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("country");
+        let value = &self.country;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("addressPhone");
+        let value = &self.address_phone;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(32), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("taxOffice");
+        let value = &self.tax_office;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("taxNumber");
+        let value = &self.tax_number;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(50), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for Address {
@@ -80,30 +189,126 @@ impl validation::ValidateJson for Address {
         );
         validation::property::<i32>(object, "addressNo", Null::Refused, path, report);
         validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "addressFirstName", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "addressLastName", Null::Allowed, path, report);
-        validation::property::<String>(object, "company", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "addressOne", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "addressTwo", Null::Allowed, path, report);
-        validation::property::<String>(object, "district", Null::Allowed, path, report);
-        validation::property::<String>(object, "city", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "postalCode", Null::Allowed, path, report);
-        validation::property::<String>(object, "country", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "addressPhone", Null::Allowed, path, report);
-        validation::property::<String>(object, "taxOffice", Null::Allowed, path, report);
-        validation::property::<String>(object, "taxNumber", Null::Allowed, path, report);
+        if let Some(value) = object.get("addressFirstName") {
+            path.push_key("addressFirstName");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("addressLastName") {
+            path.push_key("addressLastName");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("company") {
+            path.push_key("company");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(200), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("addressOne") {
+            path.push_key("addressOne");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(255), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("addressTwo") {
+            path.push_key("addressTwo");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(255), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("district") {
+            path.push_key("district");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("city") {
+            path.push_key("city");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("postalCode") {
+            path.push_key("postalCode");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(20), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("country") {
+            path.push_key("country");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("addressPhone") {
+            path.push_key("addressPhone");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(32), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("taxOffice") {
+            path.push_key("taxOffice");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("taxNumber") {
+            path.push_key("taxNumber");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(50), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 

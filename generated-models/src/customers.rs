@@ -31,7 +31,44 @@ pub struct Customer {
 }
 
 impl validation::Validate for Customer {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("email");
+        let value = &self.email;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(254), None, path, report);
+        }
+        path.pop();
+        path.push_key("firstName");
+        let value = &self.first_name;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("lastName");
+        let value = &self.last_name;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("phone");
+        let value = &self.phone;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(32), None, path, report);
+        }
+        path.pop();
+        path.push_key("addresses");
+        let value = &self.addresses;
+        for (index, item) in value.iter().enumerate() {
+            path.push_index(index);
+            validation::Validate::validate(item, path, report);
+            path.pop();
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for Customer {
@@ -60,10 +97,54 @@ impl validation::ValidateJson for Customer {
         );
         validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
         validation::property::<i32>(object, "customerNo", Null::Refused, path, report);
-        validation::property::<String>(object, "email", Null::Refused, path, report);
-        validation::property::<String>(object, "firstName", Null::Refused, path, report);
-        validation::property::<String>(object, "lastName", Null::Refused, path, report);
-        validation::property::<String>(object, "phone", Null::Refused, path, report);
+        if let Some(value) = object.get("email") {
+            path.push_key("email");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(254), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("firstName") {
+            path.push_key("firstName");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("lastName") {
+            path.push_key("lastName");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("phone") {
+            path.push_key("phone");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(32), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             chrono::DateTime<chrono::Utc>,
         >(object, "createdAt", Null::Refused, path, report);
@@ -94,6 +175,14 @@ impl validation::Validate for CustomerInput {
         let value = &self.email;
         {
             let text: &str = value;
+            validation::check_length(
+                text,
+                None,
+                Some(254),
+                Some("CustomerEmailWrongFormat"),
+                path,
+                report,
+            );
             validation::check_email(
                 text,
                 Some("CustomerEmailWrongFormat"),
@@ -109,7 +198,7 @@ impl validation::Validate for CustomerInput {
             validation::check_length(
                 text,
                 Some(1),
-                None,
+                Some(100),
                 Some("EmptyCustomerFirstName"),
                 path,
                 report,
@@ -123,7 +212,7 @@ impl validation::Validate for CustomerInput {
             validation::check_length(
                 text,
                 Some(1),
-                None,
+                Some(100),
                 Some("EmptyCustomerLastName"),
                 path,
                 report,
@@ -137,7 +226,7 @@ impl validation::Validate for CustomerInput {
             validation::check_length(
                 text,
                 Some(1),
-                None,
+                Some(32),
                 Some("EmptyCustomerPhone"),
                 path,
                 report,
@@ -169,6 +258,14 @@ impl validation::ValidateJson for CustomerInput {
             } else {
                 validation::walk::<String>(value, path, report);
                 if let Some(text) = value.as_str() {
+                    validation::check_length(
+                        text,
+                        None,
+                        Some(254),
+                        Some("CustomerEmailWrongFormat"),
+                        path,
+                        report,
+                    );
                     validation::check_email(
                         text,
                         Some("CustomerEmailWrongFormat"),
@@ -189,7 +286,7 @@ impl validation::ValidateJson for CustomerInput {
                     validation::check_length(
                         text,
                         Some(1),
-                        None,
+                        Some(100),
                         Some("EmptyCustomerFirstName"),
                         path,
                         report,
@@ -208,7 +305,7 @@ impl validation::ValidateJson for CustomerInput {
                     validation::check_length(
                         text,
                         Some(1),
-                        None,
+                        Some(100),
                         Some("EmptyCustomerLastName"),
                         path,
                         report,
@@ -227,7 +324,7 @@ impl validation::ValidateJson for CustomerInput {
                     validation::check_length(
                         text,
                         Some(1),
-                        None,
+                        Some(32),
                         Some("EmptyCustomerPhone"),
                         path,
                         report,

@@ -58,7 +58,26 @@ pub struct CargoTransfer {
 }
 
 impl validation::Validate for CargoTransfer {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("cargoCompanyName");
+        let value = &self.cargo_company_name;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("trackingNumber");
+        let value = &self.tracking_number;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for CargoTransfer {
@@ -80,12 +99,30 @@ impl validation::ValidateJson for CargoTransfer {
         validation::property::<
             chrono::DateTime<chrono::Utc>,
         >(object, "shipmentDate", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "cargoCompanyName", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "trackingNumber", Null::Refused, path, report);
+        if let Some(value) = object.get("cargoCompanyName") {
+            path.push_key("cargoCompanyName");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("trackingNumber") {
+            path.push_key("trackingNumber");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 
@@ -115,7 +152,26 @@ pub struct CarriageTransfer {
 }
 
 impl validation::Validate for CarriageTransfer {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("carriageCompanyName");
+        let value = &self.carriage_company_name;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("waybillNumber");
+        let value = &self.waybill_number;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for CarriageTransfer {
@@ -137,12 +193,30 @@ impl validation::ValidateJson for CarriageTransfer {
         validation::property::<
             chrono::DateTime<chrono::Utc>,
         >(object, "shipmentDate", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "carriageCompanyName", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "waybillNumber", Null::Refused, path, report);
+        if let Some(value) = object.get("carriageCompanyName") {
+            path.push_key("carriageCompanyName");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("waybillNumber") {
+            path.push_key("waybillNumber");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 
@@ -164,7 +238,17 @@ pub struct PickupTransfer {
 }
 
 impl validation::Validate for PickupTransfer {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("pickupAddress");
+        let value = &self.pickup_address;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(500), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for PickupTransfer {
@@ -186,9 +270,18 @@ impl validation::ValidateJson for PickupTransfer {
         validation::property::<
             chrono::DateTime<chrono::Utc>,
         >(object, "pickupDate", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "pickupAddress", Null::Refused, path, report);
+        if let Some(value) = object.get("pickupAddress") {
+            path.push_key("pickupAddress");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(500), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 
@@ -367,6 +460,24 @@ impl validation::Validate for ReceivingOrder {
                 validation::Validate::validate(item, path, report);
                 path.pop();
             }
+        }
+        path.pop();
+        path.push_key("cargoTransfer");
+        let value = &self.cargo_transfer;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("pickupTransfer");
+        let value = &self.pickup_transfer;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("carriageTransfer");
+        let value = &self.carriage_transfer;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
         }
         path.pop();
     }
@@ -578,7 +689,7 @@ impl validation::Validate for ReceivingOrderLineItem {
             validation::check_length(
                 text,
                 Some(1),
-                None,
+                Some(100),
                 Some("EmptyLineItemSku"),
                 path,
                 report,
@@ -599,6 +710,15 @@ impl validation::Validate for ReceivingOrderLineItem {
             );
         }
         path.pop();
+        path.push_key("lotNumber");
+        let value = &self.lot_number;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
         path.push_key("tolerance");
         let value = &self.tolerance;
         {
@@ -611,6 +731,15 @@ impl validation::Validate for ReceivingOrderLineItem {
                 path,
                 report,
             );
+        }
+        path.pop();
+        path.push_key("externalLineItemId");
+        let value = &self.external_line_item_id;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
         }
         path.pop();
     }
@@ -656,7 +785,7 @@ impl validation::ValidateJson for ReceivingOrderLineItem {
                     validation::check_length(
                         text,
                         Some(1),
-                        None,
+                        Some(100),
                         Some("EmptyLineItemSku"),
                         path,
                         report,
@@ -684,7 +813,18 @@ impl validation::ValidateJson for ReceivingOrderLineItem {
             }
             path.pop();
         }
-        validation::property::<String>(object, "lotNumber", Null::Refused, path, report);
+        if let Some(value) = object.get("lotNumber") {
+            path.push_key("lotNumber");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             bool,
         >(object, "hasLimitCheck", Null::Refused, path, report);
@@ -707,9 +847,18 @@ impl validation::ValidateJson for ReceivingOrderLineItem {
             }
             path.pop();
         }
-        validation::property::<
-            String,
-        >(object, "externalLineItemId", Null::Refused, path, report);
+        if let Some(value) = object.get("externalLineItemId") {
+            path.push_key("externalLineItemId");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 
@@ -739,6 +888,24 @@ pub struct ReceivingOrderLotLine {
 
 impl validation::Validate for ReceivingOrderLotLine {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("sku");
+        let value = &self.sku;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("lotNumber");
+        let value = &self.lot_number;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
         path.push_key("expectedQuantity");
         let value = &self.expected_quantity;
         {
@@ -777,8 +944,30 @@ impl validation::ValidateJson for ReceivingOrderLotLine {
             path,
             report,
         );
-        validation::property::<String>(object, "sku", Null::Refused, path, report);
-        validation::property::<String>(object, "lotNumber", Null::Refused, path, report);
+        if let Some(value) = object.get("sku") {
+            path.push_key("sku");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("lotNumber") {
+            path.push_key("lotNumber");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
         if let Some(value) = object.get("expectedQuantity") {
             path.push_key("expectedQuantity");
             if value.is_null() {
@@ -927,7 +1116,26 @@ pub struct TransferDetail {
 }
 
 impl validation::Validate for TransferDetail {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("cargoTransfer");
+        let value = &self.cargo_transfer;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("pickupTransfer");
+        let value = &self.pickup_transfer;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("carriageTransfer");
+        let value = &self.carriage_transfer;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for TransferDetail {

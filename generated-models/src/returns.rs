@@ -53,7 +53,60 @@ pub struct Return {
 }
 
 impl validation::Validate for Return {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("returnReferenceNumber");
+        let value = &self.return_reference_number;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("salesOrderChannel");
+        let value = &self.sales_order_channel;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("salesOrderReferenceNumber");
+        let value = &self.sales_order_reference_number;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("notes");
+        let value = &self.notes;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2000), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("trackingId");
+        let value = &self.tracking_id;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("cargoCarrier");
+        let value = &self.cargo_carrier;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for Return {
@@ -71,22 +124,68 @@ impl validation::ValidateJson for Return {
             path,
             report,
         );
-        validation::property::<
-            String,
-        >(object, "returnReferenceNumber", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "salesOrderChannel", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "salesOrderReferenceNumber", Null::Allowed, path, report);
-        validation::property::<String>(object, "notes", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "trackingId", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "cargoCarrier", Null::Allowed, path, report);
+        if let Some(value) = object.get("returnReferenceNumber") {
+            path.push_key("returnReferenceNumber");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("salesOrderChannel") {
+            path.push_key("salesOrderChannel");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("salesOrderReferenceNumber") {
+            path.push_key("salesOrderReferenceNumber");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("notes") {
+            path.push_key("notes");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2000), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("trackingId") {
+            path.push_key("trackingId");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("cargoCarrier") {
+            path.push_key("cargoCarrier");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             chrono::DateTime<chrono::Utc>,
         >(object, "createdAt", Null::Refused, path, report);
@@ -117,7 +216,16 @@ pub struct ReturnList {
 }
 
 impl validation::Validate for ReturnList {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("items");
+        let value = &self.items;
+        for (index, item) in value.iter().enumerate() {
+            path.push_index(index);
+            validation::Validate::validate(item, path, report);
+            path.pop();
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for ReturnList {
@@ -196,6 +304,58 @@ pub struct TaggedReturn {
 
 impl validation::Validate for TaggedReturn {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("returnReferenceNumber");
+        let value = &self.return_reference_number;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("salesOrderChannel");
+        let value = &self.sales_order_channel;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("salesOrderReferenceNumber");
+        let value = &self.sales_order_reference_number;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("notes");
+        let value = &self.notes;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2000), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("trackingId");
+        let value = &self.tracking_id;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("cargoCarrier");
+        let value = &self.cargo_carrier;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
         path.push_key("tag");
         let value = &self.tag;
         if let Some(value) = value {
@@ -223,22 +383,68 @@ impl validation::ValidateJson for TaggedReturn {
             path,
             report,
         );
-        validation::property::<
-            String,
-        >(object, "returnReferenceNumber", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "salesOrderChannel", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "salesOrderReferenceNumber", Null::Allowed, path, report);
-        validation::property::<String>(object, "notes", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "trackingId", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "cargoCarrier", Null::Allowed, path, report);
+        if let Some(value) = object.get("returnReferenceNumber") {
+            path.push_key("returnReferenceNumber");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("salesOrderChannel") {
+            path.push_key("salesOrderChannel");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("salesOrderReferenceNumber") {
+            path.push_key("salesOrderReferenceNumber");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("notes") {
+            path.push_key("notes");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2000), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("trackingId") {
+            path.push_key("trackingId");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("cargoCarrier") {
+            path.push_key("cargoCarrier");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             chrono::DateTime<chrono::Utc>,
         >(object, "createdAt", Null::Refused, path, report);

@@ -29,7 +29,36 @@ pub struct CustomerSummary {
 }
 
 impl validation::Validate for CustomerSummary {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("email");
+        let value = &self.email;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(254), None, path, report);
+        }
+        path.pop();
+        path.push_key("firstName");
+        let value = &self.first_name;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("lastName");
+        let value = &self.last_name;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("phone");
+        let value = &self.phone;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(32), None, path, report);
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for CustomerSummary {
@@ -57,10 +86,54 @@ impl validation::ValidateJson for CustomerSummary {
         );
         validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
         validation::property::<i32>(object, "customerNo", Null::Refused, path, report);
-        validation::property::<String>(object, "email", Null::Refused, path, report);
-        validation::property::<String>(object, "firstName", Null::Refused, path, report);
-        validation::property::<String>(object, "lastName", Null::Refused, path, report);
-        validation::property::<String>(object, "phone", Null::Refused, path, report);
+        if let Some(value) = object.get("email") {
+            path.push_key("email");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(254), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("firstName") {
+            path.push_key("firstName");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("lastName") {
+            path.push_key("lastName");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("phone") {
+            path.push_key("phone");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(32), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             chrono::DateTime<chrono::Utc>,
         >(object, "createdAt", Null::Refused, path, report);
@@ -79,7 +152,17 @@ pub struct GiftOptions {
 }
 
 impl validation::Validate for GiftOptions {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("notes");
+        let value = &self.notes;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2000), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for GiftOptions {
@@ -92,7 +175,16 @@ impl validation::ValidateJson for GiftOptions {
             return;
         };
         validation::property::<bool>(object, "wrap", Null::Allowed, path, report);
-        validation::property::<String>(object, "notes", Null::Allowed, path, report);
+        if let Some(value) = object.get("notes") {
+            path.push_key("notes");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2000), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 
@@ -114,7 +206,38 @@ pub struct Package {
 }
 
 impl validation::Validate for Package {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("referenceNumber");
+        let value = &self.reference_number;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("invoiceURL");
+        let value = &self.invoice_url;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2048), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("lineItems");
+        let value = &self.line_items;
+        for (index, item) in value.iter().enumerate() {
+            path.push_index(index);
+            validation::Validate::validate(item, path, report);
+            path.pop();
+        }
+        path.pop();
+        path.push_key("shippingInfo");
+        let value = &self.shipping_info;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for Package {
@@ -132,12 +255,28 @@ impl validation::ValidateJson for Package {
             path,
             report,
         );
-        validation::property::<
-            String,
-        >(object, "referenceNumber", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "invoiceURL", Null::Allowed, path, report);
+        if let Some(value) = object.get("referenceNumber") {
+            path.push_key("referenceNumber");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("invoiceURL") {
+            path.push_key("invoiceURL");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2048), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             Vec<PackageLineItem>,
         >(object, "lineItems", Null::Refused, path, report);
@@ -189,7 +328,24 @@ pub struct PackageLineItem {
 }
 
 impl validation::Validate for PackageLineItem {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("sku");
+        let value = &self.sku;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("serialNumbers");
+        let value = &self.serial_numbers;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2000), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for PackageLineItem {
@@ -202,16 +358,34 @@ impl validation::ValidateJson for PackageLineItem {
             return;
         };
         validation::check_required_properties(object, &["sku"], path, report);
-        validation::property::<String>(object, "sku", Null::Refused, path, report);
+        if let Some(value) = object.get("sku") {
+            path.push_key("sku");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             Vec<String>,
         >(object, "barcodes", Null::Allowed, path, report);
         validation::property::<
             i32,
         >(object, "amountInPackage", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "serialNumbers", Null::Allowed, path, report);
+        if let Some(value) = object.get("serialNumbers") {
+            path.push_key("serialNumbers");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2000), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             f64,
         >(object, "productSalePrice", Null::Allowed, path, report);
@@ -301,7 +475,80 @@ pub struct SalesOrder {
 }
 
 impl validation::Validate for SalesOrder {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("referenceNumber");
+        let value = &self.reference_number;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("salesChannel");
+        let value = &self.sales_channel;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("customer");
+        let value = &self.customer;
+        validation::Validate::validate(value, path, report);
+        path.pop();
+        path.push_key("shippingAddress");
+        let value = &self.shipping_address;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("billingAddress");
+        let value = &self.billing_address;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("shippingInfo");
+        let value = &self.shipping_info;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("lineItems");
+        let value = &self.line_items;
+        for (index, item) in value.iter().enumerate() {
+            path.push_index(index);
+            validation::Validate::validate(item, path, report);
+            path.pop();
+        }
+        path.pop();
+        path.push_key("integration");
+        let value = &self.integration;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("cargo");
+        let value = &self.cargo;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("vas");
+        let value = &self.vas;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("packages");
+        let value = &self.packages;
+        for (index, item) in value.iter().enumerate() {
+            path.push_index(index);
+            validation::Validate::validate(item, path, report);
+            path.pop();
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for SalesOrder {
@@ -331,12 +578,28 @@ impl validation::ValidateJson for SalesOrder {
             report,
         );
         validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "referenceNumber", Null::Refused, path, report);
-        validation::property::<
-            String,
-        >(object, "salesChannel", Null::Allowed, path, report);
+        if let Some(value) = object.get("referenceNumber") {
+            path.push_key("referenceNumber");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("salesChannel") {
+            path.push_key("salesChannel");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             SalesOrderState,
         >(object, "state", Null::Refused, path, report);
@@ -424,7 +687,35 @@ pub struct SalesOrderCargo {
 }
 
 impl validation::Validate for SalesOrderCargo {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("requestedCargoCarrier");
+        let value = &self.requested_cargo_carrier;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("cargoDocumentUrl");
+        let value = &self.cargo_document_url;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2048), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("cargoCode");
+        let value = &self.cargo_code;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for SalesOrderCargo {
@@ -436,13 +727,36 @@ impl validation::ValidateJson for SalesOrderCargo {
         let Some(object) = validation::expect_object(value, path, report) else {
             return;
         };
-        validation::property::<
-            String,
-        >(object, "requestedCargoCarrier", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "cargoDocumentUrl", Null::Allowed, path, report);
-        validation::property::<String>(object, "cargoCode", Null::Allowed, path, report);
+        if let Some(value) = object.get("requestedCargoCarrier") {
+            path.push_key("requestedCargoCarrier");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("cargoDocumentUrl") {
+            path.push_key("cargoDocumentUrl");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2048), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("cargoCode") {
+            path.push_key("cargoCode");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 
@@ -459,7 +773,17 @@ pub struct SalesOrderIntegration {
 }
 
 impl validation::Validate for SalesOrderIntegration {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("integrationName");
+        let value = &self.integration_name;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for SalesOrderIntegration {
@@ -471,9 +795,16 @@ impl validation::ValidateJson for SalesOrderIntegration {
         let Some(object) = validation::expect_object(value, path, report) else {
             return;
         };
-        validation::property::<
-            String,
-        >(object, "integrationName", Null::Allowed, path, report);
+        if let Some(value) = object.get("integrationName") {
+            path.push_key("integrationName");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 
@@ -544,7 +875,42 @@ pub struct SalesOrderLineItem {
 }
 
 impl validation::Validate for SalesOrderLineItem {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("sku");
+        let value = &self.sku;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(100), None, path, report);
+        }
+        path.pop();
+        path.push_key("imageUrl");
+        let value = &self.image_url;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2048), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("productName");
+        let value = &self.product_name;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(500), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("productCategory");
+        let value = &self.product_category;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(200), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for SalesOrderLineItem {
@@ -558,18 +924,52 @@ impl validation::ValidateJson for SalesOrderLineItem {
         };
         validation::check_required_properties(object, &["id", "sku"], path, report);
         validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
-        validation::property::<String>(object, "sku", Null::Refused, path, report);
+        if let Some(value) = object.get("sku") {
+            path.push_key("sku");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             Vec<String>,
         >(object, "barcodes", Null::Allowed, path, report);
         validation::property::<f64>(object, "salePrice", Null::Allowed, path, report);
-        validation::property::<String>(object, "imageUrl", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "productName", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "productCategory", Null::Allowed, path, report);
+        if let Some(value) = object.get("imageUrl") {
+            path.push_key("imageUrl");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2048), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("productName") {
+            path.push_key("productName");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(500), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("productCategory") {
+            path.push_key("productCategory");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(200), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<
             i32,
         >(object, "amountInOrder", Null::Allowed, path, report);
@@ -756,7 +1156,44 @@ pub struct ShippingInfo {
 }
 
 impl validation::Validate for ShippingInfo {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("shippingCompany");
+        let value = &self.shipping_company;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("shippingTrackingId");
+        let value = &self.shipping_tracking_id;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("shippingState");
+        let value = &self.shipping_state;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(100), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("trackingUrl");
+        let value = &self.tracking_url;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2048), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for ShippingInfo {
@@ -768,18 +1205,46 @@ impl validation::ValidateJson for ShippingInfo {
         let Some(object) = validation::expect_object(value, path, report) else {
             return;
         };
-        validation::property::<
-            String,
-        >(object, "shippingCompany", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "shippingTrackingId", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "shippingState", Null::Allowed, path, report);
-        validation::property::<
-            String,
-        >(object, "trackingUrl", Null::Allowed, path, report);
+        if let Some(value) = object.get("shippingCompany") {
+            path.push_key("shippingCompany");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("shippingTrackingId") {
+            path.push_key("shippingTrackingId");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("shippingState") {
+            path.push_key("shippingState");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(100), None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("trackingUrl") {
+            path.push_key("trackingUrl");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2048), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
 
@@ -798,7 +1263,29 @@ pub struct ValueAddedServices {
 }
 
 impl validation::Validate for ValueAddedServices {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("packageNote");
+        let value = &self.package_note;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2000), None, path, report);
+            }
+        }
+        path.pop();
+        path.push_key("gift");
+        let value = &self.gift;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("document");
+        let value = &self.document;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for ValueAddedServices {
@@ -810,9 +1297,16 @@ impl validation::ValidateJson for ValueAddedServices {
         let Some(object) = validation::expect_object(value, path, report) else {
             return;
         };
-        validation::property::<
-            String,
-        >(object, "packageNote", Null::Allowed, path, report);
+        if let Some(value) = object.get("packageNote") {
+            path.push_key("packageNote");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2000), None, path, report);
+                }
+            }
+            path.pop();
+        }
         validation::property::<GiftOptions>(object, "gift", Null::Allowed, path, report);
         validation::property::<
             VasDocument,
@@ -829,7 +1323,17 @@ pub struct VasDocument {
 }
 
 impl validation::Validate for VasDocument {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("documentUrl");
+        let value = &self.document_url;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(2048), None, path, report);
+            }
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for VasDocument {
@@ -841,8 +1345,15 @@ impl validation::ValidateJson for VasDocument {
         let Some(object) = validation::expect_object(value, path, report) else {
             return;
         };
-        validation::property::<
-            String,
-        >(object, "documentUrl", Null::Allowed, path, report);
+        if let Some(value) = object.get("documentUrl") {
+            path.push_key("documentUrl");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(2048), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }

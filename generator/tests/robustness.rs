@@ -35,7 +35,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use openapi_codegen::config::Target;
-use openapi_codegen::emit::{self, Context, WorkspaceToml};
+use openapi_codegen::emit::{self, Context, RuntimeSource, WorkspaceToml};
 use openapi_codegen::parse::Document;
 use serde_yaml::{Mapping, Value};
 use vendored::{documents, documents_3_1};
@@ -398,7 +398,8 @@ fn generate(
     for files in emitted {
         files.map_err(|e| e.to_string())?;
     }
-    WorkspaceToml::render(&cx).map_err(|e| e.to_string())?;
+    let runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
+    WorkspaceToml::render(&cx, &runtime).map_err(|e| e.to_string())?;
     Ok(lowered)
 }
 

@@ -19,6 +19,7 @@ use logistics_server_stubs::{
 use crate::auth::{Authenticator, Refusal};
 use crate::domain::tenancy::{Environment, Principal};
 use crate::domain::{DomainError, Repository, customers, receiving_orders, returns, sales_orders};
+use crate::text;
 
 /// The service behind the generated router, over any [`Repository`]
 /// (`storage::Store` in the binary).
@@ -77,6 +78,15 @@ fn refusal(refusal: Refusal) -> ApiError {
         }
         Refusal::UnknownTenant => ApiError::forbidden("Forbidden", "X-Tenant-Id names no tenant.").at("X-Tenant-Id"),
         Refusal::Unavailable(cause) => ApiError::internal(cause),
+        Refusal::TooManyRequests(refused) => refused.into_api_error(),
+    }
+}
+
+/// 400 with `problem`, if there is one (the NUL checks, decision D30).
+fn refuse(problem: Option<Problem>) -> Result<(), ApiError> {
+    match problem {
+        Some(problem) => Err(ApiError::bad_request([problem])),
+        None => Ok(()),
     }
 }
 
@@ -125,7 +135,9 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
     }
 
     fn check_bulk_upsert_receiving_orders_body(&self, body: &ReceivingOrderBatch) -> Vec<Problem> {
-        receiving_orders::check_batch(body)
+        let mut problems = receiving_orders::check_batch(body);
+        problems.extend(text::check_body(body));
+        problems
     }
 
     async fn update_receiving_order_transfer_detail(
@@ -133,6 +145,10 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
         context: RequestContext<Principal>,
         request: UpdateReceivingOrderTransferDetailRequest,
     ) -> Result<UpdateReceivingOrderTransferDetailResponse, ApiError> {
+        refuse(text::check_parameter(
+            "referenceNumber",
+            &request.reference_number,
+        ))?;
         let stored = receiving_orders::update_transfer_detail(
             &self.repository,
             context.principal.tenant_id,
@@ -148,7 +164,9 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
         &self,
         body: &TransferDetail,
     ) -> Vec<Problem> {
-        receiving_orders::check_transfer_detail(body)
+        let mut problems = receiving_orders::check_transfer_detail(body);
+        problems.extend(text::check_body(body));
+        problems
     }
 
     async fn create_customer(
@@ -156,6 +174,10 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
         context: RequestContext<Principal>,
         request: CreateCustomerRequest,
     ) -> Result<CreateCustomerResponse, ApiError> {
+        let problems = text::check_body(&request.body);
+        if !problems.is_empty() {
+            return Err(ApiError::bad_request(problems));
+        }
         let customer =
             customers::create(&self.repository, context.principal.tenant_id, &request.body)
                 .await
@@ -193,6 +215,7 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
         request: GetSalesOrderRequest,
     ) -> Result<GetSalesOrderResponse, ApiError> {
         let reference = &request.reference_number;
+        refuse(text::check_parameter("referenceNumber", reference))?;
         match self
             .repository
             .sales_order(context.principal.tenant_id, reference)
@@ -210,7 +233,10 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
         request: ListReturnsRequest,
     ) -> Result<ListReturnsResponse, ApiError> {
         let query = match &request.dqb {
-            Some(text) => ReturnsQuery::parse(text).map_err(invalid_query)?,
+            Some(dqb) => {
+                refuse(text::check_query("dqb", dqb))?;
+                ReturnsQuery::parse(dqb).map_err(invalid_query)?
+            }
             None => ReturnsQuery::new(),
         };
         let (items, total) = returns::list(&self.repository, context.principal.tenant_id, &query)
@@ -247,7 +273,10 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
         request: ListReturnsWithTagRequest,
     ) -> Result<ListReturnsWithTagResponse, ApiError> {
         let query = match &request.dqb {
-            Some(text) => TaggedReturnsQuery::parse(text).map_err(invalid_query)?,
+            Some(dqb) => {
+                refuse(text::check_query("dqb", dqb))?;
+                TaggedReturnsQuery::parse(dqb).map_err(invalid_query)?
+            }
             None => TaggedReturnsQuery::new(),
         };
         let (items, total) = returns::list(&self.repository, context.principal.tenant_id, &query)

@@ -38,6 +38,8 @@ pub enum Refusal {
     UnknownTenant,
     /// The store could not be asked: 500.
     Unavailable(String),
+    /// The token used up its requests for the window: 429.
+    TooManyRequests(crate::rate_limit::TooManyRequests),
 }
 
 /// Checks credentials for one environment.
@@ -92,7 +94,22 @@ impl<R: TenantRepository> Authenticator<R> {
         {
             return Err(Refusal::InvalidCredential);
         }
-        match tenancy::acting_tenant(&record, tenant) {
+        // The token authenticated: only now does it count against the rate limit.
+        crate::rate_limit::admit(presented.key_id)
+            .await
+            .map_err(Refusal::TooManyRequests)?;
+        let principal = self.acting(&record, tenant).await?;
+        crate::ops::trace::record_tenant(principal.tenant_id);
+        Ok(principal)
+    }
+
+    /// The principal `record`'s token acts as, given `X-Tenant-Id`.
+    async fn acting(
+        &self,
+        record: &TokenRecord,
+        tenant: Option<&str>,
+    ) -> Result<Principal, Refusal> {
+        match tenancy::acting_tenant(record, tenant) {
             Ok(Acting::Own(principal)) => Ok(principal),
             Ok(Acting::Other(principal)) => {
                 if self.tenants.get(&principal.tenant_id).is_none() {
@@ -133,27 +150,86 @@ impl<K: std::hash::Hash + Eq, V: Clone> Cache<K, V> {
         K: std::borrow::Borrow<Q>,
         Q: std::hash::Hash + Eq + ?Sized,
     {
+        self.get_at(key, Instant::now())
+    }
+
+    fn insert(&self, key: K, value: V) {
+        self.insert_at(key, value, Instant::now());
+    }
+
+    /// The entry for `key` if it is younger than the TTL at `now`.
+    fn get_at<Q>(&self, key: &Q, now: Instant) -> Option<V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
         let entries = self
             .entries
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         entries
             .get(key)
-            .filter(|(_, at)| at.elapsed() < CACHE_TTL)
+            .filter(|(_, at)| now.saturating_duration_since(*at) < CACHE_TTL)
             .map(|(value, _)| value.clone())
     }
 
-    fn insert(&self, key: K, value: V) {
+    /// Stores `value` as of `now`; when the cache is full, the expired
+    /// entries go first, and everything if none has expired.
+    fn insert_at(&self, key: K, value: V, now: Instant) {
         let mut entries = self
             .entries
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if entries.len() >= CACHE_CAPACITY {
-            entries.retain(|_, (_, at)| at.elapsed() < CACHE_TTL);
+            entries.retain(|_, (_, at)| now.saturating_duration_since(*at) < CACHE_TTL);
             if entries.len() >= CACHE_CAPACITY {
                 entries.clear();
             }
         }
-        entries.insert(key, (value, Instant::now()));
+        entries.insert(key, (value, now));
+    }
+}
+
+/// The token and tenant caches' rules: an entry is used for its TTL and not
+/// after, and the cache never holds more than its capacity.
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    fn len(cache: &Cache<usize, ()>) -> usize {
+        cache.entries.read().unwrap().len()
+    }
+
+    #[test]
+    fn an_entry_is_used_until_its_ttl_and_not_after() {
+        let cache = Cache::default();
+        let start = Instant::now();
+        cache.insert_at(1, "record", start);
+        assert_eq!(cache.get_at(&1, start), Some("record"));
+        let almost = start + CACHE_TTL - Duration::from_millis(1);
+        assert_eq!(cache.get_at(&1, almost), Some("record"));
+        assert_eq!(cache.get_at(&1, start + CACHE_TTL), None, "expired");
+        assert_eq!(cache.get_at(&2, start), None, "never stored");
+    }
+
+    #[test]
+    fn a_full_cache_drops_expired_entries_first_and_everything_if_none_expired() {
+        let cache = Cache::default();
+        let start = Instant::now();
+        let later = start + CACHE_TTL;
+        cache.insert_at(0, (), start);
+        for key in 1..CACHE_CAPACITY {
+            cache.insert_at(key, (), later);
+        }
+        assert_eq!(len(&cache), CACHE_CAPACITY, "not full yet: nothing dropped");
+        // Full: only the one expired entry goes.
+        cache.insert_at(CACHE_CAPACITY, (), later);
+        assert_eq!(len(&cache), CACHE_CAPACITY);
+        assert_eq!(cache.get_at(&0, later), None);
+        assert_eq!(cache.get_at(&1, later), Some(()));
+        // Full again, nothing expired: everything goes but the new entry.
+        cache.insert_at(CACHE_CAPACITY + 1, (), later);
+        assert_eq!(len(&cache), 1);
+        assert_eq!(cache.get_at(&(CACHE_CAPACITY + 1), later), Some(()));
     }
 }

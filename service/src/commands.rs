@@ -4,14 +4,14 @@
 
 use std::path::Path;
 
-use logistics_models::validation::{self, Report};
-use logistics_models::{SalesOrder, SalesOrderState, TaggedReturn};
+use logistics_models::SalesOrderState;
 use uuid::Uuid;
 
 use crate::domain::receiving_orders::{self, ReceivingOrderState};
 use crate::domain::returns::{self, ReturnStep};
 use crate::domain::tenancy::Environment;
 use crate::domain::{DomainError, TenantRepository, sales_orders, tenants};
+use crate::import;
 use crate::storage::Store;
 
 /// An operator command's failure, said to the operator.
@@ -51,31 +51,24 @@ pub async fn create_tenant(
     Ok(())
 }
 
-/// Reads `file` as a JSON array of `T`, naming every problem with the item and field.
-fn read_items<T>(file: &Path) -> Result<Vec<T>>
-where
-    T: serde::de::DeserializeOwned + validation::Validate + validation::ValidateJson,
-{
+/// Reads an import file with `read`, naming every problem with the item and field.
+fn read_file<T>(file: &Path, read: import::Reader<T>) -> Result<Vec<T>> {
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    validation::from_json_slice::<Vec<T>>(&bytes, "file").map_err(|report: Report| {
+    read(&bytes, crate::domain::now()).map_err(|problems| {
+        let count = problems.0.len();
         let mut lines = vec![format!(
-            "{} is not valid: {}",
+            "{} is not valid: {count} problem{}; nothing was imported",
             file.display(),
-            report.summary("file")
+            if count == 1 { "" } else { "s" }
         )];
-        lines.extend(
-            report
-                .problems()
-                .iter()
-                .map(|p| format!("  {}: {} ({})", p.property, p.message, p.error_code)),
-        );
+        lines.extend(problems.0.iter().map(|p| format!("  {p}")));
         lines.join("\n")
     })
 }
 
 /// `import sales-orders FILE --tenant ID`.
 pub async fn import_sales_orders(database: &str, tenant: Uuid, file: &Path) -> Result {
-    let orders: Vec<SalesOrder> = read_items(file)?;
+    let orders = read_file(file, import::sales_orders)?;
     let store = open(database).await?;
     check_tenant(&store, tenant).await?;
     let count = sales_orders::import(&store, tenant, &orders)
@@ -88,7 +81,7 @@ pub async fn import_sales_orders(database: &str, tenant: Uuid, file: &Path) -> R
 
 /// `import returns FILE --tenant ID`.
 pub async fn import_returns(database: &str, tenant: Uuid, file: &Path) -> Result {
-    let returns: Vec<TaggedReturn> = read_items(file)?;
+    let returns = read_file(file, import::returns)?;
     let store = open(database).await?;
     check_tenant(&store, tenant).await?;
     let count = returns::import(&store, tenant, &returns)

@@ -4,9 +4,12 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use logistics_service::domain::tenancy::Environment;
+use logistics_service::ops::healthcheck;
+use logistics_service::rate_limit::StoreChoice;
 use logistics_service::storage::Store;
 use logistics_service::{commands, server};
 
@@ -79,6 +82,18 @@ enum Command {
         #[command(subcommand)]
         command: ReceivingOrderCommand,
     },
+    /// Ask a running instance whether it is healthy: exits 0 when its
+    /// `/healthz` (or `--ready`: `/readyz`) answers 200 within 3 seconds. The
+    /// container image's health check.
+    Healthcheck {
+        /// The instance's address [default: LOGISTICS_LISTEN, or
+        /// 127.0.0.1:8080; an unspecified address means the loopback one].
+        #[arg(long, env = "LOGISTICS_LISTEN", default_value = "127.0.0.1:8080")]
+        address: SocketAddr,
+        /// Ask `/readyz` (the database answers) instead of `/healthz`.
+        #[arg(long)]
+        ready: bool,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -91,6 +106,33 @@ struct ServeArgs {
     #[arg(long, env = "LOGISTICS_RATE_LIMIT", default_value_t = 250)]
     rate_limit: u32,
 
+    /// Where the rate limit keeps its windows: `memory` (each instance its
+    /// own), `database` (the PostgreSQL database, shared by every instance on
+    /// it) or `redis://HOST:PORT` (shared by every instance using it)
+    /// [default: database on PostgreSQL, memory on SQLite].
+    #[arg(long, env = "LOGISTICS_RATE_LIMIT_STORE", value_name = "STORE")]
+    rate_limit_store: Option<StoreChoice>,
+
+    /// What every key of a shared rate-limit store starts with (to share one
+    /// Redis server between deployments).
+    #[arg(long, env = "LOGISTICS_RATE_LIMIT_PREFIX", default_value = "lfs:rate:")]
+    rate_limit_prefix: String,
+
+    /// Serve `/metrics` on this address instead of the API's (for example
+    /// 127.0.0.1:9090, to keep it off the public port).
+    #[arg(long, env = "LOGISTICS_METRICS_LISTEN", value_name = "ADDR")]
+    metrics_listen: Option<SocketAddr>,
+
+    /// Seconds a request may take before it is abandoned and answered 503
+    /// `Timeout`; 0: no deadline.
+    #[arg(
+        long,
+        env = "LOGISTICS_REQUEST_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 25
+    )]
+    request_timeout: u64,
+
     /// The largest request body, in bytes.
     #[arg(long, env = "LOGISTICS_BODY_LIMIT", default_value_t = 16 * 1024 * 1024)]
     body_limit: usize,
@@ -99,6 +141,9 @@ struct ServeArgs {
     /// SQLite two per CPU, at least 2 and at most 16].
     #[arg(long, env = "LOGISTICS_MAX_CONNECTIONS")]
     max_connections: Option<u32>,
+
+    #[command(flatten)]
+    connections: logistics_service::http_server::ConnectionSettings,
 }
 
 #[derive(Debug, Subcommand)]
@@ -231,8 +276,13 @@ fn main() -> ExitCode {
                     environment,
                     listen: args.listen,
                     rate_limit: args.rate_limit,
+                    rate_limit_store: args.rate_limit_store,
+                    rate_limit_prefix: args.rate_limit_prefix,
                     body_limit: args.body_limit,
                     max_connections,
+                    metrics_listen: args.metrics_listen,
+                    request_timeout: Duration::from_secs(args.request_timeout),
+                    connections: args.connections,
                 };
                 server::run(settings).await
             }
@@ -287,6 +337,10 @@ fn main() -> ExitCode {
                         tenant,
                     },
             } => commands::advance_receiving_order(&database, tenant, &reference, &state).await,
+            Command::Healthcheck { address, ready } => {
+                let path = if ready { "/readyz" } else { "/healthz" };
+                healthcheck::check(healthcheck::local(address), path).await
+            }
         }
     });
     match result {

@@ -2,20 +2,30 @@
 //! the policy layers around the router, and a graceful shutdown.
 
 use std::net::{Ipv4Addr, SocketAddr};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use http::Request;
-use logistics_server_stubs::RequestId;
+use axum::extract::State;
+use http::{Request, StatusCode};
+use logistics_server_stubs::{ApiError, RequestId};
 use tokio::net::TcpListener;
 
 use crate::api::Service;
 use crate::domain::TenantRepository;
 use crate::domain::tenancy::Environment;
-use crate::rate_limit::{RateLimit, RateLimitLayer};
+use crate::http_server::{self, ConnectionSettings};
+use crate::ops::metrics::PoolStatus;
+use crate::ops::{self, Metrics, Ops, Readiness};
+use crate::rate_limit::{RateLimit, RateLimitLayer, StoreChoice};
 use crate::seed;
 use crate::storage::Store;
+
+/// The request deadline when none is set (decision D22): a request still
+/// running after it is abandoned and answered 503 `Timeout`, before the
+/// generated client's own 30-second time-out.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(25);
 
 /// How an instance serves.
 #[derive(Debug, Clone)]
@@ -28,93 +38,264 @@ pub struct Settings {
     pub listen: SocketAddr,
     /// Requests per minute per token; 0: no limit.
     pub rate_limit: u32,
+    /// Where the rate limit keeps its windows; `None`: the default for the
+    /// database (shared in PostgreSQL, in memory on SQLite).
+    pub rate_limit_store: Option<StoreChoice>,
+    /// What every key of a shared rate-limit store starts with.
+    pub rate_limit_prefix: String,
     /// The largest request body, in bytes.
     pub body_limit: usize,
     /// Database connections in the pool.
     pub max_connections: u32,
+    /// Serve `/metrics` on this address instead of the API's.
+    pub metrics_listen: Option<SocketAddr>,
+    /// The longest a request may take; zero: no deadline.
+    pub request_timeout: Duration,
+    /// Client connections: time limits, limit, drain deadline.
+    pub connections: ConnectionSettings,
 }
 
-/// The whole HTTP application over `store`.
-pub fn app(store: Store, settings: &Settings) -> Router {
+impl Settings {
+    /// The limit on client connections: as set, or from the file-descriptor
+    /// limit.
+    fn connection_limit(&self) -> usize {
+        self.connections.connection_limit.map_or_else(
+            || http_server::default_connection_limit(self.max_connections),
+            |n| n as usize,
+        )
+    }
+}
+
+impl Default for Settings {
+    /// The binary's defaults, on `./data/staging.db`.
+    fn default() -> Self {
+        Settings {
+            database: "./data/staging.db".to_owned(),
+            environment: Environment::Staging,
+            listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 8080)),
+            rate_limit: 250,
+            rate_limit_store: None,
+            rate_limit_prefix: "lfs:rate:".to_owned(),
+            body_limit: logistics_server_stubs::settings::DEFAULT_BODY_LIMIT,
+            max_connections: 8,
+            metrics_listen: None,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            connections: ConnectionSettings::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// The rate-limit store these settings choose.
+    pub fn rate_limit_store(&self) -> StoreChoice {
+        self.rate_limit_store
+            .clone()
+            .unwrap_or_else(|| StoreChoice::default_for(&self.database))
+    }
+}
+
+/// The HTTP application over a store, and what it holds open.
+pub struct App {
+    /// The API and the operations endpoints.
+    pub router: Router,
+    /// `/metrics` alone, when it is served on its own address.
+    pub metrics: Option<Router>,
+    limit: Option<RateLimit>,
+    readiness: Arc<Readiness>,
+}
+
+impl App {
+    /// Closes the rate-limit store's and the readiness probe's connections.
+    pub async fn close(&self) {
+        if let Some(limit) = &self.limit {
+            limit.close().await;
+        }
+        self.readiness.close().await;
+    }
+}
+
+/// The whole HTTP application over `store`. Call it within a Tokio runtime.
+///
+/// Layers, outermost first: the request id settled, the request's span; then
+/// for the API only: metrics, the request deadline, the rate limit, the
+/// generated router. The operations endpoints sit beside the API, outside
+/// its rate limit and deadline.
+pub fn app(store: Store, settings: &Settings) -> Result<App, String> {
+    let store_choice = settings.rate_limit_store();
+    let pool_store = store.clone();
+    let metrics = Metrics::new(
+        move || {
+            let (size, idle, max) = pool_store.pool_status();
+            PoolStatus { size, idle, max }
+        },
+        store.kind(),
+        store_choice.name(),
+    );
+    let readiness = Arc::new(Readiness::new(&settings.database)?);
     let stubs = logistics_server_stubs::Settings::new().with_body_limit(settings.body_limit);
-    let router =
-        logistics_server_stubs::router_with(Service::new(store, settings.environment), stubs);
-    let router = if settings.rate_limit > 0 {
-        router.layer(RateLimitLayer::new(RateLimit::new(settings.rate_limit)))
+    let api = logistics_server_stubs::router_with(Service::new(store, settings.environment), stubs);
+    let limit = if settings.rate_limit > 0 {
+        let prefix = format!("{}{}:", settings.rate_limit_prefix, settings.environment);
+        Some(RateLimit::with_store(
+            settings.rate_limit,
+            &store_choice,
+            &settings.database,
+            prefix,
+        )?)
     } else {
-        router
+        None
     };
-    router.layer(axum::middleware::from_fn(log_request))
+    let api = match &limit {
+        Some(limit) => api.layer(RateLimitLayer::new(limit.clone())),
+        None => api,
+    };
+    let api = if settings.request_timeout.is_zero() {
+        api
+    } else {
+        api.layer(axum::middleware::from_fn_with_state(
+            settings.request_timeout,
+            deadline,
+        ))
+    };
+    let api = api.layer(metrics.layer());
+    let ops = Ops {
+        metrics,
+        readiness: readiness.clone(),
+    };
+    let separate_metrics = settings.metrics_listen.is_some();
+    let router = api
+        .merge(ops::router(ops.clone(), !separate_metrics))
+        .layer(ops::trace::layer())
+        .layer(axum::middleware::map_request(ops::trace::settle_request_id));
+    Ok(App {
+        router,
+        metrics: separate_metrics.then(|| ops::metrics_router(ops)),
+        limit,
+        readiness,
+    })
 }
 
-/// Logs each request with its id, status and latency.
-async fn log_request(
+/// Answers 503 `Timeout` when the request is not answered within the deadline.
+async fn deadline(
+    State(limit): State<Duration>,
     request: Request<Body>,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    let started = Instant::now();
-    let method = request.method().clone();
-    let path = request.uri().path().to_owned();
-    let response = next.run(request).await;
-    let request_id = response
-        .headers()
-        .get("x-request-id")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("-");
-    let status = response.status().as_u16();
-    let micros = started.elapsed().as_micros() as u64;
-    if status >= 500 {
-        tracing::warn!(%method, %path, status, micros, request_id, "request failed");
-    } else {
-        tracing::debug!(%method, %path, status, micros, request_id, "request");
+    let request_id = RequestId::from_headers(request.headers());
+    let operation = ops::operation_of(request.method(), request.uri().path());
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Timeout",
+            format!(
+                "The request was not answered within {} seconds and was abandoned; retry it.",
+                limit.as_secs_f64()
+            ),
+        )
+        .render(&request_id, operation),
     }
-    response
 }
 
 /// A running instance.
 pub struct Running {
     /// Where it listens.
     pub address: SocketAddr,
+    /// Where `/metrics` is served, when not on `address`.
+    pub metrics_address: Option<SocketAddr>,
     /// The store it uses.
     pub store: Store,
-    shutdown: tokio::sync::oneshot::Sender<()>,
+    app: Arc<App>,
+    shutdown: tokio::sync::watch::Sender<bool>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
 impl Running {
     /// Stops accepting, lets in-flight requests finish, and waits.
     pub async fn stop(self) -> std::io::Result<()> {
-        let _ = self.shutdown.send(());
+        let _ = self.shutdown.send(true);
         let result = self
             .task
             .await
             .unwrap_or_else(|e| Err(std::io::Error::other(e)));
+        self.app.close().await;
         self.store.close().await;
         result
     }
 }
+
+async fn bind(address: SocketAddr) -> Result<(TcpListener, SocketAddr), String> {
+    let listener = TcpListener::bind(address)
+        .await
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    let bound = listener.local_addr().map_err(|e| e.to_string())?;
+    Ok((listener, bound))
+}
+
+/// Serves `app` on `listener` (and its metrics on `metrics`) with the
+/// connection settings of `settings` until `stop` turns true, then drains.
+async fn serve(
+    app: &App,
+    settings: &Settings,
+    listener: TcpListener,
+    metrics: Option<TcpListener>,
+    stop: tokio::sync::watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    let stopped = |mut stop: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = stop.wait_for(|stopped| *stopped).await;
+    };
+    let metrics_task = match (metrics, app.metrics.clone()) {
+        (Some(listener), Some(router)) => Some(tokio::spawn(http_server::serve(
+            listener,
+            router,
+            settings.connections.clone(),
+            METRICS_CONNECTIONS,
+            stopped(stop.clone()),
+        ))),
+        _ => None,
+    };
+    let served = http_server::serve(
+        listener,
+        app.router.clone(),
+        settings.connections.clone(),
+        settings.connection_limit(),
+        stopped(stop),
+    )
+    .await;
+    if let Some(task) = metrics_task {
+        task.await.map_err(std::io::Error::other)??;
+    }
+    served
+}
+
+/// Connections at once on the `--metrics-listen` address (scrapers).
+const METRICS_CONNECTIONS: usize = 64;
 
 /// Opens the database and starts serving in the background.
 pub async fn start(settings: &Settings) -> Result<Running, String> {
     let store = Store::open(&settings.database, settings.max_connections)
         .await
         .map_err(|e| e.to_string())?;
-    let listener = TcpListener::bind(settings.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", settings.listen))?;
-    let address = listener.local_addr().map_err(|e| e.to_string())?;
-    let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
-    let app = app(store.clone(), settings);
+    let (listener, address) = bind(settings.listen).await?;
+    let (metrics_listener, metrics_address) = match settings.metrics_listen {
+        Some(at) => {
+            let (listener, bound) = bind(at).await?;
+            (Some(listener), Some(bound))
+        }
+        None => (None, None),
+    };
+    let app = Arc::new(app(store.clone(), settings)?);
+    let (shutdown, stop) = tokio::sync::watch::channel(false);
+    let serving = app.clone();
+    let connections = settings.clone();
     let task = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            })
-            .await
+        serve(&serving, &connections, listener, metrics_listener, stop).await
     });
     Ok(Running {
         address,
+        metrics_address,
         store,
+        app,
         shutdown,
         task,
     })
@@ -136,25 +317,33 @@ pub async fn run(settings: Settings) -> Result<(), String> {
     } else {
         None
     };
-    let listener = TcpListener::bind(settings.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", settings.listen))?;
-    let address = listener.local_addr().map_err(|e| e.to_string())?;
+    let (listener, address) = bind(settings.listen).await?;
+    let metrics_listener = match settings.metrics_listen {
+        Some(at) => Some(bind(at).await?.0),
+        None => None,
+    };
+    let app = app(store.clone(), &settings)?;
     tracing::info!(
         %address,
         environment = %settings.environment,
         database = store.kind(),
         rate_limit = settings.rate_limit,
-        "serving the Logistics Fulfilment Service"
+        rate_limit_store = settings.rate_limit_store().name(),
+        connection_limit = settings.connection_limit(),
+        metrics = %settings.metrics_listen.map_or_else(|| format!("http://{address}/metrics"), |at| format!("http://{at}/metrics")),
+        "serving the Logistics Fulfilment Service (API reference at /docs)"
     );
     if let Some(demo) = demo {
         print_demo(&demo, address);
     }
-    let app = app(store.clone(), &settings);
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await;
-    tracing::info!("stopped: in-flight requests finished");
+    let (shutdown, stop) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = shutdown.send(true);
+    });
+    let served = serve(&app, &settings, listener, metrics_listener, stop).await;
+    tracing::info!("stopped");
+    app.close().await;
     store.close().await;
     served.map_err(|e| e.to_string())
 }

@@ -18,7 +18,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use openapi_codegen::config::Target;
-use openapi_codegen::emit::{Files, WorkspaceToml};
+use openapi_codegen::emit::{Files, RuntimeSource, WorkspaceToml};
 
 use crate::codegen::write_if_changed;
 use crate::test::{cargo_bin, run_command};
@@ -195,6 +195,8 @@ fn generate(root: &Path) -> Result<(Files, usize, Vec<String>)> {
             &targets,
             COMMAND,
             &format!("{} and {FIXTURES}", EXTERNAL.join(", ")),
+            // The scratch workspace is `target/external-specs/`.
+            &RuntimeSource::Path("../../runtime".to_owned()),
         )?,
     );
     Ok((files, generated_count, drive))

@@ -7,10 +7,31 @@ use uuid::Uuid;
 use super::DomainError;
 use super::repository::{CustomerRepository, CustomerRules, NewCustomer, Numbering, Result};
 
-/// The key under which a customer's email is unique within a tenant:
-/// trimmed and lower-cased (decisions D7).
+use unicode_normalization::UnicodeNormalization as _;
+
+/// The key under which a customer's email is unique within a tenant
+/// (decision D7): trimmed; invisible characters (zero-width spaces and
+/// joiners, the word joiner, the byte order mark, the soft hyphen) removed;
+/// in Unicode normalisation form NFKC, so that composed and decomposed
+/// accents, and full-width and ordinary letters, are one spelling; and
+/// lower-cased.
 pub fn email_key(email: &str) -> String {
-    email.trim().to_lowercase()
+    email
+        .trim()
+        .chars()
+        .filter(|c| !is_invisible(*c))
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Characters that show nothing and that no one types on purpose in an
+/// address.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}'
+    )
 }
 
 /// The customers' rules, as stores apply them inside their transactions.
@@ -81,7 +102,7 @@ mod tests {
     #[test]
     fn emails_differing_in_case_are_one_customer() {
         assert_eq!(
-            super::email_key(" Elif.Yilmaz@Example.com "),
+            email_key(" Elif.Yilmaz@Example.com "),
             "elif.yilmaz@example.com"
         );
     }
@@ -110,5 +131,87 @@ mod tests {
             })
         ));
         assert_eq!(address_number(2), 3);
+    }
+
+    #[test]
+    fn composed_and_decomposed_accents_are_one_customer() {
+        assert_eq!(
+            email_key("caf\u{e9}@example.com"),
+            email_key("cafe\u{301}@example.com")
+        );
+    }
+
+    #[test]
+    fn full_width_letters_and_zero_width_spaces_are_one_customer() {
+        assert_eq!(email_key("ｃａｆｅ＠example.com"), "cafe@example.com");
+        assert_eq!(
+            email_key("ca\u{200B}fe@exa\u{FEFF}mple.com"),
+            "cafe@example.com"
+        );
+    }
+
+    #[test]
+    fn different_letters_stay_different() {
+        assert_ne!(email_key("cafe@example.com"), email_key("café@example.com"));
+    }
+}
+
+/// What makes an order's address the customer's existing one: every field of
+/// the place alike, ids and numbers aside (a new address is stored otherwise).
+#[cfg(test)]
+mod same_place_tests {
+    use super::*;
+
+    fn address() -> Address {
+        let text = |s: &str| Some(s.to_owned());
+        Address {
+            address_no: 1,
+            id: Uuid::from_u128(1),
+            address_first_name: text("Elif"),
+            address_last_name: text("Yilmaz"),
+            company: text("Acme"),
+            address_one: text("Bagdat Cd. 1"),
+            address_two: text("Daire 2"),
+            district: text("Kadikoy"),
+            city: text("Istanbul"),
+            postal_code: text("34710"),
+            country: text("TR"),
+            address_phone: text("+905551112233"),
+            tax_office: text("Kadikoy VD"),
+            tax_number: text("1234567890"),
+        }
+    }
+
+    #[test]
+    fn the_same_place_is_every_field_alike_whatever_its_id_and_number() {
+        let stored = address();
+        let again = Address {
+            address_no: 2,
+            id: Uuid::from_u128(2),
+            ..address()
+        };
+        assert!(same_place(&stored, &again));
+        type Field = fn(&mut Address) -> &mut Option<String>;
+        let fields: [(&str, Field); 12] = [
+            ("addressFirstName", |a| &mut a.address_first_name),
+            ("addressLastName", |a| &mut a.address_last_name),
+            ("company", |a| &mut a.company),
+            ("addressOne", |a| &mut a.address_one),
+            ("addressTwo", |a| &mut a.address_two),
+            ("district", |a| &mut a.district),
+            ("city", |a| &mut a.city),
+            ("postalCode", |a| &mut a.postal_code),
+            ("country", |a| &mut a.country),
+            ("addressPhone", |a| &mut a.address_phone),
+            ("taxOffice", |a| &mut a.tax_office),
+            ("taxNumber", |a| &mut a.tax_number),
+        ];
+        for (name, field) in fields {
+            let mut other = address();
+            *field(&mut other) = Some("elsewhere".to_owned());
+            assert!(!same_place(&stored, &other), "{name} differs");
+            *field(&mut other) = None;
+            assert!(!same_place(&stored, &other), "{name} absent");
+        }
     }
 }

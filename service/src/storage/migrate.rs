@@ -1,56 +1,20 @@
-//! The schema migrations, embedded in the binary and applied at start.
+//! The schema migrations, embedded in the binary by `sqlx::migrate!` and
+//! applied at start: `service/migrations/<database>/NNNN_description.sql`.
+//! The two databases share version numbers where a change applies to both;
+//! a migration of one alone (PostgreSQL's rate-limit table, 0003) has no
+//! counterpart in the other.
 
-use std::borrow::Cow;
-
-use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::migrate::Migrator;
 
 use super::db::Dialect;
 
-/// One migration: its version, description and SQL per database.
-struct Step {
-    version: i64,
-    description: &'static str,
-    sqlite: &'static str,
-    postgres: &'static str,
-}
-
-const STEPS: &[Step] = &[
-    Step {
-        version: 1,
-        description: "schema",
-        sqlite: include_str!("../../migrations/sqlite/0001_schema.sql"),
-        postgres: include_str!("../../migrations/postgres/0001_schema.sql"),
-    },
-    Step {
-        version: 2,
-        description: "returns filter order",
-        sqlite: include_str!("../../migrations/sqlite/0002_returns_filter_order.sql"),
-        postgres: include_str!("../../migrations/postgres/0002_returns_filter_order.sql"),
-    },
-];
+static SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// The migrator for `dialect`.
-pub fn migrator(dialect: Dialect) -> Migrator {
-    let migrations = STEPS
-        .iter()
-        .map(|step| {
-            let sql = match dialect {
-                Dialect::Sqlite => step.sqlite,
-                Dialect::Postgres => step.postgres,
-            };
-            Migration::new(
-                step.version,
-                Cow::Borrowed(step.description),
-                MigrationType::Simple,
-                Cow::Borrowed(sql),
-                false,
-            )
-        })
-        .collect();
-    Migrator {
-        migrations: Cow::Owned(migrations),
-        ignore_missing: false,
-        locking: true,
-        no_tx: false,
+pub fn migrator(dialect: Dialect) -> &'static Migrator {
+    match dialect {
+        Dialect::Sqlite => &SQLITE,
+        Dialect::Postgres => &POSTGRES,
     }
 }

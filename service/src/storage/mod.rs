@@ -146,6 +146,18 @@ impl Store {
         self.pool.close().await
     }
 
+    /// The connection pool, for metrics: connections open, idle, and the most.
+    pub fn pool_status(&self) -> (u32, u32, u32) {
+        fn of<DB: sqlx::Database>(pool: &sqlx::Pool<DB>) -> (u32, u32, u32) {
+            let idle = u32::try_from(pool.num_idle()).unwrap_or(u32::MAX);
+            (pool.size(), idle, pool.options().get_max_connections())
+        }
+        match &self.pool {
+            Pool::Sqlite(pool) => of(pool),
+            Pool::Postgres(pool) => of(pool),
+        }
+    }
+
     /// Which database this is, for logs.
     pub fn kind(&self) -> &'static str {
         match self.pool.dialect() {

@@ -12,6 +12,7 @@ use logistics_client::models::{self, CustomerInput, ReceivingOrder, ReceivingOrd
 use logistics_client::{Client, RetryPolicy, reqwest};
 use logistics_service::domain::tenancy::Environment;
 use logistics_service::domain::tenants::{self, NewTenant};
+use logistics_service::http_server::ConnectionSettings;
 use logistics_service::server::{self, Running, Settings};
 use logistics_service::storage::Store;
 
@@ -102,6 +103,7 @@ where
 pub struct Options {
     pub rate_limit: u32,
     pub body_limit: usize,
+    pub connections: ConnectionSettings,
 }
 
 impl Default for Options {
@@ -111,6 +113,8 @@ impl Default for Options {
             rate_limit: 100_000,
             // The default of the binary (D22).
             body_limit: 16 * 1024 * 1024,
+            // The binary's defaults.
+            connections: ConnectionSettings::default(),
         }
     }
 }
@@ -269,6 +273,8 @@ impl TestService {
             rate_limit: options.rate_limit,
             body_limit: options.body_limit,
             max_connections: 8,
+            connections: options.connections,
+            ..Settings::default()
         };
         let running = server::start(&settings)
             .await
@@ -301,6 +307,11 @@ impl TestService {
     /// The store the service uses: the warehouse side's way in.
     pub fn store(&self) -> &Store {
         &self.running.as_ref().expect("running").store
+    }
+
+    /// The database URL the operator commands open.
+    pub fn database_url(&self) -> &str {
+        &self.database.url
     }
 
     pub fn base_url(&self) -> String {

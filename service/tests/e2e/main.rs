@@ -15,6 +15,8 @@ mod harness;
 
 mod auth;
 mod concurrency;
+mod hostile;
+mod import;
 mod limits;
 mod operations;
 mod returns_query;

@@ -1,0 +1,250 @@
+//! `/metrics`: the service's metrics in the Prometheus text format, kept by
+//! the `metrics` facade and rendered by `metrics-exporter-prometheus`.
+//!
+//! | metric | kind | labels |
+//! | --- | --- | --- |
+//! | `lfs_http_requests_total` | counter | `operation` (the operationId, or `none`), `status` |
+//! | `lfs_http_request_duration_seconds` | histogram | `operation` |
+//! | `lfs_http_requests_in_flight` | gauge | |
+//! | `lfs_rate_limit_refusals_total` | counter | |
+//! | `lfs_rate_limit_store_errors_total` | counter | `store` |
+//! | `lfs_db_pool_connections` | gauge | `state` (`idle`, `in_use`) |
+//! | `lfs_db_pool_max_connections` | gauge | |
+//! | `lfs_db_pool_exhausted_total` | counter: requests that found every connection of the pool in use, and so may wait for one | |
+//! | `lfs_build_info` | gauge, always 1 | `version`, `database`, `rate_limit_store` |
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use http::{Request, Response};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use tower::{Layer, Service};
+
+/// The pool's state: connections open, idle among them, and the most allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolStatus {
+    /// Connections open.
+    pub size: u32,
+    /// Open connections not in use.
+    pub idle: u32,
+    /// The most connections the pool opens.
+    pub max: u32,
+}
+
+type PoolProbe = Arc<dyn Fn() -> PoolStatus + Send + Sync>;
+
+/// The metrics of this process, and how to render them.
+#[derive(Clone)]
+pub struct Metrics {
+    handle: PrometheusHandle,
+    pool: PoolProbe,
+}
+
+/// Latency buckets, in seconds: 0.5 ms to 10 s.
+const LATENCY_BUCKETS: [f64; 14] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// The process-wide recorder: the `metrics` macros record into one global
+/// recorder, installed once (instances started in one process, as the tests
+/// do, share it).
+fn handle() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new()
+                .set_buckets_for_metric(
+                    Matcher::Full("lfs_http_request_duration_seconds".to_owned()),
+                    &LATENCY_BUCKETS,
+                )
+                .expect("the buckets are not empty")
+                .build_recorder();
+            let handle = recorder.handle();
+            if ::metrics::set_global_recorder(recorder).is_err() {
+                tracing::warn!("another metrics recorder is installed: /metrics stays empty");
+            }
+            handle
+        })
+        .clone()
+}
+
+impl Metrics {
+    /// The metrics of an instance whose database pool `pool` describes;
+    /// records its build information. Call within a Tokio runtime: it starts
+    /// the recorder's upkeep.
+    pub fn new(
+        pool: impl Fn() -> PoolStatus + Send + Sync + 'static,
+        database: &'static str,
+        rate_limit_store: &str,
+    ) -> Metrics {
+        let handle = handle();
+        static UPKEEP: OnceLock<()> = OnceLock::new();
+        UPKEEP.get_or_init(|| {
+            // Histogram samples are buffered until upkeep folds them in: do
+            // it every few seconds even when nobody scrapes.
+            let handle = handle.clone();
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(Duration::from_secs(5));
+                loop {
+                    tick.tick().await;
+                    handle.run_upkeep();
+                }
+            });
+        });
+        ::metrics::gauge!(
+            "lfs_build_info",
+            "version" => env!("CARGO_PKG_VERSION"),
+            "database" => database,
+            "rate_limit_store" => rate_limit_store.to_owned(),
+        )
+        .set(1.0);
+        ::metrics::describe_counter!(
+            "lfs_http_requests_total",
+            "Requests answered, by operationId and status."
+        );
+        ::metrics::describe_histogram!(
+            "lfs_http_request_duration_seconds",
+            ::metrics::Unit::Seconds,
+            "Time to answer a request, by operationId."
+        );
+        ::metrics::describe_gauge!("lfs_http_requests_in_flight", "Requests being answered.");
+        ::metrics::describe_counter!(
+            "lfs_rate_limit_refusals_total",
+            "Requests refused with 429 by the rate limit."
+        );
+        ::metrics::describe_counter!(
+            "lfs_rate_limit_store_errors_total",
+            "Rate-limit checks the shared store did not answer (the instance's own window decided)."
+        );
+        ::metrics::describe_counter!(
+            "lfs_db_pool_exhausted_total",
+            "Requests that started while every database connection was in use."
+        );
+        ::metrics::counter!("lfs_rate_limit_refusals_total").absolute(0);
+        ::metrics::gauge!("lfs_http_requests_in_flight").increment(0.0);
+        ::metrics::counter!("lfs_db_pool_exhausted_total").absolute(0);
+        Metrics {
+            handle,
+            pool: Arc::new(pool),
+        }
+    }
+
+    /// The metrics in the Prometheus text format, the pool's gauges read now.
+    pub fn render(&self) -> String {
+        let pool = (self.pool)();
+        ::metrics::gauge!("lfs_db_pool_connections", "state" => "idle").set(pool.idle);
+        ::metrics::gauge!("lfs_db_pool_connections", "state" => "in_use")
+            .set(pool.size.saturating_sub(pool.idle));
+        ::metrics::gauge!("lfs_db_pool_max_connections").set(pool.max);
+        self.handle.run_upkeep();
+        self.handle.render()
+    }
+
+    /// The layer that counts and times the requests of the API.
+    pub fn layer(&self) -> MetricsLayer {
+        MetricsLayer {
+            pool: self.pool.clone(),
+        }
+    }
+}
+
+/// Counts and times requests by their operation (see [`Metrics`]).
+#[derive(Clone)]
+pub struct MetricsLayer {
+    pool: PoolProbe,
+}
+
+impl<S> Layer<S> for MetricsLayer {
+    type Service = Measured<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        Measured {
+            inner,
+            pool: self.pool.clone(),
+        }
+    }
+}
+
+/// A service whose requests are counted and timed.
+#[derive(Clone)]
+pub struct Measured<S> {
+    inner: S,
+    pool: PoolProbe,
+}
+
+/// Takes a request off the in-flight gauge when its answer is ready or the
+/// request is dropped (a client that went away).
+struct InFlight;
+
+impl InFlight {
+    fn start() -> InFlight {
+        ::metrics::gauge!("lfs_http_requests_in_flight").increment(1.0);
+        InFlight
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        ::metrics::gauge!("lfs_http_requests_in_flight").decrement(1.0);
+    }
+}
+
+impl<S> Service<Request<Body>> for Measured<S>
+where
+    S: Service<Request<Body>, Response = Response<Body>> + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response<Body>;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<Body>) -> Self::Future {
+        let operation =
+            super::operation_of(request.method(), request.uri().path()).unwrap_or("none");
+        let pool = (self.pool)();
+        if pool.size >= pool.max && pool.idle == 0 {
+            ::metrics::counter!("lfs_db_pool_exhausted_total").increment(1);
+        }
+        let in_flight = InFlight::start();
+        let started = Instant::now();
+        let future = self.inner.call(request);
+        Box::pin(async move {
+            let response = future.await?;
+            drop(in_flight);
+            ::metrics::histogram!("lfs_http_request_duration_seconds", "operation" => operation)
+                .record(started.elapsed().as_secs_f64());
+            ::metrics::counter!(
+                "lfs_http_requests_total",
+                "operation" => operation,
+                "status" => status_label(response.status().as_u16()),
+            )
+            .increment(1);
+            Ok(response)
+        })
+    }
+}
+
+/// The status as a label, without allocating for the usual ones.
+fn status_label(status: u16) -> ::metrics::SharedString {
+    match status {
+        200 => "200".into(),
+        201 => "201".into(),
+        204 => "204".into(),
+        400 => "400".into(),
+        401 => "401".into(),
+        403 => "403".into(),
+        404 => "404".into(),
+        409 => "409".into(),
+        429 => "429".into(),
+        500 => "500".into(),
+        other => other.to_string().into(),
+    }
+}

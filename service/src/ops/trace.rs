@@ -1,0 +1,86 @@
+//! One span per request (tower-http's `TraceLayer`), carrying the request
+//! id, the operationId, the tenant (recorded once the token is checked) and
+//! the status, so that every log line of a request has them — as fields of
+//! the `span` object in JSON logs.
+//!
+//! The request id is settled before the span opens: the request's own
+//! `X-Request-Id` when it is sane, a new one otherwise, written back to the
+//! request so that the router, the error bodies and the span agree.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use http::{Request, Response};
+use logistics_server_stubs::RequestId;
+use logistics_server_stubs::request_id::X_REQUEST_ID;
+use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
+use tower_http::trace::{MakeSpan, OnResponse, TraceLayer};
+use tracing::Span;
+
+/// Gives the request its id, the one the router will use.
+pub async fn settle_request_id(mut request: Request<Body>) -> Request<Body> {
+    let id = RequestId::from_headers(request.headers());
+    request
+        .headers_mut()
+        .insert(&X_REQUEST_ID, id.to_header_value());
+    request
+}
+
+/// The span of a request.
+#[derive(Clone, Copy)]
+pub struct RequestSpan;
+
+impl<B> MakeSpan<B> for RequestSpan {
+    fn make_span(&mut self, request: &Request<B>) -> Span {
+        let request_id = request
+            .headers()
+            .get(&X_REQUEST_ID)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("-");
+        let operation = super::operation_of(request.method(), request.uri().path()).unwrap_or("-");
+        tracing::info_span!(
+            "request",
+            method = %request.method(),
+            path = request.uri().path(),
+            request_id,
+            operation,
+            tenant = tracing::field::Empty,
+            status = tracing::field::Empty,
+        )
+    }
+}
+
+/// Records the status; logs server errors at WARN and the rest at DEBUG.
+#[derive(Clone, Copy)]
+pub struct LogResponse;
+
+impl<B> OnResponse<B> for LogResponse {
+    fn on_response(self, response: &Response<B>, latency: Duration, span: &Span) {
+        let status = response.status().as_u16();
+        span.record("status", status);
+        let micros = latency.as_micros() as u64;
+        if status >= 500 {
+            tracing::warn!(status, micros, "request failed");
+        } else {
+            tracing::debug!(status, micros, "request");
+        }
+    }
+}
+
+/// The trace layer: [`RequestSpan`] and [`LogResponse`]; failures are
+/// logged by [`LogResponse`] and by the error rendering, not again here.
+pub fn layer()
+-> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, RequestSpan, (), LogResponse, (), (), ()> {
+    TraceLayer::new_for_http()
+        .make_span_with(RequestSpan)
+        .on_request(())
+        .on_response(LogResponse)
+        .on_body_chunk(())
+        .on_eos(())
+        .on_failure(())
+}
+
+/// Records the tenant a request acts for on its span.
+pub fn record_tenant(tenant: impl std::fmt::Display) {
+    Span::current().record("tenant", tracing::field::display(tenant));
+}

@@ -1,0 +1,96 @@
+//! Text the service refuses whatever the field: the NUL character (U+0000),
+//! which PostgreSQL cannot store in text and which no field of the interface
+//! has a use for (decision D30). Every backend refuses it alike, here,
+//! before the domain sees the request.
+
+use logistics_models::validation::Problem;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The problem of a value holding NUL, at `property`.
+fn problem(property: String) -> Problem {
+    Problem {
+        property,
+        message: "must not contain the NUL character (U+0000)".to_owned(),
+        error_code: "InvalidFormat".to_owned(),
+    }
+}
+
+/// A problem when the parameter `name`'s `value` holds NUL.
+pub fn check_parameter(name: &str, value: &str) -> Option<Problem> {
+    value.contains('\0').then(|| problem(name.to_owned()))
+}
+
+/// A problem when the query string parameter `name` (a DynamicQuery, whose
+/// inner query string is decoded once more) holds NUL, as itself or as
+/// `%00`.
+pub fn check_query(name: &str, value: &str) -> Option<Problem> {
+    (value.contains('\0') || value.contains("%00")).then(|| problem(name.to_owned()))
+}
+
+/// A problem for every string of a request body holding NUL, each at its
+/// path (`[3].lineItems[0].sku`, as the schema's problems are named).
+pub fn check_body<T: Serialize>(body: &T) -> Vec<Problem> {
+    // serde_json writes NUL as `\u0000`; a body without that sequence has no
+    // NUL, and is not walked.
+    let Ok(json) = serde_json::to_vec(body) else {
+        return Vec::new();
+    };
+    if !json.windows(6).any(|w| w == b"\\u0000") {
+        return Vec::new();
+    }
+    let mut problems = Vec::new();
+    if let Ok(value) = serde_json::from_slice::<Value>(&json) {
+        walk(&value, &mut String::new(), &mut problems);
+    }
+    problems
+}
+
+fn walk(value: &Value, path: &mut String, problems: &mut Vec<Problem>) {
+    let length = path.len();
+    match value {
+        Value::String(text) if text.contains('\0') => problems.push(problem(path.clone())),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push_str(&format!("[{i}]"));
+                walk(item, path, problems);
+                path.truncate(length);
+            }
+        }
+        Value::Object(fields) => {
+            for (name, field) in fields {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(name);
+                walk(field, path, problems);
+                path.truncate(length);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_string_with_nul_is_named_by_its_path() {
+        let body = serde_json::json!([
+            {"sku": "A", "lines": [{"lot": "x\u{0}y"}]},
+            {"sku": "\u{0}"}
+        ]);
+        let paths: Vec<String> = check_body(&body).into_iter().map(|p| p.property).collect();
+        assert_eq!(paths, ["[0].lines[0].lot", "[1].sku"]);
+    }
+
+    #[test]
+    fn a_backslash_u_written_out_is_not_nul() {
+        assert!(check_body(&serde_json::json!({"note": "\\u0000"})).is_empty());
+        assert!(check_parameter("dqb", "v=\\u0000").is_none());
+        assert!(check_parameter("referenceNumber", "A\u{0}B").is_some());
+        assert!(check_query("dqb", "o=eq&p=notes&v=a%00b").is_some());
+        assert!(check_query("dqb", "o=eq&p=notes&v=a%2500b").is_none());
+    }
+}
