@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -29,8 +30,8 @@ impl Client {
         &self,
         body: &crate::models::Record,
     ) -> Result<crate::models::Record, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "createRecord",
             reqwest::Method::POST,
             "/records",
@@ -40,9 +41,7 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                __answer.json::<crate::models::Record>(crate::transport::Envelope::Bare)
-            }
+            200 => Ok(__answer.json::<crate::models::Record>(Envelope::Bare)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -70,15 +69,15 @@ impl Client {
         id: &str,
         params: GetExportParams,
     ) -> Result<bytes::Bytes, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "getExport",
             reqwest::Method::GET,
             "/exports/{id}",
             SECURITY,
         );
         __call.path_param("id", id);
-        __call.query("level", &params.level, crate::transport::Style::Comma, true);
+        __call.query("level", &params.level, Style::Comma, true);
         __call.accept("application/octet-stream");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
@@ -105,8 +104,8 @@ impl Client {
     ///
     /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
     pub async fn upload(&self, params: UploadParams) -> Result<(), crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "upload",
             reqwest::Method::POST,
             "/uploads",

@@ -3,9 +3,8 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`ConstructsApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
 use axum::body::Body;
@@ -38,24 +37,30 @@ pub fn router_with<A: ConstructsApi>(api: A, settings: Settings) -> Router {
             "/records",
             axum::routing::post(create_record::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
         .route(
             "/exports/{id}",
             axum::routing::get(get_export::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
         .route(
             "/uploads",
             axum::routing::post(upload::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -77,7 +82,7 @@ async fn create_record<A: ConstructsApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "createRecord")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "createRecord")
 }
 
 /// Reads and checks a request to `createRecord`, calls [`ConstructsApi::create_record`], encodes its answer.
@@ -120,7 +125,7 @@ async fn get_export<A: ConstructsApi>(
     let outcome = AssertUnwindSafe(handle_get_export(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "getExport")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getExport")
 }
 
 /// Reads and checks a request to `getExport`, calls [`ConstructsApi::get_export`], encodes its answer.
@@ -178,7 +183,7 @@ async fn upload<A: ConstructsApi>(
     let outcome = AssertUnwindSafe(handle_upload(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "upload")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "upload")
 }
 
 /// Reads and checks a request to `upload`, calls [`ConstructsApi::upload`], encodes its answer.
@@ -205,11 +210,4 @@ async fn handle_upload<A: ConstructsApi>(
     let request = api::UploadRequest { body };
     let response = shared.api.upload(context, request).await?;
     response.into_http()
-}
-
-/// `Level` from a parameter's text.
-impl params::FromParam for models::Level {
-    fn from_param(raw: Cow<'_, str>) -> Result<Self, params::ParamError> {
-        raw.parse().map_err(params::ParamError::from_enum)
-    }
 }
