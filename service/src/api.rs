@@ -76,7 +76,7 @@ fn refusal(refusal: Refusal) -> ApiError {
         Refusal::NoEmulationRight => {
             ApiError::forbidden("Forbidden", "This token may not act on behalf of another tenant.").at("X-Tenant-Id")
         }
-        Refusal::UnknownTenant => ApiError::forbidden("Forbidden", "X-Tenant-Id names no tenant.").at("X-Tenant-Id"),
+        Refusal::UnknownTenant => ApiError::forbidden("Forbidden", "X-Tenant-Id names no tenant of this environment.").at("X-Tenant-Id"),
         Refusal::Unavailable(cause) => ApiError::internal(cause),
         Refusal::TooManyRequests(refused) => refused.into_api_error(),
     }
