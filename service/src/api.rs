@@ -107,12 +107,14 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
     type Principal = Principal;
 
     async fn authenticate(&self, credentials: Credentials<'_>) -> Result<Principal, ApiError> {
+        // Bytes that are not text still name a tenant (none): an unreadable
+        // X-Tenant-Id is refused like an unknown one, not taken as absent.
         let tenant = credentials
             .headers
             .get("x-tenant-id")
-            .and_then(|v| v.to_str().ok());
+            .map(|v| String::from_utf8_lossy(v.as_bytes()));
         self.auth
-            .authenticate(credentials.value(), tenant)
+            .authenticate(credentials.value(), tenant.as_deref())
             .await
             .map_err(refusal)
     }
