@@ -714,8 +714,13 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     } else {
         quote!(mut)
     };
+    // `self`, the required inputs and the optional ones: the document's
+    // operation decides how many there are.
+    let arg_count = 1 + plan.args.len() + usize::from(plan.params.is_some());
+    let many = (arg_count > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     quote! {
         #doc
+        #many
         pub async fn #fn_ident(&self, #(#args,)* #params_arg) -> Result<#result, crate::Error> {
             const SECURITY: &[&[Scheme]] = #security;
             let #mutability __call = Call::new(#id, reqwest::Method::#method, #path, SECURITY);
@@ -1144,9 +1149,17 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
                 None => quote!(#doc #variant,),
             }
         });
+        // A large body beside an empty status is what the document says;
+        // callers match on it rather than on a box.
+        let allow_large = plan
+            .successes
+            .iter()
+            .any(|s| s.payload.is_some())
+            .then(|| quote!(#[allow(clippy::large_enum_variant)]));
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
+            #allow_large
             pub enum #name {
                 #(#variants)*
             }
