@@ -188,6 +188,11 @@ fn write_workspace(
     for (path, package) in crates {
         dependencies.insert((*package).to_owned(), path_dependency(path));
     }
+    // The runtime the generated crates depend on, where it is.
+    dependencies.insert(
+        "openapi-runtime".to_owned(),
+        path_dependency(&root.join("runtime").to_string_lossy()),
+    );
     let server_package = crates
         .last()
         .map(|(_, package)| *package)

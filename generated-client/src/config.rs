@@ -35,14 +35,14 @@ impl Environment {
     pub(crate) fn resolve(
         &self,
         overrides: &[(String, String)],
-    ) -> Result<String, crate::Error> {
+    ) -> Result<String, openapi_runtime::client::Failure> {
         match self {
             Environment::Production => {
-                crate::client::fill_template(
+                openapi_runtime::client::fill_template(
                     "Production",
                     "{base_url}",
                     &[
-                        crate::client::ServerVariable {
+                        openapi_runtime::client::ServerVariable {
                             name: "base_url",
                             default: "https://api.fulfilment.example",
                             allowed: &[],
@@ -52,11 +52,11 @@ impl Environment {
                 )
             }
             Environment::Staging => {
-                crate::client::fill_template(
+                openapi_runtime::client::fill_template(
                     "Staging",
                     "{base_url}",
                     &[
-                        crate::client::ServerVariable {
+                        openapi_runtime::client::ServerVariable {
                             name: "base_url",
                             default: "https://staging.api.fulfilment.example",
                             allowed: &[],
@@ -66,7 +66,7 @@ impl Environment {
                 )
             }
             Environment::Custom(url) => {
-                crate::client::fill_template("Custom", url, &[], overrides)
+                openapi_runtime::client::fill_template("Custom", url, &[], overrides)
             }
         }
     }
@@ -79,14 +79,14 @@ impl crate::ClientBuilder {
     ///
     /// A token that already names its scheme (`Bearer …`, `Token …`) is sent as it is. The token never appears in `Debug` output or logs.
     pub fn token(mut self, token: impl Into<String>) -> Self {
-        self.credentials.token = Some(crate::transport::Secret::new(token.into()));
+        self.settings.token(token.into());
         self
     }
     /// Sends `X-Tenant-Id` with every request. Acts on behalf of this tenant (emulation). Absent, empty or equal to the token's tenant: the token's tenant. Another tenant: only for a token with the emulation right, 403 otherwise. An unknown tenant: 403.
     ///
     /// Not sent unless set; [`Client::with_tenant_id`](crate::Client::with_tenant_id) changes it for one client.
     pub fn tenant_id(mut self, value: impl Into<String>) -> Self {
-        crate::client::set_header(&mut self.common_headers, "X-Tenant-Id", value.into());
+        self.settings.header("X-Tenant-Id", value.into());
         self
     }
 }
@@ -94,6 +94,8 @@ impl crate::ClientBuilder {
 impl crate::Client {
     /// A client like this one (sharing its connections) that sends `X-Tenant-Id` with every request. Acts on behalf of this tenant (emulation). Absent, empty or equal to the token's tenant: the token's tenant. Another tenant: only for a token with the emulation right, 403 otherwise. An unknown tenant: 403.
     pub fn with_tenant_id(&self, value: impl Into<String>) -> crate::Client {
-        crate::client::with_header(self, "X-Tenant-Id", value.into())
+        crate::Client {
+            transport: self.transport.with_header("X-Tenant-Id", value.into()),
+        }
     }
 }

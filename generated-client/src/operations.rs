@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme, paging};
 use crate::Client;
 
 impl Client {
@@ -135,15 +136,15 @@ impl Client {
         &self,
         body: &crate::models::ReceivingOrderBatch,
     ) -> Result<crate::models::BulkUpsertResult, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "bulkUpsertReceivingOrders",
             reqwest::Method::POST,
             "/openapi/v1/ReceivingOrders/BulkUpsert",
@@ -153,12 +154,7 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                __answer
-                    .json::<
-                        crate::models::BulkUpsertResult,
-                    >(crate::transport::Envelope::Probe)
-            }
+            200 => Ok(__answer.json::<crate::models::BulkUpsertResult>(Envelope::Probe)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -236,15 +232,15 @@ impl Client {
         reference_number: &str,
         body: &crate::models::TransferDetail,
     ) -> Result<crate::models::TransferDetail, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "updateReceivingOrderTransferDetail",
             reqwest::Method::PUT,
             "/openapi/v1/ReceivingOrders/{referenceNumber}/transferDetail",
@@ -256,10 +252,7 @@ impl Client {
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200 => {
-                __answer
-                    .json::<
-                        crate::models::TransferDetail,
-                    >(crate::transport::Envelope::Fallback)
+                Ok(__answer.json::<crate::models::TransferDetail>(Envelope::Fallback)?)
             }
             _ => Err(__answer.into_error()),
         }
@@ -334,15 +327,15 @@ impl Client {
         &self,
         body: &crate::models::CustomerInput,
     ) -> Result<crate::models::Customer, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "createCustomer",
             reqwest::Method::POST,
             "/openapi/v1/Customers",
@@ -352,12 +345,7 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            201 => {
-                __answer
-                    .json::<
-                        crate::models::Customer,
-                    >(crate::transport::Envelope::Fallback)
-            }
+            201 => Ok(__answer.json::<crate::models::Customer>(Envelope::Fallback)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -429,15 +417,15 @@ impl Client {
         &self,
         customer_no: i32,
     ) -> Result<crate::models::Customer, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "getCustomer",
             reqwest::Method::GET,
             "/openapi/v1/Customers/{customerNo}",
@@ -447,12 +435,7 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                __answer
-                    .json::<
-                        crate::models::Customer,
-                    >(crate::transport::Envelope::Fallback)
-            }
+            200 => Ok(__answer.json::<crate::models::Customer>(Envelope::Fallback)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -624,15 +607,15 @@ impl Client {
         &self,
         reference_number: &str,
     ) -> Result<crate::models::SalesOrder, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "getSalesOrder",
             reqwest::Method::GET,
             "/openapi/v1/SalesOrders/{referenceNumber}",
@@ -642,12 +625,7 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                __answer
-                    .json::<
-                        crate::models::SalesOrder,
-                    >(crate::transport::Envelope::Fallback)
-            }
+            200 => Ok(__answer.json::<crate::models::SalesOrder>(Envelope::Fallback)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -709,15 +687,15 @@ impl Client {
         &self,
         params: ListReturnsParams,
     ) -> Result<crate::models::ReturnList, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "listReturns",
             reqwest::Method::GET,
             "/openapi/v1/Returns",
@@ -729,12 +707,7 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                __answer
-                    .json::<
-                        crate::models::ReturnList,
-                    >(crate::transport::Envelope::Fallback)
-            }
+            200 => Ok(__answer.json::<crate::models::ReturnList>(Envelope::Fallback)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -805,15 +778,15 @@ impl Client {
         &self,
         params: ListReturnsWithTagParams,
     ) -> Result<crate::models::TaggedReturnList, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "listReturnsWithTag",
             reqwest::Method::GET,
             "/openapi/v1/Returns/GetReturnsWithTag",
@@ -826,10 +799,7 @@ impl Client {
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200 => {
-                __answer
-                    .json::<
-                        crate::models::TaggedReturnList,
-                    >(crate::transport::Envelope::Fallback)
+                Ok(__answer.json::<crate::models::TaggedReturnList>(Envelope::Fallback)?)
             }
             _ => Err(__answer.into_error()),
         }
@@ -849,7 +819,7 @@ impl Client {
     > + Send + 'static {
         let __client = self.clone();
         let __first = query.requested_offset().unwrap_or(0);
-        crate::paging::walk(
+        paging::walk(
             __first,
             move |__offset| {
                 let __client = __client.clone();
@@ -857,7 +827,7 @@ impl Client {
                 let __params = ListReturnsParams::default().dqb(__query);
                 async move {
                     let __page = __client.list_returns(__params).await?;
-                    Ok(crate::paging::Page {
+                    Ok(paging::Page {
                         offset: i64::from(__page.offset),
                         total: i64::from(__page.data_set_count),
                         items: __page.items,
@@ -881,7 +851,7 @@ impl Client {
     > + Send + 'static {
         let __client = self.clone();
         let __first = query.requested_offset().unwrap_or(0);
-        crate::paging::walk(
+        paging::walk(
             __first,
             move |__offset| {
                 let __client = __client.clone();
@@ -889,7 +859,7 @@ impl Client {
                 let __params = ListReturnsWithTagParams::default().dqb(__query);
                 async move {
                     let __page = __client.list_returns_with_tag(__params).await?;
-                    Ok(crate::paging::Page {
+                    Ok(paging::Page {
                         offset: i64::from(__page.offset),
                         total: i64::from(__page.data_set_count),
                         items: __page.items,

@@ -15,8 +15,6 @@ pub mod common;
 #[rustfmt::skip]
 pub mod customers;
 #[rustfmt::skip]
-pub mod dynamic_query;
-#[rustfmt::skip]
 pub mod queries;
 #[rustfmt::skip]
 pub mod receiving_orders;
@@ -24,8 +22,11 @@ pub mod receiving_orders;
 pub mod returns;
 #[rustfmt::skip]
 pub mod sales_orders;
-#[rustfmt::skip]
-pub mod validation;
+
+/// The `dqb` grammar the query types of [`queries`] are built on.
+pub use openapi_runtime::models::dynamic_query;
+/// Validation: the checks every type implements, the report of problems, decoding.
+pub use openapi_runtime::models::validation;
 
 pub use common::*;
 pub use customers::*;

@@ -3,7 +3,7 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`FulfilmentApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
@@ -37,52 +37,66 @@ pub fn router_with<A: FulfilmentApi>(api: A, settings: Settings) -> Router {
             "/openapi/v1/ReceivingOrders/BulkUpsert",
             axum::routing::post(bulk_upsert_receiving_orders::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
         .route(
             "/openapi/v1/ReceivingOrders/{referenceNumber}/transferDetail",
             axum::routing::put(update_receiving_order_transfer_detail::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "PUT")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "PUT")
                 }),
         )
         .route(
             "/openapi/v1/Customers",
             axum::routing::post(create_customer::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
         .route(
             "/openapi/v1/Customers/{customerNo}",
             axum::routing::get(get_customer::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
         .route(
             "/openapi/v1/SalesOrders/{referenceNumber}",
             axum::routing::get(get_sales_order::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
         .route(
             "/openapi/v1/Returns",
             axum::routing::get(list_returns::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
         .route(
             "/openapi/v1/Returns/GetReturnsWithTag",
             axum::routing::get(list_returns_with_tag::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -104,7 +118,9 @@ async fn bulk_upsert_receiving_orders<A: FulfilmentApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "bulkUpsertReceivingOrders")
+    respond::finish::<
+        crate::ErrorBodyFormat,
+    >(outcome, request_id, "bulkUpsertReceivingOrders")
 }
 
 /// Reads and checks a request to `bulkUpsertReceivingOrders`, calls [`FulfilmentApi::bulk_upsert_receiving_orders`], encodes its answer.
@@ -196,7 +212,9 @@ async fn update_receiving_order_transfer_detail<A: FulfilmentApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "updateReceivingOrderTransferDetail")
+    respond::finish::<
+        crate::ErrorBodyFormat,
+    >(outcome, request_id, "updateReceivingOrderTransferDetail")
 }
 
 /// Reads and checks a request to `updateReceivingOrderTransferDetail`, calls [`FulfilmentApi::update_receiving_order_transfer_detail`], encodes its answer.
@@ -309,7 +327,7 @@ async fn create_customer<A: FulfilmentApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "createCustomer")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "createCustomer")
 }
 
 /// Reads and checks a request to `createCustomer`, calls [`FulfilmentApi::create_customer`], encodes its answer.
@@ -386,7 +404,7 @@ async fn get_customer<A: FulfilmentApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "getCustomer")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getCustomer")
 }
 
 /// Reads and checks a request to `getCustomer`, calls [`FulfilmentApi::get_customer`], encodes its answer.
@@ -482,7 +500,7 @@ async fn get_sales_order<A: FulfilmentApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "getSalesOrder")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getSalesOrder")
 }
 
 /// Reads and checks a request to `getSalesOrder`, calls [`FulfilmentApi::get_sales_order`], encodes its answer.
@@ -571,7 +589,7 @@ async fn list_returns<A: FulfilmentApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "listReturns")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "listReturns")
 }
 
 /// Reads and checks a request to `listReturns`, calls [`FulfilmentApi::list_returns`], encodes its answer.
@@ -654,7 +672,7 @@ async fn list_returns_with_tag<A: FulfilmentApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "listReturnsWithTag")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "listReturnsWithTag")
 }
 
 /// Reads and checks a request to `listReturnsWithTag`, calls [`FulfilmentApi::list_returns_with_tag`], encodes its answer.

@@ -35,6 +35,7 @@ pub mod parse;
 
 use std::path::Path;
 
+pub use emit::RuntimeSource;
 pub use error::{Error, Result};
 
 use config::Target;
@@ -70,7 +71,55 @@ pub fn generate(root: &Path, target: &Target, command: &str) -> Result<Generated
 /// Generates the crates of a document alone into a folder of their own: the
 /// crates of [`Target::standalone`] plus a `Cargo.toml` that makes the folder a
 /// workspace with concrete dependency versions, so that `cargo check` works in it.
+///
+/// The crates depend on `openapi-runtime` as vendored into the folder
+/// ([`RuntimeSource::VENDORED_DIR`]); the caller copies the runtime crate
+/// there (see [`generate_standalone_with`] for other sources).
 pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Generated> {
+    let runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
+    generate_standalone_with(spec, name, command, &runtime)
+}
+
+/// The files of the runtime crate at `runtime_dir` (its `Cargo.toml` and
+/// `src/`), under `into`: what [`RuntimeSource::Vendored`] expects a
+/// standalone workspace to hold, so that it builds with nothing outside it.
+pub fn vendor_runtime(runtime_dir: &Path, into: &Path) -> Result<emit::Files> {
+    fn read(path: &Path) -> Result<String> {
+        std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+    let mut files = emit::Files::default();
+    files.insert(
+        into.join("Cargo.toml"),
+        read(&runtime_dir.join("Cargo.toml"))?,
+    );
+    let mut pending = vec![std::path::PathBuf::from("src")];
+    while let Some(dir) = pending.pop() {
+        let full = runtime_dir.join(&dir);
+        let entries = std::fs::read_dir(&full)
+            .and_then(|entries| entries.collect::<std::io::Result<Vec<_>>>())
+            .map_err(|source| Error::Io { path: full, source })?;
+        for entry in entries {
+            let relative = dir.join(entry.file_name());
+            if entry.path().is_dir() {
+                pending.push(relative);
+            } else {
+                files.insert(into.join(&relative), read(&entry.path())?);
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Like [`generate_standalone`], with the runtime from `runtime`.
+pub fn generate_standalone_with(
+    spec: &Path,
+    name: &str,
+    command: &str,
+    runtime: &RuntimeSource,
+) -> Result<Generated> {
     let label = spec.to_string_lossy().replace('\\', "/");
     let doc = parse::Document::load(spec, &label)?;
     let target = Target::standalone(spec.to_path_buf(), name);
@@ -82,7 +131,7 @@ pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Gen
         client_example: None,
     };
     let mut files = emit_all(&cx)?;
-    files.insert("Cargo.toml", emit::WorkspaceToml::render(&cx)?);
+    files.insert("Cargo.toml", emit::WorkspaceToml::render(&cx, runtime)?);
     Ok(Generated {
         files,
         notes: api.notes,

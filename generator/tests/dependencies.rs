@@ -25,16 +25,20 @@ fn every_dependency_of_the_generated_crates_has_a_standalone_version() {
     let template: toml::Table =
         toml::from_str(include_str!("../templates/dependencies.toml")).unwrap();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    // The runtime too: `cargo xtask generate` vendors it into the workspace.
     for krate in [
         "generated-models",
         "generated-client",
         "generated-server-stubs",
+        "runtime",
     ] {
         let manifest: toml::Table =
             toml::from_str(&std::fs::read_to_string(format!("{root}/{krate}/Cargo.toml")).unwrap())
                 .unwrap();
         for name in manifest["dependencies"].as_table().unwrap().keys() {
-            if name.starts_with("logistics-") {
+            // The generated crates, and the runtime, whose source the
+            // standalone workspace names (vendored, a path or git).
+            if name.starts_with("logistics-") || name == "openapi-runtime" {
                 continue;
             }
             assert!(

@@ -118,7 +118,6 @@ fn parameters_are_read_by_location_and_style() {
         "\"x-trace\",\n        \"X-Trace\",",
         "let name: Option<String> = params::path(",
         "2,\n        \"\",\n        \".json\",\n        \"name\",",
-        "impl params::FromParam for models::Kind",
         "body::form(",
         ".route(\n            \"/pets/{name}.json\",",
     ] {
@@ -129,6 +128,12 @@ fn parameters_are_read_by_location_and_style() {
     }
     // The header's maxLength is checked.
     assert!(routes.contains("check_length(text, None, Some(8), None, path, report)"));
+    // The models' own types parse from text where the types are (the orphan rule).
+    let params = file(&files, "models/src/params.rs");
+    assert!(
+        params.contains("impl FromParam for crate::Kind"),
+        "{params}"
+    );
 }
 
 #[test]

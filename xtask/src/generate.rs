@@ -1,19 +1,28 @@
-//! `cargo xtask generate --spec PATH --out DIR [--name NAME]`: the generator on
-//! any document, into a folder that becomes a small workspace of its own.
+//! `cargo xtask generate --spec PATH --out DIR [--name NAME] [--runtime
+//! vendor|path:PATH|git:URL]`: the generator on any document, into a folder
+//! that becomes a small workspace of its own.
+//!
+//! The generated crates depend on `openapi-runtime`. By default (`vendor`)
+//! this workspace's `runtime/` crate is copied into `DIR/openapi-runtime/`
+//! as a member, so that the folder builds with nothing outside it;
+//! `path:PATH` and `git:URL` name the crate instead.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+use openapi_codegen::RuntimeSource;
 
 use crate::{Result, fail};
 
 /// The command quoted in the generated files' headers.
 pub const COMMAND: &str = "cargo xtask generate";
 
-/// Parses the task's arguments and runs it.
-pub fn run(args: &[&str]) -> Result<()> {
+/// Parses the task's arguments and runs it; `root` is this workspace's root.
+pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     let mut spec = None;
     let mut out = None;
     let mut name = None;
+    let mut runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let mut value = || {
@@ -25,6 +34,7 @@ pub fn run(args: &[&str]) -> Result<()> {
             "--spec" => spec = Some(PathBuf::from(value()?)),
             "--out" => out = Some(PathBuf::from(value()?)),
             "--name" => name = Some(value()?),
+            "--runtime" => runtime = runtime_source(&value()?)?,
             other => return Err(fail(format!("unknown argument `{other}`"))),
         }
     }
@@ -34,7 +44,7 @@ pub fn run(args: &[&str]) -> Result<()> {
         Some(name) => name,
         None => default_name(&spec)?,
     };
-    let written = generate(&spec, &out, &name)?;
+    let written = generate(root, &spec, &out, &name, &runtime)?;
     println!(
         "generated {} files for `{name}` into {} (models, client and server crates; run `cargo check` there)",
         written,
@@ -43,11 +53,41 @@ pub fn run(args: &[&str]) -> Result<()> {
     Ok(())
 }
 
+/// `vendor`, `path:PATH` or `git:URL`.
+fn runtime_source(text: &str) -> Result<RuntimeSource> {
+    match text.split_once(':') {
+        _ if text == "vendor" => Ok(RuntimeSource::Vendored(
+            RuntimeSource::VENDORED_DIR.to_owned(),
+        )),
+        Some(("path", path)) if !path.is_empty() => Ok(RuntimeSource::Path(path.to_owned())),
+        Some(("git", url)) if !url.is_empty() => Ok(RuntimeSource::Git(url.to_owned())),
+        _ => Err(fail(format!(
+            "--runtime takes vendor, path:PATH or git:URL, not `{text}`"
+        ))),
+    }
+}
+
 /// Generates `spec` into `out` with crate names `<name>-models`, `-client`,
-/// `-server`; returns how many files were written.
-pub fn generate(spec: &Path, out: &Path, name: &str) -> Result<usize> {
+/// `-server`, the runtime from `runtime` (copied from `root/runtime` when
+/// vendored); returns how many files were written.
+pub fn generate(
+    root: &Path,
+    spec: &Path,
+    out: &Path,
+    name: &str,
+    runtime: &RuntimeSource,
+) -> Result<usize> {
     let started = Instant::now();
-    let generated = openapi_codegen::generate_standalone(spec, name, COMMAND)?;
+    let mut generated = openapi_codegen::generate_standalone_with(spec, name, COMMAND, runtime)?;
+    if let RuntimeSource::Vendored(dir) = runtime {
+        if out.join(dir).exists() {
+            // An earlier copy: files the runtime no longer has must go.
+            std::fs::remove_dir_all(out.join(dir))
+                .map_err(|e| fail(format!("{}: {e}", out.join(dir).display())))?;
+        }
+        let vendored = openapi_codegen::vendor_runtime(&root.join("runtime"), Path::new(dir))?;
+        generated.files.extend(vendored);
+    }
     let elapsed = started.elapsed();
     for note in &generated.notes {
         eprintln!("note: {note}");

@@ -5,8 +5,9 @@
 //! - `cargo xtask api-diff [--base GIT-REV] [--changelog]`: every change of
 //!   the documents since a revision, compatible or breaking on the wire and
 //!   for Rust code, and whether the crates' version follows semver.
-//! - `cargo xtask generate --spec PATH --out DIR [--name NAME]`: the generator
-//!   on any document, into a standalone workspace.
+//! - `cargo xtask generate --spec PATH --out DIR [--name NAME] [--runtime
+//!   vendor|path:PATH|git:URL]`: the generator on any document, into a
+//!   standalone workspace (the runtime crate copied in by default).
 //! - `cargo xtask external-specs`: generate crates for every vendored public
 //!   document (and every golden fixture) into one scratch workspace and build it.
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
@@ -55,9 +56,11 @@ tasks:
                       on the wire and for Rust code using the generated crates;
                       fail when a change breaks and the crates' version was not
                       bumped as semver asks; --changelog prints a draft section
-  generate --spec PATH --out DIR [--name NAME]
+  generate --spec PATH --out DIR [--name NAME] [--runtime SOURCE]
                       generate models, client and server crates for any
-                      OpenAPI 3.0 document into DIR, a workspace of its own
+                      OpenAPI 3.0 document into DIR, a workspace of its own;
+                      SOURCE of openapi-runtime: vendor (default: copied into
+                      DIR/openapi-runtime), path:PATH or git:URL
   external-specs      generate models, client and server crates for every
                       document in codegen-tests/specs/external/ (and every
                       golden fixture) into target/external-specs/ and check
@@ -92,7 +95,7 @@ fn main() -> ExitCode {
         ["bench", rest @ ..] => bench::run(&root, rest),
         ["mutants", rest @ ..] => mutants::run(&root, rest),
         ["external-specs"] => external_specs::run(&root),
-        ["generate", rest @ ..] => generate::run(rest),
+        ["generate", rest @ ..] => generate::run(&root, rest),
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");
             Ok(())

@@ -17,7 +17,7 @@ pub use client::emit_client;
 pub use models::emit_models;
 pub(crate) use rust_types::RustTypes;
 pub use server::emit_server;
-pub use templates::WorkspaceToml;
+pub use templates::{RuntimeSource, WorkspaceToml};
 
 use crate::config::Target;
 use crate::error::{Error, Result};
@@ -94,34 +94,6 @@ impl Context<'_> {
             self.rust_header(),
             unparse_spaced(parsed)
         ))
-    }
-
-    /// A hand-written runtime module, with the regions the API does not need
-    /// left out (`// @region NAME` … `// @endregion NAME`).
-    pub fn runtime_file(&self, source: &str, enabled: &[&str]) -> String {
-        let mut out = self.rust_header();
-        out.push('\n');
-        let mut skipping: Option<&str> = None;
-        for line in source.lines() {
-            let trimmed = line.trim();
-            if let Some(region) = trimmed.strip_prefix("// @region ") {
-                if !enabled.contains(&region) {
-                    skipping = Some(region);
-                }
-                continue;
-            }
-            if let Some(region) = trimmed.strip_prefix("// @endregion ") {
-                if skipping == Some(region) {
-                    skipping = None;
-                }
-                continue;
-            }
-            if skipping.is_none() {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-        out
     }
 }
 

@@ -150,7 +150,7 @@ pub(super) fn module(cx: &Context<'_>, setup: &Setup) -> TokenStream {
         quote! {
             #doc
             pub fn #ident(mut self, token: impl Into<String>) -> Self {
-                self.credentials.token = Some(crate::transport::Secret::new(token.into()));
+                self.settings.token(token.into());
                 self
             }
         }
@@ -164,7 +164,7 @@ pub(super) fn module(cx: &Context<'_>, setup: &Setup) -> TokenStream {
         quote! {
             #doc
             pub fn #ident(mut self, user: impl Into<String>, password: impl Into<String>) -> Self {
-                self.credentials.basic = Some((user.into(), crate::transport::Secret::new(password.into())));
+                self.settings.basic_auth(user.into(), password.into());
                 self
             }
         }
@@ -178,7 +178,10 @@ pub(super) fn module(cx: &Context<'_>, setup: &Setup) -> TokenStream {
             Ty::Primitive(Primitive::String) => (quote!(impl Into<String>), quote!(value.into())),
             ty => {
                 let ty = types.ty(ty);
-                (quote!(#ty), quote!(crate::transport::param_text(&value)))
+                (
+                    quote!(#ty),
+                    quote!(openapi_runtime::client::param_text(&value)),
+                )
             }
         };
         let doc = docs::attrs(&[
@@ -191,7 +194,7 @@ pub(super) fn module(cx: &Context<'_>, setup: &Setup) -> TokenStream {
         setters.push(quote! {
             #doc
             pub fn #setter(mut self, value: #ty) -> Self {
-                crate::client::set_header(&mut self.common_headers, #wire, #text);
+                self.settings.header(#wire, #text);
                 self
             }
         });
@@ -201,7 +204,7 @@ pub(super) fn module(cx: &Context<'_>, setup: &Setup) -> TokenStream {
         withs.push(quote! {
             #doc
             pub fn #with(&self, value: #ty) -> crate::Client {
-                crate::client::with_header(self, #wire, #text)
+                crate::Client { transport: self.transport.with_header(#wire, #text) }
             }
         });
     }
@@ -289,11 +292,11 @@ fn environment_tokens(api: &Api, setup: &Setup) -> TokenStream {
             let (name, default) = (&v.name, &v.default);
             let allowed = &v.allowed;
             quote! {
-                crate::client::ServerVariable { name: #name, default: #default, allowed: &[#(#allowed),*] }
+                openapi_runtime::client::ServerVariable { name: #name, default: #default, allowed: &[#(#allowed),*] }
             }
         });
         quote! {
-            Environment::#variant => crate::client::fill_template(#name, #url, &[#(#variables),*], overrides),
+            Environment::#variant => openapi_runtime::client::fill_template(#name, #url, &[#(#variables),*], overrides),
         }
     });
     let default_doc = match first {
@@ -329,10 +332,10 @@ fn environment_tokens(api: &Api, setup: &Setup) -> TokenStream {
             }
 
             /// The base URL, with `overrides` for server variables.
-            pub(crate) fn resolve(&self, overrides: &[(String, String)]) -> Result<String, crate::Error> {
+            pub(crate) fn resolve(&self, overrides: &[(String, String)]) -> Result<String, openapi_runtime::client::Failure> {
                 match self {
                     #(#arms)*
-                    Environment::Custom(url) => crate::client::fill_template("Custom", url, &[], overrides),
+                    Environment::Custom(url) => openapi_runtime::client::fill_template("Custom", url, &[], overrides),
                 }
             }
         }

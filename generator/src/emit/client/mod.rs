@@ -1,12 +1,14 @@
 //! The client crate: a typed async `reqwest` client, one method per
 //! operation.
 //!
-//! Generated here: `lib.rs`, `config.rs` (the environments, credentials and
-//! common headers of this API) and `operations.rs` (the methods, their
-//! params and response types, the stream helpers of paged listings).
-//! Copied from `runtime/client/`: the client and its builder, errors,
-//! retries, the transport (requests, credentials, tracing, decoding) and the
-//! page walker, which are the same for every API.
+//! Generated here: `lib.rs` (re-exports, the error types over this API's
+//! error body), `client.rs` (`Client` and `ClientBuilder`, thin types over
+//! the runtime's transport and settings), `config.rs` (the environments,
+//! credentials and common headers of this API) and `operations.rs` (the
+//! methods, their params and response types, the stream helpers of paged
+//! listings). What is the same for every API (the transport: requests,
+//! credentials, retries, tracing, decoding; errors; the page walker) is the
+//! `openapi-runtime` crate's `client` feature.
 
 mod config;
 mod operations;
@@ -20,12 +22,6 @@ use crate::config::CrateTarget;
 use crate::error::{Error, Result};
 use crate::lower::names::Namespace;
 use operations::Plan;
-
-const CLIENT_RUNTIME: &str = include_str!("../../../runtime/client/client.rs");
-const ERROR_RUNTIME: &str = include_str!("../../../runtime/client/error.rs");
-const PAGING_RUNTIME: &str = include_str!("../../../runtime/client/paging.rs");
-const RETRY_RUNTIME: &str = include_str!("../../../runtime/client/retry.rs");
-const TRANSPORT_RUNTIME: &str = include_str!("../../../runtime/client/transport.rs");
 
 /// Writes the client crate, when the target asks for one.
 pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
@@ -46,28 +42,8 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
     let has_streams = plans.iter().any(|p| p.stream.is_some());
 
     let mut files = Files::default();
-    let regions: &[&str] = if cx.target.client_accepts_data_envelope {
-        &["envelope"]
-    } else {
-        &[]
-    };
-    for (name, source) in [
-        ("client", CLIENT_RUNTIME),
-        ("error", ERROR_RUNTIME),
-        ("retry", RETRY_RUNTIME),
-        ("transport", TRANSPORT_RUNTIME),
-    ] {
-        files.insert(
-            root.join(format!("src/{name}.rs")),
-            cx.runtime_file(source, regions),
-        );
-    }
-    if has_streams {
-        files.insert(
-            root.join("src/paging.rs"),
-            cx.runtime_file(PAGING_RUNTIME, regions),
-        );
-    }
+    let path = root.join("src/client.rs");
+    files.insert(&path, cx.rust_file(&path, client_tokens())?);
     let path = root.join("src/config.rs");
     files.insert(&path, cx.rust_file(&path, config::module(cx, &setup))?);
     let path = root.join("src/operations.rs");
@@ -78,24 +54,18 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
     let path = root.join("src/lib.rs");
     files.insert(
         &path,
-        cx.rust_file(
-            &path,
-            lib_tokens(cx, &error_body, has_streams, has_types, plans.is_empty()),
-        )?,
+        cx.rust_file(&path, lib_tokens(cx, &error_body, has_streams, has_types))?,
     );
 
-    let dependencies = [
+    let mut dependencies = vec![
         Dependency::new(&cx.target.models.package, &[]),
+        Dependency::new("openapi-runtime", &["client"]),
         Dependency::new("reqwest", &[]),
-        Dependency::new("serde", &["derive"]),
-        Dependency::new("serde_json", &[]),
-        Dependency::new("bytes", &[]),
-        Dependency::new("futures-util", &[]),
-        Dependency::new("fastrand", &[]),
-        Dependency::new("httpdate", &[]),
-        Dependency::new("tokio", &["time"]),
-        Dependency::new("tracing", &[]),
     ];
+    if uses_bytes(cx) {
+        dependencies.push(Dependency::new("bytes", &[]));
+    }
+    dependencies.push(Dependency::new("futures-util", &[]));
     // The README's example is a doctest.
     let dev_dependencies = [Dependency::new("tokio", &["macros", "rt-multi-thread"])];
     let description = format!(
@@ -130,7 +100,7 @@ struct ErrorBodyType {
 fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
     let Some(schema) = &cx.target.error_schema else {
         return Ok(ErrorBodyType {
-            tokens: quote!(serde_json::Value),
+            tokens: quote!(models::serde_json::Value),
             text: "serde_json::Value".to_owned(),
         });
     };
@@ -152,40 +122,154 @@ fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
     })
 }
 
+/// Whether some operation sends or answers raw bytes (`bytes::Bytes`).
+fn uses_bytes(cx: &Context<'_>) -> bool {
+    cx.api.operations.iter().any(|op| {
+        op.body
+            .as_ref()
+            .is_some_and(|b| matches!(b.kind, crate::ir::BodyKind::Binary))
+            || op
+                .responses
+                .iter()
+                .any(|r| matches!(r.body, Some(crate::ir::BodyKind::Binary)))
+    })
+}
+
+/// `client.rs`: `Client` and `ClientBuilder`, the same for every API but
+/// for the `Environment` they name; the operations and the API's own
+/// setters are added to them by `operations.rs` and `config.rs`.
+fn client_tokens() -> TokenStream {
+    quote! {
+        //! The client and its builder. What depends on the document (its environments, the
+        //! credentials its security schemes take, the headers every operation sends) is in
+        //! `config.rs`; the operations are in `operations.rs`.
+
+        use std::fmt;
+        use std::time::Duration;
+
+        use openapi_runtime::client::{Settings, Transport};
+
+        use crate::{Environment, Error, RetryPolicy};
+
+        /// A client of the API: one async method per operation.
+        ///
+        /// Cheap to clone: clones share the connection pool and the settings.
+        /// `Debug` shows the settings, never a credential.
+        #[derive(Clone)]
+        pub struct Client {
+            pub(crate) transport: Transport,
+        }
+
+        impl Client {
+            /// A builder to choose the environment, credentials, time-out, retries and the rest.
+            pub fn builder() -> ClientBuilder {
+                ClientBuilder::new()
+            }
+
+            /// The base URL the client sends requests to, without a trailing `/`.
+            pub fn base_url(&self) -> &str {
+                self.transport.base_url()
+            }
+        }
+
+        impl fmt::Debug for Client {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.transport.fmt(f)
+            }
+        }
+
+        /// Builds a [`Client`].
+        ///
+        /// By default: the first environment the document names, with its server variables at
+        /// their defaults; no credentials; a time-out of 30 s per attempt; the default
+        /// [`RetryPolicy`]; a `User-Agent` of `<package>/<version>`; a new HTTP client with
+        /// rustls.
+        #[derive(Debug, Clone, Default)]
+        pub struct ClientBuilder {
+            environment: Environment,
+            pub(crate) settings: Settings,
+        }
+
+        impl ClientBuilder {
+            /// A builder with the defaults.
+            pub fn new() -> Self {
+                ClientBuilder::default()
+            }
+
+            /// Which of the API's environments to talk to, or [`Environment::Custom`] for any
+            /// base URL.
+            pub fn environment(mut self, environment: Environment) -> Self {
+                self.environment = environment;
+                self
+            }
+
+            /// Talks to `url` (such as `http://127.0.0.1:8080`): the same as
+            /// `environment(Environment::Custom(url))`.
+            pub fn base_url(self, url: impl Into<String>) -> Self {
+                self.environment(Environment::Custom(url.into()))
+            }
+
+            /// Sets a variable of the environment's URL template instead of its default (see
+            /// [`Environment`] for each environment's variables).
+            pub fn server_variable(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+                self.settings.server_variable(name.into(), value.into());
+                self
+            }
+
+            /// How long one attempt may take, from sending the request to reading the whole
+            /// answer (default 30 s).
+            pub fn timeout(mut self, timeout: Duration) -> Self {
+                self.settings.timeout(timeout);
+                self
+            }
+
+            /// The `User-Agent` header (default `<package>/<version>`).
+            pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+                self.settings.user_agent(user_agent.into());
+                self
+            }
+
+            /// How failed attempts are retried (default [`RetryPolicy::default`]).
+            pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+                self.settings.retry_policy(policy);
+                self
+            }
+
+            /// Sends requests with `client` instead of a new one: to share its connection pool,
+            /// proxy or TLS settings. The builder's time-out still applies to every attempt;
+            /// its `User-Agent` only when set explicitly.
+            pub fn http_client(mut self, client: reqwest::Client) -> Self {
+                self.settings.http_client(client);
+                self
+            }
+
+            /// The client.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::InvalidInput`] when the base URL is not an `http` or `https` URL, a
+            /// server variable is unknown or not one of its allowed values, or a credential or
+            /// header value cannot be sent in a header; [`Error::Transport`] when the HTTP
+            /// client cannot be created.
+            pub fn build(self) -> Result<Client, Error> {
+                let base_url = self.environment.resolve(self.settings.variables())?;
+                let user_agent = concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION"));
+                Ok(Client {
+                    transport: self.settings.build(&base_url, user_agent)?,
+                })
+            }
+        }
+    }
+}
+
 fn lib_tokens(
     cx: &Context<'_>,
     error_body: &ErrorBodyType,
     has_streams: bool,
     has_types: bool,
-    no_operations: bool,
 ) -> TokenStream {
     let models = format_ident!("{}", cx.target.models.lib_name());
-    let mut modules = vec![
-        "client",
-        "config",
-        "error",
-        "operations",
-        "retry",
-        "transport",
-    ];
-    if has_streams {
-        modules.push("paging");
-    }
-    modules.sort_unstable();
-    let modules = modules.iter().map(|m| {
-        let ident = format_ident!("{m}");
-        if *m == "operations" {
-            quote!(#[rustfmt::skip] pub mod #ident;)
-        } else if no_operations && matches!(*m, "retry" | "transport") {
-            quote! {
-                #[rustfmt::skip]
-                #[allow(dead_code, reason = "the document has no operations: nothing is sent")]
-                mod #ident;
-            }
-        } else {
-            quote!(#[rustfmt::skip] mod #ident;)
-        }
-    });
+    let modules = ["client", "config"].map(|m| format_ident!("{m}"));
     let error_doc = match &cx.target.error_schema {
         Some(schema) => format!(
             " The body of the API's error answers: the `{schema}` schema (see [`ApiError::body`])."
@@ -198,26 +282,63 @@ fn lib_tokens(
             pub use operations::*;
         )
     });
+    let futures_doc = if has_streams {
+        " The `futures-util` crate the stream helpers use, for its `StreamExt` and `TryStreamExt`."
+    } else {
+        " The `futures-util` crate, for its `StreamExt` and `TryStreamExt`."
+    };
+    // The documented re-exports, in rustfmt's order (by path).
+    let mut documented = vec![
+        (
+            "futures_util".to_owned(),
+            quote!(#[doc = #futures_doc] pub use futures_util;),
+        ),
+        (
+            models.to_string(),
+            quote! {
+                /// The models crate: the types of the API's bodies and queries.
+                pub use #models as models;
+            },
+        ),
+        (
+            "openapi_runtime".to_owned(),
+            quote! {
+                /// The runtime's types the client's methods and errors name.
+                pub use openapi_runtime::client::{FieldProblem, RetryPolicy};
+            },
+        ),
+        (
+            "reqwest".to_owned(),
+            quote! {
+                /// The `reqwest` crate the client sends requests with, for [`ClientBuilder::http_client`].
+                pub use reqwest;
+            },
+        ),
+    ];
+    documented.sort_by(|a, b| a.0.cmp(&b.0));
+    let documented = documented.into_iter().map(|(_, tokens)| tokens);
     quote! {
         #![doc = include_str!("../README.md")]
 
-        #(#modules)*
+        #(#[rustfmt::skip] mod #modules;)*
+        #[rustfmt::skip]
+        pub mod operations;
 
         pub use client::{Client, ClientBuilder};
         pub use config::Environment;
-        pub use error::{ApiError, Error, FieldProblem};
         #operation_types
-        pub use retry::RetryPolicy;
 
-        /// The `futures-util` crate the stream helpers use, for its `StreamExt` and `TryStreamExt`.
-        pub use futures_util;
-        /// The models crate: the types of the API's bodies and queries.
-        pub use #models as models;
-        /// The `reqwest` crate the client sends requests with, for [`ClientBuilder::http_client`].
-        pub use reqwest;
+        #(#documented)*
 
         #[doc = #error_doc]
         pub type ErrorBody = #error_tokens;
+
+        /// Why a call failed: see [`openapi_runtime::client::Error`], here with this API's
+        /// [`ErrorBody`].
+        pub type Error = openapi_runtime::client::Error<ErrorBody>;
+
+        /// An error answer of the API, with its [`ErrorBody`].
+        pub type ApiError = openapi_runtime::client::ApiError<ErrorBody>;
     }
 }
 

@@ -358,7 +358,8 @@ fn successes<'a>(cx: &Context<'_>, op: &'a Operation) -> Result<Vec<Success<'a>>
         .collect())
 }
 
-/// The type of a response body, and the expression that decodes it from `__answer`.
+/// The type of a response body, and the expression that decodes it from
+/// `__answer` (with `?` when decoding can fail).
 fn payload(cx: &Context<'_>, types: &RustTypes<'_>, kind: &BodyKind) -> (TokenStream, TokenStream) {
     match kind {
         BodyKind::Json(shape) => {
@@ -367,11 +368,11 @@ fn payload(cx: &Context<'_>, types: &RustTypes<'_>, kind: &BodyKind) -> (TokenSt
                 "{}",
                 envelope_mode(cx.api, shape, cx.target.client_accepts_data_envelope)
             );
-            let decode = quote!(__answer.json::<#ty>(crate::transport::Envelope::#mode));
+            let decode = quote!(__answer.json::<#ty>(Envelope::#mode)?);
             (ty, decode)
         }
-        BodyKind::Text | BodyKind::Form(_) => (quote!(String), quote!(__answer.text())),
-        BodyKind::Binary => (quote!(bytes::Bytes), quote!(Ok(__answer.bytes()))),
+        BodyKind::Text | BodyKind::Form(_) => (quote!(String), quote!(__answer.text()?)),
+        BodyKind::Binary => (quote!(bytes::Bytes), quote!(__answer.bytes())),
     }
 }
 
@@ -595,17 +596,52 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
             .to_owned(),
         "(`…Params`) and of their answers when they have several (`…Response`).".to_owned(),
     ]);
-    quote! {
-        #doc
-        use crate::Client;
-
+    let body = quote! {
         impl Client {
             #(#methods)*
             #(#streams)*
         }
 
         #(#types)*
+    };
+    // The runtime's items the methods name, in rustfmt's order.
+    let named = idents(&body);
+    let runtime: Vec<Ident> = ["Call", "Envelope", "Scheme", "Style", "paging"]
+        .into_iter()
+        .filter(|name| named.contains(*name))
+        .map(|name| format_ident!("{name}"))
+        .collect();
+    let runtime = match runtime.as_slice() {
+        [] => TokenStream::new(),
+        [one] => quote!(use openapi_runtime::client::#one;),
+        many => quote!(use openapi_runtime::client::{#(#many),*};),
+    };
+    quote! {
+        #doc
+        #runtime
+
+        use crate::Client;
+
+        #body
     }
+}
+
+/// Every identifier in `tokens`.
+fn idents(tokens: &TokenStream) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut pending = vec![tokens.clone()];
+    while let Some(tokens) = pending.pop() {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    out.insert(ident.to_string());
+                }
+                proc_macro2::TokenTree::Group(group) => pending.push(group.stream()),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
@@ -655,11 +691,11 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     let arms = plan.successes.iter().map(|s| {
         let pattern = &s.pattern;
         let value = match (&plan.response_enum, &s.payload) {
-            (None, Some((_, decode))) => decode.clone(),
+            (None, Some((_, decode))) => quote!(Ok(#decode)),
             (None, None) => quote!(Ok(())),
             (Some(name), Some((_, decode))) => {
                 let variant = &s.variant;
-                quote!(#decode.map(#name::#variant))
+                quote!(Ok(#name::#variant(#decode)))
             }
             (Some(name), None) => {
                 let variant = &s.variant;
@@ -678,11 +714,16 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     } else {
         quote!(mut)
     };
+    // `self`, the required inputs and the optional ones: the document's
+    // operation decides how many there are.
+    let arg_count = 1 + plan.args.len() + usize::from(plan.params.is_some());
+    let many = (arg_count > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     quote! {
         #doc
+        #many
         pub async fn #fn_ident(&self, #(#args,)* #params_arg) -> Result<#result, crate::Error> {
-            const SECURITY: &[&[crate::transport::Scheme]] = #security;
-            let #mutability __call = crate::transport::Call::new(#id, reqwest::Method::#method, #path, SECURITY);
+            const SECURITY: &[&[Scheme]] = #security;
+            let #mutability __call = Call::new(#id, reqwest::Method::#method, #path, SECURITY);
             #(#statements)*
             #accept
             #(#bodies)*
@@ -723,7 +764,7 @@ fn param_statement(param: &Parameter, value: &TokenStream, required: bool) -> To
                 }
             );
             let explode = param.explode;
-            quote!(__call.query(#wire, #value, crate::transport::Style::#style, #explode);)
+            quote!(__call.query(#wire, #value, Style::#style, #explode);)
         }
         ParamLocation::Header => quote!(__call.header(#wire, #value);),
         ParamLocation::Cookie => quote!(__call.cookie(#wire, #value);),
@@ -774,15 +815,15 @@ fn security_tokens(api: &Api, op: &Operation) -> TokenStream {
                         Some(p) => quote!(Some(#p)),
                         None => quote!(None),
                     };
-                    quote!(crate::transport::Scheme::Header { name: #name, prefix: #prefix })
+                    quote!(Scheme::Header { name: #name, prefix: #prefix })
                 };
                 match &scheme.kind {
                     SecuritySchemeKind::ApiKey { location, name } => match location {
                         ParamLocation::Query => {
-                            quote!(crate::transport::Scheme::Query { name: #name })
+                            quote!(Scheme::Query { name: #name })
                         }
                         ParamLocation::Cookie => {
-                            quote!(crate::transport::Scheme::Cookie { name: #name })
+                            quote!(Scheme::Cookie { name: #name })
                         }
                         // An API key in `Authorization` is a token of the
                         // `Bearer` scheme unless it names its own.
@@ -792,7 +833,7 @@ fn security_tokens(api: &Api, op: &Operation) -> TokenStream {
                         _ => header(name, None),
                     },
                     SecuritySchemeKind::Http { scheme } if scheme == "basic" => {
-                        quote!(crate::transport::Scheme::Basic)
+                        quote!(Scheme::Basic)
                     }
                     SecuritySchemeKind::Http { scheme } => {
                         header("Authorization", Some(http_scheme_name(scheme)))
@@ -1108,9 +1149,17 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
                 None => quote!(#doc #variant,),
             }
         });
+        // A large body beside an empty status is what the document says;
+        // callers match on it rather than on a box.
+        let allow_large = plan
+            .successes
+            .iter()
+            .any(|s| s.payload.is_some())
+            .then(|| quote!(#[allow(clippy::large_enum_variant)]));
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
+            #allow_large
             pub enum #name {
                 #(#variants)*
             }
@@ -1232,13 +1281,13 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
             let __client = self.clone();
             let __first = #query.requested_offset().unwrap_or(0);
             #(#owned)*
-            crate::paging::walk(__first, move |__offset| {
+            paging::walk(__first, move |__offset| {
                 let __client = __client.clone();
                 let __query = #query.clone().offset(__offset);
                 #(#per_page)*
                 async move {
                     let __page = __client.#op_fn(#(#call_args),*).await?;
-                    Ok(crate::paging::Page {
+                    Ok(paging::Page {
                         offset: #offset,
                         total: #total,
                         items: __page.#items,

@@ -18,9 +18,6 @@ use crate::error::Result;
 use crate::ir::{Api, Primitive, Shape, Ty, TypeDef, TypeKind};
 use crate::lower::names::{Namespace, field_name};
 
-const VALIDATION_RUNTIME: &str = include_str!("../../../runtime/models/validation.rs");
-const DYNAMIC_QUERY_RUNTIME: &str = include_str!("../../../runtime/models/dynamic_query.rs");
-
 /// The module holding types several areas share.
 const COMMON: &str = "common";
 
@@ -41,45 +38,60 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
         files.insert(&path, cx.rust_file(&path, tokens)?);
     }
 
-    let mut regions = vec![];
-    if used.uuid {
-        regions.push("uuid");
-    }
-    if used.chrono {
-        regions.push("chrono");
-    }
-    if used.regex {
-        regions.push("regex");
-    }
-    if used.null {
-        regions.push("null");
-    }
-    files.insert(
-        root.join("src/validation.rs"),
-        cx.runtime_file(VALIDATION_RUNTIME, &regions),
-    );
     let has_queries = !queries::dynamic_queries(api).is_empty();
     if has_queries {
-        files.insert(
-            root.join("src/dynamic_query.rs"),
-            cx.runtime_file(DYNAMIC_QUERY_RUNTIME, &regions),
-        );
         let path = root.join("src/queries.rs");
-        let tokens = queries::queries_module(api);
-        // Doc examples name the crate, which only the target knows.
-        let text = cx
-            .rust_file(&path, tokens)?
-            .replace("logistics_models_placeholder", &cx.target.models.lib_name());
-        files.insert(&path, text);
+        let tokens = queries::queries_module(api, &cx.target.models.lib_name());
+        files.insert(&path, cx.rust_file(&path, tokens)?);
+    }
+    let named = |name: &str| {
+        let ident = format_ident!("{}", name);
+        quote!(crate::#ident)
+    };
+    let types = RustTypes {
+        named: &named,
+        deps: TokenStream::new(),
+    };
+    let from_param = super::server::from_param_impls(cx, &types)?;
+    let has_params = !from_param.is_empty();
+    if has_params {
+        let path = root.join("src/params.rs");
+        let doc = docs::inner_attrs(&[
+            "How the models' own types parse from a parameter's text, for the server stubs."
+                .to_owned(),
+        ]);
+        let tokens = quote! {
+            #doc
+            use std::borrow::Cow;
+
+            use openapi_runtime::models::param::{FromParam, ParamError};
+
+            #from_param
+        };
+        files.insert(&path, cx.rust_file(&path, tokens)?);
     }
 
     let lib_path = root.join("src/lib.rs");
     files.insert(
         &lib_path,
-        cx.rust_file(&lib_path, lib_tokens(cx, &module_names, &used, has_queries))?,
+        cx.rust_file(
+            &lib_path,
+            lib_tokens(cx, &module_names, &used, has_queries, has_params),
+        )?,
     );
 
+    let mut runtime_features = vec!["models"];
+    if used.uuid {
+        runtime_features.push("uuid");
+    }
+    if used.chrono {
+        runtime_features.push("chrono");
+    }
+    if used.regex {
+        runtime_features.push("regex");
+    }
     let mut dependencies = vec![
+        Dependency::new("openapi-runtime", &runtime_features),
         Dependency::new("serde", &["derive"]),
         Dependency::new("serde_json", &[]),
     ];
@@ -109,7 +121,6 @@ pub(crate) struct UsedDeps {
     pub uuid: bool,
     pub chrono: bool,
     pub regex: bool,
-    pub null: bool,
 }
 
 impl UsedDeps {
@@ -118,7 +129,6 @@ impl UsedDeps {
             uuid: false,
             chrono: false,
             regex: false,
-            null: false,
         };
         let mut visit = |shape: &Shape| used.visit(shape);
         for def in &api.types {
@@ -170,7 +180,6 @@ impl UsedDeps {
         match &shape.ty {
             Ty::Primitive(Primitive::Uuid) => self.uuid = true,
             Ty::Primitive(Primitive::DateTime | Primitive::Date) => self.chrono = true,
-            Ty::Primitive(Primitive::Null) => self.null = true,
             Ty::Array(item) | Ty::Map(item) => self.visit(item),
             _ => {}
         }
@@ -179,7 +188,8 @@ impl UsedDeps {
 
 /// Types grouped into modules, by module name.
 pub(crate) fn modules(api: &Api) -> BTreeMap<String, Vec<&TypeDef>> {
-    let mut names = Namespace::with_reserved(&["validation", "lib"]);
+    let mut names =
+        Namespace::with_reserved(&["validation", "lib", "dynamic_query", "queries", "params"]);
     let mut tag_modules: BTreeMap<String, String> = BTreeMap::new();
     let mut out: BTreeMap<String, Vec<&TypeDef>> = BTreeMap::new();
     for def in &api.types {
@@ -285,6 +295,7 @@ fn lib_tokens(
     modules: &[proc_macro2::Ident],
     used: &UsedDeps,
     has_queries: bool,
+    has_params: bool,
 ) -> TokenStream {
     let api = cx.api;
     let mut lines = vec![
@@ -321,19 +332,31 @@ fn lib_tokens(
     // Sorted, as rustfmt would.
     let mut declared: Vec<String> = modules.iter().map(ToString::to_string).collect();
     let mut globbed = declared.clone();
-    declared.push("validation".to_owned());
     if has_queries {
-        declared.extend(["dynamic_query".to_owned(), "queries".to_owned()]);
+        declared.push("queries".to_owned());
         globbed.push("queries".to_owned());
+    }
+    if has_params {
+        declared.push("params".to_owned());
     }
     declared.sort();
     globbed.sort();
     let declared = declared.iter().map(|m| format_ident!("{m}"));
     let globbed = globbed.iter().map(|m| format_ident!("{m}"));
+    let dynamic_query = has_queries.then(|| {
+        quote! {
+            /// The `dqb` grammar the query types of [`queries`] are built on.
+            pub use openapi_runtime::models::dynamic_query;
+        }
+    });
     quote! {
         #doc
 
         #(#[rustfmt::skip] pub mod #declared;)*
+
+        #dynamic_query
+        /// Validation: the checks every type implements, the report of problems, decoding.
+        pub use openapi_runtime::models::validation;
 
         #(pub use #globbed::*;)*
 

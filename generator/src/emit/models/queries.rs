@@ -25,10 +25,10 @@ pub fn dynamic_queries(api: &Api) -> Vec<(&DynamicQuery, Vec<&str>)> {
 }
 
 /// The `queries` module.
-pub fn queries_module(api: &Api) -> TokenStream {
+pub fn queries_module(api: &Api, lib_name: &str) -> TokenStream {
     let items = dynamic_queries(api)
         .into_iter()
-        .map(|(query, ops)| query_items(api, query, &ops));
+        .map(|(query, ops)| query_items(api, query, &ops, lib_name));
     let doc = docs::inner_attrs(&[
         "The query languages of the API's list operations (`x-dynamic-query`), typed:".to_owned(),
         "build a query for a client, or parse one on a server.".to_owned(),
@@ -40,7 +40,7 @@ pub fn queries_module(api: &Api) -> TokenStream {
     }
 }
 
-fn query_items(api: &Api, query: &DynamicQuery, ops: &[&str]) -> TokenStream {
+fn query_items(api: &Api, query: &DynamicQuery, ops: &[&str], lib_name: &str) -> TokenStream {
     let property_type = format_ident!("{}", query.property_type);
     let query_type = format_ident!("{}", query.name);
     let param = api
@@ -113,13 +113,10 @@ fn query_items(api: &Api, query: &DynamicQuery, ops: &[&str]) -> TokenStream {
         ),
         String::new(),
         "```".to_owned(),
+        format!("use {lib_name}::dynamic_query::{{Direction, Op}};"),
         format!(
-            "use {}::dynamic_query::{{Direction, Op}};",
-            "logistics_models_placeholder"
-        ),
-        format!(
-            "use {}::{{{}, {}}};",
-            "logistics_models_placeholder", query.name, query.property_type
+            "use {lib_name}::{{{}, {}}};",
+            query.name, query.property_type
         ),
         String::new(),
         format!("let query = {}::new()", query.name),

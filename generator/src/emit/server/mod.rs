@@ -8,9 +8,9 @@
 //! - `security`: the schemes, the credentials, the authentication checks
 //!   (only when some operation has security).
 //!
-//! Hand-written modules copied from `runtime/server/`: `error` (`ApiError`
-//! and the one renderer of error bodies), `negotiation`, `params`, `body`,
-//! `respond`, `request_id` and `settings`.
+//! The modules every router shares (`error`, `negotiation`, `params`,
+//! `body`, `respond`, `request_id`, `settings`) are those of the
+//! `openapi-runtime` crate's `server` feature, re-exported.
 
 mod api;
 mod params;
@@ -23,7 +23,6 @@ use std::collections::BTreeSet;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::models::UsedDeps;
 use super::templates::{CargoToml, Dependency, OperationRow, ServerReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::error::{Error, Result};
@@ -31,28 +30,26 @@ use crate::ir::{BodyKind, Operation, ParamLocation, Parameter, Response, Ty};
 use crate::lower::names::type_name;
 use crate::parse::Pointer;
 
-/// The hand-written runtime modules, by name.
-const RUNTIME: &[(&str, &str)] = &[
-    ("body", include_str!("../../../runtime/server/body.rs")),
-    ("error", include_str!("../../../runtime/server/error.rs")),
-    (
-        "negotiation",
-        include_str!("../../../runtime/server/negotiation.rs"),
-    ),
-    ("params", include_str!("../../../runtime/server/params.rs")),
-    (
-        "request_id",
-        include_str!("../../../runtime/server/request_id.rs"),
-    ),
-    (
-        "respond",
-        include_str!("../../../runtime/server/respond.rs"),
-    ),
-    (
-        "settings",
-        include_str!("../../../runtime/server/settings.rs"),
-    ),
+/// The modules of the runtime's server feature, re-exported by name so that
+/// the generated modules and dependants say `crate::params`, `crate::error`.
+const RUNTIME: &[&str] = &[
+    "body",
+    "error",
+    "negotiation",
+    "params",
+    "request_id",
+    "respond",
+    "settings",
 ];
+
+/// The `FromParam` impls of the models' own types that the server's
+/// parameters use (none without a server target), for the models crate.
+pub(crate) fn from_param_impls(cx: &Context<'_>, types: &RustTypes<'_>) -> Result<TokenStream> {
+    if cx.target.server.is_none() {
+        return Ok(TokenStream::new());
+    }
+    Ok(params::from_param_impls(&Server::new(cx, types)?))
+}
 
 /// Writes the server-stubs crate, when the target asks for one.
 pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
@@ -84,38 +81,19 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
         files.insert(&path, cx.rust_file(&path, tokens)?);
     }
 
-    let used = UsedDeps::of(cx.api);
-    let mut regions = Vec::new();
-    if used.uuid {
-        regions.push("uuid");
-    }
-    if used.chrono {
-        regions.push("chrono");
-    }
-    for (module, source) in RUNTIME {
-        files.insert(
-            root.join("src").join(format!("{module}.rs")),
-            cx.runtime_file(source, &regions),
-        );
-    }
-
     let lib_path = root.join("src/lib.rs");
     files.insert(&lib_path, cx.rust_file(&lib_path, lib_tokens(&server))?);
 
     let mut dependencies = vec![
         Dependency::new(&cx.target.models.package, &[]),
+        Dependency::new("openapi-runtime", &["server"]),
         Dependency::new("axum", &[]),
-        Dependency::new("fastrand", &[]),
         Dependency::new("futures-util", &[]),
         Dependency::new("http", &[]),
-        Dependency::new("http-body-util", &[]),
-        Dependency::new("percent-encoding", &[]),
     ];
     if server.param_patterns {
         dependencies.push(Dependency::new("regex-lite", &[]));
     }
-    dependencies.push(Dependency::new("serde", &[]));
-    dependencies.push(Dependency::new("tracing", &[]));
     let description = format!(
         "Server stubs of the {} API: an axum router over one trait, generated from its OpenAPI document.",
         cx.api.title
@@ -413,7 +391,7 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
              negotiated the response's media type, and parsed and checked its parameters and \
              body, so that a method sees only valid input; it answers with its operation's \
              response enum or an [`ApiError`]. Every error, the router's own included, is \
-             rendered by [`ApiError::render`] in one format, and every response carries the \
+             rendered in one format, [`ErrorBodyFormat`], and every response carries the \
              request's `X-Request-Id`.",
             api.source,
             if server.has_security {
@@ -443,7 +421,7 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
     }
     lines.extend(
         [
-            "| [`error`] | [`ApiError`], the one renderer of error responses |",
+            "| [`error`] | [`ApiError`] and the formats of error responses ([`ErrorBodyFormat`] is this API's) |",
             "| [`negotiation`] | `Accept` and `Content-Type` against the operations' media types |",
             "| [`params`] | path, query, header and cookie parameters, typed |",
             "| [`body`] | request bodies: read up to the limit, decoded, validated |",
@@ -458,8 +436,8 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
     if server.has_security {
         modules.insert("security");
     }
-    modules.extend(RUNTIME.iter().map(|(name, _)| *name));
     let modules = modules.into_iter().map(|m| format_ident!("{}", m));
+    let runtime = RUNTIME.iter().map(|m| format_ident!("{}", m));
     let security = server.has_security.then(|| {
         quote!(
             pub use security::{Credential, Credentials, Scheme};
@@ -480,6 +458,9 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
 
         #(#[rustfmt::skip] pub mod #modules;)*
 
+        /// The runtime's modules every router shares.
+        pub use openapi_runtime::server::{#(#runtime),*};
+
         pub use api::*;
         pub use error::ApiError;
         pub use request_id::RequestId;
@@ -492,6 +473,10 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
         pub use axum;
         #[doc = #models_doc]
         pub use #models_crate as models;
+
+        /// How this API's error responses are written: every error the router answers, its own
+        /// included, is rendered with [`ApiError::render_as`] in this format.
+        pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;
     }
 }
 

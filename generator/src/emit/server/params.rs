@@ -121,8 +121,8 @@ fn needs_impl(server: &Server<'_>, shape: &Shape, out: &mut BTreeSet<String>) {
     }
 }
 
-/// `impl params::FromParam` for the models' enums and newtypes that
-/// parameters use.
+/// `impl FromParam` for the models' enums and newtypes that parameters use,
+/// written in the models crate (which owns the types).
 pub(crate) fn from_param_impls(server: &Server<'_>) -> TokenStream {
     let mut names = BTreeSet::new();
     let params = server
@@ -137,18 +137,18 @@ pub(crate) fn from_param_impls(server: &Server<'_>) -> TokenStream {
         let def = server.cx.api.type_named(name)?;
         let ty = (server.types.named)(name);
         let body = match &def.kind {
-            TypeKind::Enum(_) => quote!(raw.parse().map_err(params::ParamError::from_enum)),
+            TypeKind::Enum(_) => quote!(raw.parse().map_err(ParamError::from_enum)),
             TypeKind::Newtype(inner) => {
                 let inner = resolve(server, inner)?.ty();
-                quote!(<#inner as params::FromParam>::from_param(raw).map(Self))
+                quote!(<#inner as FromParam>::from_param(raw).map(Self))
             }
             _ => return None,
         };
         let doc = format!(" `{name}` from a parameter's text.");
         Some(quote! {
             #[doc = #doc]
-            impl params::FromParam for #ty {
-                fn from_param(raw: Cow<'_, str>) -> Result<Self, params::ParamError> {
+            impl FromParam for #ty {
+                fn from_param(raw: Cow<'_, str>) -> Result<Self, ParamError> {
                     #body
                 }
             }

@@ -36,8 +36,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         .iter()
         .map(|op| handler_tokens(server, op))
         .collect::<Result<Vec<_>>>()?;
-    let impls = params::from_param_impls(server);
-    let body = quote!(#(#handlers)* #impls);
+    let body = quote!(#(#handlers)*);
     let models = Server::models_import(&body);
     let uses = |name: &str| body.to_string().contains(&format!("{name} ::"));
     let mut runtime: Vec<Ident> = Vec::new();
@@ -54,13 +53,6 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
             use crate::models::validation::Report;
         ),
         (false, false) => TokenStream::new(),
-    };
-    let cow = if impls.is_empty() {
-        TokenStream::new()
-    } else {
-        quote!(
-            use std::borrow::Cow;
-        )
     };
     let api_import = if server.ops.is_empty() {
         quote!(use crate::api::#trait_name;)
@@ -108,8 +100,8 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
          without calling the hook); negotiates the response's media type (406); reads the \
          parameters (400 listing every problem); checks the body's `Content-Type` (415), reads \
          it up to the limit (413), decodes and validates it (400); calls the method, catching a \
-         panic (500); encodes the answer. Every error goes through \
-         [`ApiError::render`](crate::error::ApiError::render)."
+         panic (500); encodes the answer. Every error is rendered in \
+         [`ErrorBodyFormat`](crate::ErrorBodyFormat)."
             .to_owned(),
     ]);
     let runtime = match runtime.as_slice() {
@@ -119,7 +111,6 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     Ok(quote! {
         #doc
 
-        #cow
         #arc
         #handler_imports
 
@@ -175,7 +166,7 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
             .route(
                 #path,
                 #chain.fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, #allow)
+                    respond::method_not_allowed::<crate::ErrorBodyFormat>(&request, #allow)
                 }),
             )
         }
@@ -238,7 +229,7 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
             #shared
             Router::new()
                 #(#routes)*
-                .fallback(respond::route_not_found)
+                .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
                 #state
         }
 
@@ -420,7 +411,7 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
             let outcome = AssertUnwindSafe(#handle(&shared, parts, body, &request_id))
                 .catch_unwind()
                 .await;
-            respond::finish(outcome, request_id, #id)
+            respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, #id)
         }
 
         #[doc = #handle_doc]

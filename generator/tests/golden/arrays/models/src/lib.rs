@@ -7,8 +7,9 @@
 
 #[rustfmt::skip]
 pub mod common;
-#[rustfmt::skip]
-pub mod validation;
+
+/// Validation: the checks every type implements, the report of problems, decoding.
+pub use openapi_runtime::models::validation;
 
 pub use common::*;
 

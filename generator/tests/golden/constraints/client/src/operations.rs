@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Scheme};
 use crate::Client;
 
 impl Client {
@@ -29,8 +30,8 @@ impl Client {
         &self,
         body: &crate::models::Order,
     ) -> Result<(), crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "placeOrder",
             reqwest::Method::POST,
             "/orders",

@@ -3,7 +3,7 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`ConstraintsApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
@@ -36,10 +36,12 @@ pub fn router_with<A: ConstraintsApi>(api: A, settings: Settings) -> Router {
             "/orders",
             axum::routing::post(place_order::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -59,7 +61,7 @@ async fn place_order<A: ConstraintsApi>(
     let outcome = AssertUnwindSafe(handle_place_order(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "placeOrder")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "placeOrder")
 }
 
 /// Reads and checks a request to `placeOrder`, calls [`ConstraintsApi::place_order`], encodes its answer.

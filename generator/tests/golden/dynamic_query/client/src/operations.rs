@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme};
 use crate::Client;
 
 impl Client {
@@ -29,8 +30,8 @@ impl Client {
         &self,
         params: ListEventsParams,
     ) -> Result<Vec<String>, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "listEvents",
             reqwest::Method::GET,
             "/events",
@@ -42,7 +43,7 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => __answer.json::<Vec<String>>(crate::transport::Envelope::Bare),
+            200 => Ok(__answer.json::<Vec<String>>(Envelope::Bare)?),
             _ => Err(__answer.into_error()),
         }
     }

@@ -6,11 +6,12 @@
 //! Generated from `tests/fixtures/dynamic_query.yaml`: one module per API area, every type re-exported here. Each type (de)serialises with the document's wire names and checks its constraints with [`validation`].
 
 #[rustfmt::skip]
-pub mod dynamic_query;
-#[rustfmt::skip]
 pub mod queries;
-#[rustfmt::skip]
-pub mod validation;
+
+/// The `dqb` grammar the query types of [`queries`] are built on.
+pub use openapi_runtime::models::dynamic_query;
+/// Validation: the checks every type implements, the report of problems, decoding.
+pub use openapi_runtime::models::validation;
 
 pub use queries::*;
 

@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -26,20 +27,15 @@ impl Client {
     ///
     /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
     pub async fn hold(&self, params: HoldParams) -> Result<(), crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
-            "hold",
-            reqwest::Method::POST,
-            "/hold",
-            SECURITY,
-        );
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("hold", reqwest::Method::POST, "/hold", SECURITY);
         __call.accept("application/json");
         if let Some(__body) = &params.body {
             __call.json_body("application/json", __body);
         }
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => __answer.json::<()>(crate::transport::Envelope::Bare),
+            200 => Ok(__answer.json::<()>(Envelope::Bare)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -65,14 +61,14 @@ impl Client {
         &self,
         params: ListThingsParams,
     ) -> Result<bytes::Bytes, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "listThings",
             reqwest::Method::GET,
             "/things",
             SECURITY,
         );
-        __call.query("id", &params.id, crate::transport::Style::Comma, true);
+        __call.query("id", &params.id, Style::Comma, true);
         __call.accept("*/*");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
@@ -102,8 +98,8 @@ impl Client {
         &self,
         body: impl Into<String>,
     ) -> Result<String, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "subscribe",
             reqwest::Method::POST,
             "/subscribe",
@@ -113,7 +109,7 @@ impl Client {
         __call.body("text/plain", bytes::Bytes::from(Into::<String>::into(body)));
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            201 => __answer.text(),
+            201 => Ok(__answer.text()?),
             _ => Err(__answer.into_error()),
         }
     }

@@ -3,7 +3,7 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`LenientApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
@@ -37,24 +37,30 @@ pub fn router_with<A: LenientApi>(api: A, settings: Settings) -> Router {
             "/hold",
             axum::routing::post(hold::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
         .route(
             "/things",
             axum::routing::get(list_things::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
         .route(
             "/subscribe",
             axum::routing::post(subscribe::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -74,7 +80,7 @@ async fn hold<A: LenientApi>(
     let outcome = AssertUnwindSafe(handle_hold(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "hold")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "hold")
 }
 
 /// Reads and checks a request to `hold`, calls [`LenientApi::hold`], encodes its answer.
@@ -118,7 +124,7 @@ async fn list_things<A: LenientApi>(
     let outcome = AssertUnwindSafe(handle_list_things(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "listThings")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "listThings")
 }
 
 /// Reads and checks a request to `listThings`, calls [`LenientApi::list_things`], encodes its answer.
@@ -162,7 +168,7 @@ async fn subscribe<A: LenientApi>(
     let outcome = AssertUnwindSafe(handle_subscribe(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "subscribe")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "subscribe")
 }
 
 /// Reads and checks a request to `subscribe`, calls [`LenientApi::subscribe`], encodes its answer.

@@ -7,25 +7,26 @@ mod client;
 #[rustfmt::skip]
 mod config;
 #[rustfmt::skip]
-mod error;
-#[rustfmt::skip]
 pub mod operations;
-#[rustfmt::skip]
-mod retry;
-#[rustfmt::skip]
-mod transport;
 
 pub use client::{Client, ClientBuilder};
 pub use config::Environment;
-pub use error::{ApiError, Error, FieldProblem};
-pub use retry::RetryPolicy;
 
-/// The `futures-util` crate the stream helpers use, for its `StreamExt` and `TryStreamExt`.
+/// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;
 /// The models crate: the types of the API's bodies and queries.
 pub use objects_models as models;
+/// The runtime's types the client's methods and errors name.
+pub use openapi_runtime::client::{FieldProblem, RetryPolicy};
 /// The `reqwest` crate the client sends requests with, for [`ClientBuilder::http_client`].
 pub use reqwest;
 
 /// The body of the API's error answers, as JSON: the document names no one error schema (see [`ApiError::body`]).
-pub type ErrorBody = serde_json::Value;
+pub type ErrorBody = models::serde_json::Value;
+
+/// Why a call failed: see [`openapi_runtime::client::Error`], here with this API's
+/// [`ErrorBody`].
+pub type Error = openapi_runtime::client::Error<ErrorBody>;
+
+/// An error answer of the API, with its [`ErrorBody`].
+pub type ApiError = openapi_runtime::client::ApiError<ErrorBody>;

@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme};
 use crate::Client;
 
 impl Client {
@@ -29,8 +30,8 @@ impl Client {
         &self,
         body: &crate::models::Thing,
     ) -> Result<crate::models::Thing, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "createThing",
             reqwest::Method::POST,
             "/things",
@@ -40,9 +41,7 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            201 => {
-                __answer.json::<crate::models::Thing>(crate::transport::Envelope::Bare)
-            }
+            201 => Ok(__answer.json::<crate::models::Thing>(Envelope::Bare)?),
             _ => Err(__answer.into_error()),
         }
     }

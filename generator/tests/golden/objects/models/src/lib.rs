@@ -9,8 +9,9 @@
 pub mod common;
 #[rustfmt::skip]
 pub mod things;
-#[rustfmt::skip]
-pub mod validation;
+
+/// Validation: the checks every type implements, the report of problems, decoding.
+pub use openapi_runtime::models::validation;
 
 pub use common::*;
 pub use things::*;

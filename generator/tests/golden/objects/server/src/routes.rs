@@ -3,7 +3,7 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`ObjectsApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
@@ -36,10 +36,12 @@ pub fn router_with<A: ObjectsApi>(api: A, settings: Settings) -> Router {
             "/things",
             axum::routing::post(create_thing::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -61,7 +63,7 @@ async fn create_thing<A: ObjectsApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "createThing")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "createThing")
 }
 
 /// Reads and checks a request to `createThing`, calls [`ObjectsApi::create_thing`], encodes its answer.

@@ -3,7 +3,7 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`OneOfApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
 use axum::Router;
 use crate::api::OneOfApi;
@@ -20,5 +20,5 @@ pub fn router<A: OneOfApi>(api: A) -> Router {
 /// Serves `api` with `settings` (for example another body limit); see [`router`].
 pub fn router_with<A: OneOfApi>(api: A, settings: Settings) -> Router {
     let _ = (api, settings);
-    Router::new().fallback(respond::route_not_found)
+    Router::new().fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
 }

@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme};
 use crate::Client;
 
 impl Client {
@@ -26,8 +27,8 @@ impl Client {
     ///
     /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
     pub async fn get_dog(&self, id: &str) -> Result<crate::models::Dog, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "getDog",
             reqwest::Method::GET,
             "/dogs/{id}",
@@ -37,7 +38,7 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => __answer.json::<crate::models::Dog>(crate::transport::Envelope::Bare),
+            200 => Ok(__answer.json::<crate::models::Dog>(Envelope::Bare)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -63,8 +64,8 @@ impl Client {
         &self,
         id: &str,
     ) -> Result<crate::models::Photo, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "getPhotoBase64",
             reqwest::Method::GET,
             "/dogs/{id}/photo",
@@ -74,9 +75,7 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                __answer.json::<crate::models::Photo>(crate::transport::Envelope::Bare)
-            }
+            200 => Ok(__answer.json::<crate::models::Photo>(Envelope::Bare)?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -104,8 +103,8 @@ impl Client {
         id: &str,
         body: impl Into<bytes::Bytes>,
     ) -> Result<(), crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "putPhoto",
             reqwest::Method::PUT,
             "/dogs/{id}/photo",

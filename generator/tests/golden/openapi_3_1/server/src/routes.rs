@@ -3,7 +3,7 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`KennelApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
@@ -36,7 +36,9 @@ pub fn router_with<A: KennelApi>(api: A, settings: Settings) -> Router {
             "/dogs/{id}",
             axum::routing::get(get_dog::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
         .route(
@@ -44,10 +46,12 @@ pub fn router_with<A: KennelApi>(api: A, settings: Settings) -> Router {
             axum::routing::get(get_photo_base64::<A>)
                 .put(put_photo::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, PUT, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, PUT, HEAD")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -67,7 +71,7 @@ async fn get_dog<A: KennelApi>(
     let outcome = AssertUnwindSafe(handle_get_dog(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "getDog")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getDog")
 }
 
 /// Reads and checks a request to `getDog`, calls [`KennelApi::get_dog`], encodes its answer.
@@ -117,7 +121,7 @@ async fn get_photo_base64<A: KennelApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "getPhotoBase64")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getPhotoBase64")
 }
 
 /// Reads and checks a request to `getPhotoBase64`, calls [`KennelApi::get_photo_base64`], encodes its answer.
@@ -165,7 +169,7 @@ async fn put_photo<A: KennelApi>(
     let outcome = AssertUnwindSafe(handle_put_photo(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "putPhoto")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "putPhoto")
 }
 
 /// Reads and checks a request to `putPhoto`, calls [`KennelApi::put_photo`], encodes its answer.

@@ -30,10 +30,10 @@ impl Environment {
     pub(crate) fn resolve(
         &self,
         overrides: &[(String, String)],
-    ) -> Result<String, crate::Error> {
+    ) -> Result<String, openapi_runtime::client::Failure> {
         match self {
             Environment::Custom(url) => {
-                crate::client::fill_template("Custom", url, &[], overrides)
+                openapi_runtime::client::fill_template("Custom", url, &[], overrides)
             }
         }
     }

@@ -30,10 +30,10 @@ impl Environment {
     pub(crate) fn resolve(
         &self,
         overrides: &[(String, String)],
-    ) -> Result<String, crate::Error> {
+    ) -> Result<String, openapi_runtime::client::Failure> {
         match self {
             Environment::Custom(url) => {
-                crate::client::fill_template("Custom", url, &[], overrides)
+                openapi_runtime::client::fill_template("Custom", url, &[], overrides)
             }
         }
     }
@@ -46,7 +46,7 @@ impl crate::ClientBuilder {
     ///
     /// A token that already names its scheme (`Bearer …`, `Token …`) is sent as it is. The token never appears in `Debug` output or logs.
     pub fn token(mut self, token: impl Into<String>) -> Self {
-        self.credentials.token = Some(crate::transport::Secret::new(token.into()));
+        self.settings.token(token.into());
         self
     }
 }

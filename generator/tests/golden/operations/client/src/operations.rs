@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -43,35 +44,38 @@ impl Client {
         item_id: i64,
         params: GetItemsItemIdParams,
     ) -> Result<GetItemsItemIdResponse, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "get /items/ itemId ",
             reqwest::Method::GET,
             "/items/{itemId}",
             SECURITY,
         );
         __call.path_param("itemId", &item_id);
-        __call.query("verbose", &params.verbose, crate::transport::Style::Comma, true);
-        __call.query("tags", &params.tags, crate::transport::Style::Comma, true);
-        __call.query("ids", &params.ids, crate::transport::Style::Comma, false);
+        __call.query("verbose", &params.verbose, Style::Comma, true);
+        __call.query("tags", &params.tags, Style::Comma, true);
+        __call.query("ids", &params.ids, Style::Comma, false);
         __call.header("X-Trace", &params.x_trace);
         __call.cookie("session", &params.session);
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200 => {
-                __answer
-                    .json::<
-                        crate::models::GetItemsItemIdOkResponse,
-                    >(crate::transport::Envelope::Bare)
-                    .map(GetItemsItemIdResponse::Ok)
+                Ok(
+                    GetItemsItemIdResponse::Ok(
+                        __answer
+                            .json::<
+                                crate::models::GetItemsItemIdOkResponse,
+                            >(Envelope::Bare)?,
+                    ),
+                )
             }
             202 => Ok(GetItemsItemIdResponse::Accepted),
             _ => Err(__answer.into_error()),
@@ -101,22 +105,22 @@ impl Client {
         item_id: i64,
         params: ReplaceItemParams,
     ) -> Result<(), crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[
+        const SECURITY: &[&[Scheme]] = &[
             &[
-                crate::transport::Scheme::Header {
+                Scheme::Header {
                     name: "Authorization",
                     prefix: Some("Bearer"),
                 },
             ],
         ];
-        let mut __call = crate::transport::Call::new(
+        let mut __call = Call::new(
             "replaceItem",
             reqwest::Method::PUT,
             "/items/{itemId}",
             SECURITY,
         );
         __call.path_param("itemId", &item_id);
-        __call.query("verbose", &params.verbose, crate::transport::Style::Comma, true);
+        __call.query("verbose", &params.verbose, Style::Comma, true);
         if let Some(__body) = params.body {
             __call.body("application/octet-stream", __body);
         }
@@ -154,18 +158,13 @@ impl Client {
         &self,
         body: impl Into<String>,
     ) -> Result<String, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
-            "addNote",
-            reqwest::Method::POST,
-            "/notes",
-            SECURITY,
-        );
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("addNote", reqwest::Method::POST, "/notes", SECURITY);
         __call.accept("text/plain");
         __call.body("text/plain", bytes::Bytes::from(Into::<String>::into(body)));
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => __answer.text(),
+            200 => Ok(__answer.text()?),
             _ => Err(__answer.into_error()),
         }
     }
@@ -218,6 +217,7 @@ impl GetItemsItemIdParams {
 
 /// What [`Client::get_items_item_id`](crate::Client::get_items_item_id) answers with: one variant per documented success status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetItemsItemIdResponse {
     /// 200: The item.
     Ok(crate::models::GetItemsItemIdOkResponse),

@@ -3,7 +3,7 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`OperationsApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
@@ -37,17 +37,21 @@ pub fn router_with<A: OperationsApi>(api: A, settings: Settings) -> Router {
             axum::routing::get(get_items_item_id::<A>)
                 .put(replace_item::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, PUT, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, PUT, HEAD")
                 }),
         )
         .route(
             "/notes",
             axum::routing::post(add_note::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "POST")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -69,7 +73,7 @@ async fn get_items_item_id<A: OperationsApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "get /items/ itemId ")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "get /items/ itemId ")
 }
 
 /// Reads and checks a request to `get /items/ itemId `, calls [`OperationsApi::get_items_item_id`], encodes its answer.
@@ -161,7 +165,7 @@ async fn replace_item<A: OperationsApi>(
         )
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "replaceItem")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "replaceItem")
 }
 
 /// Reads and checks a request to `replaceItem`, calls [`OperationsApi::replace_item`], encodes its answer.
@@ -234,7 +238,7 @@ async fn add_note<A: OperationsApi>(
     let outcome = AssertUnwindSafe(handle_add_note(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "addNote")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "addNote")
 }
 
 /// Reads and checks a request to `addNote`, calls [`OperationsApi::add_note`], encodes its answer.

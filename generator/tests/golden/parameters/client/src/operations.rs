@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -35,8 +36,8 @@ impl Client {
         session: &str,
         params: GetItemsParams,
     ) -> Result<Vec<String>, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "get.items",
             reqwest::Method::GET,
             "/{type}/items/{self}",
@@ -45,36 +46,28 @@ impl Client {
         __call.path_param("type", type_);
         __call.path_param("self", &self_);
         __call.cookie("session", session);
-        __call.query("limit", &params.limit, crate::transport::Style::Comma, true);
-        __call.query("match", &params.match_, crate::transport::Style::Comma, true);
-        __call
-            .query("page-size", &params.page_size, crate::transport::Style::Comma, true);
-        __call
-            .query(
-                "page_size",
-                &params.page_size2,
-                crate::transport::Style::Comma,
-                true,
-            );
-        __call
-            .query("pageSize", &params.page_size3, crate::transport::Style::Comma, true);
-        __call.query("type", &params.type_query, crate::transport::Style::Comma, true);
+        __call.query("limit", &params.limit, Style::Comma, true);
+        __call.query("match", &params.match_, Style::Comma, true);
+        __call.query("page-size", &params.page_size, Style::Comma, true);
+        __call.query("page_size", &params.page_size2, Style::Comma, true);
+        __call.query("pageSize", &params.page_size3, Style::Comma, true);
+        __call.query("type", &params.type_query, Style::Comma, true);
         __call.header("type", &params.type_header);
-        __call.query("body", &params.body_query, crate::transport::Style::Comma, true);
-        __call.query("request", &params.request, crate::transport::Style::Comma, true);
-        __call.query("response", &params.response, crate::transport::Style::Comma, true);
-        __call.query("client", &params.client, crate::transport::Style::Comma, true);
-        __call.query("report", &params.report, crate::transport::Style::Comma, true);
-        __call.query("parts", &params.parts, crate::transport::Style::Comma, true);
-        __call.query("context", &params.context, crate::transport::Style::Comma, true);
-        __call.query("ids", &params.ids, crate::transport::Style::Comma, true);
-        __call.query("names", &params.names, crate::transport::Style::Comma, false);
-        __call.query("sizes", &params.sizes, crate::transport::Style::Pipe, false);
+        __call.query("body", &params.body_query, Style::Comma, true);
+        __call.query("request", &params.request, Style::Comma, true);
+        __call.query("response", &params.response, Style::Comma, true);
+        __call.query("client", &params.client, Style::Comma, true);
+        __call.query("report", &params.report, Style::Comma, true);
+        __call.query("parts", &params.parts, Style::Comma, true);
+        __call.query("context", &params.context, Style::Comma, true);
+        __call.query("ids", &params.ids, Style::Comma, true);
+        __call.query("names", &params.names, Style::Comma, false);
+        __call.query("sizes", &params.sizes, Style::Pipe, false);
         __call.header("X-Tags", &params.x_tags);
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => __answer.json::<Vec<String>>(crate::transport::Envelope::Bare),
+            200 => Ok(__answer.json::<Vec<String>>(Envelope::Bare)?),
             _ => Err(__answer.into_error()),
         }
     }

@@ -5,8 +5,7 @@
 //!
 //! Generated from `tests/fixtures/parameters.yaml`: one module per API area, every type re-exported here. Each type (de)serialises with the document's wire names and checks its constraints with [`validation`].
 
-#[rustfmt::skip]
-pub mod validation;
-
+/// Validation: the checks every type implements, the report of problems, decoding.
+pub use openapi_runtime::models::validation;
 /// The `serde_json` crate the models use, so that dependants name the same version.
 pub use serde_json;

@@ -3,7 +3,7 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`ParametersApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
@@ -38,10 +38,12 @@ pub fn router_with<A: ParametersApi>(api: A, settings: Settings) -> Router {
             "/{type}/items/{self}",
             axum::routing::get(get_items::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -60,7 +62,7 @@ async fn get_items<A: ParametersApi>(
     let outcome = AssertUnwindSafe(handle_get_items(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "get.items")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "get.items")
 }
 
 /// Reads and checks a request to `get.items`, calls [`ParametersApi::get_items`], encodes its answer.

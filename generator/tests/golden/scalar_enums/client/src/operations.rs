@@ -4,6 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+use openapi_runtime::client::{Call, Envelope, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -31,22 +32,20 @@ impl Client {
         level: crate::models::Level,
         params: GetLevelParams,
     ) -> Result<crate::models::Setting, crate::Error> {
-        const SECURITY: &[&[crate::transport::Scheme]] = &[];
-        let mut __call = crate::transport::Call::new(
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
             "getLevel",
             reqwest::Method::GET,
             "/levels/{level}",
             SECURITY,
         );
         __call.path_param("level", &level);
-        __call.query("ratio", &params.ratio, crate::transport::Style::Comma, true);
+        __call.query("ratio", &params.ratio, Style::Comma, true);
         __call.header("flag", &params.flag);
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                __answer.json::<crate::models::Setting>(crate::transport::Envelope::Bare)
-            }
+            200 => Ok(__answer.json::<crate::models::Setting>(Envelope::Bare)?),
             _ => Err(__answer.into_error()),
         }
     }

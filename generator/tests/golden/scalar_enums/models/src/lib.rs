@@ -8,7 +8,10 @@
 #[rustfmt::skip]
 pub mod common;
 #[rustfmt::skip]
-pub mod validation;
+pub mod params;
+
+/// Validation: the checks every type implements, the report of problems, decoding.
+pub use openapi_runtime::models::validation;
 
 pub use common::*;
 

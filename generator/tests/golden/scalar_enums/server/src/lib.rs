@@ -3,7 +3,7 @@
 
 //! Server stubs of the Scalar enums API (version 1): an axum router over the [`ScalarEnumsApi`] trait.
 //!
-//! Generated from `tests/fixtures/scalar_enums.yaml`. Implement [`ScalarEnumsApi`], one method per operation, and serve [`router`]`(api)`: an `axum::Router` with every path and method of the document. Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked its parameters and body, so that a method sees only valid input; it answers with its operation's response enum or an [`ApiError`]. Every error, the router's own included, is rendered by [`ApiError::render`] in one format, and every response carries the request's `X-Request-Id`.
+//! Generated from `tests/fixtures/scalar_enums.yaml`. Implement [`ScalarEnumsApi`], one method per operation, and serve [`router`]`(api)`: an `axum::Router` with every path and method of the document. Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked its parameters and body, so that a method sees only valid input; it answers with its operation's response enum or an [`ApiError`]. Every error, the router's own included, is rendered in one format, [`ErrorBodyFormat`], and every response carries the request's `X-Request-Id`.
 //!
 //! Policies (rate limits, tracing, time-outs, CORS) are tower layers around the router; the only one built in is the request-body limit of [`Settings`].
 //!
@@ -12,7 +12,7 @@
 //! | [`api`] | the trait [`ScalarEnumsApi`], [`RequestContext`], one request struct per operation |
 //! | [`responses`] | one response enum per operation |
 //! | [`routes`] | [`router`], [`router_with`]: one handler per operation |
-//! | [`error`] | [`ApiError`], the one renderer of error responses |
+//! | [`error`] | [`ApiError`] and the formats of error responses ([`ErrorBodyFormat`] is this API's) |
 //! | [`negotiation`] | `Accept` and `Content-Type` against the operations' media types |
 //! | [`params`] | path, query, header and cookie parameters, typed |
 //! | [`body`] | request bodies: read up to the limit, decoded, validated |
@@ -23,23 +23,14 @@
 #[rustfmt::skip]
 pub mod api;
 #[rustfmt::skip]
-pub mod body;
-#[rustfmt::skip]
-pub mod error;
-#[rustfmt::skip]
-pub mod negotiation;
-#[rustfmt::skip]
-pub mod params;
-#[rustfmt::skip]
-pub mod request_id;
-#[rustfmt::skip]
-pub mod respond;
-#[rustfmt::skip]
 pub mod responses;
 #[rustfmt::skip]
 pub mod routes;
-#[rustfmt::skip]
-pub mod settings;
+
+/// The runtime's modules every router shares.
+pub use openapi_runtime::server::{
+    body, error, negotiation, params, request_id, respond, settings,
+};
 
 pub use api::*;
 pub use error::ApiError;
@@ -52,3 +43,7 @@ pub use settings::Settings;
 pub use axum;
 /// The models crate (`scalar-enums-models`): the types of bodies and parameters, and their validation.
 pub use scalar_enums_models as models;
+
+/// How this API's error responses are written: every error the router answers, its own
+/// included, is rendered with [`ApiError::render_as`] in this format.
+pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;

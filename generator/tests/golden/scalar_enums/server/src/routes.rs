@@ -3,9 +3,8 @@
 
 //! The router: every path and method of the document, each handled by reading and checking the request, then calling the operation's method of [`ScalarEnumsApi`].
 //!
-//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error goes through [`ApiError::render`](crate::error::ApiError::render).
+//! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
 use axum::body::Body;
@@ -39,10 +38,12 @@ pub fn router_with<A: ScalarEnumsApi>(api: A, settings: Settings) -> Router {
             "/levels/{level}",
             axum::routing::get(get_level::<A>)
                 .fallback(|request: Request| async move {
-                    respond::method_not_allowed(&request, "GET, HEAD")
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
                 }),
         )
-        .fallback(respond::route_not_found)
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
@@ -61,7 +62,7 @@ async fn get_level<A: ScalarEnumsApi>(
     let outcome = AssertUnwindSafe(handle_get_level(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
-    respond::finish(outcome, request_id, "getLevel")
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getLevel")
 }
 
 /// Reads and checks a request to `getLevel`, calls [`ScalarEnumsApi::get_level`], encodes its answer.
@@ -115,25 +116,4 @@ async fn handle_get_level<A: ScalarEnumsApi>(
     };
     let response = shared.api.get_level(context, request).await?;
     response.into_http(media_type)
-}
-
-/// `Flag` from a parameter's text.
-impl params::FromParam for models::Flag {
-    fn from_param(raw: Cow<'_, str>) -> Result<Self, params::ParamError> {
-        raw.parse().map_err(params::ParamError::from_enum)
-    }
-}
-
-/// `Level` from a parameter's text.
-impl params::FromParam for models::Level {
-    fn from_param(raw: Cow<'_, str>) -> Result<Self, params::ParamError> {
-        raw.parse().map_err(params::ParamError::from_enum)
-    }
-}
-
-/// `Ratio` from a parameter's text.
-impl params::FromParam for models::Ratio {
-    fn from_param(raw: Cow<'_, str>) -> Result<Self, params::ParamError> {
-        raw.parse().map_err(params::ParamError::from_enum)
-    }
 }

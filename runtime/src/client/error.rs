@@ -1,0 +1,472 @@
+//! What can go wrong with a call, said so that a person can act on it.
+//!
+//! [`Error`] separates the API's own error answers ([`Error::Api`], with the
+//! parsed error body, its per-field problems and the request id) from answers
+//! the operation does not describe, bodies that cannot be decoded, time-outs,
+//! and failures to reach the API at all.
+//!
+//! Both are generic over the API's error body `B`: a generated client names
+//! its own, `pub type Error = openapi_runtime::client::Error<ErrorBody>`.
+
+use std::fmt;
+use std::time::Duration;
+
+use bytes::Bytes;
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// How much of an unreadable body errors quote.
+const SNIPPET_CHARS: usize = 200;
+
+/// How many per-field problems `Display` lists before it only counts them.
+const LISTED_PROBLEMS: usize = 10;
+
+/// Why a call failed; `B` is the type of the API's error bodies.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error<B = Value> {
+    /// The API answered with an error status and its documented error body:
+    /// the request was understood and refused (validation, authentication,
+    /// conflict, rate limit, …). [`ApiError`] has the status, the parsed body,
+    /// the per-field problems and the request id.
+    Api(Box<ApiError<B>>),
+    /// The API answered with a status this operation does not turn into a
+    /// result: an error status whose body is not the API's error body (a
+    /// proxy's HTML page, an empty 502), or a success or redirect status the
+    /// operation does not document.
+    UnexpectedStatus {
+        /// The status.
+        status: StatusCode,
+        /// The body, as it came.
+        body: Bytes,
+        /// The request id, from the `X-Request-Id` header.
+        request_id: Option<String>,
+    },
+    /// The answer's status was expected, but its body could not be decoded
+    /// as the documented type.
+    Decode {
+        /// The status.
+        status: StatusCode,
+        /// What the decoder said, with the line and column.
+        message: String,
+        /// The start of the body.
+        snippet: String,
+        /// The request id, from the `X-Request-Id` header.
+        request_id: Option<String>,
+    },
+    /// No complete answer arrived within the client's time-out.
+    Timeout {
+        /// The time-out of each attempt.
+        after: Duration,
+        /// What the HTTP client said.
+        source: reqwest::Error,
+    },
+    /// The request could not be sent or its answer not read: the name did
+    /// not resolve, the connection was refused or reset, TLS failed.
+    Transport(reqwest::Error),
+    /// The client or the request could not be built from what was given:
+    /// a base URL that is not a URL, a header value with a line break, a
+    /// server variable the environment does not have.
+    InvalidInput(String),
+}
+
+impl<B> Error<B> {
+    /// The answer's status, when there was an answer.
+    pub fn status(&self) -> Option<StatusCode> {
+        match self {
+            Error::Api(api) => Some(api.status),
+            Error::UnexpectedStatus { status, .. } | Error::Decode { status, .. } => Some(*status),
+            Error::Timeout { .. } | Error::Transport(_) | Error::InvalidInput(_) => None,
+        }
+    }
+
+    /// The id the API gave the request, from the error body or the
+    /// `X-Request-Id` header: quote it when you report a problem.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Error::Api(api) => api.request_id(),
+            Error::UnexpectedStatus { request_id, .. } | Error::Decode { request_id, .. } => {
+                request_id.as_deref()
+            }
+            Error::Timeout { .. } | Error::Transport(_) | Error::InvalidInput(_) => None,
+        }
+    }
+
+    /// The API's error answer, when that is what this is.
+    pub fn api_error(&self) -> Option<&ApiError<B>> {
+        match self {
+            Error::Api(api) => Some(api),
+            _ => None,
+        }
+    }
+
+    /// Whether no answer arrived in time.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Error::Timeout { .. })
+    }
+}
+
+impl<B: DeserializeOwned> Error<B> {
+    /// Classifies an answer that is not one of the operation's results: the
+    /// API's error when its status is an error and its body decodes as `B`,
+    /// else an unexpected status.
+    pub(crate) fn from_answer(status: StatusCode, headers: &HeaderMap, body: Bytes) -> Self {
+        let header_id = request_id_header(headers);
+        if status.is_client_error() || status.is_server_error() {
+            if let Ok(value) = serde_json::from_slice::<Value>(&body) {
+                let summary = Summary::of(&value);
+                if let Ok(parsed) = serde_json::from_value::<B>(value) {
+                    return Error::Api(Box::new(ApiError {
+                        status,
+                        body: parsed,
+                        message: summary.message,
+                        problems: summary.problems,
+                        request_id: summary.request_id.or(header_id),
+                        retry_after: super::retry::retry_after(headers),
+                    }));
+                }
+            }
+        }
+        Error::UnexpectedStatus {
+            status,
+            body,
+            request_id: header_id,
+        }
+    }
+}
+
+/// A failure before the API's answer is classified (the request could not
+/// be built or sent, the answer not read or decoded): an [`Error`] that is
+/// not [`Error::Api`], whatever the error body. It converts into `Error<B>`
+/// for every `B`, so that `?` works in a generated client.
+#[derive(Debug)]
+pub struct Failure(pub(crate) Error<std::convert::Infallible>);
+
+impl Failure {
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        Failure(Error::InvalidInput(message.into()))
+    }
+
+    pub(crate) fn decode(
+        status: StatusCode,
+        headers: &HeaderMap,
+        body: &[u8],
+        message: impl fmt::Display,
+    ) -> Self {
+        Failure(Error::Decode {
+            status,
+            message: message.to_string(),
+            snippet: snippet(body),
+            request_id: request_id_header(headers),
+        })
+    }
+
+    /// The error, as an [`Error`] with any error body.
+    pub fn into_error<B>(self) -> Error<B> {
+        match self.0 {
+            Error::Api(api) => match api.body {},
+            Error::UnexpectedStatus {
+                status,
+                body,
+                request_id,
+            } => Error::UnexpectedStatus {
+                status,
+                body,
+                request_id,
+            },
+            Error::Decode {
+                status,
+                message,
+                snippet,
+                request_id,
+            } => Error::Decode {
+                status,
+                message,
+                snippet,
+                request_id,
+            },
+            Error::Timeout { after, source } => Error::Timeout { after, source },
+            Error::Transport(source) => Error::Transport(source),
+            Error::InvalidInput(message) => Error::InvalidInput(message),
+        }
+    }
+}
+
+impl<B> From<Failure> for Error<B> {
+    fn from(failure: Failure) -> Self {
+        failure.into_error()
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl<B> fmt::Display for Error<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Api(api) => api.fmt(f),
+            Error::UnexpectedStatus {
+                status,
+                body,
+                request_id,
+            } => {
+                write!(
+                    f,
+                    "the API answered {status}, which this operation does not expect"
+                )?;
+                write_request_id(f, request_id.as_deref())?;
+                if body.is_empty() {
+                    f.write_str(", with an empty body")
+                } else {
+                    write!(f, "; the body starts: {}", snippet(body))
+                }
+            }
+            Error::Decode {
+                status,
+                message,
+                snippet,
+                request_id,
+            } => {
+                write!(
+                    f,
+                    "the API's {status} answer could not be decoded: {message}"
+                )?;
+                write_request_id(f, request_id.as_deref())?;
+                write!(f, "; the body starts: {snippet}")
+            }
+            Error::Timeout { after, source } => {
+                write!(
+                    f,
+                    "no answer within {} ms (the client's time-out): {}",
+                    after.as_millis(),
+                    Chain(source)
+                )
+            }
+            Error::Transport(source) => {
+                write!(f, "the API could not be reached: {}", Chain(source))
+            }
+            Error::InvalidInput(message) => f.write_str(message),
+        }
+    }
+}
+
+impl<B: fmt::Debug> std::error::Error for Error<B> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Timeout { source, .. } | Error::Transport(source) => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// An error answer of the API, with its body decoded as `B`.
+#[derive(Debug, Clone)]
+pub struct ApiError<B = Value> {
+    status: StatusCode,
+    body: B,
+    message: Option<String>,
+    problems: Vec<FieldProblem>,
+    request_id: Option<String>,
+    retry_after: Option<Duration>,
+}
+
+impl<B> ApiError<B> {
+    /// The status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The parsed error body.
+    pub fn body(&self) -> &B {
+        &self.body
+    }
+
+    /// The parsed error body, owned.
+    pub fn into_body(self) -> B {
+        self.body
+    }
+
+    /// The error's summary, as the API wrote it.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The per-field problems (of a validation failure), in the API's order.
+    pub fn problems(&self) -> &[FieldProblem] {
+        &self.problems
+    }
+
+    /// The id the API gave the request (from the body, else the
+    /// `X-Request-Id` header).
+    pub fn request_id(&self) -> Option<&str> {
+        self.request_id.as_deref()
+    }
+
+    /// How long the API asked the client to wait (`Retry-After` or
+    /// `x-retry-after`), when it did.
+    pub fn retry_after(&self) -> Option<Duration> {
+        self.retry_after
+    }
+}
+
+impl<B> fmt::Display for ApiError<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the API refused the request with {}", self.status)?;
+        if let Some(message) = &self.message {
+            write!(f, ": {message}")?;
+        }
+        for (i, problem) in self.problems.iter().take(LISTED_PROBLEMS).enumerate() {
+            f.write_str(if i == 0 { " — " } else { "; " })?;
+            problem.fmt(f)?;
+        }
+        if self.problems.len() > LISTED_PROBLEMS {
+            write!(f, "; and {} more", self.problems.len() - LISTED_PROBLEMS)?;
+        }
+        if let Some(wait) = self.retry_after {
+            write!(f, " (retry after {} s)", wait.as_secs())?;
+        }
+        write_request_id(f, self.request_id.as_deref())
+    }
+}
+
+impl<B: fmt::Debug> std::error::Error for ApiError<B> {}
+
+/// One problem with one field of a refused request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldProblem {
+    /// The field, as a path such as `[3].lineItems[0].sku`, or a parameter
+    /// or header name; empty when the API names none.
+    pub property: String,
+    /// What is wrong.
+    pub message: String,
+    /// A machine-readable code, when the API gives one.
+    pub code: Option<String>,
+}
+
+impl fmt::Display for FieldProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.property.is_empty() {
+            write!(f, "{}: ", self.property)?;
+        }
+        f.write_str(&self.message)?;
+        if let Some(code) = &self.code {
+            write!(f, " ({code})")?;
+        }
+        Ok(())
+    }
+}
+
+/// What an error body says, read from its JSON whatever its schema: the
+/// common spellings of a message, a list of field problems and a request id.
+struct Summary {
+    message: Option<String>,
+    problems: Vec<FieldProblem>,
+    request_id: Option<String>,
+}
+
+impl Summary {
+    fn of(value: &Value) -> Self {
+        let text = |pointers: &[&str]| {
+            pointers
+                .iter()
+                .find_map(|p| value.pointer(p).and_then(Value::as_str))
+                .map(str::to_owned)
+        };
+        let problems = ["/error/errors", "/errors", "/error/details", "/details"]
+            .iter()
+            .find_map(|p| value.pointer(p).and_then(Value::as_array))
+            .map(|items| items.iter().filter_map(problem).collect())
+            .unwrap_or_default();
+        Summary {
+            message: text(&[
+                "/error/message",
+                "/message",
+                "/error_description",
+                "/detail",
+                "/title",
+                "/error",
+            ]),
+            problems,
+            request_id: text(&["/requestId", "/request_id", "/error/requestId", "/traceId"]),
+        }
+    }
+}
+
+fn problem(item: &Value) -> Option<FieldProblem> {
+    if let Some(message) = item.as_str() {
+        return Some(FieldProblem {
+            property: String::new(),
+            message: message.to_owned(),
+            code: None,
+        });
+    }
+    let object = item.as_object()?;
+    let text = |keys: &[&str]| {
+        keys.iter().find_map(|k| match object.get(*k) {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        })
+    };
+    Some(FieldProblem {
+        property: text(&["property", "field", "name", "path", "pointer"]).unwrap_or_default(),
+        message: text(&["message", "detail", "description", "reason"])?,
+        code: text(&["errorCode", "code", "type"]),
+    })
+}
+
+/// The request id headers APIs commonly send.
+fn request_id_header(headers: &HeaderMap) -> Option<String> {
+    ["x-request-id", "request-id", "x-correlation-id"]
+        .iter()
+        .find_map(|name| headers.get(*name)?.to_str().ok())
+        .map(str::to_owned)
+}
+
+fn write_request_id(f: &mut fmt::Formatter<'_>, request_id: Option<&str>) -> fmt::Result {
+    match request_id {
+        Some(id) => write!(f, " [request id {id}]"),
+        None => Ok(()),
+    }
+}
+
+/// The start of a body, as text, on one line.
+fn snippet(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let mut out: String = text
+        .chars()
+        .take(SNIPPET_CHARS)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if text.chars().count() > SNIPPET_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// An error with its causes, `a: b: c` (reqwest's own message leaves out the
+/// cause, such as "connection refused", that a person needs).
+struct Chain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(cause) = source {
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
+}

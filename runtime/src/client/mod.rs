@@ -1,0 +1,17 @@
+//! What a client crate needs: the [`Settings`] its builder collects, the
+//! [`Transport`] every call goes through (credentials, common headers,
+//! time-out, retries, the tracing span), the [`Call`] an operation's method
+//! puts together and the [`Answer`] it reads back, [`Error`] (generic over
+//! the API's error body), [`RetryPolicy`] and the page walker of paged
+//! listings ([`paging`]).
+
+mod builder;
+mod error;
+pub mod paging;
+mod retry;
+mod transport;
+
+pub use builder::{ServerVariable, Settings, fill_template};
+pub use error::{ApiError, Error, Failure, FieldProblem};
+pub use retry::RetryPolicy;
+pub use transport::{Answer, Call, Envelope, Scheme, Style, Transport, param_text};

@@ -1,0 +1,142 @@
+//! When a failed attempt is tried again, and after how long.
+
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::HeaderMap;
+use reqwest::{Method, StatusCode};
+
+/// How calls are retried: with exponential backoff and jitter, on connection
+/// failures and on 429, 502, 503 and 504 answers.
+///
+/// Only idempotent methods (GET, PUT, DELETE, HEAD, OPTIONS, TRACE) are
+/// retried unless [`retry_non_idempotent`](Self::retry_non_idempotent) is
+/// set: a POST that reached the API may have had its effect even when its
+/// answer was an error.
+///
+/// A `Retry-After` (seconds or an HTTP date) or `x-retry-after` (seconds)
+/// header is honoured instead of the backoff. No wait is longer than
+/// [`max_delay`](Self::max_delay): when the API asks for a longer one, the
+/// answer is returned at once (see [`ApiError::retry_after`](super::ApiError::retry_after))
+/// so that the caller decides. A call therefore takes at most `max_attempts`
+/// times the client's time-out plus `max_attempts - 1` times `max_delay`.
+///
+/// ```
+/// use openapi_runtime::client::RetryPolicy;
+/// # use std::time::Duration;
+/// let patient = RetryPolicy {
+///     max_attempts: 5,
+///     base_delay: Duration::from_millis(500),
+///     ..RetryPolicy::default()
+/// };
+/// assert!(RetryPolicy::none().max_attempts == 1);
+/// # let _ = patient;
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included (1: no retries). Default 3.
+    pub max_attempts: u32,
+    /// The wait before the first retry; each retry doubles it, and a random
+    /// part (up to half of it) spreads clients apart. Default 200 ms.
+    pub base_delay: Duration,
+    /// The longest wait between two attempts. Default 30 s.
+    pub max_delay: Duration,
+    /// Whether POST and PATCH are retried too. Default `false`.
+    pub retry_non_idempotent: bool,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 3,
+            base_delay: Duration::from_millis(200),
+            max_delay: Duration::from_secs(30),
+            retry_non_idempotent: false,
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// No retries: every call is attempted once.
+    pub fn none() -> Self {
+        RetryPolicy {
+            max_attempts: 1,
+            ..RetryPolicy::default()
+        }
+    }
+
+    /// Whether calls with `method` may be retried at all.
+    pub(crate) fn covers(&self, method: &Method) -> bool {
+        let idempotent = matches!(
+            *method,
+            Method::GET
+                | Method::PUT
+                | Method::DELETE
+                | Method::HEAD
+                | Method::OPTIONS
+                | Method::TRACE
+        );
+        self.max_attempts > 1 && (idempotent || self.retry_non_idempotent)
+    }
+
+    /// The wait before retry number `retry` (1 for the first): half of the
+    /// exponential delay, plus a random part of up to the other half.
+    pub(crate) fn backoff(&self, retry: u32) -> Duration {
+        let factor = 1u32
+            .checked_shl(retry.saturating_sub(1))
+            .unwrap_or(u32::MAX);
+        let exponential = self
+            .base_delay
+            .checked_mul(factor)
+            .unwrap_or(self.max_delay)
+            .min(self.max_delay);
+        let half = exponential / 2;
+        let nanos = u64::try_from(half.as_nanos()).unwrap_or(u64::MAX);
+        half + Duration::from_nanos(fastrand::u64(0..=nanos))
+    }
+
+    /// The wait before retry number `retry` after an answer with `headers`:
+    /// what the API asked for, or the backoff. `None` when the API asked for
+    /// more than `max_delay`.
+    pub(crate) fn delay_after(&self, retry: u32, headers: &HeaderMap) -> Option<Duration> {
+        match retry_after(headers) {
+            Some(asked) if asked > self.max_delay => None,
+            Some(asked) => Some(asked),
+            None => Some(self.backoff(retry)),
+        }
+    }
+}
+
+/// Whether an answer with `status` is worth another attempt.
+pub(crate) fn retryable_status(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 429 | 502 | 503 | 504)
+}
+
+/// How long the answer asks the client to wait: `Retry-After` (seconds or
+/// an HTTP date), else `x-retry-after` (seconds).
+pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let text = |name: &str| headers.get(name)?.to_str().ok().map(str::trim);
+    if let Some(value) = text("retry-after") {
+        if let Some(wait) = seconds(value) {
+            return Some(wait);
+        }
+        if let Ok(at) = httpdate::parse_http_date(value) {
+            return Some(
+                at.duration_since(SystemTime::now())
+                    .unwrap_or(Duration::ZERO),
+            );
+        }
+    }
+    text("x-retry-after").and_then(seconds)
+}
+
+/// Whole (or decimal) seconds.
+fn seconds(value: &str) -> Option<Duration> {
+    if let Ok(whole) = value.parse::<u64>() {
+        return Some(Duration::from_secs(whole));
+    }
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+}

@@ -1,0 +1,719 @@
+//! One call on the wire: the request an operation's method puts together
+//! ([`Call`]), sent with the client's credentials, common headers, time-out
+//! and retries inside a tracing span ([`Transport::send`]), and the answer
+//! read back ([`Answer`]).
+//!
+//! Secrets are kept in [`Secret`], whose `Debug` says nothing; the headers
+//! that carry them are marked sensitive, and spans and events name the path
+//! template, never the URL or a header.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
+use reqwest::{Method, StatusCode};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tracing::Instrument;
+
+use super::error::{Error, Failure};
+use super::retry::{self, RetryPolicy};
+
+/// A token or password: usable, but never shown by `Debug`.
+#[derive(Clone)]
+pub(crate) struct Secret(pub(crate) String);
+
+impl Secret {
+    pub(crate) fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// How one security scheme of the document carries its credential.
+#[derive(Debug, Clone, Copy)]
+pub enum Scheme {
+    /// The token in a header, after `prefix` and a space when there is one
+    /// (`Authorization: Bearer <token>`), unless the token already names its
+    /// own scheme (`Bearer …`, `Token …`).
+    Header {
+        /// The header.
+        name: &'static str,
+        /// The scheme before the token, such as `Bearer`.
+        prefix: Option<&'static str>,
+    },
+    /// The token as a query parameter.
+    Query {
+        /// The parameter.
+        name: &'static str,
+    },
+    /// The token as a cookie.
+    Cookie {
+        /// The cookie.
+        name: &'static str,
+    },
+    /// A user name and password: `Authorization: Basic …`.
+    Basic,
+}
+
+/// The credentials a client was given.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Credentials {
+    pub(crate) token: Option<Secret>,
+    pub(crate) basic: Option<(String, Secret)>,
+}
+
+impl Credentials {
+    fn has(&self, scheme: &Scheme) -> bool {
+        match scheme {
+            Scheme::Basic => self.basic.is_some(),
+            _ => self.token.is_some(),
+        }
+    }
+}
+
+/// How the items of an array parameter are joined.
+#[derive(Debug, Clone, Copy)]
+pub enum Style {
+    /// `a,b` (`form` and `simple`).
+    Comma,
+    /// `a%20b` (`spaceDelimited`).
+    Space,
+    /// `a|b` (`pipeDelimited`).
+    Pipe,
+}
+
+impl Style {
+    fn delimiter(self) -> &'static str {
+        match self {
+            Style::Comma => ",",
+            Style::Space => "%20",
+            Style::Pipe => "|",
+        }
+    }
+}
+
+/// One request, as an operation's method puts it together. Problems with
+/// the arguments (a header value with a line break) are kept and reported
+/// when the call is sent.
+pub struct Call {
+    operation: &'static str,
+    method: Method,
+    template: &'static str,
+    path: String,
+    query: String,
+    headers: HeaderMap,
+    cookies: Vec<String>,
+    body: Option<Bytes>,
+    security: &'static [&'static [Scheme]],
+    problem: Option<Failure>,
+}
+
+impl Call {
+    /// A call of `operation` (its `operationId`), `method` on the path
+    /// `template`, authenticated by any one of the `security` alternatives.
+    pub fn new(
+        operation: &'static str,
+        method: Method,
+        template: &'static str,
+        security: &'static [&'static [Scheme]],
+    ) -> Self {
+        Call {
+            operation,
+            method,
+            template,
+            path: template.to_owned(),
+            query: String::new(),
+            headers: HeaderMap::new(),
+            cookies: Vec::new(),
+            body: None,
+            security,
+            problem: None,
+        }
+    }
+
+    /// Fills `{name}` in the path; arrays are comma-separated (`simple`).
+    pub fn path_param<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) {
+        let text = match items(value) {
+            Some(items) => join(&items, ","),
+            None => String::new(),
+        };
+        self.path = self.path.replace(&format!("{{{name}}}"), &text);
+    }
+
+    /// Adds a query parameter; nothing when `value` is `None`. Arrays are
+    /// repeated (`explode`) or joined by `style`.
+    pub fn query<T: Serialize + ?Sized>(
+        &mut self,
+        name: &str,
+        value: &T,
+        style: Style,
+        explode: bool,
+    ) {
+        let Some(items) = items(value) else {
+            return;
+        };
+        if explode && items.len() != 1 {
+            for item in &items {
+                self.query_pair(name, &encode(item));
+            }
+        } else {
+            self.query_pair(name, &join(&items, style.delimiter()));
+        }
+    }
+
+    /// Adds a query parameter whose value is given as text; nothing when
+    /// the text is empty.
+    pub fn query_text(&mut self, name: &str, value: &str) {
+        if !value.is_empty() {
+            self.query_pair(name, &encode(value));
+        }
+    }
+
+    fn query_pair(&mut self, name: &str, encoded_value: &str) {
+        if !self.query.is_empty() {
+            self.query.push('&');
+        }
+        self.query.push_str(&encode(name));
+        self.query.push('=');
+        self.query.push_str(encoded_value);
+    }
+
+    /// Adds a header; nothing when `value` is `None`. Arrays are
+    /// comma-separated.
+    pub fn header<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+        let Some(items) = items(value) else {
+            return;
+        };
+        let text = items.join(",");
+        match (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&text),
+        ) {
+            (Ok(name), Ok(value)) => {
+                self.headers.insert(name, value);
+            }
+            _ => self.fail(format!(
+                "the header `{name}` cannot carry the value given (line breaks and other control characters cannot be sent)"
+            )),
+        }
+    }
+
+    /// Adds a cookie; nothing when `value` is `None`.
+    pub fn cookie<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) {
+        if let Some(items) = items(value) {
+            self.cookies.push(format!("{name}={}", join(&items, ",")));
+        }
+    }
+
+    /// Says which media types the answer may have.
+    pub fn accept(&mut self, media_types: &'static str) {
+        match HeaderValue::from_str(media_types) {
+            Ok(value) => {
+                self.headers.insert(header::ACCEPT, value);
+            }
+            Err(_) => self.fail(format!("`{media_types}` cannot be sent as `Accept`")),
+        }
+    }
+
+    /// Sends `body` as JSON.
+    pub fn json_body<T: Serialize + ?Sized>(&mut self, content_type: &'static str, body: &T) {
+        match serde_json::to_vec(body) {
+            Ok(bytes) => self.body(content_type, bytes.into()),
+            Err(error) => self.fail(format!(
+                "the request body cannot be written as JSON: {error}"
+            )),
+        }
+    }
+
+    /// Sends `body` as `application/x-www-form-urlencoded`: the object's
+    /// properties as pairs, arrays repeated.
+    pub fn form_body<T: Serialize + ?Sized>(&mut self, content_type: &'static str, body: &T) {
+        let object = match serde_json::to_value(body) {
+            Ok(Value::Object(object)) => object,
+            _ => {
+                return self
+                    .fail("the request body must be an object to be sent as a form".to_owned());
+            }
+        };
+        let mut form = String::new();
+        for (name, value) in &object {
+            for item in items(value).unwrap_or_default() {
+                if !form.is_empty() {
+                    form.push('&');
+                }
+                form.push_str(&encode(name));
+                form.push('=');
+                form.push_str(&encode(&item));
+            }
+        }
+        self.body(content_type, form.into());
+    }
+
+    /// Sends `body` as it is.
+    pub fn body(&mut self, content_type: &'static str, body: Bytes) {
+        match HeaderValue::from_str(content_type) {
+            Ok(value) => {
+                self.headers.insert(header::CONTENT_TYPE, value);
+            }
+            Err(_) => self.fail(format!("`{content_type}` cannot be sent as `Content-Type`")),
+        }
+        self.body = Some(body);
+    }
+
+    fn fail(&mut self, message: String) {
+        if self.problem.is_none() {
+            self.problem = Some(Failure::invalid(format!("{}: {message}", self.operation)));
+        }
+    }
+}
+
+/// The text of each item of a parameter value (one for a scalar); `None`
+/// for `null` (an absent optional parameter). Values are written as their
+/// JSON forms are: enums by their wire names, date-times in RFC 3339.
+fn items<T: Serialize + ?Sized>(value: &T) -> Option<Vec<String>> {
+    // Parameters are scalars, enums or arrays of them, which always serialise.
+    let value = serde_json::to_value(value).unwrap_or(Value::Null);
+    let text = |value: &Value| match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    match value {
+        Value::Null => None,
+        Value::Array(items) => Some(items.iter().map(text).collect()),
+        other => Some(vec![text(&other)]),
+    }
+}
+
+/// A parameter value as one piece of text (arrays comma-separated).
+pub fn param_text<T: Serialize + ?Sized>(value: &T) -> String {
+    items(value).unwrap_or_default().join(",")
+}
+
+/// Percent-encoded items joined by an unencoded delimiter.
+fn join(items: &[String], delimiter: &str) -> String {
+    items
+        .iter()
+        .map(|item| encode(item))
+        .collect::<Vec<_>>()
+        .join(delimiter)
+}
+
+/// Percent-encodes everything but RFC 3986's unreserved characters.
+fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// What every call of a client shares: the HTTP client, base URL, time-out,
+/// `User-Agent`, retry policy, credentials and common headers. Cheap to
+/// clone: clones share the connection pool and the settings. `Debug` shows
+/// the settings, never a credential.
+#[derive(Clone)]
+pub struct Transport(pub(crate) Arc<Shared>);
+
+#[derive(Clone)]
+pub(crate) struct Shared {
+    pub(crate) http: reqwest::Client,
+    pub(crate) base_url: String,
+    pub(crate) timeout: Duration,
+    pub(crate) user_agent: Option<HeaderValue>,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) credentials: Credentials,
+    pub(crate) common_headers: Vec<(&'static str, String)>,
+}
+
+impl fmt::Debug for Transport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let this = &self.0;
+        f.debug_struct("Client")
+            .field("base_url", &this.base_url)
+            .field("timeout", &this.timeout)
+            .field("user_agent", &this.user_agent)
+            .field("retry", &this.retry)
+            .field("credentials", &this.credentials)
+            .field("common_headers", &this.common_headers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Transport {
+    /// The base URL requests go to, without a trailing `/`.
+    pub fn base_url(&self) -> &str {
+        &self.0.base_url
+    }
+
+    /// Sends `call`, retrying as the policy says, in a span named `request`
+    /// with the operation, method, path template, attempt, status and latency.
+    ///
+    /// # Errors
+    ///
+    /// The problem kept by `call`, or a failure to send it or read the answer.
+    pub async fn send(&self, call: Call) -> Result<Answer, Failure> {
+        let span = tracing::info_span!(
+            "request",
+            operation = call.operation,
+            method = %call.method,
+            path = call.template,
+            attempt = tracing::field::Empty,
+            status = tracing::field::Empty,
+            latency_ms = tracing::field::Empty,
+        );
+        self.0.send_in(call, &span).instrument(span.clone()).await
+    }
+}
+
+impl Shared {
+    async fn send_in(&self, call: Call, span: &tracing::Span) -> Result<Answer, Failure> {
+        let (request, url_has_secret) = self.request(call)?;
+        let retries = self.retry.covers(request.method());
+        let started = Instant::now();
+        let mut attempt = 1;
+        loop {
+            span.record("attempt", attempt);
+            let Some(this) = request.try_clone() else {
+                return Err(Failure::invalid("the request's body cannot be sent twice"));
+            };
+            let last = !retries || attempt >= self.retry.max_attempts;
+            match self.http.execute(this).await {
+                Ok(mut response) => {
+                    let status = response.status();
+                    if !last && retry::retryable_status(status) {
+                        if let Some(wait) = self.retry.delay_after(attempt, response.headers()) {
+                            tracing::info!(
+                                attempt,
+                                status = status.as_u16(),
+                                wait_ms = millis(wait),
+                                "the API answered {status}; retrying"
+                            );
+                            drop(response);
+                            tokio::time::sleep(wait).await;
+                            attempt += 1;
+                            continue;
+                        }
+                    }
+                    let headers = std::mem::take(response.headers_mut());
+                    let body = response
+                        .bytes()
+                        .await
+                        .map_err(|e| self.failure(e, url_has_secret))?;
+                    let latency = millis(started.elapsed());
+                    span.record("status", status.as_u16());
+                    span.record("latency_ms", latency);
+                    tracing::debug!(
+                        status = status.as_u16(),
+                        latency_ms = latency,
+                        attempt,
+                        "answered"
+                    );
+                    return Ok(Answer {
+                        status,
+                        headers,
+                        body,
+                    });
+                }
+                Err(error) => {
+                    let error = if url_has_secret {
+                        error.without_url()
+                    } else {
+                        error
+                    };
+                    let transient =
+                        !error.is_timeout() && (error.is_connect() || error.is_request());
+                    if !last && transient {
+                        let wait = self.retry.backoff(attempt);
+                        tracing::info!(
+                            attempt,
+                            wait_ms = millis(wait),
+                            error = %error,
+                            "the request failed; retrying"
+                        );
+                        tokio::time::sleep(wait).await;
+                        attempt += 1;
+                        continue;
+                    }
+                    let latency = millis(started.elapsed());
+                    span.record("latency_ms", latency);
+                    tracing::debug!(latency_ms = latency, attempt, error = %error, "failed");
+                    return Err(self.failure(error, false));
+                }
+            }
+        }
+    }
+
+    fn failure(&self, error: reqwest::Error, url_has_secret: bool) -> Failure {
+        let error = if url_has_secret {
+            error.without_url()
+        } else {
+            error
+        };
+        Failure(if error.is_timeout() {
+            Error::Timeout {
+                after: self.timeout,
+                source: error,
+            }
+        } else {
+            Error::Transport(error)
+        })
+    }
+
+    /// The request of `call`, and whether its URL carries a secret (and so
+    /// must not appear in errors).
+    fn request(&self, mut call: Call) -> Result<(reqwest::Request, bool), Failure> {
+        if let Some(problem) = call.problem.take() {
+            return Err(problem);
+        }
+        let mut headers = HeaderMap::new();
+        for (name, value) in &self.common_headers {
+            let (Ok(name), Ok(value)) = (
+                HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(value),
+            ) else {
+                return Err(Failure::invalid(format!(
+                    "the header `{name}` cannot carry the value given (line breaks and other control characters cannot be sent)"
+                )));
+            };
+            headers.insert(name, value);
+        }
+        if let Some(agent) = &self.user_agent {
+            headers.insert(header::USER_AGENT, agent.clone());
+        }
+        headers.extend(call.headers.drain());
+
+        let mut url_has_secret = false;
+        let mut basic = None;
+        let mut secret_cookie = false;
+        let chosen = call
+            .security
+            .iter()
+            .filter(|alternative| !alternative.is_empty())
+            .find(|alternative| alternative.iter().all(|s| self.credentials.has(s)));
+        for scheme in chosen.copied().unwrap_or_default() {
+            let token = match (*scheme, &self.credentials.token) {
+                (Scheme::Basic, _) => {
+                    basic = self.credentials.basic.as_ref();
+                    continue;
+                }
+                (_, Some(token)) => token.expose(),
+                (_, None) => continue,
+            };
+            match *scheme {
+                Scheme::Header { name, prefix } => {
+                    let text = match prefix {
+                        Some(prefix) if !token.contains(' ') => format!("{prefix} {token}"),
+                        _ => token.to_owned(),
+                    };
+                    let (Ok(name), Ok(mut value)) = (
+                        HeaderName::from_bytes(name.as_bytes()),
+                        HeaderValue::from_str(&text),
+                    ) else {
+                        return Err(Failure::invalid(
+                            "the token cannot be sent in a header (it has line breaks or other control characters)",
+                        ));
+                    };
+                    value.set_sensitive(true);
+                    headers.insert(name, value);
+                }
+                Scheme::Query { name } => {
+                    call.query_text(name, token);
+                    url_has_secret = true;
+                }
+                Scheme::Cookie { name } => {
+                    call.cookies.push(format!("{name}={}", encode(token)));
+                    secret_cookie = true;
+                }
+                Scheme::Basic => {}
+            }
+        }
+        if !call.cookies.is_empty() {
+            let Ok(mut value) = HeaderValue::from_str(&call.cookies.join("; ")) else {
+                return Err(Failure::invalid("a cookie cannot carry the value given"));
+            };
+            value.set_sensitive(secret_cookie);
+            headers.insert(header::COOKIE, value);
+        }
+
+        let mut url = format!("{}{}", self.base_url, call.path);
+        let shown = url.clone();
+        if !call.query.is_empty() {
+            url.push('?');
+            url.push_str(&call.query);
+        }
+        let url = reqwest::Url::parse(&url)
+            .map_err(|e| Failure::invalid(format!("`{shown}` is not a URL: {e}")))?;
+        let mut builder = self
+            .http
+            .request(call.method, url)
+            .timeout(self.timeout)
+            .headers(headers);
+        if let Some((user, password)) = basic {
+            builder = builder.basic_auth(user, Some(password.expose()));
+        }
+        if let Some(body) = call.body {
+            builder = builder.body(body);
+        }
+        let request = builder
+            .build()
+            .map_err(|e| Failure::invalid(format!("the request cannot be built: {e}")))?;
+        Ok((request, url_has_secret))
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// How a success body may come: bare, or also wrapped as
+/// `{"data": …, "status": …}`.
+#[derive(Debug, Clone, Copy)]
+pub enum Envelope {
+    /// Only the bare value.
+    Bare,
+    /// The bare value; when that fails and the body is an object with a
+    /// `data` key, the wrapper. A wrapper never decodes as the bare type
+    /// (the type has a required property the wrapper lacks), so the happy
+    /// path parses once.
+    Fallback,
+    /// The wrapper when the body's object has a `data` key, else the bare
+    /// value: for types a wrapper would decode as (all their properties
+    /// optional), found by a scan of the top-level keys that decodes nothing.
+    Probe,
+}
+
+/// An answer, read in full.
+pub struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+impl Answer {
+    /// The status code.
+    pub fn status(&self) -> u16 {
+        self.status.as_u16()
+    }
+
+    /// The body, decoded from JSON.
+    pub fn json<T: DeserializeOwned>(self, envelope: Envelope) -> Result<T, Failure> {
+        let bare = || serde_json::from_slice::<T>(&self.body);
+        let result = match envelope {
+            Envelope::Bare => bare(),
+            Envelope::Fallback => match bare() {
+                Ok(value) => Ok(value),
+                Err(_) if has_data_key(&self.body) => self.wrapped::<T>(),
+                Err(error) => Err(error),
+            },
+            Envelope::Probe if has_data_key(&self.body) => self.wrapped::<T>(),
+            Envelope::Probe => bare(),
+        };
+        result.map_err(|e| Failure::decode(self.status, &self.headers, &self.body, e))
+    }
+
+    fn wrapped<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        #[derive(serde::Deserialize)]
+        struct Wrapped<T> {
+            data: T,
+        }
+        serde_json::from_slice::<Wrapped<T>>(&self.body).map(|w| w.data)
+    }
+
+    /// The body as text.
+    pub fn text(self) -> Result<String, Failure> {
+        match String::from_utf8(self.body.to_vec()) {
+            Ok(text) => Ok(text),
+            Err(e) => Err(Failure::decode(self.status, &self.headers, &self.body, e)),
+        }
+    }
+
+    /// The body as it came.
+    pub fn bytes(self) -> Bytes {
+        self.body
+    }
+
+    /// The error this answer is: the API's error with its body decoded as
+    /// `B`, or an unexpected status.
+    pub fn into_error<B: DeserializeOwned>(self) -> Error<B> {
+        Error::from_answer(self.status, &self.headers, self.body)
+    }
+}
+
+/// Whether `body` is a JSON object with a top-level `data` key. Values are
+/// skipped, not decoded.
+fn has_data_key(body: &[u8]) -> bool {
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+    struct IsData(bool);
+
+    impl<'de> serde::Deserialize<'de> for IsData {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct Key;
+            impl Visitor<'_> for Key {
+                type Value = IsData;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a key")
+                }
+                fn visit_str<E>(self, key: &str) -> Result<IsData, E> {
+                    Ok(IsData(key == "data"))
+                }
+            }
+            deserializer.deserialize_str(Key)
+        }
+    }
+
+    struct TopLevel;
+
+    impl<'de> Visitor<'de> for TopLevel {
+        type Value = bool;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut found = false;
+            while let Some(IsData(is_data)) = map.next_key()? {
+                found |= is_data;
+                map.next_value::<IgnoredAny>()?;
+            }
+            Ok(found)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(false)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_unit<E>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+    }
+
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    deserializer.deserialize_any(TopLevel).unwrap_or(false)
+}

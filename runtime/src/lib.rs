@@ -1,0 +1,27 @@
+//! The runtime of the crates `openapi-codegen` generates: what is the same
+//! for every API, so that a generated crate holds only what follows from its
+//! document.
+//!
+//! Each target is a feature:
+//!
+//! | feature | module | for |
+//! |---|---|---|
+//! | `models` | [`models`] | the models crate: validation that reports every problem, the `dqb` dynamic-query grammar, parameter parsing |
+//! | `client` | [`client`] | the client crate: the builder's settings, the transport (credentials, retries, tracing, decoding), errors, paging |
+//! | `server` | [`server`] | the server stubs: the one error type and its rendering, negotiation, parameters, bodies, responses, request ids |
+//!
+//! `uuid`, `chrono` and `regex` add support for the formats `uuid`,
+//! `date-time`/`date` and for `pattern` where a document uses them.
+//!
+//! What differs between APIs is a type the generated crate picks: the error
+//! body of a client ([`client::Error`] is generic over it), the format of a
+//! server's error responses ([`server::error::ErrorFormat`]), the properties
+//! of a dynamic query ([`models::dynamic_query::Property`]).
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "client")]
+pub mod client;
+#[cfg(feature = "models")]
+pub mod models;
+#[cfg(feature = "server")]
+pub mod server;

@@ -1,0 +1,187 @@
+//! Request bodies: the `Content-Type` checked against the operation's media
+//! types, the bytes read up to the body limit, then decoded by kind (JSON
+//! with the models' validation, text, bytes, or a URL-encoded form).
+
+use axum::body::{Body, Bytes, HttpBody as _};
+use http::HeaderMap;
+use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use serde::de::DeserializeOwned;
+
+use crate::models::validation::{self, Problem, Validate, ValidateJson};
+use crate::server::error::ApiError;
+use crate::server::negotiation;
+use crate::server::params;
+use serde_json::{Map, Number, Value};
+
+/// Reads the body of a request with these headers: `None` when there is
+/// none (no bytes). 415 when it has a `Content-Type` other than `accepted`,
+/// or bytes and no `Content-Type`; 413 when it is larger than `limit` bytes.
+pub async fn read(
+    body: Body,
+    headers: &HeaderMap,
+    accepted: &[&str],
+    limit: usize,
+) -> Result<Option<Bytes>, ApiError> {
+    let declared_length = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared_length.is_some_and(|length| length > limit as u64) {
+        return Err(ApiError::payload_too_large(limit));
+    }
+    let content_type = headers.get(CONTENT_TYPE);
+    match content_type {
+        Some(value) => {
+            let text = value.to_str().unwrap_or("(not ASCII)");
+            if !negotiation::accepts(accepted, text) {
+                return Err(ApiError::unsupported_media_type(Some(text), accepted));
+            }
+        }
+        None if body.size_hint().exact() == Some(0) => return Ok(None),
+        None if body.size_hint().lower() > 0 => {
+            return Err(ApiError::unsupported_media_type(None, accepted));
+        }
+        None => {}
+    }
+    let bytes = match Limited::new(body, limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) if error.is::<LengthLimitError>() => {
+            return Err(ApiError::payload_too_large(limit));
+        }
+        Err(error) => {
+            return Err(
+                ApiError::unreadable_body("could not be read", "InvalidBody").with_cause(error),
+            );
+        }
+    };
+    if bytes.is_empty() {
+        Ok(None)
+    } else if content_type.is_none() {
+        Err(ApiError::unsupported_media_type(None, accepted))
+    } else {
+        Ok(Some(bytes))
+    }
+}
+
+/// Decodes and validates a JSON body: 400 listing every problem (at most
+/// 100), `InvalidJson` when it is not JSON at all.
+pub fn json<T>(bytes: &[u8]) -> Result<T, ApiError>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    validation::from_json_slice::<T>(bytes, "body").map_err(ApiError::validation)
+}
+
+/// Decodes and validates a JSON body whose operation declares rules that its
+/// schemas cannot state (`x-rules`): `rules` checks every body that decodes,
+/// so that one 400 lists its problems with the schemas' own.
+pub fn json_with_rules<T>(
+    bytes: &[u8],
+    rules: impl FnOnce(&T) -> Vec<Problem>,
+) -> Result<T, ApiError>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    validation::from_json_slice_with::<T>(bytes, "body", rules).map_err(ApiError::validation)
+}
+
+/// A text body: 400 `InvalidFormat` when it is not UTF-8.
+pub fn text(bytes: Bytes) -> Result<String, ApiError> {
+    String::from_utf8(Vec::from(bytes))
+        .map_err(|_| ApiError::unreadable_body("is not valid UTF-8 text", "InvalidFormat"))
+}
+
+/// How a field of a form body is typed, so that its text becomes the JSON
+/// value the schema expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormKind {
+    /// Text (strings, enums, formats).
+    Text,
+    /// An integer.
+    Integer,
+    /// A number.
+    Number,
+    /// `true` or `false`.
+    Boolean,
+}
+
+/// A field of a form body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormField {
+    /// Its name.
+    pub name: &'static str,
+    /// The type of its values.
+    pub kind: FormKind,
+    /// Whether it is a list (given as repeated `name=value` pairs).
+    pub list: bool,
+}
+
+/// Decodes and validates an `application/x-www-form-urlencoded` body of a
+/// flat object: each field's text is typed by `fields`, other fields are
+/// text, the first of repeated non-list fields wins; then the object is
+/// validated like a JSON body.
+pub fn form<T>(bytes: &[u8], fields: &[FormField]) -> Result<T, ApiError>
+where
+    T: DeserializeOwned + ValidateJson,
+{
+    let text = String::from_utf8_lossy(bytes);
+    let mut object = Map::new();
+    for (name, raw) in params::query_pairs(Some(&text)) {
+        let field = fields.iter().find(|f| f.name == name);
+        let value = match field {
+            Some(field) => typed(field.kind, raw.into_owned()),
+            None => Value::String(raw.into_owned()),
+        };
+        match field {
+            Some(field) if field.list => {
+                let entry = object
+                    .entry(name.into_owned())
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(items) = entry {
+                    items.push(value);
+                }
+            }
+            _ => {
+                if !object.contains_key(name.as_ref()) {
+                    object.insert(name.into_owned(), value);
+                }
+            }
+        }
+    }
+    let value = Value::Object(object);
+    let report = validation::check_json::<T>(&value, "body");
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    serde_json::from_value::<T>(value).map_err(|error| {
+        ApiError::unreadable_body(format!("does not match the schema: {error}"), "InvalidType")
+    })
+}
+
+/// The JSON value a form field's text stands for; text that is not of the
+/// field's type stays text, for validation to report.
+fn typed(kind: FormKind, raw: String) -> Value {
+    match kind {
+        FormKind::Integer => {
+            if let Ok(n) = raw.parse::<i64>() {
+                return Value::Number(n.into());
+            }
+            if let Ok(n) = raw.parse::<u64>() {
+                return Value::Number(n.into());
+            }
+        }
+        FormKind::Number => {
+            if let Some(n) = raw.parse::<f64>().ok().and_then(Number::from_f64) {
+                return Value::Number(n);
+            }
+        }
+        FormKind::Boolean => match raw.as_str() {
+            "true" => return Value::Bool(true),
+            "false" => return Value::Bool(false),
+            _ => {}
+        },
+        FormKind::Text => {}
+    }
+    Value::String(raw)
+}

@@ -1,0 +1,17 @@
+//! What server stubs need: [`error`] (the one error type and the format its
+//! responses take), [`negotiation`] (`Accept` and `Content-Type`), [`params`]
+//! (path, query, header and cookie parameters), [`body`] (read up to the
+//! limit, decode, validate), [`respond`] (bodies, headers, the fallbacks,
+//! [`respond::finish`]), [`request_id`] and [`settings`].
+//!
+//! A generated router calls these from its handlers; an implementation of
+//! its trait meets [`ApiError`](error::ApiError), [`RequestId`](request_id::RequestId)
+//! and [`Settings`](settings::Settings).
+
+pub mod body;
+pub mod error;
+pub mod negotiation;
+pub mod params;
+pub mod request_id;
+pub mod respond;
+pub mod settings;

@@ -1,0 +1,177 @@
+//! Media types: the response's, negotiated from `Accept`, and the request
+//! body's, checked against what the operation accepts.
+//!
+//! Media types compare by their essence (`type/subtype`, case-insensitively);
+//! parameters such as `charset` are ignored. A `*` in a type of the document
+//! is a wildcard: `application/*+json` matches `application/vnd.x+json`.
+
+use http::HeaderMap;
+use http::header::ACCEPT;
+
+use crate::server::error::ApiError;
+
+/// The media type to answer with: of `offered` (the operation's response
+/// media types, in the document's order), the one `Accept` prefers.
+///
+/// Without `Accept`, or when it ranks several types equally (as `*/*` does),
+/// `application/json` when it is offered, else the first offered type. Ranges
+/// are ranked by their `q` value, then by how specifically they name the
+/// type. 406 when `Accept` rules out every offered type.
+pub fn negotiate(
+    headers: &HeaderMap,
+    offered: &'static [&'static str],
+) -> Result<&'static str, ApiError> {
+    let default = offered
+        .iter()
+        .position(|t| essence(t).eq_ignore_ascii_case("application/json"))
+        .unwrap_or(0);
+    let mut ranges = accept_ranges(headers).peekable();
+    if ranges.peek().is_none() {
+        return offered
+            .get(default)
+            .copied()
+            .ok_or_else(|| ApiError::not_acceptable(offered));
+    }
+    // For each offered type: the q of the most specific range that names it.
+    let mut best: Option<(u16, u8, bool, usize)> = None;
+    for (index, offer) in offered.iter().enumerate() {
+        let mut matched: Option<(u8, u16)> = None;
+        for range in accept_ranges(headers) {
+            if let Some(specificity) = range.matches(offer) {
+                if matched.is_none_or(|(s, _)| specificity > s) {
+                    matched = Some((specificity, range.q));
+                }
+            }
+        }
+        let Some((specificity, q)) = matched else {
+            continue;
+        };
+        if q == 0 {
+            continue;
+        }
+        let candidate = (q, specificity, index == default, usize::MAX - index);
+        if best.is_none_or(|b| candidate > b) {
+            best = Some(candidate);
+        }
+    }
+    match best {
+        Some((_, _, _, reversed)) => Ok(offered[usize::MAX - reversed]),
+        None => Err(ApiError::not_acceptable(offered)),
+    }
+}
+
+/// The media type to send a body with: the negotiated one when the response
+/// offers it, else the response's first; a wildcard type of the document
+/// becomes `concrete`.
+pub fn response_type(
+    negotiated: &'static str,
+    own: &'static [&'static str],
+    concrete: &'static str,
+) -> &'static str {
+    let chosen = if own.contains(&negotiated) {
+        negotiated
+    } else {
+        own.first().copied().unwrap_or(concrete)
+    };
+    if chosen.contains('*') {
+        concrete
+    } else {
+        chosen
+    }
+}
+
+/// Whether the media type `actual` (a `Content-Type` value) is one of `accepted`.
+pub fn accepts(accepted: &[&str], actual: &str) -> bool {
+    accepted.iter().any(|pattern| matches(pattern, actual))
+}
+
+/// Whether `actual` is the media type `pattern`, whose type or subtype may
+/// hold a `*` wildcard.
+pub fn matches(pattern: &str, actual: &str) -> bool {
+    let (Some((p_type, p_sub)), Some((a_type, a_sub))) = (
+        essence(pattern).split_once('/'),
+        essence(actual).split_once('/'),
+    ) else {
+        return false;
+    };
+    (p_type == "*" || p_type.eq_ignore_ascii_case(a_type)) && glob(p_sub, a_sub)
+}
+
+/// `type/subtype` of a media type, without parameters.
+fn essence(media_type: &str) -> &str {
+    media_type.split(';').next().unwrap_or_default().trim()
+}
+
+/// Whether `value` fits `pattern`, in which one `*` stands for any text.
+fn glob(pattern: &str, value: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern.eq_ignore_ascii_case(value),
+        Some((prefix, suffix)) => {
+            value.len() >= prefix.len() + suffix.len()
+                && value
+                    .get(..prefix.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+                && value
+                    .get(value.len() - suffix.len()..)
+                    .is_some_and(|s| s.eq_ignore_ascii_case(suffix))
+        }
+    }
+}
+
+/// One media range of `Accept`.
+struct Range<'a> {
+    kind: &'a str,
+    subtype: &'a str,
+    /// The `q` value in thousandths.
+    q: u16,
+}
+
+impl Range<'_> {
+    /// How specifically the range names `offer` (3: exactly, 2: `type/*`,
+    /// 1: `*/*`), or `None` when it does not.
+    fn matches(&self, offer: &str) -> Option<u8> {
+        let (o_type, o_sub) = essence(offer).split_once('/')?;
+        let specificity = match (self.kind, self.subtype) {
+            ("*", _) => 1,
+            (_, "*") => 2,
+            _ => 3,
+        };
+        let type_fits = self.kind == "*" || o_type == "*" || o_type.eq_ignore_ascii_case(self.kind);
+        let subtype_fits = self.subtype == "*" || glob(o_sub, self.subtype);
+        (type_fits && subtype_fits).then_some(specificity)
+    }
+}
+
+/// The media ranges of every `Accept` header, malformed ones skipped.
+fn accept_ranges(headers: &HeaderMap) -> impl Iterator<Item = Range<'_>> {
+    headers
+        .get_all(ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .filter_map(|item| {
+            let mut parts = item.split(';');
+            let media = parts.next()?.trim();
+            let (kind, subtype) = match media.split_once('/') {
+                Some((kind, subtype)) => (kind.trim(), subtype.trim()),
+                None if media == "*" => ("*", "*"),
+                None => return None,
+            };
+            if kind.is_empty() || subtype.is_empty() {
+                return None;
+            }
+            let q = parts
+                .filter_map(|p| p.trim().split_once('='))
+                .find(|(name, _)| name.trim().eq_ignore_ascii_case("q"))
+                .map_or(1000, |(_, value)| parse_q(value.trim()));
+            Some(Range { kind, subtype, q })
+        })
+}
+
+/// `0.5` → 500; a malformed value counts as 1.
+fn parse_q(value: &str) -> u16 {
+    match value.parse::<f32>() {
+        Ok(q) if (0.0..=1.0).contains(&q) => (q * 1000.0).round() as u16,
+        _ => 1000,
+    }
+}

@@ -1,0 +1,320 @@
+//! Reading parameters: from the path, the query string (by style), headers
+//! and cookies, typed with [`FromParam`]. A missing required parameter or a
+//! value that does not parse is added to a [`Report`] under the parameter's
+//! name, so that one answer lists every problem.
+
+use std::borrow::Cow;
+
+use http::HeaderMap;
+use percent_encoding::percent_decode_str;
+
+pub use crate::models::param::{FromParam, ParamError};
+use crate::models::validation::{Path, Report};
+
+/// Parses a parameter given once: `None`, with a problem under `name`, when
+/// it does not parse, or when it is missing and `required`.
+pub fn value<T: FromParam>(
+    raw: Option<Cow<'_, str>>,
+    name: &'static str,
+    required: bool,
+    report: &mut Report,
+) -> Option<T> {
+    match raw {
+        Some(raw) => match T::from_param(raw) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                report.push(&Path::new(name), error.message, error.code);
+                None
+            }
+        },
+        None => missing(name, required, report),
+    }
+}
+
+/// Parses a list given as one value whose items are separated by
+/// `delimiter` (`simple` and non-exploded `form` style: `,`;
+/// `spaceDelimited`: ` `; `pipeDelimited`: `|`). An empty value is an empty list.
+pub fn list<T: FromParam>(
+    raw: Option<Cow<'_, str>>,
+    delimiter: char,
+    name: &'static str,
+    required: bool,
+    report: &mut Report,
+) -> Option<Vec<T>> {
+    match raw {
+        Some(raw) if raw.is_empty() => Some(Vec::new()),
+        Some(raw) => items(raw.split(delimiter).map(Cow::Borrowed), name, report),
+        None => missing(name, required, report),
+    }
+}
+
+/// Parses a list given as repeated values (exploded `form` style:
+/// `name=a&name=b`); none given is a missing parameter.
+pub fn exploded<T: FromParam>(
+    raw: Vec<Cow<'_, str>>,
+    name: &'static str,
+    required: bool,
+    report: &mut Report,
+) -> Option<Vec<T>> {
+    if raw.is_empty() {
+        return missing(name, required, report);
+    }
+    items(raw.into_iter(), name, report)
+}
+
+fn items<'a, T: FromParam>(
+    raw: impl Iterator<Item = Cow<'a, str>>,
+    name: &'static str,
+    report: &mut Report,
+) -> Option<Vec<T>> {
+    let mut values = Vec::new();
+    let mut valid = true;
+    for (index, item) in raw.enumerate() {
+        match T::from_param(item) {
+            Ok(value) => values.push(value),
+            Err(error) => {
+                valid = false;
+                let mut path = Path::new(name);
+                path.push_key(name);
+                path.push_index(index);
+                report.push(&path, error.message, error.code);
+            }
+        }
+    }
+    valid.then_some(values)
+}
+
+fn missing<T>(name: &'static str, required: bool, report: &mut Report) -> Option<T> {
+    if required {
+        report.push(&Path::new(name), "is required", "Required");
+    }
+    None
+}
+
+// ---- where values are --------------------------------------------------------------
+
+/// The percent-decoded text of a path parameter: the `index`th segment of
+/// `path` (counting the empty one before the first `/`), without the
+/// template's text around the parameter in that segment. `None` for a
+/// segment that is not there or not UTF-8 once decoded.
+pub fn path_segment<'a>(
+    path: &'a str,
+    index: usize,
+    prefix: &str,
+    suffix: &str,
+) -> Option<Cow<'a, str>> {
+    let segment = path.split('/').nth(index)?;
+    let segment = segment.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    percent_decode_str(segment).decode_utf8().ok()
+}
+
+/// Parses a path parameter (always required); a segment that is not UTF-8
+/// once decoded is an `InvalidType` problem.
+pub fn path<T: FromParam>(
+    path: &str,
+    index: usize,
+    prefix: &str,
+    suffix: &str,
+    name: &'static str,
+    report: &mut Report,
+) -> Option<T> {
+    match path_segment(path, index, prefix, suffix) {
+        Some(raw) => value(Some(raw), name, true, report),
+        None => {
+            report.push(&Path::new(name), "is not valid UTF-8 text", "InvalidType");
+            None
+        }
+    }
+}
+
+/// Parses a list path parameter (`simple` style, comma-separated).
+pub fn path_list<T: FromParam>(
+    path: &str,
+    index: usize,
+    prefix: &str,
+    suffix: &str,
+    name: &'static str,
+    report: &mut Report,
+) -> Option<Vec<T>> {
+    match path_segment(path, index, prefix, suffix) {
+        Some(raw) => list(Some(raw), ',', name, true, report),
+        None => {
+            report.push(&Path::new(name), "is not valid UTF-8 text", "InvalidType");
+            None
+        }
+    }
+}
+
+/// The name-value pairs of a query string (or of a form body), decoded:
+/// `+` is a space and `%XX` a byte; text that is not UTF-8 is replaced.
+pub fn query_pairs(query: Option<&str>) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
+    query
+        .unwrap_or_default()
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode_component(name), decode_component(value))
+        })
+}
+
+/// Decodes one component of a query string.
+pub fn decode_component(raw: &str) -> Cow<'_, str> {
+    if raw.contains('+') {
+        let spaced = raw.replace('+', " ");
+        Cow::Owned(percent_decode_str(&spaced).decode_utf8_lossy().into_owned())
+    } else {
+        percent_decode_str(raw).decode_utf8_lossy()
+    }
+}
+
+/// The value of the header `name` (lower-case), when it is there; text that
+/// is not UTF-8 is replaced.
+pub fn header_value<'a>(headers: &'a HeaderMap, name: &'static str) -> Option<Cow<'a, str>> {
+    headers
+        .get(name)
+        .map(|value| String::from_utf8_lossy(value.as_bytes()))
+}
+
+/// Parses a header parameter.
+pub fn header<T: FromParam>(
+    headers: &HeaderMap,
+    name: &'static str,
+    wire: &'static str,
+    required: bool,
+    report: &mut Report,
+) -> Option<T> {
+    value(header_value(headers, name), wire, required, report)
+}
+
+/// Parses a list header parameter (`simple` style: comma-separated, over
+/// every occurrence of the header).
+pub fn header_list<T: FromParam>(
+    headers: &HeaderMap,
+    name: &'static str,
+    wire: &'static str,
+    required: bool,
+    report: &mut Report,
+) -> Option<Vec<T>> {
+    let mut raw = headers.get_all(name).iter().peekable();
+    if raw.peek().is_none() {
+        return missing(wire, required, report);
+    }
+    let values = raw
+        .map(|value| String::from_utf8_lossy(value.as_bytes()))
+        .flat_map(|value| {
+            value
+                .split(',')
+                .map(|item| Cow::Owned(item.trim().to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .filter(|item: &Cow<'_, str>| !item.is_empty());
+    items(values, wire, report)
+}
+
+/// The value of the cookie `name`, when the request sends it.
+pub fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<Cow<'a, str>> {
+    headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| percent_decode_str(value.trim_matches('"')).decode_utf8_lossy())
+}
+
+/// Parses a cookie parameter.
+pub fn cookie<T: FromParam>(
+    headers: &HeaderMap,
+    name: &'static str,
+    required: bool,
+    report: &mut Report,
+) -> Option<T> {
+    value(cookie_value(headers, name), name, required, report)
+}
+
+/// Parses a list cookie parameter (`form` style: comma-separated).
+pub fn cookie_list<T: FromParam>(
+    headers: &HeaderMap,
+    name: &'static str,
+    required: bool,
+    report: &mut Report,
+) -> Option<Vec<T>> {
+    list(cookie_value(headers, name), ',', name, required, report)
+}
+
+// ---- credentials -------------------------------------------------------------------
+
+/// The value of the header `name` as a credential: present and not empty.
+/// Bytes that are not UTF-8 are kept as U+FFFD: such a credential is wrong
+/// (the authentication hook refuses it), not missing.
+pub fn header_credential<'a>(headers: &'a HeaderMap, name: &'static str) -> Option<Cow<'a, str>> {
+    header_text(headers, name)
+}
+
+/// The credential of an `Authorization: <scheme> <credential>` header, when
+/// the request uses `scheme` (compared case-insensitively).
+pub fn authorization<'a>(headers: &'a HeaderMap, scheme: &str) -> Option<Cow<'a, str>> {
+    match header_text(headers, "authorization")? {
+        Cow::Borrowed(text) => scheme_credential(text, scheme).map(Cow::Borrowed),
+        Cow::Owned(text) => scheme_credential(&text, scheme).map(|c| Cow::Owned(c.to_owned())),
+    }
+}
+
+/// What follows `scheme` in an `Authorization` value, when not empty.
+fn scheme_credential<'t>(text: &'t str, scheme: &str) -> Option<&'t str> {
+    let (given, credential) = text.split_once(' ')?;
+    let credential = credential.trim();
+    (given.eq_ignore_ascii_case(scheme) && !credential.is_empty()).then_some(credential)
+}
+
+/// The header's value, trimmed, when present and not empty; bytes that are
+/// not UTF-8 become U+FFFD rather than making the header look absent.
+fn header_text<'a>(headers: &'a HeaderMap, name: &'static str) -> Option<Cow<'a, str>> {
+    let value = headers.get(name)?;
+    match String::from_utf8_lossy(value.as_bytes()) {
+        Cow::Borrowed(text) => Some(text.trim())
+            .filter(|t| !t.is_empty())
+            .map(Cow::Borrowed),
+        Cow::Owned(text) => Some(text.trim())
+            .filter(|t| !t.is_empty())
+            .map(|t| Cow::Owned(t.to_owned())),
+    }
+}
+
+/// The value of the query parameter `name` as a credential, when not empty.
+pub fn query_credential<'a>(query: Option<&'a str>, name: &str) -> Option<Cow<'a, str>> {
+    query_pairs(query)
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value)
+        .filter(|value| !value.is_empty())
+}
+
+/// The value of the cookie `name` as a credential, when not empty.
+pub fn cookie_credential<'a>(headers: &'a HeaderMap, name: &str) -> Option<Cow<'a, str>> {
+    cookie_value(headers, name).filter(|value| !value.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    #[test]
+    fn a_credential_that_is_not_utf8_is_present_not_missing() {
+        let mut headers = HeaderMap::new();
+        let value = HeaderValue::from_bytes(b"Bearer lfs_\xff").expect("obs-text is allowed");
+        headers.insert("authorization", value);
+        assert_eq!(
+            header_credential(&headers, "authorization").as_deref(),
+            Some("Bearer lfs_\u{fffd}")
+        );
+        assert_eq!(
+            authorization(&headers, "bearer").as_deref(),
+            Some("lfs_\u{fffd}")
+        );
+        headers.insert("authorization", HeaderValue::from_static("  "));
+        assert_eq!(header_credential(&headers, "authorization"), None);
+    }
+}

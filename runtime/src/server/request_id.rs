@@ -1,0 +1,102 @@
+//! Request ids: taken from the request's `X-Request-Id` when it is sane (1 to
+//! 128 visible ASCII characters), generated otherwise, and sent back in the
+//! `X-Request-Id` header of every response and in every error body.
+
+use std::fmt;
+
+use http::HeaderMap;
+use http::header::{HeaderName, HeaderValue};
+
+/// The `X-Request-Id` header.
+pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The longest request id taken from a request.
+pub const MAX_LENGTH: usize = 128;
+
+/// A request's id.
+///
+/// Generated ids are ULIDs (26 characters of Crockford's base 32: the time in
+/// milliseconds, then 80 random bits), so that they sort by time in logs.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct RequestId(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Received(HeaderValue),
+    Generated([u8; 26]),
+}
+
+impl RequestId {
+    /// The id of the request with these headers: its `X-Request-Id` when that
+    /// is sane, a new one otherwise.
+    pub fn from_headers(headers: &HeaderMap) -> Self {
+        match headers.get(&X_REQUEST_ID) {
+            Some(value) if is_sane(value.as_bytes()) => RequestId(Repr::Received(value.clone())),
+            _ => Self::generate(),
+        }
+    }
+
+    /// `value` as a request id, when it is sane.
+    pub fn parse(value: &str) -> Option<Self> {
+        if is_sane(value.as_bytes()) {
+            HeaderValue::from_str(value)
+                .ok()
+                .map(|value| RequestId(Repr::Received(value)))
+        } else {
+            None
+        }
+    }
+
+    /// A new id.
+    pub fn generate() -> Self {
+        const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+        let millis = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+            & 0xFFFF_FFFF_FFFF;
+        let random = fastrand::u128(..) & ((1u128 << 80) - 1);
+        let value = (u128::from(millis) << 80) | random;
+        let mut id = [0u8; 26];
+        for (i, byte) in id.iter_mut().enumerate() {
+            let shift = 125 - 5 * i;
+            *byte = ALPHABET[((value >> shift) & 31) as usize];
+        }
+        RequestId(Repr::Generated(id))
+    }
+
+    /// The id.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // Both are visible ASCII, checked or made so.
+            Repr::Received(value) => std::str::from_utf8(value.as_bytes()).unwrap_or_default(),
+            Repr::Generated(id) => std::str::from_utf8(id).unwrap_or_default(),
+        }
+    }
+
+    /// The id as the value of an `X-Request-Id` header.
+    pub fn to_header_value(&self) -> HeaderValue {
+        match &self.0 {
+            Repr::Received(value) => value.clone(),
+            Repr::Generated(id) => {
+                HeaderValue::from_bytes(id).unwrap_or_else(|_| HeaderValue::from_static("-"))
+            }
+        }
+    }
+}
+
+/// 1 to [`MAX_LENGTH`] visible ASCII characters.
+fn is_sane(value: &[u8]) -> bool {
+    (1..=MAX_LENGTH).contains(&value.len()) && value.iter().all(|b| (0x21..=0x7e).contains(b))
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("RequestId").field(&self.as_str()).finish()
+    }
+}
