@@ -26,7 +26,7 @@ impl DatabaseStore {
     /// when first used.
     pub fn new(url: &str, deadline: Duration) -> Result<DatabaseStore, String> {
         // A check need not wait for a durable commit (the table is unlogged
-        // too, migration 0004): a window lost in a crash only restarts.
+        // too, migration 0005): a window lost in a crash only restarts.
         let options = PgConnectOptions::from_str(url)
             .map_err(|e| e.to_string())?
             .options([("synchronous_commit", "off")]);
