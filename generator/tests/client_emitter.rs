@@ -30,6 +30,7 @@ fn target() -> Target {
         client_example: None,
         version: None,
         changelog: None,
+        open_enums: true,
     }
 }
 
