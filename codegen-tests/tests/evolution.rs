@@ -105,7 +105,10 @@ fn grown_spec(root: &Path) -> String {
     edit(
         &spec,
         "\npaths:\n",
-        "\npaths:\n  /openapi/v1/Ping:\n    get:\n      operationId: ping\n      summary: Says the service is up\n      responses:\n        '204':\n          description: The service is up.\n",
+        // Like every operation of the document, it takes the tenant header
+        // (an operation without it would make the header no longer common
+        // to all: every other method would gain a `params` argument).
+        "\npaths:\n  /openapi/v1/Ping:\n    get:\n      operationId: ping\n      summary: Says the service is up\n      parameters:\n        - $ref: '#/components/parameters/TenantId'\n      responses:\n        '204':\n          description: The service is up.\n",
     )
 }
 
