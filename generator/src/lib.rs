@@ -80,6 +80,39 @@ pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Gen
     generate_standalone_with(spec, name, command, &runtime)
 }
 
+/// The files of the runtime crate at `runtime_dir` (its `Cargo.toml` and
+/// `src/`), under `into`: what [`RuntimeSource::Vendored`] expects a
+/// standalone workspace to hold, so that it builds with nothing outside it.
+pub fn vendor_runtime(runtime_dir: &Path, into: &Path) -> Result<emit::Files> {
+    fn read(path: &Path) -> Result<String> {
+        std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+    let mut files = emit::Files::default();
+    files.insert(
+        into.join("Cargo.toml"),
+        read(&runtime_dir.join("Cargo.toml"))?,
+    );
+    let mut pending = vec![std::path::PathBuf::from("src")];
+    while let Some(dir) = pending.pop() {
+        let full = runtime_dir.join(&dir);
+        let entries = std::fs::read_dir(&full)
+            .and_then(|entries| entries.collect::<std::io::Result<Vec<_>>>())
+            .map_err(|source| Error::Io { path: full, source })?;
+        for entry in entries {
+            let relative = dir.join(entry.file_name());
+            if entry.path().is_dir() {
+                pending.push(relative);
+            } else {
+                files.insert(into.join(&relative), read(&entry.path())?);
+            }
+        }
+    }
+    Ok(files)
+}
+
 /// Like [`generate_standalone`], with the runtime from `runtime`.
 pub fn generate_standalone_with(
     spec: &Path,

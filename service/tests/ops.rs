@@ -551,3 +551,156 @@ async fn an_unreachable_store_leaves_each_instance_its_own_limit() {
         instance.log()
     );
 }
+
+/// Chromium: `LFS_CHROMIUM`, or `chromium` / `chromium-browser` on the PATH.
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("LFS_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| [dir.join("chromium"), dir.join("chromium-browser")])
+        .find(|candidate| candidate.is_file())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_docs_page_renders_every_operation_in_a_browser() {
+    let Some(browser) = chromium() else {
+        unavailable(
+            "Chromium (LFS_CHROMIUM, or chromium on the PATH)",
+            "not found",
+        );
+        return;
+    };
+    let database = Database::sqlite().await;
+    database.tenant();
+    let instance = Instance::start(&database, &[]).await;
+    let profile =
+        std::env::temp_dir().join(format!("lfs_chromium_{}", uuid::Uuid::new_v4().simple()));
+    let url = instance.url("/docs");
+    // Headless, the page's scripts run (the document fetched, the operations
+    // rendered) within the virtual time budget; then the DOM is printed.
+    let dump = tokio::task::spawn_blocking(move || {
+        let output = Command::new("timeout")
+            .args(["-k", "5", "90"])
+            .arg(&browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--virtual-time-budget=15000",
+                "--dump-dom",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(&url)
+            .output()
+            .expect("Chromium runs");
+        let _ = std::fs::remove_dir_all(&profile);
+        output
+    })
+    .await
+    .unwrap();
+    let dom = String::from_utf8_lossy(&dump.stdout);
+    assert!(
+        dump.status.success(),
+        "Chromium failed: {}",
+        String::from_utf8_lossy(&dump.stderr)
+    );
+    let spec =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml"))
+            .unwrap();
+    let operations: Vec<&str> = spec
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("operationId:"))
+        .map(str::trim)
+        .collect();
+    assert!(!operations.is_empty());
+    for operation in &operations {
+        // Swagger UI gives each operation's block the id `operations-<tag>-<operationId>`.
+        let block = format!("-{operation}\"");
+        assert!(
+            dom.match_indices("id=\"operations-")
+                .any(|(at, _)| dom[at..]
+                    .split_once('>')
+                    .is_some_and(|(tag, _)| tag.contains(&block))),
+            "{operation} is not rendered on /docs:\n{dom}"
+        );
+    }
+    assert!(
+        dom.contains(&instance.base),
+        "the servers list names this instance:\n{dom}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_container_files_use_what_the_binary_has() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dockerfile = std::fs::read_to_string(root.join("Dockerfile")).unwrap();
+    let compose = std::fs::read_to_string(root.join("compose.yaml")).unwrap();
+
+    // The health check the image declares, run as the image would (its
+    // LOGISTICS_LISTEN says every address) against a running instance.
+    let check: Vec<String> = dockerfile
+        .lines()
+        .skip_while(|line| !line.starts_with("HEALTHCHECK"))
+        .find_map(|line| line.trim().strip_prefix("CMD "))
+        .map(|json| serde_json::from_str(json).expect("the exec form"))
+        .expect("a HEALTHCHECK with CMD");
+    assert_eq!(check[0], "/usr/local/bin/logistics-service");
+    assert!(dockerfile.contains("ENV LOGISTICS_LISTEN=0.0.0.0:8080"));
+    let database = Database::sqlite().await;
+    database.tenant();
+    let instance = Instance::start(&database, &[]).await;
+    let port = instance.base.rsplit_once(':').unwrap().1.to_owned();
+    let healthy = Command::new(BINARY)
+        .args(&check[1..])
+        .env("LOGISTICS_LISTEN", format!("0.0.0.0:{port}"))
+        .output()
+        .unwrap();
+    assert!(
+        healthy.status.success(),
+        "{}",
+        String::from_utf8_lossy(&healthy.stderr)
+    );
+    drop(instance);
+    let unhealthy = Command::new(BINARY)
+        .args(&check[1..])
+        .env("LOGISTICS_LISTEN", format!("0.0.0.0:{port}"))
+        .output()
+        .unwrap();
+    assert!(
+        !unhealthy.status.success(),
+        "a stopped instance is unhealthy"
+    );
+
+    // Every setting compose.yaml gives the service is one `serve` reads.
+    let help = Command::new(BINARY)
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    let variables: Vec<&str> = compose
+        .lines()
+        .filter_map(|line| line.trim().split_once(':').map(|(name, _)| name))
+        .filter(|name| name.starts_with("LOGISTICS_") || *name == "DATABASE_URL")
+        .collect();
+    assert!(variables.len() >= 5, "{variables:?}");
+    for variable in variables {
+        assert!(
+            help.contains(&format!("[env: {variable}")),
+            "`serve` does not read {variable}:\n{help}"
+        );
+    }
+    let store = compose
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("LOGISTICS_RATE_LIMIT_STORE: "))
+        .expect("compose.yaml sets the store");
+    assert!(
+        store
+            .parse::<logistics_service::rate_limit::StoreChoice>()
+            .is_ok(),
+        "{store}"
+    );
+}

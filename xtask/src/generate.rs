@@ -78,7 +78,16 @@ pub fn generate(
     runtime: &RuntimeSource,
 ) -> Result<usize> {
     let started = Instant::now();
-    let generated = openapi_codegen::generate_standalone_with(spec, name, COMMAND, runtime)?;
+    let mut generated = openapi_codegen::generate_standalone_with(spec, name, COMMAND, runtime)?;
+    if let RuntimeSource::Vendored(dir) = runtime {
+        if out.join(dir).exists() {
+            // An earlier copy: files the runtime no longer has must go.
+            std::fs::remove_dir_all(out.join(dir))
+                .map_err(|e| fail(format!("{}: {e}", out.join(dir).display())))?;
+        }
+        let vendored = openapi_codegen::vendor_runtime(&root.join("runtime"), Path::new(dir))?;
+        generated.files.extend(vendored);
+    }
     let elapsed = started.elapsed();
     for note in &generated.notes {
         eprintln!("note: {note}");
@@ -91,49 +100,8 @@ pub fn generate(
         }
         std::fs::write(&full, contents).map_err(|e| fail(format!("{}: {e}", full.display())))?;
     }
-    let mut written = generated.files.len();
-    if let RuntimeSource::Vendored(dir) = runtime {
-        written += copy_runtime(&root.join("runtime"), &out.join(dir))?;
-    }
     eprintln!("generation took {} ms", elapsed.as_millis());
-    Ok(written)
-}
-
-/// Copies the runtime crate (its manifest and `src/`) from `from` into
-/// `to`, replacing an earlier copy; returns how many files it copied.
-pub fn copy_runtime(from: &Path, to: &Path) -> Result<usize> {
-    if to.exists() {
-        std::fs::remove_dir_all(to).map_err(|e| fail(format!("{}: {e}", to.display())))?;
-    }
-    copy_file(&from.join("Cargo.toml"), &to.join("Cargo.toml"))?;
-    Ok(1 + copy_dir(&from.join("src"), &to.join("src"))?)
-}
-
-fn copy_dir(from: &Path, to: &Path) -> Result<usize> {
-    let entries = std::fs::read_dir(from)
-        .and_then(|entries| entries.collect::<std::io::Result<Vec<_>>>())
-        .map_err(|e| fail(format!("{}: {e}", from.display())))?;
-    let mut copied = 0;
-    for entry in entries {
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if path.is_dir() {
-            copied += copy_dir(&path, &target)?;
-        } else {
-            copy_file(&path, &target)?;
-            copied += 1;
-        }
-    }
-    Ok(copied)
-}
-
-fn copy_file(from: &Path, to: &Path) -> Result<()> {
-    if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| fail(format!("{}: {e}", parent.display())))?;
-    }
-    std::fs::copy(from, to)
-        .map(drop)
-        .map_err(|e| fail(format!("copying {}: {e}", from.display())))
+    Ok(generated.files.len())
 }
 
 /// The file name without extension, as a package-name prefix: `petstore-expanded`.

@@ -21,29 +21,13 @@ use crate::{Result, fail};
 /// The cargo-mutants version this task installs and runs.
 pub const VERSION: &str = "27.1.0";
 
-/// The runtime modules that the generator copies into the generated crates:
-/// mutated in the copies, which is where their tests run.
-const RUNTIME_FILES: &[&str] = &[
-    "generated-models/src/validation.rs",
-    "generated-models/src/dynamic_query.rs",
-    "generated-server-stubs/src/body.rs",
-    "generated-server-stubs/src/error.rs",
-    "generated-server-stubs/src/negotiation.rs",
-    "generated-server-stubs/src/params.rs",
-    "generated-server-stubs/src/request_id.rs",
-    "generated-server-stubs/src/respond.rs",
-    "generated-server-stubs/src/settings.rs",
-    "generated-client/src/client.rs",
-    "generated-client/src/error.rs",
-    "generated-client/src/paging.rs",
-    "generated-client/src/retry.rs",
-    "generated-client/src/transport.rs",
-];
-
-/// What a scope mutates: packages and file globs (relative to the workspace).
+/// What a scope mutates: packages and file globs (relative to the
+/// workspace), and the packages whose tests judge each mutant (none: the
+/// mutated package's own).
 struct Scope {
     packages: Vec<&'static str>,
     files: Vec<&'static str>,
+    test_packages: Vec<&'static str>,
 }
 
 fn scope(name: &str) -> Result<Scope> {
@@ -54,38 +38,43 @@ fn scope(name: &str) -> Result<Scope> {
         "service/src/rate_limit/**",
     ];
     let lower = ["generator/src/lower/**"];
-    let (packages, files): (Vec<&str>, Vec<&str>) = match name {
-        "default" => (
-            vec!["logistics-service", "openapi-codegen"],
-            [&domain[..], &service, &lower].concat(),
-        ),
-        "domain" => (vec!["logistics-service"], domain.to_vec()),
-        "generator" => (vec!["openapi-codegen"], vec!["generator/src/**"]),
-        "runtime" => (
-            vec![
-                "logistics-models",
-                "logistics-server-stubs",
-                "logistics-client",
-            ],
-            RUNTIME_FILES.to_vec(),
-        ),
-        "all" => (
-            vec![
-                "logistics-service",
-                "openapi-codegen",
-                "logistics-models",
-                "logistics-server-stubs",
-                "logistics-client",
-            ],
-            [&["service/src/**", "generator/src/**"][..], RUNTIME_FILES].concat(),
-        ),
+    // The runtime crate has no tests of its own: the generated crates'
+    // tests (codegen-tests) drive it as its users do.
+    let runtime = ["runtime/src/**"];
+    let scope = match name {
+        "default" => Scope {
+            packages: vec!["logistics-service", "openapi-codegen"],
+            files: [&domain[..], &service, &lower].concat(),
+            test_packages: vec![],
+        },
+        "domain" => Scope {
+            packages: vec!["logistics-service"],
+            files: domain.to_vec(),
+            test_packages: vec![],
+        },
+        "generator" => Scope {
+            packages: vec!["openapi-codegen"],
+            files: vec!["generator/src/**"],
+            test_packages: vec![],
+        },
+        "runtime" => Scope {
+            packages: vec!["openapi-runtime"],
+            files: runtime.to_vec(),
+            test_packages: vec!["codegen-tests"],
+        },
+        // Not the runtime: its mutants need other packages' tests.
+        "all" => Scope {
+            packages: vec!["logistics-service", "openapi-codegen"],
+            files: vec!["service/src/**", "generator/src/**"],
+            test_packages: vec![],
+        },
         other => {
             return Err(fail(format!(
                 "unknown scope `{other}`: use default, domain, generator, runtime or all"
             )));
         }
     };
-    Ok(Scope { packages, files })
+    Ok(scope)
 }
 
 /// Runs `cargo xtask mutants ARGS` from the workspace `root`.
@@ -126,6 +115,9 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     }
     for file in &files {
         command.args(["--file", file]);
+    }
+    for package in &scope.test_packages {
+        command.args(["--test-package", package]);
     }
     command.args(passed);
     println!(
@@ -228,8 +220,9 @@ impl Summary {
     fn report(&self, elapsed: f64, results: &Path) -> String {
         let total: usize = OUTCOMES.iter().map(|o| self.count(o)).sum();
         let mut text = format!(
-            "{total} mutants in {:.0} min: {} caught, {} missed, {} unviable, {} timeouts\n",
-            elapsed / 60.0,
+            "{total} mutants in {} min {} s: {} caught, {} missed, {} unviable, {} timeouts\n",
+            elapsed as u64 / 60,
+            elapsed as u64 % 60,
             self.count("caught"),
             self.count("missed"),
             self.count("unviable"),
@@ -245,5 +238,63 @@ impl Summary {
         }
         text.push_str(&format!("\nlogs and diffs: {}", results.display()));
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_counts_each_outcome_and_lists_the_missed_and_timed_out() {
+        let dir = std::env::temp_dir().join(format!("xtask-mutants-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+        write(
+            "caught.txt",
+            "a.rs:1:1: replace < with > in f\na.rs:2:1: delete ! in g\n",
+        );
+        write("missed.txt", "a.rs:3:1: replace f -> bool with true\n");
+        write("timeout.txt", "a.rs:4:1: replace < with <= in h\n");
+        // No unviable.txt: an outcome without its file counts none.
+        let summary = Summary::read(&dir);
+        let report = summary.report(90.0, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            OUTCOMES.map(|o| summary.count(o)),
+            [2, 1, 0, 1],
+            "caught, missed, unviable, timeout"
+        );
+        assert!(
+            report
+                .starts_with("4 mutants in 1 min 30 s: 2 caught, 1 missed, 0 unviable, 1 timeouts"),
+            "{report}"
+        );
+        assert!(
+            report.contains("missed:\n  a.rs:3:1: replace f -> bool with true\n"),
+            "{report}"
+        );
+        assert!(
+            report.contains("timed out:\n  a.rs:4:1: replace < with <= in h\n"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_scope_is_refused_and_names_the_scopes() {
+        let Err(error) = scope("everything") else {
+            panic!("an unknown scope was accepted");
+        };
+        assert!(
+            error
+                .0
+                .contains("default, domain, generator, runtime or all"),
+            "{}",
+            error.0
+        );
+        let Ok(default) = scope("default") else {
+            panic!("the default scope was refused");
+        };
+        assert!(default.files.contains(&"generator/src/lower/**"));
     }
 }

@@ -155,3 +155,63 @@ mod tests {
         assert_ne!(email_key("cafe@example.com"), email_key("café@example.com"));
     }
 }
+
+/// What makes an order's address the customer's existing one: every field of
+/// the place alike, ids and numbers aside (a new address is stored otherwise).
+#[cfg(test)]
+mod same_place_tests {
+    use super::*;
+
+    fn address() -> Address {
+        let text = |s: &str| Some(s.to_owned());
+        Address {
+            address_no: 1,
+            id: Uuid::from_u128(1),
+            address_first_name: text("Elif"),
+            address_last_name: text("Yilmaz"),
+            company: text("Acme"),
+            address_one: text("Bagdat Cd. 1"),
+            address_two: text("Daire 2"),
+            district: text("Kadikoy"),
+            city: text("Istanbul"),
+            postal_code: text("34710"),
+            country: text("TR"),
+            address_phone: text("+905551112233"),
+            tax_office: text("Kadikoy VD"),
+            tax_number: text("1234567890"),
+        }
+    }
+
+    #[test]
+    fn the_same_place_is_every_field_alike_whatever_its_id_and_number() {
+        let stored = address();
+        let again = Address {
+            address_no: 2,
+            id: Uuid::from_u128(2),
+            ..address()
+        };
+        assert!(same_place(&stored, &again));
+        type Field = fn(&mut Address) -> &mut Option<String>;
+        let fields: [(&str, Field); 12] = [
+            ("addressFirstName", |a| &mut a.address_first_name),
+            ("addressLastName", |a| &mut a.address_last_name),
+            ("company", |a| &mut a.company),
+            ("addressOne", |a| &mut a.address_one),
+            ("addressTwo", |a| &mut a.address_two),
+            ("district", |a| &mut a.district),
+            ("city", |a| &mut a.city),
+            ("postalCode", |a| &mut a.postal_code),
+            ("country", |a| &mut a.country),
+            ("addressPhone", |a| &mut a.address_phone),
+            ("taxOffice", |a| &mut a.tax_office),
+            ("taxNumber", |a| &mut a.tax_number),
+        ];
+        for (name, field) in fields {
+            let mut other = address();
+            *field(&mut other) = Some("elsewhere".to_owned());
+            assert!(!same_place(&stored, &other), "{name} differs");
+            *field(&mut other) = None;
+            assert!(!same_place(&stored, &other), "{name} absent");
+        }
+    }
+}

@@ -64,3 +64,24 @@ pub fn problem(property: impl Into<String>, message: impl Into<String>, code: &s
         error_code: code.to_owned(),
     }
 }
+
+/// What an invalid request's error says: the one problem, or how many there
+/// are and the first (the message of the 400 and of the CLI's errors).
+#[cfg(test)]
+mod summary_tests {
+    use super::*;
+
+    #[test]
+    fn an_invalid_request_names_its_first_problem_and_how_many() {
+        let one = DomainError::invalid("tag", "must be 1 to 256 characters long", "OutOfRange");
+        assert_eq!(one.to_string(), "tag: must be 1 to 256 characters long");
+        let many = DomainError::Invalid(vec![
+            problem("[0].sku", "is required", "Required"),
+            problem("[1].sku", "is required", "Required"),
+        ]);
+        assert_eq!(
+            many.to_string(),
+            "2 problems, the first: [0].sku: is required"
+        );
+    }
+}

@@ -26,7 +26,26 @@ impl Drop for TempFile {
     }
 }
 
+/// The example `orders.json` of the README's import section.
+fn readme_orders() -> serde_json::Value {
+    let readme = include_str!("../../../README.md");
+    let section = &readme[readme
+        .find("A minimal\n`orders.json`")
+        .expect("the README shows an orders.json")..];
+    let start = section.find("```json\n").expect("a JSON block") + "```json\n".len();
+    let end = start + section[start..].find("```").expect("the block ends");
+    serde_json::from_str(&section[start..end]).expect("the README's example is JSON")
+}
+
 on_both_backends! {
+    async fn the_readmes_example_file_imports(service) {
+        let a = service.tenant("A").await;
+        let file = TempFile::with(&readme_orders());
+        commands::import_sales_orders(service.database_url(), a.id, &file.0).await.expect("the README's file imports");
+        let order = a.client.get_sales_order("SHOP-1001").await.unwrap();
+        assert_eq!((order.customer.customer_no, order.line_items.len()), (1, 1));
+    }
+
     async fn a_shop_export_imports_with_only_what_a_shop_has(service) {
         let a = service.tenant("A").await;
         let known = a.client.create_customer(&customer("elif.yilmaz@example.com")).await.unwrap();
