@@ -194,12 +194,7 @@ fn customer(no: i32) -> Value {
 }
 
 fn customer_input() -> models::CustomerInput {
-    models::CustomerInput::new(
-        "elif.yilmaz@example.com",
-        "Elif",
-        "Yılmaz",
-        "+905321234567",
-    )
+    models::CustomerInput::new("elif.yilmaz@example.com", "Elif", "Yılmaz", "+905321234567")
 }
 
 fn sales_order(reference: &str) -> Value {
@@ -372,10 +367,7 @@ async fn with_response_gives_the_status_and_the_declared_headers() {
         created.declared().location.as_deref(),
         Some("/openapi/v1/Customers/42")
     );
-    assert_eq!(
-        created.headers()["content-type"],
-        "application/json"
-    );
+    assert_eq!(created.headers()["content-type"], "application/json");
     assert_eq!(created.into_inner().customer_no, 42);
 }
 

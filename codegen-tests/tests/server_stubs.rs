@@ -580,7 +580,9 @@ async fn an_unknown_value_of_an_enum_the_api_sends_is_refused_in_a_request() {
     let errors = answer.error(StatusCode::BAD_REQUEST);
     assert_eq!(
         errors,
-        [json!({"property": "transferType", "message": "must be one of: CargoTransfer, PickupTransfer, CarriageTransfer", "errorCode": "InvalidEnumValue"})]
+        [
+            json!({"property": "transferType", "message": "must be one of: CargoTransfer, PickupTransfer, CarriageTransfer", "errorCode": "InvalidEnumValue"})
+        ]
     );
     assert!(seen.calls().is_empty());
 }

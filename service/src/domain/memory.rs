@@ -14,8 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 use chrono::{DateTime, Utc};
 use logistics_models::dynamic_query::DynamicQuery;
 use logistics_models::{
-    Address, Customer, ReceivingOrder, SalesOrder, TaggedReturn, TransferDetail,
-    UpsertFailure,
+    Address, Customer, ReceivingOrder, SalesOrder, TaggedReturn, TransferDetail, UpsertFailure,
 };
 use uuid::Uuid;
 

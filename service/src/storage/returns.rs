@@ -166,11 +166,7 @@ async fn insert(tx: &mut Tx, tenant: Uuid, returns: &[TaggedReturn]) -> Result<u
 }
 
 fn return_from_row(row: &Row) -> Result<TaggedReturn, sqlx::Error> {
-    let mut item = TaggedReturn::new(
-        row.get::<String>(0)?,
-        time(row.get(6)?),
-        time(row.get(7)?),
-    );
+    let mut item = TaggedReturn::new(row.get::<String>(0)?, time(row.get(6)?), time(row.get(7)?));
     item.sales_order_channel = row.get(1)?;
     item.sales_order_reference_number = row.get(2)?;
     item.notes = row.get(3)?;

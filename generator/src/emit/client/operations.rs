@@ -13,7 +13,8 @@ use crate::emit::{Context, RustTypes, docs};
 use crate::error::Result;
 use crate::ir::{
     Additional, Api, BodyKind, Operation, ParamLocation, ParamStyle, Parameter, Primitive,
-    RequestBody, Response, ResponseHeader, SecuritySchemeKind, Shape, Status, Tagging, Ty, TypeKind,
+    RequestBody, Response, ResponseHeader, SecuritySchemeKind, Shape, Status, Tagging, Ty,
+    TypeKind,
 };
 use crate::lower::MediaKind;
 use crate::lower::names::Namespace;
@@ -235,14 +236,10 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
             )
         });
         let accept = accept(op);
-        let response_fn = format_ident!(
-            "{}",
-            methods.claim(format!("{}_with_response", op.fn_name))
-        );
-        let headers_ty = format_ident!(
-            "{}",
-            type_names.claim(format!("{}Headers", op.type_prefix))
-        );
+        let response_fn =
+            format_ident!("{}", methods.claim(format!("{}_with_response", op.fn_name)));
+        let headers_ty =
+            format_ident!("{}", type_names.claim(format!("{}Headers", op.type_prefix)));
         let headers = declared_headers(api, &types, &successes);
         let mut plan = Plan {
             op,
@@ -681,10 +678,10 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
         "paging",
         "read_header",
     ]
-        .into_iter()
-        .filter(|name| named.contains(*name))
-        .map(|name| format_ident!("{name}"))
-        .collect();
+    .into_iter()
+    .filter(|name| named.contains(*name))
+    .map(|name| format_ident!("{name}"))
+    .collect();
     let runtime = match runtime.as_slice() {
         [] => TokenStream::new(),
         [one] => quote!(use openapi_runtime::client::#one;),
@@ -763,7 +760,8 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     }
     let accept = plan.accept.as_ref().map(|a| quote!(__call.accept(#a);));
     let headers_ty = &plan.headers_ty;
-    let respond = |value: TokenStream| quote!(Ok(__answer.into_response(#value, #headers_ty::read)));
+    let respond =
+        |value: TokenStream| quote!(Ok(__answer.into_response(#value, #headers_ty::read)));
     let arms = plan.successes.iter().map(|s| {
         let pattern = &s.pattern;
         let value = match (&plan.response_enum, &s.payload) {
@@ -802,9 +800,13 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
         .chain(plan.params.as_ref().map(|p| &p.arg));
     let args: Vec<TokenStream> = args.collect();
     let response_doc = docs::attrs(&[
-        format!("[`Client::{fn_ident}`], answering with the status and the headers of the answer as well as its body."),
+        format!(
+            "[`Client::{fn_ident}`], answering with the status and the headers of the answer as well as its body."
+        ),
         String::new(),
-        format!("The headers the document declares are read into [`{headers_ty}`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::{fn_ident}`]."),
+        format!(
+            "The headers the document declares are read into [`{headers_ty}`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::{fn_ident}`]."
+        ),
     ]);
     quote! {
         #doc
@@ -1277,7 +1279,11 @@ fn headers_type(plan: &Plan<'_>) -> TokenStream {
             .as_deref()
             .map(summary)
             .unwrap_or_default();
-        let doc = docs::attrs(&[format!("`{}`{}{description}", h.header.wire, if description.is_empty() { "." } else { ": " })]);
+        let doc = docs::attrs(&[format!(
+            "`{}`{}{description}",
+            h.header.wire,
+            if description.is_empty() { "." } else { ": " }
+        )]);
         quote!(#doc pub #ident: Option<#ty>,)
     });
     let reads = plan.headers.iter().map(|h| {

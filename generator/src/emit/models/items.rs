@@ -111,7 +111,11 @@ fn constructors(cx: &CheckContext<'_>, def: &TypeDef, s: &StructDef) -> TokenStr
         let convert = convert.unwrap_or_else(|| quote!(#ident));
         inits.push(quote!(#ident: None));
         let setter = format_ident!("with_{}", field.name.trim_start_matches("r#"));
-        let doc = format!(" Sets `{}` (the `{}` property).", field.name.trim_start_matches("r#"), field.wire);
+        let doc = format!(
+            " Sets `{}` (the `{}` property).",
+            field.name.trim_start_matches("r#"),
+            field.wire
+        );
         setters.push(quote! {
             #[doc = #doc]
             #[must_use]
@@ -127,7 +131,9 @@ fn constructors(cx: &CheckContext<'_>, def: &TypeDef, s: &StructDef) -> TokenStr
     let doc = if params.is_empty() {
         format!(" The `{name}` with every property unset.")
     } else {
-        format!(" The `{name}` with these required properties; the optional ones are unset (see the `with_*` methods).")
+        format!(
+            " The `{name}` with these required properties; the optional ones are unset (see the `with_*` methods)."
+        )
     };
     let allow = (params.len() > CLIPPY_MAX_ARGUMENTS).then(|| {
         quote!(#[allow(clippy::too_many_arguments, reason = "one argument per required property of the schema")])
@@ -155,7 +161,11 @@ fn input_type(cx: &CheckContext<'_>, field: &Field) -> (TokenStream, Option<Toke
     let is_string = field.shape.ty == Ty::Primitive(crate::ir::Primitive::String);
     // A required nullable field is an `Option` the caller gives.
     if field.required && field.shape.nullable {
-        let inner = if field.boxed { quote!(Box<#inner>) } else { inner };
+        let inner = if field.boxed {
+            quote!(Box<#inner>)
+        } else {
+            inner
+        };
         return (quote!(Option<#inner>), None);
     }
     match (is_string, field.boxed) {
