@@ -168,12 +168,16 @@ fn generation_is_deterministic() {
 /// one note per document, naming each kind, and still generates.
 #[test]
 fn what_is_not_generated_is_one_note_per_document() {
-    let notes = |text: &str| {
+    // The other notes (what was read leniently) are not about this.
+    let notes = |text: &str| -> Vec<String> {
         let doc = Document::parse(text, "notes.yaml", false).unwrap_or_else(|e| panic!("{e}"));
         let target = Target::standalone(PathBuf::from("notes.yaml"), "notes");
         openapi_codegen::generate_from(&doc, &target, "test")
             .unwrap_or_else(|e| panic!("{e}"))
             .notes
+            .into_iter()
+            .filter(|n| n.contains("not generated, by design"))
+            .collect()
     };
     let lenient = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lenient.yaml"),
@@ -225,4 +229,50 @@ fn read_only_and_write_only_are_a_note_not_a_silent_skip() {
              `required` flag in both"
         ]
     );
+}
+
+/// What published documents get wrong is read with one note per document,
+/// naming each kind, how many and where the first is, in the user's file
+/// (for a 3.1 document too).
+#[test]
+fn what_is_read_leniently_is_one_note_per_document() {
+    let notes = |fixture: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(fixture);
+        let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
+        let target = Target::standalone(PathBuf::from(fixture), "notes");
+        openapi_codegen::generate_from(&doc, &target, "test")
+            .unwrap_or_else(|e| panic!("{e}"))
+            .notes
+    };
+    let notes = notes("openapi_3_0_constructs.yaml");
+    let lenient: Vec<&String> = notes
+        .iter()
+        .filter(|n| n.contains("read leniently"))
+        .collect();
+    assert_eq!(lenient.len(), 1, "{notes:?}");
+    let f = "openapi_3_0_constructs.yaml#/";
+    for part in [
+        format!(
+            "arrays without `items` (1, the first at {f}components/schemas/Settings/properties/anything): their items are any JSON value"
+        ),
+        format!(
+            "examples of another type than their schema (1, the first at {f}components/schemas/Settings/properties/count/example)"
+        ),
+        format!(
+            "patterns the generated validators cannot compile (1, the first at {f}components/schemas/Settings/properties/lookahead/pattern): not checked"
+        ),
+        format!(
+            "media type names that are not `type/subtype` (1, the first at {f}paths/~1uploads/post/requestBody/content/form-data)"
+        ),
+        format!(
+            "media types whose body differs from the first media type's in the same `content` (1, the first at {f}paths/~1records/post/requestBody/content/application~1stream+json)"
+        ),
+        format!(
+            "`required` names that `properties` does not declare (1, the first at {f}components/schemas/Settings/required)"
+        ),
+    ] {
+        assert!(lenient[0].contains(&part), "{part}\nnot in\n{}", lenient[0]);
+    }
 }

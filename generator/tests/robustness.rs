@@ -1,7 +1,8 @@
 //! The generator never panics, whatever the document: every vendored public
-//! document (`codegen-tests/specs/external/`) is broken mechanically in many
-//! ways, and each broken copy must either generate or stop with an error that
-//! names the document and a JSON pointer into it (`file#/...`).
+//! document (`codegen-tests/specs/external/`, and the OpenAPI 3.1 ones of
+//! `codegen-tests/specs/external-3.1/` that generate) is broken mechanically
+//! in many ways, and each broken copy must either generate or stop with an
+//! error that names the document and a JSON pointer into it (`file#/...`).
 //!
 //! The breakages, for every node of the document: delete it; replace it with
 //! a value of another type (number, string, array, null, object), a string
@@ -12,10 +13,14 @@
 //! nowhere, outside the document, at something of another kind, at itself,
 //! and into a cycle with its target.
 //!
-//! That is about 35,000 variants. By default a deterministic sample runs:
-//! 48 per document, up to half of them `$ref` breakages, spread evenly over
-//! the document (about 500, a few seconds). `ROBUSTNESS_ALL=1` runs every
-//! variant (two and a half minutes with `--release` on two cores):
+//! That is about 35,000 variants for the 3.0 documents, and far more for the
+//! 3.1 ones, which are up to 640 kB each. By default a deterministic sample
+//! runs: 48 per 3.0 document, and for each 3.1 document of at most
+//! [`LARGEST_BY_DEFAULT`] bytes as many as fit in [`SAMPLE_BYTES_3_1`]
+//! bytes of document (one at least), up to half of them `$ref` breakages,
+//! spread evenly over the document. `ROBUSTNESS_ALL=1` runs every variant
+//! of the 3.0 documents and a larger sample of every 3.1 document, the
+//! largest included. The README gives the counts:
 //!
 //! ```sh
 //! ROBUSTNESS_ALL=1 cargo test --release -p openapi-codegen --test robustness
@@ -33,10 +38,31 @@ use openapi_codegen::config::Target;
 use openapi_codegen::emit::{self, Context, RuntimeSource, WorkspaceToml};
 use openapi_codegen::parse::Document;
 use serde_yaml::{Mapping, Value};
-use vendored::documents;
+use vendored::{documents, documents_3_1};
 
-/// Variants run per document by default (all `$ref` breakages count too).
+/// Variants run per 3.0 document by default (all `$ref` breakages count too).
 const SAMPLE_PER_DOCUMENT: usize = 48;
+
+/// The bytes of document the default sample of one 3.1 document may break:
+/// each variant is parsed and lowered whole, and those documents are large.
+const SAMPLE_BYTES_3_1: usize = 100_000;
+
+/// 3.1 documents larger than this are broken only when all variants are
+/// asked for (`ROBUSTNESS_ALL=1`): lowering them once takes seconds in a
+/// debug build.
+const LARGEST_BY_DEFAULT: usize = 200_000;
+
+/// How many variants of a document of `len` bytes run (by default, or with
+/// `all`), and whether `all` runs every variant.
+fn sample_size(len: usize, is_3_1: bool, all: bool) -> (usize, bool) {
+    let per_bytes = |budget: usize| (budget / len.max(1)).clamp(1, SAMPLE_PER_DOCUMENT);
+    match (is_3_1, all) {
+        (false, _) => (SAMPLE_PER_DOCUMENT, true),
+        (true, false) if len > LARGEST_BY_DEFAULT => (0, false),
+        (true, false) => (per_bytes(SAMPLE_BYTES_3_1), false),
+        (true, true) => (per_bytes(100 * SAMPLE_BYTES_3_1) * 4, false),
+    }
+}
 
 /// One way of breaking a document.
 #[derive(Clone, Debug)]
@@ -377,6 +403,13 @@ fn generate(
     Ok(lowered)
 }
 
+/// The lowered API of `text`, as its `Debug` text.
+fn lowered(text: &str, is_json: bool, label: &str) -> Result<String, String> {
+    let doc = Document::parse(text, label, is_json).map_err(|e| e.to_string())?;
+    let api = openapi_codegen::lower::lower(&doc).map_err(|e| e.to_string())?;
+    Ok(format!("{api:?}"))
+}
+
 /// What is wrong with the generator's answer to `text`, if anything.
 fn check(text: &str, is_json: bool, label: &str, unchanged: &str) -> Option<String> {
     match std::panic::catch_unwind(|| generate(text, is_json, label, Some(unchanged))) {
@@ -397,6 +430,42 @@ fn check(text: &str, is_json: bool, label: &str, unchanged: &str) -> Option<Stri
     }
 }
 
+/// The label, tree and lowered API of the document `spec`, and the
+/// variants of it to check: every one (`all`, for a 3.0 document) or the
+/// sample.
+fn prepare(
+    root: &std::path::Path,
+    spec: &std::path::Path,
+    is_3_1: bool,
+    all: bool,
+) -> (String, Value, String, Vec<Mutation>) {
+    let label = spec.to_string_lossy().replace('\\', "/");
+    let text = std::fs::read_to_string(root.join(spec)).expect("readable");
+    let (sample, all_of_it) = sample_size(text.len(), is_3_1, all);
+    let doc: Value = serde_yaml::from_str(&text).expect("YAML or JSON");
+    // Only lowered: that the original emits is `external.rs`'s to check,
+    // and emitting the large 3.1 documents would be most of the time.
+    let original =
+        lowered(&text, label.ends_with(".json"), &label).unwrap_or_else(|e| panic!("{e}"));
+    let (refs, others) = mutations(&doc);
+    let chosen: Vec<Mutation> = if all && all_of_it {
+        refs.into_iter().chain(others).collect()
+    } else {
+        // Up to half for the `$ref` breakages, the rest for the others,
+        // evenly spread over the document.
+        let refs_room = (sample / 2).min(refs.len());
+        let room = sample - refs_room;
+        let spread = |all: Vec<Mutation>, room: usize| -> Vec<Mutation> {
+            let step = all.len().div_ceil(room.max(1)).max(1);
+            all.into_iter().step_by(step).collect()
+        };
+        let mut chosen = spread(refs, refs_room);
+        chosen.extend(spread(others, room));
+        chosen
+    };
+    (label, doc, original, chosen)
+}
+
 #[test]
 fn broken_documents_give_errors_with_pointers_never_panics() {
     let all = std::env::var_os("ROBUSTNESS_ALL").is_some();
@@ -413,31 +482,33 @@ fn broken_documents_give_errors_with_pointers_never_panics() {
     }));
 
     let root = vendored::root();
-    // Each document once (label, tree, lowered API), and the variants by index.
+    let specs: Vec<(PathBuf, bool)> = documents()
+        .into_iter()
+        .map(|d| (d, false))
+        .chain(documents_3_1().into_iter().map(|d| (d, true)))
+        .filter(|(spec, is_3_1)| {
+            let len = std::fs::metadata(root.join(spec)).map_or(0, |m| m.len() as usize);
+            sample_size(len, *is_3_1, all).0 > 0
+        })
+        .collect();
+    // Each document once (label, tree, lowered API) and its chosen variants,
+    // prepared in parallel: lowering the large 3.1 documents takes a while.
+    let prepared: Vec<(String, Value, String, Vec<Mutation>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = specs
+            .iter()
+            .map(|(spec, is_3_1)| {
+                let root = &root;
+                scope.spawn(move || prepare(root, spec, *is_3_1, all))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("preparing a document does not panic"))
+            .collect()
+    });
     let mut originals: Vec<(String, Value, String)> = Vec::new();
     let mut work: Vec<(usize, Mutation)> = Vec::new();
-    for spec in documents() {
-        let label = spec.to_string_lossy().replace('\\', "/");
-        let text = std::fs::read_to_string(root.join(&spec)).expect("readable");
-        let doc: Value = serde_yaml::from_str(&text).expect("YAML or JSON");
-        let original = generate(&text, label.ends_with(".json"), &label, None)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let (refs, others) = mutations(&doc);
-        let chosen: Vec<Mutation> = if all {
-            refs.into_iter().chain(others).collect()
-        } else {
-            // Up to half for the `$ref` breakages, the rest for the others,
-            // evenly spread over the document.
-            let refs_room = (SAMPLE_PER_DOCUMENT / 2).min(refs.len());
-            let room = SAMPLE_PER_DOCUMENT - refs_room;
-            let spread = |all: Vec<Mutation>, room: usize| -> Vec<Mutation> {
-                let step = all.len().div_ceil(room.max(1)).max(1);
-                all.into_iter().step_by(step).collect()
-            };
-            let mut chosen = spread(refs, refs_room);
-            chosen.extend(spread(others, room));
-            chosen
-        };
+    for (label, doc, original, chosen) in prepared {
         work.extend(chosen.into_iter().map(|m| (originals.len(), m)));
         originals.push((label, doc, original));
     }

@@ -76,7 +76,7 @@ fn refusal(refusal: Refusal) -> ApiError {
         Refusal::NoEmulationRight => {
             ApiError::forbidden("Forbidden", "This token may not act on behalf of another tenant.").at("X-Tenant-Id")
         }
-        Refusal::UnknownTenant => ApiError::forbidden("Forbidden", "X-Tenant-Id names no tenant.").at("X-Tenant-Id"),
+        Refusal::UnknownTenant => ApiError::forbidden("Forbidden", "X-Tenant-Id names no tenant of this environment.").at("X-Tenant-Id"),
         Refusal::Unavailable(cause) => ApiError::internal(cause),
         Refusal::TooManyRequests(refused) => refused.into_api_error(),
     }
@@ -107,12 +107,14 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
     type Principal = Principal;
 
     async fn authenticate(&self, credentials: Credentials<'_>) -> Result<Principal, ApiError> {
+        // Bytes that are not text still name a tenant (none): an unreadable
+        // X-Tenant-Id is refused like an unknown one, not taken as absent.
         let tenant = credentials
             .headers
             .get("x-tenant-id")
-            .and_then(|v| v.to_str().ok());
+            .map(|v| String::from_utf8_lossy(v.as_bytes()));
         self.auth
-            .authenticate(credentials.value(), tenant)
+            .authenticate(credentials.value(), tenant.as_deref())
             .await
             .map_err(refusal)
     }

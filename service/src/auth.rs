@@ -34,7 +34,7 @@ pub enum Refusal {
     },
     /// The token may not act on the tenant named in `X-Tenant-Id`: 403.
     NoEmulationRight,
-    /// `X-Tenant-Id` names no tenant: 403.
+    /// `X-Tenant-Id` names no tenant of this environment: 403.
     UnknownTenant,
     /// The store could not be asked: 500.
     Unavailable(String),
@@ -89,7 +89,8 @@ impl<R: TenantRepository> Authenticator<R> {
                 record
             }
         };
-        if record.environment != self.environment
+        // A token works only where both it and its tenant belong (D35).
+        if !record.serves(self.environment)
             || !tenancy::matches(presented.token, &record.secret_hash)
         {
             return Err(Refusal::InvalidCredential);
@@ -112,15 +113,16 @@ impl<R: TenantRepository> Authenticator<R> {
         match tenancy::acting_tenant(record, tenant) {
             Ok(Acting::Own(principal)) => Ok(principal),
             Ok(Acting::Other(principal)) => {
+                // Cached: tenants known to be of this environment, the only
+                // one whose tokens get here.
                 if self.tenants.get(&principal.tenant_id).is_none() {
-                    let exists = self
+                    let environment = self
                         .store
-                        .tenant_exists(principal.tenant_id)
+                        .tenant_environment(principal.tenant_id)
                         .await
                         .map_err(|e| Refusal::Unavailable(e.to_string()))?;
-                    if !exists {
-                        return Err(Refusal::UnknownTenant);
-                    }
+                    tenancy::may_emulate(record, environment)
+                        .map_err(|_| Refusal::UnknownTenant)?;
                     self.tenants.insert(principal.tenant_id, ());
                 }
                 Ok(principal)

@@ -32,7 +32,8 @@ fn domain_error(error: DomainError) -> String {
     }
 }
 
-/// `tenant create NAME [--emulation]`: prints `{"tenantId": …, "token": …}`.
+/// `tenant create NAME [--emulation]`: a tenant of `environment` (decision
+/// D35); prints `{"tenantId": …, "token": …}`.
 pub async fn create_tenant(
     database: &str,
     environment: Environment,

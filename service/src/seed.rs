@@ -14,13 +14,34 @@ use crate::domain::{DomainError, Repository, customers, sales_orders};
 /// The reference number of the demo sales order the printed curl reads.
 pub const DEMO_SALES_ORDER: &str = "SO-DEMO-0005";
 
+/// The demo of a first start: on a staging service whose database has no
+/// tenant in an environment, creates the demo tenant and returns it with its
+/// token (to print); `None` otherwise.
+///
+/// A start interrupted at any point (a crash, a kill, a database error)
+/// leaves no tenant in an environment (see [`demo`]), so the next start makes
+/// the demo again, whole, and prints its token (decision D36).
+pub async fn first_start(
+    store: &impl Repository,
+    environment: Environment,
+) -> Result<Option<NewTenant>, DomainError> {
+    if environment != Environment::Staging || store.has_tenants().await? {
+        return Ok(None);
+    }
+    demo(store, environment).await.map(Some)
+}
+
 /// Creates the demo tenant and its data; returns the tenant and its token.
+///
+/// The tenant is made in no environment and without a token, filled, and
+/// only then put into `environment` with its token, in one transaction: the
+/// demo appears whole or not at all. An interrupted run leaves its tenant in
+/// no environment, which no token or emulation reaches (decision D36).
 pub async fn demo(
     store: &impl Repository,
     environment: Environment,
 ) -> Result<NewTenant, DomainError> {
-    let tenant = tenants::create(store, "Demo Tenant", environment, false).await?;
-    let id = tenant.tenant_id;
+    let id = tenants::create_unbound(store, "Demo Tenant").await?;
 
     for (email, first, last, phone) in [
         ("elif.yilmaz@example.com", "Elif", "Yılmaz", "+905321234567"),
@@ -100,7 +121,7 @@ pub async fn demo(
         returns::advance(store, id, reference, ReturnStep::Arrived).await?;
     }
     returns::advance(store, id, "RET-DEMO-0001", ReturnStep::Completed).await?;
-    Ok(tenant)
+    tenants::bind(store, id, environment, false).await
 }
 
 /// The demo's sales order number `n` (`SO-DEMO-000n`, state Created, with a

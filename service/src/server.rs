@@ -13,7 +13,6 @@ use logistics_server_stubs::{ApiError, RequestId};
 use tokio::net::TcpListener;
 
 use crate::api::Service;
-use crate::domain::TenantRepository;
 use crate::domain::tenancy::Environment;
 use crate::http_server::{self, ConnectionSettings};
 use crate::ops::metrics::PoolStatus;
@@ -306,17 +305,9 @@ pub async fn run(settings: Settings) -> Result<(), String> {
     let store = Store::open(&settings.database, settings.max_connections)
         .await
         .map_err(|e| e.to_string())?;
-    let first_staging_run = settings.environment == Environment::Staging
-        && !store.has_tenants().await.map_err(|e| e.to_string())?;
-    let demo = if first_staging_run {
-        Some(
-            seed::demo(&store, settings.environment)
-                .await
-                .map_err(|e| format!("cannot create the demo data: {e}"))?,
-        )
-    } else {
-        None
-    };
+    let demo = seed::first_start(&store, settings.environment)
+        .await
+        .map_err(|e| format!("cannot create the demo data: {e}"))?;
     let (listener, address) = bind(settings.listen).await?;
     let metrics_listener = match settings.metrics_listen {
         Some(at) => Some(bind(at).await?.0),

@@ -1,9 +1,12 @@
 //! `cargo xtask external-specs`: the generator on documents it was not
-//! written for. Every document vendored in `codegen-tests/specs/external/`,
-//! and every golden fixture of the generator's tests, becomes models, client
-//! and server crates in one scratch workspace under
-//! `target/external-specs/`, which must pass `cargo clippy --all-targets`
-//! and `cargo doc` with every warning an error.
+//! written for. Every document vendored in `codegen-tests/specs/external/`
+//! (OpenAPI 3.0) and `codegen-tests/specs/external-3.1/`, and every golden
+//! fixture of the generator's tests, becomes models, client and server
+//! crates in one scratch workspace under `target/external-specs/`, which
+//! must pass `cargo clippy --all-targets` and `cargo doc` with every warning
+//! an error. A document listed in its folder's `refused.txt` must instead
+//! stop the generator with exactly the error given there (a construct the
+//! README's "Limits" lists), and is reported when it starts to generate.
 //!
 //! The scratch workspace gets this workspace's `Cargo.lock`, so it builds
 //! with the versions we build with and resolves nothing new, and a target
@@ -24,16 +27,22 @@ use crate::{Result, fail};
 /// The command quoted in the generated files' headers.
 pub const COMMAND: &str = "cargo xtask external-specs";
 
-/// The vendored documents, relative to the workspace root.
-const EXTERNAL: &str = "codegen-tests/specs/external";
+/// The folders of vendored documents, relative to the workspace root.
+const EXTERNAL: [&str; 2] = [
+    "codegen-tests/specs/external",
+    "codegen-tests/specs/external-3.1",
+];
 /// The golden fixtures: their output must compile too.
 const FIXTURES: &str = "generator/tests/fixtures";
+/// Tests that drive a fixture's generated models (`<fixture>.rs`), run
+/// with `cargo test` after clippy.
+const DRIVE: &str = "generator/tests/drive";
 
 /// Generates the scratch workspace and builds it.
 pub fn run(root: &Path) -> Result<()> {
     let scratch = root.join("target/external-specs");
     let started = Instant::now();
-    let (files, count) = generate(root)?;
+    let (files, count, drive) = generate(root)?;
     println!(
         "generated {} crates from {count} documents in {} ms",
         count * 3,
@@ -66,14 +75,24 @@ pub fn run(root: &Path) -> Result<()> {
         ]
         .concat(),
     )?;
-    cargo(&[&["doc", "--no-deps"], &common[..]].concat())
+    cargo(&[&["doc", "--no-deps"], &common[..]].concat())?;
+    // The fixtures' types used as a user uses them.
+    let mut test = vec!["test", "--quiet", "--test", "drive"];
+    for package in &drive {
+        test.extend(["-p", package.as_str()]);
+    }
+    cargo(&test)
 }
 
 /// The documents to generate, with the prefix of their crate names:
 /// the vendored ones by file name, the fixtures as `fixture-<name>`.
 fn documents(root: &Path) -> Result<Vec<(PathBuf, String)>> {
     let mut out = Vec::new();
-    for (dir, prefix) in [(EXTERNAL, ""), (FIXTURES, "fixture-")] {
+    let folders = EXTERNAL
+        .iter()
+        .map(|dir| (*dir, ""))
+        .chain([(FIXTURES, "fixture-")]);
+    for (dir, prefix) in folders {
         let entries = std::fs::read_dir(root.join(dir)).map_err(|e| fail(format!("{dir}: {e}")))?;
         let mut found = Vec::new();
         for entry in entries {
@@ -90,11 +109,37 @@ fn documents(root: &Path) -> Result<Vec<(PathBuf, String)>> {
     Ok(out)
 }
 
-/// Every crate of every document, and the workspace manifest, in memory.
-fn generate(root: &Path) -> Result<(Files, usize)> {
-    let documents = documents(root)?;
+/// The documents of the vendored folders that the generator refuses, each
+/// with the whole error it must give: the lines of each folder's
+/// `refused.txt` (`#` starts a comment line).
+fn refused(root: &Path) -> Result<Vec<(PathBuf, String)>> {
+    let mut out = Vec::new();
+    for dir in EXTERNAL {
+        let list = root.join(dir).join("refused.txt");
+        let Ok(text) = std::fs::read_to_string(&list) else {
+            continue;
+        };
+        for line in text.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let spec = line.split_once('#').map_or(line, |(file, _)| file);
+            out.push((PathBuf::from(spec), line.to_owned()));
+        }
+    }
+    Ok(out)
+}
+
+/// Every crate of every document, and the workspace manifest, in memory;
+/// how many documents generated, and the models packages that got a
+/// `tests/drive.rs` from [`DRIVE`].
+fn generate(root: &Path) -> Result<(Files, usize, Vec<String>)> {
+    let refused = refused(root)?;
+    let documents: Vec<(PathBuf, String)> = documents(root)?;
     let mut files = Files::default();
     let mut targets = Vec::new();
+    let mut generated_count = 0;
+    let mut drive = Vec::new();
     for (spec, name) in &documents {
         let mut target = Target::standalone(spec.clone(), name);
         for krate in [
@@ -107,7 +152,37 @@ fn generate(root: &Path) -> Result<(Files, usize)> {
         {
             krate.path = Path::new(name).join(&krate.path);
         }
-        let generated = openapi_codegen::generate(root, &target, COMMAND)?;
+        let expected = refused.iter().find(|(path, _)| path == spec);
+        let generated = match (openapi_codegen::generate(root, &target, COMMAND), expected) {
+            (Ok(generated), None) => generated,
+            (Err(error), None) => return Err(error.into()),
+            (Err(error), Some((_, message))) if error.to_string() == *message => {
+                println!("refused, as refused.txt expects: {error}");
+                continue;
+            }
+            (Err(error), Some((_, message))) => {
+                return Err(fail(format!(
+                    "{}: refused with\n  {error}\nbut refused.txt expects\n  {message}",
+                    spec.display()
+                )));
+            }
+            (Ok(_), Some(_)) => {
+                return Err(fail(format!(
+                    "{}: generates now, but refused.txt lists it as refused: remove it from \
+                     there (and from the README's Limits)",
+                    spec.display()
+                )));
+            }
+        };
+        generated_count += 1;
+        let stem = spec.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let drive_file = stem.map(|stem| root.join(DRIVE).join(format!("{stem}.rs")));
+        if let Some(drive_file) = drive_file.filter(|f| spec.starts_with(FIXTURES) && f.is_file()) {
+            let text = std::fs::read_to_string(&drive_file)
+                .map_err(|e| fail(format!("{}: {e}", drive_file.display())))?;
+            files.insert(Path::new(name).join("models/tests/drive.rs"), text);
+            drive.push(target.models.package.clone());
+        }
         for note in &generated.notes {
             println!("note: {note}");
         }
@@ -119,12 +194,12 @@ fn generate(root: &Path) -> Result<(Files, usize)> {
         WorkspaceToml::render_many(
             &targets,
             COMMAND,
-            &format!("{EXTERNAL} and {FIXTURES}"),
+            &format!("{} and {FIXTURES}", EXTERNAL.join(", ")),
             // The scratch workspace is `target/external-specs/`.
             &RuntimeSource::Path("../../runtime".to_owned()),
         )?,
     );
-    Ok((files, documents.len()))
+    Ok((files, generated_count, drive))
 }
 
 /// Writes `files` under `dir`, leaving files whose contents did not change

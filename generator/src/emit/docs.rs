@@ -9,7 +9,9 @@ use crate::ir::Docs;
 /// `#[doc = "..."]` attributes for `docs`, or `fallback` when it says nothing.
 pub fn doc_attrs(docs: &Docs, fallback: &str) -> TokenStream {
     let mut lines = Vec::new();
-    let text = match (&docs.title, &docs.description) {
+    // `description: ""` says nothing: as if absent.
+    let said = |text: &Option<String>| text.clone().filter(|t| !t.trim().is_empty());
+    let text = match (&said(&docs.title), &said(&docs.description)) {
         (Some(title), Some(description)) if !description.starts_with(title.as_str()) => {
             format!("{title}\n\n{description}")
         }
@@ -67,6 +69,8 @@ pub fn inner_attrs(lines: &[String]) -> TokenStream {
 pub fn markdown_lines(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut in_fence = false;
+    // The column where the text of the current list item starts, if in one.
+    let mut list_indent: Option<usize> = None;
     for line in text.trim_end().lines() {
         let line = line.trim_end();
         if line.trim_start().starts_with("```") {
@@ -75,6 +79,14 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
             let trimmed = line.trim_start();
             if in_fence && trimmed == "```" {
                 out.push(line.replacen("```", "```text", 1));
+            } else if in_fence {
+                // Only the language: rustdoc refuses other attributes
+                // (```json title="…"```).
+                let indent = &line[..line.len() - trimmed.len()];
+                let info = trimmed.trim_start_matches('`');
+                let fence = &trimmed[..trimmed.len() - info.len()];
+                let language = info.split_whitespace().next().unwrap_or("text");
+                out.push(format!("{indent}{fence}{language}"));
             } else {
                 out.push(line.to_owned());
             }
@@ -82,14 +94,47 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
         }
         if in_fence {
             out.push(line.to_owned());
-        } else {
-            out.push(escape_outside_code(line));
+            continue;
         }
+        // A line right after a list item that is not indented to the item's
+        // text would continue it lazily (clippy's `doc_lazy_continuation`):
+        // a paragraph gets a blank line before it, an indented line the
+        // item's indentation.
+        let item = list_item_indent(line);
+        let indent = line.len() - line.trim_start().len();
+        let mut line = line.to_owned();
+        if let (Some(text_at), None, false) = (list_indent, item, line.is_empty()) {
+            if indent == 0 {
+                out.push(String::new());
+            } else if indent < text_at {
+                line = format!("{}{}", " ".repeat(text_at - indent), line);
+            }
+        }
+        list_indent = match item {
+            Some(text_at) => Some(text_at),
+            None if line.is_empty() || indent == 0 => None,
+            None => list_indent,
+        };
+        out.push(escape_outside_code(&line));
     }
     if in_fence {
         out.push("```".to_owned());
     }
     out
+}
+
+/// The column where the text of the Markdown list item `line` starts
+/// (`- `, `* `, `+ `, `1. `, `1) `), if it is one.
+fn list_item_indent(line: &str) -> Option<usize> {
+    let rest = line.trim_start();
+    let indent = line.len() - rest.len();
+    if ["- ", "* ", "+ "].iter().any(|m| rest.starts_with(m)) {
+        return Some(indent + 2);
+    }
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let ordered =
+        digits > 0 && (rest[digits..].starts_with(". ") || rest[digits..].starts_with(") "));
+    ordered.then_some(indent + digits + 2)
 }
 
 fn escape_outside_code(line: &str) -> String {
@@ -164,6 +209,26 @@ mod tests {
         assert_eq!(
             markdown_lines("```\nlet x = [1];\n```"),
             ["```text", "let x = [1];", "```"]
+        );
+    }
+
+    #[test]
+    fn ends_lists_before_lines_that_would_continue_them_lazily() {
+        assert_eq!(
+            markdown_lines("* A\n* B\n> Note.\n1. One\n  a. sub\n2. Two"),
+            [
+                "* A",
+                "* B",
+                "",
+                "\\> Note.",
+                "1. One",
+                "   a. sub",
+                "2. Two"
+            ]
+        );
+        assert_eq!(
+            markdown_lines("```json title=\"Example\"\n{}\n```"),
+            ["```json", "{}", "```"]
         );
     }
 }

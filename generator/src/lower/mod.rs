@@ -1,5 +1,6 @@
 //! Stage two: a parsed document → the [`Api`] IR.
 
+mod lenient;
 pub mod names;
 mod operations;
 mod schemas;
@@ -35,6 +36,7 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     table.lower_components()?;
     let mut skipped = operations::NotGenerated::default();
     let operations = operations::lower_operations(doc, &mut table, &mut skipped)?;
+    let lenient = std::mem::take(&mut table.lenient);
     let mut types = table.into_defs();
     mark_boxes(&mut types);
     mark_checks(&mut types);
@@ -43,6 +45,7 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     let notes = not_generated_note(doc, &skipped)
         .into_iter()
         .chain(unapplied::read_write_only_note(doc))
+        .chain(lenient.note(doc))
         .collect();
     Ok(Api {
         source: doc.file.clone(),

@@ -51,6 +51,10 @@ const RESERVED_TYPES: &[&str] = &[
     "AsRef",
     "AsMut",
     "Extend",
+    // Imported by every models module (`use crate::validation::{self, Null, Path, Report}`).
+    "Null",
+    "Path",
+    "Report",
 ];
 
 /// A type or variant name (UpperCamelCase) for `raw`.

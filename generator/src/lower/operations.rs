@@ -8,6 +8,7 @@ use openapiv3::{
     StatusCode,
 };
 
+use super::lenient::Leniency;
 use super::names::{Namespace, field_name, type_name};
 use super::schemas::{SchemaRef, TypeTable};
 use crate::error::Result;
@@ -476,14 +477,15 @@ impl<'d> OperationLowering<'_, 'd> {
                 "a request body needs at least one media type",
             ));
         }
-        let kind = self.body_kind(&body.content, &at.push("content"), &format!("{prefix}Body"))?;
+        let (kind, media_types) =
+            self.body_kind(&body.content, &at.push("content"), &format!("{prefix}Body"))?;
         let rules = match body.extensions.get("x-rules") {
             Some(rules) => self.body_rules(rules, &kind, &at.push("x-rules"))?,
             None => Vec::new(),
         };
         Ok(RequestBody {
             required: body.required,
-            media_types: body.content.keys().cloned().collect(),
+            media_types,
             kind,
             rules,
             docs: Docs {
@@ -566,16 +568,24 @@ impl<'d> OperationLowering<'_, 'd> {
         Ok(None)
     }
 
-    /// The one encoding of a body offered under several media types.
+    /// The one encoding of a body offered under several media types, and
+    /// the media types that carry it (a media type whose body differs from
+    /// the first one's is left out, with a note).
     fn body_kind(
         &mut self,
         content: &IndexMap<String, openapiv3::MediaType>,
         at: &Pointer,
         hint: &str,
-    ) -> Result<BodyKind> {
+    ) -> Result<(BodyKind, Vec<String>)> {
         let mut chosen: Option<(BodyKind, &str)> = None;
+        let mut media_types = Vec::new();
         for (media_type, media) in content {
             let media_at = at.push(media_type);
+            if !media_type.contains('/') {
+                self.types
+                    .lenient
+                    .record(Leniency::MediaTypeName, &media_at);
+            }
             let shape = match &media.schema {
                 Some(schema) => Some(self.types.shape(
                     SchemaRef::from(schema),
@@ -603,14 +613,12 @@ impl<'d> OperationLowering<'_, 'd> {
                 // Text whose schema is structured is that structure, serialised
                 // as JSON (as ASP.NET services describe their text/plain answers).
                 (MediaKind::Text, shape) if is_text(&shape) => BodyKind::Text,
-                (MediaKind::Text, Some(shape)) => BodyKind::Json(shape),
-                (MediaKind::Binary, shape) if is_text(&shape) => BodyKind::Binary,
-                (MediaKind::Binary | MediaKind::Text, _) => {
-                    return Err(self.doc.unsupported(
-                        &media_at,
-                        format!("`{media_type}` bodies with a structured schema are not supported (only JSON, forms, text and bytes)"),
-                    ));
+                (MediaKind::Text, shape) => {
+                    BodyKind::Json(shape.unwrap_or_else(|| Shape::of(Ty::Any)))
                 }
+                // Bytes, whatever structure the schema describes (a file
+                // format, a JSON-like description of a spreadsheet…).
+                (MediaKind::Binary, _) => BodyKind::Binary,
                 (MediaKind::Multipart, _) => {
                     return Err(self
                         .doc
@@ -620,15 +628,17 @@ impl<'d> OperationLowering<'_, 'd> {
             match &chosen {
                 None => chosen = Some((kind, media_type)),
                 Some((first, _)) if *first == kind => {}
-                Some((_, first_type)) => {
-                    return Err(self.doc.unsupported(
-                        &media_at,
-                        format!("`{media_type}` carries a different body than `{first_type}`; one operation's media types must share one schema and encoding"),
-                    ));
+                Some(_) => {
+                    self.types
+                        .lenient
+                        .record(Leniency::MediaTypeOtherBody, &media_at);
+                    continue;
                 }
             }
+            media_types.push(media_type.clone());
         }
-        Ok(chosen.expect("content is not empty").0)
+        let (kind, _) = chosen.expect("content is not empty");
+        Ok((kind, media_types))
     }
 
     fn responses(&mut self, op: &openapiv3::Operation, prefix: &str) -> Result<Vec<Response>> {
@@ -682,10 +692,12 @@ impl<'d> OperationLowering<'_, 'd> {
             } else {
                 format!("{prefix}{name}Response")
             };
-            let body = if response.content.is_empty() {
-                None
+            let (body, media_types) = if response.content.is_empty() {
+                (None, Vec::new())
             } else {
-                Some(self.body_kind(&response.content, &response_at.push("content"), &hint)?)
+                let (kind, media_types) =
+                    self.body_kind(&response.content, &response_at.push("content"), &hint)?;
+                (Some(kind), media_types)
             };
             let mut header_names = Namespace::with_reserved(&["body"]);
             let mut headers = Vec::new();
@@ -729,7 +741,7 @@ impl<'d> OperationLowering<'_, 'd> {
                     ..Docs::default()
                 },
                 headers,
-                media_types: response.content.keys().cloned().collect(),
+                media_types,
                 body,
                 component: response_at.component_name("responses"),
             });
@@ -790,6 +802,8 @@ impl MediaKind {
         match (kind, subtype) {
             (_, "json") | (_, "*") | ("*", _) => MediaKind::Json,
             (_, sub) if sub.ends_with("+json") => MediaKind::Json,
+            // A name that is not `type/subtype`, by its suffix.
+            (name, "") if name.ends_with("json") => MediaKind::Json,
             ("application", "x-www-form-urlencoded") => MediaKind::Form,
             ("multipart", _) => MediaKind::Multipart,
             ("text", _) => MediaKind::Text,

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use openapiv3::{AdditionalProperties, ReferenceOr, Schema, SchemaData, SchemaKind, Type};
 
+use super::lenient::{Leniency, Lenient};
 use super::names::{Namespace, type_name};
 use crate::error::Result;
 use crate::ir::{
@@ -54,6 +55,8 @@ pub(crate) struct TypeTable<'d> {
     /// The Rust name of each component schema, claimed in document order.
     component_names: HashMap<String, String>,
     other_names: HashMap<Pointer, String>,
+    /// What was read leniently, for the document's note.
+    pub lenient: Lenient,
 }
 
 impl<'d> TypeTable<'d> {
@@ -66,6 +69,7 @@ impl<'d> TypeTable<'d> {
             names: Namespace::default(),
             component_names: HashMap::new(),
             other_names: HashMap::new(),
+            lenient: Lenient::default(),
         }
     }
 
@@ -257,10 +261,14 @@ impl<'d> TypeTable<'d> {
     ) -> Result<TypeKind> {
         let view = View::of(schema);
         if view.not.is_some() {
-            return Err(self.doc.unsupported(
-                &at.push("not"),
-                "`not` schemas cannot be turned into Rust types",
-            ));
+            if !view.not_only_excludes_properties() {
+                return Err(self.doc.unsupported(
+                    &at.push("not"),
+                    "`not` schemas cannot be turned into Rust types",
+                ));
+            }
+            self.lenient
+                .record(Leniency::NotRequiredNotChecked, &at.push("not"));
         }
         if !view.one_of.is_empty() || !view.any_of.is_empty() {
             return self.union(&view, at, name);
@@ -345,6 +353,8 @@ impl<'d> TypeTable<'d> {
                         format!("`{name}` is required but not among the properties, and `additionalProperties: false` forbids it: no value can match"),
                     ));
                 }
+                self.lenient
+                    .record(Leniency::RequiredNotDeclared, &at.push("required"));
                 by_wire.insert(
                     name.clone(),
                     Field {
@@ -408,8 +418,32 @@ impl<'d> TypeTable<'d> {
                 .iter()
                 .map(|(schema, pointer)| (View::of(schema), pointer.clone())),
         );
-        for (member, member_at) in &views {
-            if member.not.is_some() {
+        self.check_mergeable(&views)?;
+        let unions: Vec<usize> = (0..views.len())
+            .filter(|&i| !views[i].0.one_of.is_empty() || !views[i].0.any_of.is_empty())
+            .collect();
+        match unions.as_slice() {
+            [] => {}
+            [union] => return self.distribute(views, *union, view, at, name),
+            [_, second, ..] => {
+                return Err(self.doc.unsupported(
+                    &views[*second].1,
+                    "a second `oneOf`/`anyOf` among the schemas of one `allOf` cannot be turned into a Rust type (it would be every combination of the alternatives)",
+                ));
+            }
+        }
+        let fields = self.fields(&views, name)?;
+        Ok(TypeKind::Struct(StructDef {
+            fields,
+            additional: self.additional(view, at, name)?,
+            property_count: (view.min_properties, view.max_properties),
+        }))
+    }
+
+    /// Errors for members that cannot be merged into a struct.
+    fn check_mergeable(&self, views: &[(View<'_>, Pointer)]) -> Result<()> {
+        for (member, member_at) in views {
+            if member.not.is_some() && !member.not_only_excludes_properties() {
                 return Err(self.doc.unsupported(
                     &member_at.push("not"),
                     "`not` schemas cannot be turned into Rust types",
@@ -422,12 +456,113 @@ impl<'d> TypeTable<'d> {
                 ));
             }
         }
-        let fields = self.fields(&views, name)?;
-        Ok(TypeKind::Struct(StructDef {
-            fields,
-            additional: self.additional(view, at, name)?,
-            property_count: (view.min_properties, view.max_properties),
-        }))
+        Ok(())
+    }
+
+    /// Object schemas merged (`views`), one of which (`union`) also has a
+    /// `oneOf` or `anyOf`: what a Rust user writes by hand. `oneOf`: an enum
+    /// of one struct per alternative, each with the shared properties and
+    /// the alternative's. `anyOf` (any number of alternatives may hold): one
+    /// struct with the shared properties and every alternative's, which are
+    /// optional.
+    fn distribute(
+        &mut self,
+        mut views: Vec<(View<'_>, Pointer)>,
+        union: usize,
+        view: &View<'_>,
+        at: &Pointer,
+        name: &str,
+    ) -> Result<TypeKind> {
+        let (union_view, union_at) = views[union].clone();
+        let (keyword, members) = if union_view.one_of.is_empty() {
+            ("anyOf", union_view.any_of)
+        } else {
+            ("oneOf", union_view.one_of)
+        };
+        views[union].0 = View {
+            one_of: &[],
+            any_of: &[],
+            ..union_view.clone()
+        };
+        let mut alternatives: Vec<Vec<(Schema, Pointer)>> = Vec::with_capacity(members.len());
+        for (i, member) in members.iter().enumerate() {
+            let mut collected = Vec::new();
+            self.collect_all_of(member, union_at.push(keyword).index(i), &mut collected, 0)?;
+            alternatives.push(collected);
+        }
+        for collected in &alternatives {
+            let alternative: Vec<(View<'_>, Pointer)> = collected
+                .iter()
+                .map(|(s, p)| (View::of(s), p.clone()))
+                .collect();
+            self.check_mergeable(&alternative)?;
+            if let Some((_, nested)) = alternative
+                .iter()
+                .find(|(v, _)| !v.one_of.is_empty() || !v.any_of.is_empty())
+            {
+                return Err(self.doc.unsupported(
+                    nested,
+                    "a `oneOf`/`anyOf` inside an alternative of a `oneOf`/`anyOf` beside properties cannot be turned into a Rust type",
+                ));
+            }
+        }
+        if keyword == "anyOf" {
+            let mut merged = views.clone();
+            for collected in &alternatives {
+                merged.extend(collected.iter().map(|(schema, pointer)| {
+                    let view = View {
+                        required: &[],
+                        ..View::of(schema)
+                    };
+                    (view, pointer.clone())
+                }));
+            }
+            let fields = self.fields(&merged, name)?;
+            return Ok(TypeKind::Struct(StructDef {
+                fields,
+                additional: self.additional(view, at, name)?,
+                property_count: (view.min_properties, view.max_properties),
+            }));
+        }
+        // The shared properties' own types are named after the union, not
+        // after whichever alternative is lowered first.
+        self.fields(&views, name)?;
+        let mut variant_names = Namespace::default();
+        let mut variants = Vec::with_capacity(members.len());
+        for (i, (member, collected)) in members.iter().zip(&alternatives).enumerate() {
+            let member_at = union_at.push(keyword).index(i);
+            let label = member_label(member, i);
+            let mut merged = views.clone();
+            merged.extend(collected.iter().map(|(s, p)| (View::of(s), p.clone())));
+            let variant_name = self.names.claim(format!("{name}{label}"));
+            let (own, own_at) = &collected[0];
+            let index = self.reserve(variant_name.clone(), &member_at, own);
+            let fields = self.fields(&merged, &variant_name)?;
+            let own_view = View::of(own);
+            let additional = if view.additional.is_some() {
+                self.additional(view, at, &variant_name)?
+            } else {
+                self.additional(&own_view, own_at, &variant_name)?
+            };
+            self.defs[index].kind = TypeKind::Struct(StructDef {
+                fields,
+                additional,
+                property_count: (view.min_properties, view.max_properties),
+            });
+            variants.push(UnionVariant {
+                name: variant_names.claim(label),
+                shape: self.shape_of_def(index),
+                boxed: false,
+                tag_values: Vec::new(),
+            });
+        }
+        let tag_view = if union_view.data.discriminator.is_some() {
+            &union_view
+        } else {
+            view
+        };
+        let tagging = self.tagging(&mut variants, tag_view, members, &union_at, keyword)?;
+        Ok(TypeKind::Union(UnionDef { variants, tagging }))
     }
 
     /// Flattens nested `allOf`s and `$ref`s into the list of object schemas to
@@ -468,22 +603,14 @@ impl<'d> TypeTable<'d> {
             ("oneOf", view.one_of)
         };
         if view.has_object_keywords() || !view.all_of.is_empty() {
-            return Err(self.doc.unsupported(
-                at,
-                format!("`{keyword}` beside `properties` or `allOf` in one schema cannot be turned into a Rust type; move the shared properties into each alternative"),
-            ));
+            // Properties shared by every alternative: merged into each.
+            return self.all_of(view, at, name);
         }
         let mut variant_names = Namespace::default();
         let mut variants = Vec::with_capacity(members.len());
         for (i, member) in members.iter().enumerate() {
             let member_at = at.push(keyword).index(i);
-            let label = match member {
-                ReferenceOr::Reference { reference } => Pointer::parse_local(reference)
-                    .and_then(|p| p.last())
-                    .map(|last| type_name(&last))
-                    .unwrap_or_else(|| format!("Variant{i}")),
-                ReferenceOr::Item(schema) => variant_label(schema, i),
-            };
+            let label = member_label(member, i);
             let shape = self.shape(
                 SchemaRef::from(member),
                 &member_at,
@@ -496,10 +623,40 @@ impl<'d> TypeTable<'d> {
                 tag_values: Vec::new(),
             });
         }
-        let tagging = match &view.data.discriminator {
+        let tagging = self.tagging(&mut variants, view, members, at, keyword)?;
+        Ok(TypeKind::Union(UnionDef { variants, tagging }))
+    }
+
+    /// How the values of a union say which alternative they are: by the
+    /// discriminator of `view`, by a property only one value of which each
+    /// alternative allows, or not at all.
+    fn tagging(
+        &self,
+        variants: &mut [UnionVariant],
+        view: &View<'_>,
+        members: &[ReferenceOr<Schema>],
+        at: &Pointer,
+        keyword: &str,
+    ) -> Result<crate::ir::Tagging> {
+        Ok(match &view.data.discriminator {
             Some(discriminator) => {
-                for (variant, member) in variants.iter_mut().zip(members) {
+                for (i, (variant, member)) in variants.iter_mut().zip(members).enumerate() {
                     variant.tag_values = discriminator_values(discriminator, member);
+                    if variant.tag_values.is_empty() {
+                        // An inline alternative: the values its property allows.
+                        let member = self.doc.resolve(member, &at.push(keyword).index(i))?;
+                        let view = View::of(&member.value);
+                        if let Some(property) = view.properties.get(&discriminator.property_name) {
+                            let property_at = member
+                                .pointer
+                                .push("properties")
+                                .push(&discriminator.property_name);
+                            let property = self.doc.resolve(property, &property_at)?;
+                            if let Some(values) = View::of(&property.value).string_enum {
+                                variant.tag_values = values.into_iter().flatten().collect();
+                            }
+                        }
+                    }
                     if variant.tag_values.is_empty() {
                         return Err(self.doc.unsupported(
                             &at.push("discriminator"),
@@ -520,8 +677,7 @@ impl<'d> TypeTable<'d> {
                 }
                 None => crate::ir::Tagging::Untagged,
             },
-        };
-        Ok(TypeKind::Union(UnionDef { variants, tagging }))
+        })
     }
 
     /// Without a discriminator, a property that every alternative requires
@@ -571,11 +727,23 @@ impl<'d> TypeTable<'d> {
 
     /// Arrays, maps and primitives, which need no type of their own.
     fn plain_shape(&mut self, view: &View<'_>, at: &Pointer, hint: &str) -> Result<Shape> {
-        let mut checks = view.checks(self.doc, at)?;
+        let mut checks = view.checks(self.doc, at, &mut self.lenient)?;
+        if let Some(example) = &view.data.example {
+            if !view.example_fits(example) {
+                self.lenient
+                    .record(Leniency::ExampleOfAnotherType, &at.push("example"));
+            }
+        }
         let ty = match view.typ {
             Some("array") => {
                 let Some(items) = view.items else {
-                    return Err(self.doc.invalid(at, "an array schema must have `items`"));
+                    // Published documents do this; JSON Schema allows any items.
+                    self.lenient.record(Leniency::ArrayWithoutItems, at);
+                    return Ok(Shape {
+                        ty: Ty::Array(Box::new(Shape::of(Ty::Any))),
+                        nullable: view.data.nullable,
+                        checks,
+                    });
                 };
                 let item = self.shape(
                     SchemaRef::from(items),
@@ -666,6 +834,18 @@ fn sole_all_of_member(view: &View<'_>) -> Option<usize> {
     typed.next().is_none().then_some(first)
 }
 
+/// A label for a union member: the name its `$ref` points at, or what
+/// [`variant_label`] finds in it.
+fn member_label(member: &ReferenceOr<Schema>, index: usize) -> String {
+    match member {
+        ReferenceOr::Reference { reference } => Pointer::parse_local(reference)
+            .and_then(|p| p.last())
+            .map(|last| type_name(&last))
+            .unwrap_or_else(|| format!("Variant{index}")),
+        ReferenceOr::Item(schema) => variant_label(schema, index),
+    }
+}
+
 /// A label for an inline union member: its title, the value of a property
 /// that can only have one value, or its position.
 fn variant_label(schema: &Schema, index: usize) -> String {
@@ -698,8 +878,16 @@ fn discriminator_values(
     discriminator: &openapiv3::Discriminator,
     member: &ReferenceOr<Schema>,
 ) -> Vec<String> {
-    let ReferenceOr::Reference { reference } = member else {
-        return Vec::new();
+    let reference = match member {
+        ReferenceOr::Reference { reference } => reference,
+        // `{allOf: [$ref], description}` (a 3.1 `$ref` beside a description) names it too.
+        ReferenceOr::Item(schema) => {
+            let view = View::of(schema);
+            match sole_all_of_member(&view).map(|i| &view.all_of[i]) {
+                Some(ReferenceOr::Reference { reference }) => reference,
+                _ => return Vec::new(),
+            }
+        }
     };
     let mapped: Vec<String> = discriminator
         .mapping
@@ -719,9 +907,12 @@ fn discriminator_values(
 
 fn enum_def(values: &[String], repr: EnumRepr) -> EnumDef {
     let mut names = Namespace::default();
+    // A value listed twice is one value (published documents do this).
+    let mut seen = std::collections::HashSet::new();
     EnumDef {
         variants: values
             .iter()
+            .filter(|wire| seen.insert(wire.as_str()))
             .map(|wire| {
                 // `-1.5` → `Minus1Point5`; strings keep their own spelling.
                 let spoken = match repr {
@@ -807,9 +998,11 @@ fn hint_from_pointer(pointer: &Pointer) -> String {
 }
 
 pub(crate) fn docs_of(data: &SchemaData) -> Docs {
+    // `description: ""` says nothing: the generated code documents it as if absent.
+    let said = |text: &Option<String>| text.clone().filter(|t| !t.trim().is_empty());
     Docs {
-        title: data.title.clone(),
-        description: data.description.clone(),
+        title: said(&data.title),
+        description: said(&data.description),
         example: data.example.clone(),
         deprecated: data.deprecated,
     }
@@ -1013,6 +1206,23 @@ impl<'s> View<'s> {
             && (self.minimum, self.maximum, self.multiple_of) == (None, None, None)
     }
 
+    /// Whether this is an object whose `not` only says which properties may
+    /// not be present together (`not: {required: [a, b]}`): a rule the
+    /// generated types do not check, read past with a note.
+    pub fn not_only_excludes_properties(&self) -> bool {
+        let Some(ReferenceOr::Item(not)) = self.not else {
+            return false;
+        };
+        let not = View::of(not);
+        self.has_object_keywords()
+            && !not.required.is_empty()
+            && View {
+                required: &[],
+                ..not
+            }
+            .only_annotates()
+    }
+
     /// Whether the schema is an object (said so, or implied by object keywords).
     pub fn is_object(&self) -> bool {
         self.typ == Some("object") || (self.typ.is_none() && self.has_object_keywords())
@@ -1053,8 +1263,25 @@ impl<'s> View<'s> {
         Ok(Some(values))
     }
 
-    /// The constraints on this schema's own value.
-    pub fn checks(&self, doc: &Document, at: &Pointer) -> Result<Checks> {
+    /// Whether `example` has the JSON type the schema says.
+    pub fn example_fits(&self, example: &serde_json::Value) -> bool {
+        if example.is_null() {
+            return self.data.nullable || self.typ.is_none();
+        }
+        match self.typ {
+            Some("string") => example.is_string(),
+            Some("integer") => example.is_i64() || example.is_u64(),
+            Some("number") => example.is_number(),
+            Some("boolean") => example.is_boolean(),
+            Some("array") => example.is_array(),
+            Some("object") => example.is_object(),
+            _ => true,
+        }
+    }
+
+    /// The constraints on this schema's own value; a pattern the generated
+    /// code cannot compile is left unchecked, recorded in `lenient`.
+    pub fn checks(&self, doc: &Document, at: &Pointer, lenient: &mut Lenient) -> Result<Checks> {
         if self.other_enum {
             return Err(doc.unsupported(
                 &at.push("enum"),
@@ -1070,26 +1297,35 @@ impl<'s> View<'s> {
                 );
             }
         };
-        if let Some(pattern) = self.pattern {
-            // Checked now, so that the generated validator can never fail to build it.
-            if let Err(e) = regex_lite::Regex::new(pattern) {
-                return Err(doc.unsupported(
-                    &at.push("pattern"),
-                    format!("the pattern is not a regular expression the generated code can check (regex-lite says: {e})"),
-                ));
+        // Checked now, so that the generated validator can never fail to
+        // build it: what regex-lite cannot compile (look-around,
+        // backreferences, some classes) is not checked, and the note says where.
+        let pattern = self.pattern.filter(|pattern| {
+            let compiles = regex_lite::Regex::new(pattern).is_ok();
+            if !compiles {
+                lenient.record(Leniency::PatternNotChecked, &at.push("pattern"));
             }
-        }
+            compiles
+        });
+        // A keyword applies to values of its type only (`maxLength` beside
+        // `type: array` says nothing about the array).
+        let applies = |types: &[&str]| self.typ.is_none_or(|t| types.contains(&t));
+        let (text, number, array) = (
+            applies(&["string"]),
+            applies(&["number", "integer"]),
+            applies(&["array"]),
+        );
         Ok(Checks {
-            min_length: self.min_length.filter(|&n| n > 0),
-            max_length: self.max_length,
-            pattern: self.pattern.map(str::to_owned),
-            email: self.format.as_deref() == Some("email"),
-            minimum: self.minimum,
-            maximum: self.maximum,
-            multiple_of: self.multiple_of,
-            min_items: self.min_items.filter(|&n| n > 0),
-            max_items: self.max_items,
-            unique_items: self.unique_items,
+            min_length: self.min_length.filter(|&n| n > 0 && text),
+            max_length: self.max_length.filter(|_| text),
+            pattern: pattern.filter(|_| text).map(str::to_owned),
+            email: text && self.format.as_deref() == Some("email"),
+            minimum: self.minimum.filter(|_| number),
+            maximum: self.maximum.filter(|_| number),
+            multiple_of: self.multiple_of.filter(|_| number),
+            min_items: self.min_items.filter(|&n| n > 0 && array),
+            max_items: self.max_items.filter(|_| array),
+            unique_items: self.unique_items && array,
             error_code,
         })
     }

@@ -50,9 +50,15 @@ impl Pointer {
         (rest.is_empty() || rest.starts_with('/')).then(|| Pointer(format!("{}{rest}", to.0)))
     }
 
-    /// How many tokens the pointer has.
-    pub fn depth(&self) -> usize {
-        self.0.matches('/').count()
+    /// This pointer and each of its ancestors, the longest first, the root last.
+    pub fn ancestors(&self) -> impl Iterator<Item = Pointer> + '_ {
+        let cuts = self
+            .0
+            .char_indices()
+            .filter(|&(_, c)| c == '/')
+            .map(|(i, _)| i)
+            .rev();
+        std::iter::once(self.clone()).chain(cuts.map(|i| Pointer(self.0[..i].to_owned())))
     }
 
     /// The unescaped reference tokens.
@@ -130,7 +136,8 @@ mod tests {
             Pointer::root().push("a").push("bb").rebase(&from, &to),
             None
         );
-        assert_eq!(p.depth(), 3);
+        let ancestors: Vec<String> = p.ancestors().map(|a| a.to_string()).collect();
+        assert_eq!(ancestors, ["#/a/b/d", "#/a/b", "#/a", "#"]);
     }
 
     #[test]

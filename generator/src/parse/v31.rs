@@ -38,23 +38,28 @@ use super::Pointer;
 /// under each pair having moved with it.
 #[derive(Debug, Default, Clone)]
 pub struct Origins {
-    moves: Vec<(Pointer, Pointer)>,
+    moves: std::collections::HashMap<Pointer, Pointer>,
 }
 
 impl Origins {
     /// The pointer in the user's document of the node at `pointer` of the
-    /// rewritten tree.
+    /// rewritten tree: its nearest moved ancestor's, with the rest appended.
     pub fn to_user(&self, pointer: &Pointer) -> Pointer {
-        self.moves
-            .iter()
-            .filter_map(|(from, to)| pointer.rebase(from, to).map(|p| (from, p)))
-            .max_by_key(|(from, _)| from.depth())
-            .map_or_else(|| pointer.clone(), |(_, p)| p)
+        if self.moves.is_empty() {
+            return pointer.clone();
+        }
+        pointer
+            .ancestors()
+            .find_map(|from| {
+                let to = self.moves.get(&from)?;
+                pointer.rebase(&from, to)
+            })
+            .unwrap_or_else(|| pointer.clone())
     }
 
     fn record(&mut self, rewritten: Pointer, user: Pointer) {
         if rewritten != user {
-            self.moves.push((rewritten, user));
+            self.moves.insert(rewritten, user);
         }
     }
 }

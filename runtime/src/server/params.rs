@@ -246,26 +246,41 @@ pub fn cookie_list<T: FromParam>(
 
 // ---- credentials -------------------------------------------------------------------
 
-/// The value of the header `name` as a credential: present, UTF-8 and not empty.
+/// The value of the header `name` as a credential: present and not empty.
+/// Bytes that are not UTF-8 are kept as U+FFFD: such a credential is wrong
+/// (the authentication hook refuses it), not missing.
 pub fn header_credential<'a>(headers: &'a HeaderMap, name: &'static str) -> Option<Cow<'a, str>> {
-    header_text(headers, name).map(Cow::Borrowed)
+    header_text(headers, name)
 }
 
 /// The credential of an `Authorization: <scheme> <credential>` header, when
 /// the request uses `scheme` (compared case-insensitively).
 pub fn authorization<'a>(headers: &'a HeaderMap, scheme: &str) -> Option<Cow<'a, str>> {
-    let (given, credential) = header_text(headers, "authorization")?.split_once(' ')?;
-    let credential = credential.trim();
-    (given.eq_ignore_ascii_case(scheme) && !credential.is_empty())
-        .then_some(Cow::Borrowed(credential))
+    match header_text(headers, "authorization")? {
+        Cow::Borrowed(text) => scheme_credential(text, scheme).map(Cow::Borrowed),
+        Cow::Owned(text) => scheme_credential(&text, scheme).map(|c| Cow::Owned(c.to_owned())),
+    }
 }
 
-fn header_text<'a>(headers: &'a HeaderMap, name: &'static str) -> Option<&'a str> {
-    headers
-        .get(name)
-        .and_then(|value| std::str::from_utf8(value.as_bytes()).ok())
-        .map(str::trim)
-        .filter(|value| !value.is_empty())
+/// What follows `scheme` in an `Authorization` value, when not empty.
+fn scheme_credential<'t>(text: &'t str, scheme: &str) -> Option<&'t str> {
+    let (given, credential) = text.split_once(' ')?;
+    let credential = credential.trim();
+    (given.eq_ignore_ascii_case(scheme) && !credential.is_empty()).then_some(credential)
+}
+
+/// The header's value, trimmed, when present and not empty; bytes that are
+/// not UTF-8 become U+FFFD rather than making the header look absent.
+fn header_text<'a>(headers: &'a HeaderMap, name: &'static str) -> Option<Cow<'a, str>> {
+    let value = headers.get(name)?;
+    match String::from_utf8_lossy(value.as_bytes()) {
+        Cow::Borrowed(text) => Some(text.trim())
+            .filter(|t| !t.is_empty())
+            .map(Cow::Borrowed),
+        Cow::Owned(text) => Some(text.trim())
+            .filter(|t| !t.is_empty())
+            .map(|t| Cow::Owned(t.to_owned())),
+    }
 }
 
 /// The value of the query parameter `name` as a credential, when not empty.
@@ -279,4 +294,27 @@ pub fn query_credential<'a>(query: Option<&'a str>, name: &str) -> Option<Cow<'a
 /// The value of the cookie `name` as a credential, when not empty.
 pub fn cookie_credential<'a>(headers: &'a HeaderMap, name: &str) -> Option<Cow<'a, str>> {
     cookie_value(headers, name).filter(|value| !value.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    #[test]
+    fn a_credential_that_is_not_utf8_is_present_not_missing() {
+        let mut headers = HeaderMap::new();
+        let value = HeaderValue::from_bytes(b"Bearer lfs_\xff").expect("obs-text is allowed");
+        headers.insert("authorization", value);
+        assert_eq!(
+            header_credential(&headers, "authorization").as_deref(),
+            Some("Bearer lfs_\u{fffd}")
+        );
+        assert_eq!(
+            authorization(&headers, "bearer").as_deref(),
+            Some("lfs_\u{fffd}")
+        );
+        headers.insert("authorization", HeaderValue::from_static("  "));
+        assert_eq!(header_credential(&headers, "authorization"), None);
+    }
 }

@@ -26,7 +26,7 @@ use super::repository::{
     StepCheck, TenantRecord, TenantRepository,
 };
 use super::returns::{ReturnProgress, ReturnProperty, ReturnStep};
-use super::tenancy::TokenRecord;
+use super::tenancy::{Environment, TokenRecord};
 
 /// The in-memory repository.
 #[derive(Debug, Default)]
@@ -48,11 +48,30 @@ pub struct StoredReceivingOrder {
 #[derive(Debug, Default, Clone)]
 struct State {
     tenants: HashMap<Uuid, i32>,
+    /// The environment of each tenant that is in one.
+    environments: HashMap<Uuid, Environment>,
     tokens: HashMap<String, TokenRecord>,
     customers: HashMap<Uuid, Vec<(String, Customer)>>,
     receiving_orders: HashMap<(Uuid, String), StoredReceivingOrder>,
     sales_orders: HashMap<(Uuid, String), SalesOrder>,
     returns: HashMap<Uuid, Vec<TaggedReturn>>,
+}
+
+impl State {
+    /// Puts a stored tenant into its environment with its token.
+    fn bind(&mut self, tenant: &TenantRecord) {
+        self.environments.insert(tenant.id, tenant.environment);
+        self.tokens.insert(
+            tenant.key_id.clone(),
+            TokenRecord {
+                tenant_id: tenant.id,
+                environment: tenant.environment,
+                secret_hash: tenant.secret_hash.to_vec(),
+                emulation: tenant.emulation,
+                tenant_environment: Some(tenant.environment),
+            },
+        );
+    }
 }
 
 impl MemoryRepository {
@@ -161,28 +180,50 @@ impl TenantRepository for MemoryRepository {
     async fn insert_tenant(&self, tenant: &TenantRecord) -> Result<()> {
         let mut state = self.state();
         state.tenants.insert(tenant.id, 0);
-        state.tokens.insert(
-            tenant.key_id.clone(),
-            TokenRecord {
-                tenant_id: tenant.id,
-                environment: tenant.environment,
-                secret_hash: tenant.secret_hash.to_vec(),
-                emulation: tenant.emulation,
-            },
-        );
+        state.bind(tenant);
+        Ok(())
+    }
+
+    async fn insert_unbound_tenant(
+        &self,
+        tenant: Uuid,
+        _name: &str,
+        _created_at: DateTime<Utc>,
+    ) -> Result<()> {
+        self.state().tenants.insert(tenant, 0);
+        Ok(())
+    }
+
+    async fn bind_tenant(&self, tenant: &TenantRecord) -> Result<()> {
+        let mut state = self.state();
+        if !state.tenants.contains_key(&tenant.id) || state.environments.contains_key(&tenant.id) {
+            return Err(DomainError::Internal(format!(
+                "tenant {} is not a tenant in no environment",
+                tenant.id
+            )));
+        }
+        state.bind(tenant);
         Ok(())
     }
 
     async fn find_token(&self, key_id: &str) -> Result<Option<TokenRecord>> {
-        Ok(self.state().tokens.get(key_id).cloned())
+        let state = self.state();
+        Ok(state.tokens.get(key_id).map(|token| TokenRecord {
+            tenant_environment: state.environments.get(&token.tenant_id).copied(),
+            ..token.clone()
+        }))
     }
 
     async fn tenant_exists(&self, tenant: Uuid) -> Result<bool> {
         Ok(self.state().tenants.contains_key(&tenant))
     }
 
+    async fn tenant_environment(&self, tenant: Uuid) -> Result<Option<Environment>> {
+        Ok(self.state().environments.get(&tenant).copied())
+    }
+
     async fn has_tenants(&self) -> Result<bool> {
-        Ok(!self.state().tenants.is_empty())
+        Ok(!self.state().environments.is_empty())
     }
 }
 

@@ -61,7 +61,7 @@ pub struct TenantRecord {
     pub key_id: String,
     /// SHA-256 of the token.
     pub secret_hash: [u8; 32],
-    /// The token's environment.
+    /// The environment of the tenant and of its token (decision D35).
     pub environment: Environment,
     /// Whether the token may act on behalf of other tenants.
     pub emulation: bool,
@@ -69,16 +69,39 @@ pub struct TenantRecord {
 
 /// Tenants and their tokens.
 pub trait TenantRepository: Send + Sync {
-    /// Stores a new tenant with its token.
+    /// Stores a new tenant, in `tenant.environment`, with its token.
     fn insert_tenant(&self, tenant: &TenantRecord) -> impl Future<Output = Result<()>> + Send;
 
-    /// The token whose public key id is `key_id`.
+    /// Stores a new tenant in no environment and without a token: no request
+    /// reaches it until [`bind_tenant`](Self::bind_tenant) (decision D36).
+    fn insert_unbound_tenant(
+        &self,
+        tenant: Uuid,
+        name: &str,
+        created_at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<()>> + Send;
+
+    /// Puts the stored tenant `tenant.id`, which must be in no environment,
+    /// into `tenant.environment` and stores `tenant`'s token, in one
+    /// transaction (its stored name and creation time stay). A tenant that
+    /// is missing or already in an environment is refused and nothing changes.
+    fn bind_tenant(&self, tenant: &TenantRecord) -> impl Future<Output = Result<()>> + Send;
+
+    /// The token whose public key id is `key_id`, with its tenant's environment.
     fn find_token(&self, key_id: &str) -> impl Future<Output = Result<Option<TokenRecord>>> + Send;
 
-    /// Whether the tenant exists.
+    /// Whether the tenant exists (in an environment or not).
     fn tenant_exists(&self, tenant: Uuid) -> impl Future<Output = Result<bool>> + Send;
 
-    /// Whether any tenant exists (an empty database gets demo data).
+    /// The environment the tenant belongs to; `None` when there is no such
+    /// tenant or it is in no environment.
+    fn tenant_environment(
+        &self,
+        tenant: Uuid,
+    ) -> impl Future<Output = Result<Option<Environment>>> + Send;
+
+    /// Whether any tenant is in an environment (a database without one gets
+    /// the staging demo).
     fn has_tenants(&self) -> impl Future<Output = Result<bool>> + Send;
 }
 

@@ -193,6 +193,18 @@ pub struct TokenRecord {
     pub secret_hash: Vec<u8>,
     /// Whether it may act on behalf of other tenants.
     pub emulation: bool,
+    /// The environment its tenant belongs to; `None` for a tenant in no
+    /// environment, which no token reaches (decision D35).
+    pub tenant_environment: Option<Environment>,
+}
+
+impl TokenRecord {
+    /// Whether the token works in a service of `service`'s environment: the
+    /// token is of that environment and so is its tenant (decision D35). A
+    /// token of another environment's tenant, or of a tenant in none, does not.
+    pub fn serves(&self, service: Environment) -> bool {
+        self.environment == service && self.tenant_environment == Some(service)
+    }
 }
 
 /// Who a request acts as, once authenticated.
@@ -223,7 +235,8 @@ pub enum Acting {
 }
 
 /// Decides the tenant a request acts on, from the token and `X-Tenant-Id`
-/// (decisions D17). An `Other` tenant must still be checked to exist.
+/// (decisions D17). An `Other` tenant must still be checked with
+/// [`may_emulate`] against the environment it belongs to.
 pub fn acting_tenant(
     token: &TokenRecord,
     requested: Option<&str>,
@@ -249,6 +262,22 @@ pub fn acting_tenant(
         tenant_id: id,
         token_tenant_id: token.tenant_id,
     }))
+}
+
+/// Whether `token` may act on a tenant that belongs to `tenant_environment`
+/// (`None`: no such tenant, or a tenant in no environment): only on a tenant
+/// of the token's own environment (decision D35). A tenant of another
+/// environment is refused as if it did not exist, so that one environment
+/// learns nothing of the other's tenants.
+pub fn may_emulate(
+    token: &TokenRecord,
+    tenant_environment: Option<Environment>,
+) -> Result<(), TenantRefusal> {
+    if tenant_environment == Some(token.environment) {
+        Ok(())
+    } else {
+        Err(TenantRefusal::UnknownTenant)
+    }
 }
 
 #[cfg(test)]
@@ -328,6 +357,7 @@ mod tests {
             environment: Environment::Staging,
             secret_hash: vec![],
             emulation,
+            tenant_environment: Some(Environment::Staging),
         };
         let mine = Principal {
             tenant_id: own,
@@ -356,6 +386,63 @@ mod tests {
         assert_eq!(
             acting_tenant(&token(true), Some("not-a-tenant")),
             Err(TenantRefusal::UnknownTenant)
+        );
+    }
+
+    fn token_of(environment: Environment, tenant: Option<Environment>) -> TokenRecord {
+        TokenRecord {
+            tenant_id: uuid::Uuid::from_u128(1),
+            environment,
+            secret_hash: vec![],
+            emulation: true,
+            tenant_environment: tenant,
+        }
+    }
+
+    #[test]
+    fn a_token_serves_only_where_both_it_and_its_tenant_belong() {
+        use Environment::{Production, Staging};
+        for service in [Staging, Production] {
+            let other = match service {
+                Staging => Production,
+                Production => Staging,
+            };
+            assert!(token_of(service, Some(service)).serves(service));
+            assert!(!token_of(other, Some(other)).serves(service));
+            assert!(
+                !token_of(service, Some(other)).serves(service),
+                "a token of another environment's tenant"
+            );
+            assert!(
+                !token_of(other, Some(service)).serves(service),
+                "the token's own environment counts too"
+            );
+            assert!(
+                !token_of(service, None).serves(service),
+                "a tenant in no environment"
+            );
+        }
+    }
+
+    #[test]
+    fn emulation_reaches_only_tenants_of_the_tokens_environment() {
+        use Environment::{Production, Staging};
+        let staging = token_of(Staging, Some(Staging));
+        let production = token_of(Production, Some(Production));
+        assert_eq!(may_emulate(&staging, Some(Staging)), Ok(()));
+        assert_eq!(may_emulate(&production, Some(Production)), Ok(()));
+        assert_eq!(
+            may_emulate(&staging, Some(Production)),
+            Err(TenantRefusal::UnknownTenant)
+        );
+        assert_eq!(
+            may_emulate(&production, Some(Staging)),
+            Err(TenantRefusal::UnknownTenant)
+        );
+        assert_eq!(
+            may_emulate(&staging, None),
+            Err(TenantRefusal::UnknownTenant),
+            "no such tenant, or one in no environment"
         );
     }
 }

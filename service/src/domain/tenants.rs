@@ -13,18 +13,17 @@ pub struct NewTenant {
     pub token: String,
 }
 
-/// Creates a tenant with a token for `environment`; `emulation` lets the
-/// token act on behalf of other tenants (decisions D17).
-pub async fn create(
-    repository: &impl TenantRepository,
+/// The record of tenant `id` in `environment` with a new token, and the token.
+fn record(
+    id: uuid::Uuid,
     name: &str,
     environment: Environment,
     emulation: bool,
-) -> Result<NewTenant> {
+) -> Result<(TenantRecord, NewTenant)> {
     let token = NewToken::generate(environment)
         .map_err(|e| DomainError::Internal(format!("the system's random source failed: {e}")))?;
     let record = TenantRecord {
-        id: uuid::Uuid::new_v4(),
+        id,
         name: name.to_owned(),
         created_at: super::now(),
         key_id: token.key_id,
@@ -32,9 +31,47 @@ pub async fn create(
         environment,
         emulation,
     };
-    repository.insert_tenant(&record).await?;
-    Ok(NewTenant {
-        tenant_id: record.id,
+    let tenant = NewTenant {
+        tenant_id: id,
         token: token.token,
-    })
+    };
+    Ok((record, tenant))
+}
+
+/// Creates a tenant of `environment` with a token for it; `emulation` lets
+/// the token act on behalf of other tenants of that environment (decisions
+/// D17, D35).
+pub async fn create(
+    repository: &impl TenantRepository,
+    name: &str,
+    environment: Environment,
+    emulation: bool,
+) -> Result<NewTenant> {
+    let (record, tenant) = record(uuid::Uuid::new_v4(), name, environment, emulation)?;
+    repository.insert_tenant(&record).await?;
+    Ok(tenant)
+}
+
+/// Creates a tenant in no environment, without a token: nothing reaches it
+/// until [`bind`] (decision D36). Its data can be written meanwhile.
+pub async fn create_unbound(repository: &impl TenantRepository, name: &str) -> Result<uuid::Uuid> {
+    let id = uuid::Uuid::new_v4();
+    repository
+        .insert_unbound_tenant(id, name, super::now())
+        .await?;
+    Ok(id)
+}
+
+/// Puts a tenant made by [`create_unbound`] into `environment` and gives it
+/// its first token, in one step: before it, nothing reaches the tenant; after
+/// it, its token does.
+pub async fn bind(
+    repository: &impl TenantRepository,
+    tenant: uuid::Uuid,
+    environment: Environment,
+    emulation: bool,
+) -> Result<NewTenant> {
+    let (record, tenant) = record(tenant, "", environment, emulation)?;
+    repository.bind_tenant(&record).await?;
+    Ok(tenant)
 }

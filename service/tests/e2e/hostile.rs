@@ -230,7 +230,11 @@ async fn requests_hyper_cannot_read_get_the_json_error_body() {
             .map(|i| format!("X-H{i}: v\r\n"))
             .collect::<String>()
     );
-    let cases: [(&str, Vec<u8>, u16, &str); 5] = [
+    let huge_header = format!(
+        "GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(1 << 20)
+    );
+    let cases: [(&str, Vec<u8>, u16, &str); 6] = [
         (
             "a garbage request line",
             b"GARBAGE\r\n\r\n".to_vec(),
@@ -257,12 +261,67 @@ async fn requests_hyper_cannot_read_get_the_json_error_body() {
             431,
             "HeadersTooLarge",
         ),
+        (
+            "a 1 MB header",
+            huge_header.into_bytes(),
+            431,
+            "HeadersTooLarge",
+        ),
     ];
     for (what, request, status, code) in cases {
         let answer = exchange(service.address, &request).await;
         assert_eq!(answer.status, status, "{what}: {}", answer.head);
         assert_eq!(answer.error_code(), code, "{what}");
     }
+    service.stop().await;
+}
+
+// ---- credentials that are not text --------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_that_are_not_text_are_refused_not_taken_as_absent() {
+    let Some(mut service) = sqlite_service(ConnectionSettings::default()).await else {
+        return;
+    };
+    let tenant = service.tenant("Bytes").await;
+    let request = |headers: &[u8]| {
+        let mut bytes =
+            b"GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n".to_vec();
+        bytes.extend_from_slice(headers);
+        bytes.extend_from_slice(b"\r\n");
+        bytes
+    };
+
+    let message = |answer: &Answer| -> String {
+        let body: Value = serde_json::from_slice(&answer.body).expect("a JSON body");
+        body["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+
+    // An Authorization header of bytes that are not ASCII is a wrong token,
+    // not a missing one.
+    let answer = exchange(
+        service.address,
+        &request(b"Authorization: Bearer lfs_stg_\xff\xfe\r\n"),
+    )
+    .await;
+    assert_eq!(answer.status, 401, "{}", answer.head);
+    assert_eq!(answer.error_code(), "InvalidCredential");
+    assert!(
+        !message(&answer).contains("missing"),
+        "{}",
+        message(&answer)
+    );
+
+    // An X-Tenant-Id of such bytes names no tenant: 403, not the token's own
+    // tenant.
+    let mut headers = format!("Authorization: Bearer {}\r\n", tenant.token).into_bytes();
+    headers.extend_from_slice(b"X-Tenant-Id: \xff\xfe\r\n");
+    let answer = exchange(service.address, &request(&headers)).await;
+    assert_eq!(answer.status, 403, "{}", answer.head);
+    assert_eq!(answer.error_code(), "Forbidden");
     service.stop().await;
 }
 

@@ -15,6 +15,8 @@ mod harness;
 
 mod auth;
 mod concurrency;
+mod demo_seed;
+mod environments;
 mod hostile;
 mod import;
 mod limits;

@@ -808,13 +808,19 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
             "The headers the document declares are read into [`{headers_ty}`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::{fn_ident}`]."
         ),
     ]);
+    // `self`, the required inputs and the optional ones: the document's
+    // operation decides how many there are.
+    let arg_count = 1 + plan.args.len() + usize::from(plan.params.is_some());
+    let many = (arg_count > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     quote! {
         #doc
+        #many
         pub async fn #fn_ident(&self, #(#args,)* #params_arg) -> Result<#result, crate::Error> {
             self.#response_fn(#(#forwarded),*).await.map(Response::into_inner)
         }
 
         #response_doc
+        #many
         pub async fn #response_fn(&self, #(#args,)* #params_arg) -> Result<Response<#result, #headers_ty>, crate::Error> {
             const SECURITY: &[&[Scheme]] = #security;
             let #mutability __call = Call::new(#id, reqwest::Method::#method, #path, SECURITY);
@@ -1244,9 +1250,17 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
                 None => quote!(#doc #variant,),
             }
         });
+        // A large body beside an empty status is what the document says;
+        // callers match on it rather than on a box.
+        let allow_large = plan
+            .successes
+            .iter()
+            .any(|s| s.payload.is_some())
+            .then(|| quote!(#[allow(clippy::large_enum_variant)]));
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
+            #allow_large
             pub enum #name {
                 #(#variants)*
             }

@@ -1,7 +1,7 @@
 //! One named type: its definition, its helpers and its validators.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 
 use super::checks::CheckContext;
 use crate::emit::docs;
@@ -298,27 +298,33 @@ fn struct_validate(cx: &CheckContext<'_>, s: &StructDef) -> TokenStream {
     if min.is_some() || max.is_some() {
         let runtime = &cx.runtime;
         let (min, max) = (quote_opt(min), quote_opt(max));
-        let extra = match &s.additional {
-            Additional::Map(_) => quote!(+ self.additional_properties.len()),
-            _ => TokenStream::new(),
-        };
         // Fields always present count once; the others when they are there.
-        let always = Literal::usize_unsuffixed(
-            s.fields
-                .iter()
-                .filter(|f| f.required && !f.shape.nullable)
-                .count(),
-        );
-        let optional = s
+        let always = s
             .fields
             .iter()
-            .filter(|f| !f.required || f.shape.nullable)
-            .map(|f| {
-                let ident = format_ident!("{}", f.name);
-                quote!(usize::from(self.#ident.is_some()))
-            });
+            .filter(|f| f.required && !f.shape.nullable)
+            .count();
+        let mut terms: Vec<TokenStream> = Vec::new();
+        if always > 0 {
+            terms.push(Literal::usize_unsuffixed(always).into_token_stream());
+        }
+        terms.extend(
+            s.fields
+                .iter()
+                .filter(|f| !f.required || f.shape.nullable)
+                .map(|f| {
+                    let ident = format_ident!("{}", f.name);
+                    quote!(usize::from(self.#ident.is_some()))
+                }),
+        );
+        if let Additional::Map(_) = &s.additional {
+            terms.push(quote!(self.additional_properties.len()));
+        }
+        if terms.is_empty() {
+            terms.push(quote!(0));
+        }
         out.extend(quote! {
-            let count: usize = #always #(+ #optional)* #extra;
+            let count: usize = #(#terms)+*;
             #runtime::check_property_count(count, #min, #max, path, report);
         });
     }
@@ -711,10 +717,18 @@ fn union_items(
             )
         }
     };
+    // Alternatives of very different sizes are the document's; a user
+    // matches on them as they are rather than through boxes.
+    let may_be_large = u
+        .variants
+        .iter()
+        .any(|v| matches!(v.shape.ty, Ty::Named(_)) && !v.boxed);
+    let large = may_be_large.then(|| quote!(#[allow(clippy::large_enum_variant)]));
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, serde::Serialize, #derive_deserialize)]
         #[serde(untagged)]
+        #large
         pub enum #name {
             #(#variants)*
         }

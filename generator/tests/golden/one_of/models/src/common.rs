@@ -181,6 +181,7 @@ impl validation::ValidateJson for IdOrName {
 /// Tagged by a discriminator with a mapping.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
 pub enum Pet {
     /// A [`Cat`].
     Cat(Cat),
@@ -266,6 +267,7 @@ impl validation::ValidateJson for Pet {
 /// Tagged without a discriminator, by the required property whose one value differs; inline objects named from it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
 pub enum Shape {
     /// A [`ShapeCircle`].
     Circle(ShapeCircle),

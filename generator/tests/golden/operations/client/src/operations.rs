@@ -261,6 +261,7 @@ impl GetItemsItemIdParams {
 
 /// What [`Client::get_items_item_id`](crate::Client::get_items_item_id) answers with: one variant per documented success status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetItemsItemIdResponse {
     /// 200: The item.
     Ok(crate::models::GetItemsItemIdOkResponse),

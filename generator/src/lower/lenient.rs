@@ -1,0 +1,113 @@
+//! What published documents get wrong in ways the generator reads past: each
+//! is generated the way its author most likely meant, and one note per
+//! document says what was read leniently and where, so nothing is skipped
+//! silently.
+
+use crate::parse::{Document, Pointer};
+
+/// A MUST of the specification broken in a way the generator reads past,
+/// or a construct it reads only in part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Leniency {
+    /// `type: array` without `items`: an array of any JSON values.
+    ArrayWithoutItems,
+    /// An `example` whose JSON type is not the schema's: kept in the docs as given.
+    ExampleOfAnotherType,
+    /// A `required` name that `properties` does not declare: a field of any JSON value.
+    RequiredNotDeclared,
+    /// A `pattern` the generated validators cannot compile (look-around,
+    /// backreferences): not checked.
+    PatternNotChecked,
+    /// A media type name that is not `type/subtype` (`form-data`): its
+    /// bodies are bytes, or JSON when the name ends in `json`.
+    MediaTypeName,
+    /// A media type whose body differs from the first one's in the same
+    /// `content` (`application/json` and `application/stream+json` with
+    /// another schema): left out, the first one is generated.
+    MediaTypeOtherBody,
+    /// `not: {required: [a, b]}` beside an object's properties: which
+    /// properties may not be present together; not checked.
+    NotRequiredNotChecked,
+}
+
+impl Leniency {
+    fn describe(self) -> (&'static str, &'static str) {
+        match self {
+            Leniency::ArrayWithoutItems => {
+                ("arrays without `items`", "their items are any JSON value")
+            }
+            Leniency::ExampleOfAnotherType => (
+                "examples of another type than their schema",
+                "shown in the docs as given",
+            ),
+            Leniency::RequiredNotDeclared => (
+                "`required` names that `properties` does not declare",
+                "fields of any JSON value",
+            ),
+            Leniency::PatternNotChecked => (
+                "patterns the generated validators cannot compile",
+                "not checked",
+            ),
+            Leniency::MediaTypeName => (
+                "media type names that are not `type/subtype`",
+                "their bodies are bytes (JSON when the name ends in `json`)",
+            ),
+            Leniency::NotRequiredNotChecked => (
+                "`not: {required: [...]}` beside properties",
+                "not checked (the properties may be present together)",
+            ),
+            Leniency::MediaTypeOtherBody => (
+                "media types whose body differs from the first media type's in the same `content`",
+                "left out: the first media type's body is generated",
+            ),
+        }
+    }
+}
+
+/// The leniencies met while lowering, with where each was.
+#[derive(Default)]
+pub(crate) struct Lenient {
+    found: Vec<(Leniency, Pointer)>,
+}
+
+impl Lenient {
+    pub fn record(&mut self, what: Leniency, at: &Pointer) {
+        self.found.push((what, at.clone()));
+    }
+
+    /// The one note for `doc`, if anything was read leniently: each kind
+    /// with its count and its first place in the user's document.
+    pub fn note(&self, doc: &Document) -> Option<String> {
+        let mut kinds: Vec<Leniency> = self.found.iter().map(|(k, _)| *k).collect();
+        kinds.sort();
+        kinds.dedup();
+        if kinds.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = kinds
+            .into_iter()
+            .map(|kind| {
+                // In the order they were met, which is the document's.
+                let mut places: Vec<Pointer> = Vec::new();
+                for (_, at) in self.found.iter().filter(|(k, _)| *k == kind) {
+                    let at = doc.user_pointer(at);
+                    if !places.contains(&at) {
+                        places.push(at);
+                    }
+                }
+                let (what, how) = kind.describe();
+                format!(
+                    "{what} ({}, the first at {}{}): {how}",
+                    places.len(),
+                    doc.file,
+                    places[0]
+                )
+            })
+            .collect();
+        Some(format!(
+            "{}: read leniently: {}",
+            doc.file,
+            parts.join("; ")
+        ))
+    }
+}
