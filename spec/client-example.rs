@@ -16,16 +16,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Create a customer, then read it back by the number the API gave it. An
     // email the tenant already has is refused with 409 and the customer's
-    // number in the message: report it and go on.
-    let input = models::CustomerInput {
-        email: "ayse.kaya@example.com".to_owned(),
-        first_name: "Ayşe".to_owned(),
-        last_name: "Kaya".to_owned(),
-        phone: "+905321234567".to_owned(),
-    };
-    match client.create_customer(&input).await {
+    // number in the message: report it and go on. Bodies are built with
+    // `new` (the required properties) and `with_*` (the optional ones).
+    let input =
+        models::CustomerInput::new("ayse.kaya@example.com", "Ayşe", "Kaya", "+905321234567");
+    // `…_with_response` gives the status and headers too; the plain method
+    // gives the body.
+    match client.create_customer_with_response(&input).await {
         Ok(created) => {
-            let customer = client.get_customer(created.customer_no).await?;
+            println!(
+                "{} created at {}",
+                created.status(),
+                created.declared().location.as_deref().unwrap_or("?")
+            );
+            let customer = client.get_customer(created.body().customer_no).await?;
             println!(
                 "customer {} ({}) has {} address(es)",
                 customer.customer_no,
@@ -40,25 +44,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // Announce incoming stock; orders that exist already are updated.
-    let batch = models::ReceivingOrderBatch(vec![models::ReceivingOrder {
-        integration_id: None,
-        reference_number: Some("RO-2026-000184".to_owned()),
-        receive_type: models::ReceiveType::Standard,
-        line_items: vec![models::ReceivingOrderLineItem {
-            item_no: Some(1),
-            sku: "TSHIRT-BLK-M".to_owned(),
-            expected_quantity: 120,
-            lot_number: None,
-            has_limit_check: true,
-            tolerance: 2,
-            external_line_item_id: None,
-        }],
-        line_item_lot_numbers: None,
-        transfer_type: models::ReceivingOrderTransferType::CargoTransfer,
-        cargo_transfer: None,
-        pickup_transfer: None,
-        carriage_transfer: None,
-    }]);
+    let line = models::ReceivingOrderLineItem::new("TSHIRT-BLK-M", 120, true, 2).with_item_no(1);
+    let batch = models::ReceivingOrderBatch(vec![
+        models::ReceivingOrder::new(
+            models::ReceiveType::Standard,
+            vec![line],
+            models::ReceivingOrderTransferType::CargoTransfer,
+        )
+        .with_reference_number("RO-2026-000184"),
+    ]);
     match client.bulk_upsert_receiving_orders(&batch).await {
         Ok(result) => {
             for failure in result.update_failures.unwrap_or_default() {

@@ -11,12 +11,12 @@ pub fn customer_email(n: usize) -> String {
 
 /// Customer `n`'s input.
 pub fn customer(n: usize) -> CustomerInput {
-    CustomerInput {
-        email: customer_email(n),
-        first_name: format!("First{n}"),
-        last_name: format!("Last{n}"),
-        phone: "+905321234567".to_owned(),
-    }
+    CustomerInput::new(
+        customer_email(n),
+        format!("First{n}"),
+        format!("Last{n}"),
+        "+905321234567",
+    )
 }
 
 /// The reference number of sales order `n`.

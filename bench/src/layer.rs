@@ -58,9 +58,7 @@ impl Memory {
     fn upsert(&self, batch: &ReceivingOrderBatch) -> BulkUpsertResult {
         self.upserted
             .fetch_add(batch.len() as u64, Ordering::Relaxed);
-        BulkUpsertResult {
-            update_failures: None,
-        }
+        BulkUpsertResult::new()
     }
 }
 

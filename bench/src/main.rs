@@ -1,7 +1,7 @@
 //! `logistics-bench`: the benchmarks behind `cargo xtask bench`.
 //!
 //! ```text
-//! logistics-bench [--quick] [--only codegen|layer|service] [--backend sqlite|postgres]
+//! logistics-bench [--quick] [--only codegen|layer|service|rate-limit] [--backend sqlite|postgres]
 //!                 [--root DIR] [--service-bin PATH] [--out FILE]
 //!                 [--postgres URL] [--connections N] [--max-connections N]
 //! ```
@@ -14,6 +14,7 @@ mod codegen;
 mod data;
 mod layer;
 mod load;
+mod rate_limit;
 mod report;
 mod service;
 
@@ -25,7 +26,7 @@ use load::Load;
 use service::Backend;
 
 const USAGE: &str = "\
-usage: logistics-bench [--quick] [--only codegen|layer|service] [--backend sqlite|postgres]
+usage: logistics-bench [--quick] [--only codegen|layer|service|rate-limit] [--backend sqlite|postgres]
                        [--root DIR] [--service-bin PATH] [--out FILE]
                        [--postgres URL] [--connections N] [--max-connections N]
 ";
@@ -62,8 +63,10 @@ fn parse_args() -> Result<Args, String> {
             "--quick" => args.quick = true,
             "--only" => {
                 let only = value("--only")?;
-                if !["codegen", "layer", "service"].contains(&only.as_str()) {
-                    return Err(format!("--only {only}: expected codegen, layer or service"));
+                if !["codegen", "layer", "service", "rate-limit"].contains(&only.as_str()) {
+                    return Err(format!(
+                        "--only {only}: expected codegen, layer, service or rate-limit"
+                    ));
                 }
                 args.only = Some(only);
             }
@@ -190,8 +193,20 @@ fn run() -> Result<(), String> {
         }
     }
 
+    let rate_limit = if wants("rate-limit") {
+        eprintln!("rate limit …");
+        let redis = std::env::var("LFS_TEST_REDIS_URL")
+            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
+        Some(rate_limit::run(&args.postgres, &redis, args.quick)?)
+    } else {
+        None
+    };
+
     report.wall = started.elapsed();
-    let text = report.render();
+    let mut text = report.render();
+    if let Some(rate_limit) = rate_limit {
+        text.push_str(&rate_limit.render());
+    }
     print!("{text}");
     if let Some(out) = &args.out {
         if let Some(parent) = out.parent() {

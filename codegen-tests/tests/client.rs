@@ -194,12 +194,7 @@ fn customer(no: i32) -> Value {
 }
 
 fn customer_input() -> models::CustomerInput {
-    models::CustomerInput {
-        email: "elif.yilmaz@example.com".to_owned(),
-        first_name: "Elif".to_owned(),
-        last_name: "Yılmaz".to_owned(),
-        phone: "+905321234567".to_owned(),
-    }
+    models::CustomerInput::new("elif.yilmaz@example.com", "Elif", "Yılmaz", "+905321234567")
 }
 
 fn sales_order(reference: &str) -> Value {
@@ -244,25 +239,15 @@ fn error_body(code: u16, message: &str, problems: Value, request_id: &str) -> Va
 }
 
 fn receiving_order(reference: &str) -> models::ReceivingOrder {
-    models::ReceivingOrder {
-        integration_id: None,
-        reference_number: Some(reference.to_owned()),
-        receive_type: models::ReceiveType::Standard,
-        line_items: vec![models::ReceivingOrderLineItem {
-            item_no: Some(1),
-            sku: "TSHIRT-BLK-M".to_owned(),
-            expected_quantity: 120,
-            lot_number: Some("LOT-0425".to_owned()),
-            has_limit_check: true,
-            tolerance: 2,
-            external_line_item_id: None,
-        }],
-        line_item_lot_numbers: None,
-        transfer_type: models::ReceivingOrderTransferType::CargoTransfer,
-        cargo_transfer: None,
-        pickup_transfer: None,
-        carriage_transfer: None,
-    }
+    let line = models::ReceivingOrderLineItem::new("TSHIRT-BLK-M", 120, true, 2)
+        .with_item_no(1)
+        .with_lot_number("LOT-0425");
+    models::ReceivingOrder::new(
+        models::ReceiveType::Standard,
+        vec![line],
+        models::ReceivingOrderTransferType::CargoTransfer,
+    )
+    .with_reference_number(reference)
 }
 
 // ---------------------------------------------------------------------------
@@ -340,6 +325,50 @@ async fn get_sales_order_keeps_the_reference_in_one_path_segment() {
     let request = mock.only_request();
     assert_eq!(request.method, "GET");
     assert_eq!(request.path, "/openapi/v1/SalesOrders/SO%2F2026%2045%25");
+}
+
+#[tokio::test]
+async fn an_unknown_sales_order_state_is_kept_and_written_back() {
+    let mut order = sales_order("SO-1");
+    order["state"] = json!("OnHold");
+    let mock = Mock::start(move |_, _| Reply::json(200, order.clone())).await;
+    let order = mock.client().get_sales_order("SO-1").await.unwrap();
+    assert_eq!(order.reference_number, "SO-1");
+    assert_eq!(
+        order.state,
+        models::SalesOrderState::Unknown("OnHold".to_owned())
+    );
+    assert!(!order.state.is_known());
+    assert_eq!(order.state.as_str(), "OnHold");
+    assert_eq!(serde_json::to_value(&order).unwrap()["state"], "OnHold");
+    // Sent back to the API, the value is refused as the API refuses it.
+    let mut report = models::validation::Report::new();
+    models::validation::Validate::validate(
+        &order.state,
+        &mut models::validation::Path::new("state"),
+        &mut report,
+    );
+    assert!(!report.is_empty());
+}
+
+#[tokio::test]
+async fn with_response_gives_the_status_and_the_declared_headers() {
+    let mock = Mock::start(|_, _| {
+        Reply::json(201, customer(42)).header("location", "/openapi/v1/Customers/42")
+    })
+    .await;
+    let created = mock
+        .client()
+        .create_customer_with_response(&customer_input())
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    assert_eq!(
+        created.declared().location.as_deref(),
+        Some("/openapi/v1/Customers/42")
+    );
+    assert_eq!(created.headers()["content-type"], "application/json");
+    assert_eq!(created.into_inner().customer_no, 42);
 }
 
 #[tokio::test]

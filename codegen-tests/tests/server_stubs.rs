@@ -562,6 +562,32 @@ async fn bulk_upsert_lists_every_problem_of_the_body() {
 }
 
 #[tokio::test]
+async fn an_unknown_value_of_an_enum_the_api_sends_is_refused_in_a_request() {
+    // `ReceivingOrderTransferType` travels in answers too, so it decodes a
+    // value it does not know (clients keep it); a request carrying one is
+    // still a 400 and never reaches the implementation.
+    let (app, seen) = app();
+    let body = json!({"transferType": "Teleport"});
+    let answer = send(
+        &app,
+        json_request(
+            Method::PUT,
+            "/openapi/v1/ReceivingOrders/RO-1/transferDetail",
+            &body,
+        ),
+    )
+    .await;
+    let errors = answer.error(StatusCode::BAD_REQUEST);
+    assert_eq!(
+        errors,
+        [
+            json!({"property": "transferType", "message": "must be one of: CargoTransfer, PickupTransfer, CarriageTransfer", "errorCode": "InvalidEnumValue"})
+        ]
+    );
+    assert!(seen.calls().is_empty());
+}
+
+#[tokio::test]
 async fn the_body_rules_are_listed_with_the_schema_problems() {
     let (app, seen) = app();
     let line = |sku: &str| json!({"sku": sku, "expectedQuantity": 1, "hasLimitCheck": false, "tolerance": 0});

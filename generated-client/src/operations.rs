@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme, paging};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, paging, read_header};
 use crate::Client;
 
 impl Client {
@@ -136,6 +136,20 @@ impl Client {
         &self,
         body: &crate::models::ReceivingOrderBatch,
     ) -> Result<crate::models::BulkUpsertResult, crate::Error> {
+        self.bulk_upsert_receiving_orders_with_response(body)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::bulk_upsert_receiving_orders`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`BulkUpsertReceivingOrdersHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::bulk_upsert_receiving_orders`].
+    pub async fn bulk_upsert_receiving_orders_with_response(
+        &self,
+        body: &crate::models::ReceivingOrderBatch,
+    ) -> Result<
+        Response<crate::models::BulkUpsertResult, BulkUpsertReceivingOrdersHeaders>,
+        crate::Error,
+    > {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -154,7 +168,14 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<crate::models::BulkUpsertResult>(Envelope::Probe)?),
+            200 => {
+                let __body = __answer
+                    .json::<crate::models::BulkUpsertResult>(Envelope::Probe)?;
+                Ok(
+                    __answer
+                        .into_response(__body, BulkUpsertReceivingOrdersHeaders::read),
+                )
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -232,6 +253,24 @@ impl Client {
         reference_number: &str,
         body: &crate::models::TransferDetail,
     ) -> Result<crate::models::TransferDetail, crate::Error> {
+        self.update_receiving_order_transfer_detail_with_response(reference_number, body)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::update_receiving_order_transfer_detail`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`UpdateReceivingOrderTransferDetailHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::update_receiving_order_transfer_detail`].
+    pub async fn update_receiving_order_transfer_detail_with_response(
+        &self,
+        reference_number: &str,
+        body: &crate::models::TransferDetail,
+    ) -> Result<
+        Response<
+            crate::models::TransferDetail,
+            UpdateReceivingOrderTransferDetailHeaders,
+        >,
+        crate::Error,
+    > {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -252,7 +291,15 @@ impl Client {
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200 => {
-                Ok(__answer.json::<crate::models::TransferDetail>(Envelope::Fallback)?)
+                let __body = __answer
+                    .json::<crate::models::TransferDetail>(Envelope::Fallback)?;
+                Ok(
+                    __answer
+                        .into_response(
+                            __body,
+                            UpdateReceivingOrderTransferDetailHeaders::read,
+                        ),
+                )
             }
             _ => Err(__answer.into_error()),
         }
@@ -327,6 +374,15 @@ impl Client {
         &self,
         body: &crate::models::CustomerInput,
     ) -> Result<crate::models::Customer, crate::Error> {
+        self.create_customer_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::create_customer`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`CreateCustomerHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::create_customer`].
+    pub async fn create_customer_with_response(
+        &self,
+        body: &crate::models::CustomerInput,
+    ) -> Result<Response<crate::models::Customer, CreateCustomerHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -345,7 +401,11 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            201 => Ok(__answer.json::<crate::models::Customer>(Envelope::Fallback)?),
+            201 => {
+                let __body = __answer
+                    .json::<crate::models::Customer>(Envelope::Fallback)?;
+                Ok(__answer.into_response(__body, CreateCustomerHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -417,6 +477,15 @@ impl Client {
         &self,
         customer_no: i32,
     ) -> Result<crate::models::Customer, crate::Error> {
+        self.get_customer_with_response(customer_no).await.map(Response::into_inner)
+    }
+    /// [`Client::get_customer`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetCustomerHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_customer`].
+    pub async fn get_customer_with_response(
+        &self,
+        customer_no: i32,
+    ) -> Result<Response<crate::models::Customer, GetCustomerHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -435,7 +504,11 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<crate::models::Customer>(Envelope::Fallback)?),
+            200 => {
+                let __body = __answer
+                    .json::<crate::models::Customer>(Envelope::Fallback)?;
+                Ok(__answer.into_response(__body, GetCustomerHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -607,6 +680,20 @@ impl Client {
         &self,
         reference_number: &str,
     ) -> Result<crate::models::SalesOrder, crate::Error> {
+        self.get_sales_order_with_response(reference_number)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::get_sales_order`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetSalesOrderHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_sales_order`].
+    pub async fn get_sales_order_with_response(
+        &self,
+        reference_number: &str,
+    ) -> Result<
+        Response<crate::models::SalesOrder, GetSalesOrderHeaders>,
+        crate::Error,
+    > {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -625,7 +712,11 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<crate::models::SalesOrder>(Envelope::Fallback)?),
+            200 => {
+                let __body = __answer
+                    .json::<crate::models::SalesOrder>(Envelope::Fallback)?;
+                Ok(__answer.into_response(__body, GetSalesOrderHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -687,6 +778,15 @@ impl Client {
         &self,
         params: ListReturnsParams,
     ) -> Result<crate::models::ReturnList, crate::Error> {
+        self.list_returns_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::list_returns`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ListReturnsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::list_returns`].
+    pub async fn list_returns_with_response(
+        &self,
+        params: ListReturnsParams,
+    ) -> Result<Response<crate::models::ReturnList, ListReturnsHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -707,7 +807,11 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<crate::models::ReturnList>(Envelope::Fallback)?),
+            200 => {
+                let __body = __answer
+                    .json::<crate::models::ReturnList>(Envelope::Fallback)?;
+                Ok(__answer.into_response(__body, ListReturnsHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -778,6 +882,18 @@ impl Client {
         &self,
         params: ListReturnsWithTagParams,
     ) -> Result<crate::models::TaggedReturnList, crate::Error> {
+        self.list_returns_with_tag_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::list_returns_with_tag`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ListReturnsWithTagHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::list_returns_with_tag`].
+    pub async fn list_returns_with_tag_with_response(
+        &self,
+        params: ListReturnsWithTagParams,
+    ) -> Result<
+        Response<crate::models::TaggedReturnList, ListReturnsWithTagHeaders>,
+        crate::Error,
+    > {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -799,7 +915,9 @@ impl Client {
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200 => {
-                Ok(__answer.json::<crate::models::TaggedReturnList>(Envelope::Fallback)?)
+                let __body = __answer
+                    .json::<crate::models::TaggedReturnList>(Envelope::Fallback)?;
+                Ok(__answer.into_response(__body, ListReturnsWithTagHeaders::read))
             }
             _ => Err(__answer.into_error()),
         }
@@ -870,10 +988,71 @@ impl Client {
     }
 }
 
+/// The headers the answers of [`Client::bulk_upsert_receiving_orders`](crate::Client::bulk_upsert_receiving_orders) declare, as [`Client::bulk_upsert_receiving_orders_with_response`](crate::Client::bulk_upsert_receiving_orders_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct BulkUpsertReceivingOrdersHeaders {}
+
+impl BulkUpsertReceivingOrdersHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
+/// The headers the answers of [`Client::update_receiving_order_transfer_detail`](crate::Client::update_receiving_order_transfer_detail) declare, as [`Client::update_receiving_order_transfer_detail_with_response`](crate::Client::update_receiving_order_transfer_detail_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct UpdateReceivingOrderTransferDetailHeaders {}
+
+impl UpdateReceivingOrderTransferDetailHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
+/// The headers the answers of [`Client::create_customer`](crate::Client::create_customer) declare, as [`Client::create_customer_with_response`](crate::Client::create_customer_with_response) reads them: each `None` when the answer lacks it or it is not of its type.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct CreateCustomerHeaders {
+    /// `Location`: The path of the created resource, e.g. `/openapi/v1/Customers/42`.
+    pub location: Option<String>,
+}
+
+impl CreateCustomerHeaders {
+    fn read(headers: &reqwest::header::HeaderMap) -> Self {
+        Self {
+            location: read_header(headers, "Location"),
+        }
+    }
+}
+
+/// The headers the answers of [`Client::get_customer`](crate::Client::get_customer) declare, as [`Client::get_customer_with_response`](crate::Client::get_customer_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetCustomerHeaders {}
+
+impl GetCustomerHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
+/// The headers the answers of [`Client::get_sales_order`](crate::Client::get_sales_order) declare, as [`Client::get_sales_order_with_response`](crate::Client::get_sales_order_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetSalesOrderHeaders {}
+
+impl GetSalesOrderHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
 /// The optional inputs of [`Client::list_returns`](crate::Client::list_returns): none by default.
 ///
 /// Set them with the methods of the same names, as in `ListReturnsParams::default().dqb(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ListReturnsParams {
     /// `dqb` (the `dqb` query parameter).
     ///
@@ -913,10 +1092,22 @@ impl ListReturnsParams {
     }
 }
 
+/// The headers the answers of [`Client::list_returns`](crate::Client::list_returns) declare, as [`Client::list_returns_with_response`](crate::Client::list_returns_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ListReturnsHeaders {}
+
+impl ListReturnsHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
 /// The optional inputs of [`Client::list_returns_with_tag`](crate::Client::list_returns_with_tag): none by default.
 ///
 /// Set them with the methods of the same names, as in `ListReturnsWithTagParams::default().dqb(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ListReturnsWithTagParams {
     /// `dqb` (the `dqb` query parameter).
     ///
@@ -953,5 +1144,16 @@ impl ListReturnsWithTagParams {
     pub fn dqb(mut self, value: impl Into<crate::models::TaggedReturnsQuery>) -> Self {
         self.dqb = Some(value.into());
         self
+    }
+}
+
+/// The headers the answers of [`Client::list_returns_with_tag`](crate::Client::list_returns_with_tag) declare, as [`Client::list_returns_with_tag_with_response`](crate::Client::list_returns_with_tag_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ListReturnsWithTagHeaders {}
+
+impl ListReturnsWithTagHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

@@ -8,6 +8,7 @@ use crate::validation::{self, Null, Path, Report};
 /// A shipping or billing address; every part is optional.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ShopAddress {
     /// First name of the addressee.
     #[serde(
@@ -53,6 +54,104 @@ pub struct ShopAddress {
     /// Tax number (billing).
     #[serde(rename = "taxNumber", default, skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
+}
+
+impl ShopAddress {
+    /// The `ShopAddress` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            address_first_name: None,
+            address_last_name: None,
+            company: None,
+            address_one: None,
+            address_two: None,
+            district: None,
+            city: None,
+            postal_code: None,
+            country: None,
+            address_phone: None,
+            tax_office: None,
+            tax_number: None,
+        }
+    }
+    /// Sets `address_first_name` (the `addressFirstName` property).
+    #[must_use]
+    pub fn with_address_first_name(
+        mut self,
+        address_first_name: impl Into<String>,
+    ) -> Self {
+        self.address_first_name = Some(address_first_name.into());
+        self
+    }
+    /// Sets `address_last_name` (the `addressLastName` property).
+    #[must_use]
+    pub fn with_address_last_name(
+        mut self,
+        address_last_name: impl Into<String>,
+    ) -> Self {
+        self.address_last_name = Some(address_last_name.into());
+        self
+    }
+    /// Sets `company` (the `company` property).
+    #[must_use]
+    pub fn with_company(mut self, company: impl Into<String>) -> Self {
+        self.company = Some(company.into());
+        self
+    }
+    /// Sets `address_one` (the `addressOne` property).
+    #[must_use]
+    pub fn with_address_one(mut self, address_one: impl Into<String>) -> Self {
+        self.address_one = Some(address_one.into());
+        self
+    }
+    /// Sets `address_two` (the `addressTwo` property).
+    #[must_use]
+    pub fn with_address_two(mut self, address_two: impl Into<String>) -> Self {
+        self.address_two = Some(address_two.into());
+        self
+    }
+    /// Sets `district` (the `district` property).
+    #[must_use]
+    pub fn with_district(mut self, district: impl Into<String>) -> Self {
+        self.district = Some(district.into());
+        self
+    }
+    /// Sets `city` (the `city` property).
+    #[must_use]
+    pub fn with_city(mut self, city: impl Into<String>) -> Self {
+        self.city = Some(city.into());
+        self
+    }
+    /// Sets `postal_code` (the `postalCode` property).
+    #[must_use]
+    pub fn with_postal_code(mut self, postal_code: impl Into<String>) -> Self {
+        self.postal_code = Some(postal_code.into());
+        self
+    }
+    /// Sets `country` (the `country` property).
+    #[must_use]
+    pub fn with_country(mut self, country: impl Into<String>) -> Self {
+        self.country = Some(country.into());
+        self
+    }
+    /// Sets `address_phone` (the `addressPhone` property).
+    #[must_use]
+    pub fn with_address_phone(mut self, address_phone: impl Into<String>) -> Self {
+        self.address_phone = Some(address_phone.into());
+        self
+    }
+    /// Sets `tax_office` (the `taxOffice` property).
+    #[must_use]
+    pub fn with_tax_office(mut self, tax_office: impl Into<String>) -> Self {
+        self.tax_office = Some(tax_office.into());
+        self
+    }
+    /// Sets `tax_number` (the `taxNumber` property).
+    #[must_use]
+    pub fn with_tax_number(mut self, tax_number: impl Into<String>) -> Self {
+        self.tax_number = Some(tax_number.into());
+        self
+    }
 }
 
 impl validation::Validate for ShopAddress {
@@ -117,6 +216,7 @@ impl validation::ValidateJson for ShopAddress {
 /// The customer who placed the order.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ShopCustomer {
     /// The customer's email address, which identifies the customer within the tenant.
     pub email: String,
@@ -128,6 +228,23 @@ pub struct ShopCustomer {
     pub last_name: String,
     /// Not empty.
     pub phone: String,
+}
+
+impl ShopCustomer {
+    /// The `ShopCustomer` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        email: impl Into<String>,
+        first_name: impl Into<String>,
+        last_name: impl Into<String>,
+        phone: impl Into<String>,
+    ) -> Self {
+        Self {
+            email: email.into(),
+            first_name: first_name.into(),
+            last_name: last_name.into(),
+            phone: phone.into(),
+        }
+    }
 }
 
 impl validation::Validate for ShopCustomer {
@@ -238,6 +355,7 @@ impl validation::ValidateJson for ShopCustomer {
 /// One product of the order.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ShopLineItem {
     /// The product's stock keeping unit.
     pub sku: String,
@@ -252,6 +370,37 @@ pub struct ShopLineItem {
     /// The unit price charged.
     #[serde(rename = "salePrice", default, skip_serializing_if = "Option::is_none")]
     pub sale_price: Option<f64>,
+}
+
+impl ShopLineItem {
+    /// The `ShopLineItem` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(sku: impl Into<String>, quantity: i32) -> Self {
+        Self {
+            sku: sku.into(),
+            quantity,
+            product_name: None,
+            barcodes: None,
+            sale_price: None,
+        }
+    }
+    /// Sets `product_name` (the `productName` property).
+    #[must_use]
+    pub fn with_product_name(mut self, product_name: impl Into<String>) -> Self {
+        self.product_name = Some(product_name.into());
+        self
+    }
+    /// Sets `barcodes` (the `barcodes` property).
+    #[must_use]
+    pub fn with_barcodes(mut self, barcodes: Vec<String>) -> Self {
+        self.barcodes = Some(barcodes);
+        self
+    }
+    /// Sets `sale_price` (the `salePrice` property).
+    #[must_use]
+    pub fn with_sale_price(mut self, sale_price: f64) -> Self {
+        self.sale_price = Some(sale_price);
+        self
+    }
 }
 
 impl validation::Validate for ShopLineItem {
@@ -377,6 +526,7 @@ impl validation::ValidateJson for ShopLineItem {
 /// What the customer paid.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ShopPayment {
     /// The total paid.
     #[serde(
@@ -385,6 +535,19 @@ pub struct ShopPayment {
         skip_serializing_if = "Option::is_none"
     )]
     pub total_payment_amount: Option<f64>,
+}
+
+impl ShopPayment {
+    /// The `ShopPayment` with every property unset.
+    pub fn new() -> Self {
+        Self { total_payment_amount: None }
+    }
+    /// Sets `total_payment_amount` (the `totalPaymentAmount` property).
+    #[must_use]
+    pub fn with_total_payment_amount(mut self, total_payment_amount: f64) -> Self {
+        self.total_payment_amount = Some(total_payment_amount);
+        self
+    }
 }
 
 impl validation::Validate for ShopPayment {
@@ -462,6 +625,7 @@ impl validation::ValidateJson for ShopPayment {
 /// ```
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ShopReturn {
     /// The return's reference number; unique within the tenant.
     #[serde(rename = "returnReferenceNumber")]
@@ -508,6 +672,97 @@ pub struct ShopReturn {
     /// A free-text tag, 1 to 256 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
+}
+
+impl ShopReturn {
+    /// The `ShopReturn` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(return_reference_number: impl Into<String>) -> Self {
+        Self {
+            return_reference_number: return_reference_number.into(),
+            sales_order_channel: None,
+            sales_order_reference_number: None,
+            notes: None,
+            tracking_id: None,
+            cargo_carrier: None,
+            created_at: None,
+            updated_at: None,
+            arrived_to_warehouse_at: None,
+            completed_at: None,
+            tag: None,
+        }
+    }
+    /// Sets `sales_order_channel` (the `salesOrderChannel` property).
+    #[must_use]
+    pub fn with_sales_order_channel(
+        mut self,
+        sales_order_channel: impl Into<String>,
+    ) -> Self {
+        self.sales_order_channel = Some(sales_order_channel.into());
+        self
+    }
+    /// Sets `sales_order_reference_number` (the `salesOrderReferenceNumber` property).
+    #[must_use]
+    pub fn with_sales_order_reference_number(
+        mut self,
+        sales_order_reference_number: impl Into<String>,
+    ) -> Self {
+        self.sales_order_reference_number = Some(sales_order_reference_number.into());
+        self
+    }
+    /// Sets `notes` (the `notes` property).
+    #[must_use]
+    pub fn with_notes(mut self, notes: impl Into<String>) -> Self {
+        self.notes = Some(notes.into());
+        self
+    }
+    /// Sets `tracking_id` (the `trackingId` property).
+    #[must_use]
+    pub fn with_tracking_id(mut self, tracking_id: impl Into<String>) -> Self {
+        self.tracking_id = Some(tracking_id.into());
+        self
+    }
+    /// Sets `cargo_carrier` (the `cargoCarrier` property).
+    #[must_use]
+    pub fn with_cargo_carrier(mut self, cargo_carrier: impl Into<String>) -> Self {
+        self.cargo_carrier = Some(cargo_carrier.into());
+        self
+    }
+    /// Sets `created_at` (the `createdAt` property).
+    #[must_use]
+    pub fn with_created_at(mut self, created_at: chrono::DateTime<chrono::Utc>) -> Self {
+        self.created_at = Some(created_at);
+        self
+    }
+    /// Sets `updated_at` (the `updatedAt` property).
+    #[must_use]
+    pub fn with_updated_at(mut self, updated_at: chrono::DateTime<chrono::Utc>) -> Self {
+        self.updated_at = Some(updated_at);
+        self
+    }
+    /// Sets `arrived_to_warehouse_at` (the `arrivedToWarehouseAt` property).
+    #[must_use]
+    pub fn with_arrived_to_warehouse_at(
+        mut self,
+        arrived_to_warehouse_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.arrived_to_warehouse_at = Some(arrived_to_warehouse_at);
+        self
+    }
+    /// Sets `completed_at` (the `completedAt` property).
+    #[must_use]
+    pub fn with_completed_at(
+        mut self,
+        completed_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.completed_at = Some(completed_at);
+        self
+    }
+    /// Sets `tag` (the `tag` property).
+    #[must_use]
+    pub fn with_tag(mut self, tag: impl Into<String>) -> Self {
+        self.tag = Some(tag.into());
+        self
+    }
 }
 
 impl validation::Validate for ShopReturn {
@@ -665,6 +920,7 @@ impl validation::ValidateJson for ShopReturn {
 /// ```
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ShopSalesOrder {
     /// The order's reference number in the shop; unique within the tenant.
     #[serde(rename = "referenceNumber")]
@@ -703,6 +959,73 @@ pub struct ShopSalesOrder {
     /// The `payment` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment: Option<ShopPayment>,
+}
+
+impl ShopSalesOrder {
+    /// The `ShopSalesOrder` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        reference_number: impl Into<String>,
+        customer: ShopCustomer,
+        line_items: Vec<ShopLineItem>,
+    ) -> Self {
+        Self {
+            reference_number: reference_number.into(),
+            sales_channel: None,
+            order_created_at: None,
+            approved: None,
+            approved_shipments: None,
+            customer,
+            shipping_address: None,
+            billing_address: None,
+            line_items,
+            payment: None,
+        }
+    }
+    /// Sets `sales_channel` (the `salesChannel` property).
+    #[must_use]
+    pub fn with_sales_channel(mut self, sales_channel: impl Into<String>) -> Self {
+        self.sales_channel = Some(sales_channel.into());
+        self
+    }
+    /// Sets `order_created_at` (the `orderCreatedAt` property).
+    #[must_use]
+    pub fn with_order_created_at(
+        mut self,
+        order_created_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.order_created_at = Some(order_created_at);
+        self
+    }
+    /// Sets `approved` (the `approved` property).
+    #[must_use]
+    pub fn with_approved(mut self, approved: bool) -> Self {
+        self.approved = Some(approved);
+        self
+    }
+    /// Sets `approved_shipments` (the `approvedShipments` property).
+    #[must_use]
+    pub fn with_approved_shipments(mut self, approved_shipments: bool) -> Self {
+        self.approved_shipments = Some(approved_shipments);
+        self
+    }
+    /// Sets `shipping_address` (the `shippingAddress` property).
+    #[must_use]
+    pub fn with_shipping_address(mut self, shipping_address: ShopAddress) -> Self {
+        self.shipping_address = Some(shipping_address);
+        self
+    }
+    /// Sets `billing_address` (the `billingAddress` property).
+    #[must_use]
+    pub fn with_billing_address(mut self, billing_address: ShopAddress) -> Self {
+        self.billing_address = Some(billing_address);
+        self
+    }
+    /// Sets `payment` (the `payment` property).
+    #[must_use]
+    pub fn with_payment(mut self, payment: ShopPayment) -> Self {
+        self.payment = Some(payment);
+        self
+    }
 }
 
 impl validation::Validate for ShopSalesOrder {

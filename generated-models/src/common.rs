@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// A postal address of a customer.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Address {
     /// The address's number within its customer, 1, 2, 3… in the order added.
     #[serde(rename = "addressNo")]
@@ -57,6 +58,106 @@ pub struct Address {
     /// Tax number, for invoices.
     #[serde(rename = "taxNumber", default, skip_serializing_if = "Option::is_none")]
     pub tax_number: Option<String>,
+}
+
+impl Address {
+    /// The `Address` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(address_no: i32, id: uuid::Uuid) -> Self {
+        Self {
+            address_no,
+            id,
+            address_first_name: None,
+            address_last_name: None,
+            company: None,
+            address_one: None,
+            address_two: None,
+            district: None,
+            city: None,
+            postal_code: None,
+            country: None,
+            address_phone: None,
+            tax_office: None,
+            tax_number: None,
+        }
+    }
+    /// Sets `address_first_name` (the `addressFirstName` property).
+    #[must_use]
+    pub fn with_address_first_name(
+        mut self,
+        address_first_name: impl Into<String>,
+    ) -> Self {
+        self.address_first_name = Some(address_first_name.into());
+        self
+    }
+    /// Sets `address_last_name` (the `addressLastName` property).
+    #[must_use]
+    pub fn with_address_last_name(
+        mut self,
+        address_last_name: impl Into<String>,
+    ) -> Self {
+        self.address_last_name = Some(address_last_name.into());
+        self
+    }
+    /// Sets `company` (the `company` property).
+    #[must_use]
+    pub fn with_company(mut self, company: impl Into<String>) -> Self {
+        self.company = Some(company.into());
+        self
+    }
+    /// Sets `address_one` (the `addressOne` property).
+    #[must_use]
+    pub fn with_address_one(mut self, address_one: impl Into<String>) -> Self {
+        self.address_one = Some(address_one.into());
+        self
+    }
+    /// Sets `address_two` (the `addressTwo` property).
+    #[must_use]
+    pub fn with_address_two(mut self, address_two: impl Into<String>) -> Self {
+        self.address_two = Some(address_two.into());
+        self
+    }
+    /// Sets `district` (the `district` property).
+    #[must_use]
+    pub fn with_district(mut self, district: impl Into<String>) -> Self {
+        self.district = Some(district.into());
+        self
+    }
+    /// Sets `city` (the `city` property).
+    #[must_use]
+    pub fn with_city(mut self, city: impl Into<String>) -> Self {
+        self.city = Some(city.into());
+        self
+    }
+    /// Sets `postal_code` (the `postalCode` property).
+    #[must_use]
+    pub fn with_postal_code(mut self, postal_code: impl Into<String>) -> Self {
+        self.postal_code = Some(postal_code.into());
+        self
+    }
+    /// Sets `country` (the `country` property).
+    #[must_use]
+    pub fn with_country(mut self, country: impl Into<String>) -> Self {
+        self.country = Some(country.into());
+        self
+    }
+    /// Sets `address_phone` (the `addressPhone` property).
+    #[must_use]
+    pub fn with_address_phone(mut self, address_phone: impl Into<String>) -> Self {
+        self.address_phone = Some(address_phone.into());
+        self
+    }
+    /// Sets `tax_office` (the `taxOffice` property).
+    #[must_use]
+    pub fn with_tax_office(mut self, tax_office: impl Into<String>) -> Self {
+        self.tax_office = Some(tax_office.into());
+        self
+    }
+    /// Sets `tax_number` (the `taxNumber` property).
+    #[must_use]
+    pub fn with_tax_number(mut self, tax_number: impl Into<String>) -> Self {
+        self.tax_number = Some(tax_number.into());
+        self
+    }
 }
 
 impl validation::Validate for Address {
@@ -314,6 +415,7 @@ impl validation::ValidateJson for Address {
 
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ErrorDetail {
     /// The HTTP status.
     pub code: i32,
@@ -322,6 +424,23 @@ pub struct ErrorDetail {
     /// The per-field problems of a validation failure, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<FieldError>>,
+}
+
+impl ErrorDetail {
+    /// The `ErrorDetail` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(code: i32, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            errors: None,
+        }
+    }
+    /// Sets `errors` (the `errors` property).
+    #[must_use]
+    pub fn with_errors(mut self, errors: Vec<FieldError>) -> Self {
+        self.errors = Some(errors);
+        self
+    }
 }
 
 impl validation::Validate for ErrorDetail {
@@ -353,6 +472,7 @@ impl validation::ValidateJson for ErrorDetail {
 
 /// The body of every error response.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ErrorResponse {
     /// The `error` property.
     pub error: ErrorDetail,
@@ -361,6 +481,21 @@ pub struct ErrorResponse {
     pub request_id: String,
     /// When the error occurred.
     pub timestamp: chrono::DateTime<chrono::Utc>,
+}
+
+impl ErrorResponse {
+    /// The `ErrorResponse` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        error: ErrorDetail,
+        request_id: impl Into<String>,
+        timestamp: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        Self {
+            error,
+            request_id: request_id.into(),
+            timestamp,
+        }
+    }
 }
 
 impl validation::Validate for ErrorResponse {
@@ -394,6 +529,7 @@ impl validation::ValidateJson for ErrorResponse {
 
 /// One problem with one field.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct FieldError {
     /// The path of the offending field, such as `[3].lineItems[0].sku`, or a parameter or header name; empty when the error is about the request as a whole.
     pub property: String,
@@ -402,6 +538,21 @@ pub struct FieldError {
     /// A machine-readable code.
     #[serde(rename = "errorCode")]
     pub error_code: String,
+}
+
+impl FieldError {
+    /// The `FieldError` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        property: impl Into<String>,
+        message: impl Into<String>,
+        error_code: impl Into<String>,
+    ) -> Self {
+        Self {
+            property: property.into(),
+            message: message.into(),
+            error_code: error_code.into(),
+        }
+    }
 }
 
 impl validation::Validate for FieldError {

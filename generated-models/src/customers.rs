@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// A customer with the addresses known for them.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Customer {
     /// The customer's id.
     pub id: uuid::Uuid,
@@ -28,6 +29,35 @@ pub struct Customer {
     pub created_at: chrono::DateTime<chrono::Utc>,
     /// Every address known for the customer, in the order they were added.
     pub addresses: Vec<crate::Address>,
+}
+
+impl Customer {
+    /// The `Customer` with these required properties; the optional ones are unset (see the `with_*` methods).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one argument per required property of the schema"
+    )]
+    pub fn new(
+        id: uuid::Uuid,
+        customer_no: i32,
+        email: impl Into<String>,
+        first_name: impl Into<String>,
+        last_name: impl Into<String>,
+        phone: impl Into<String>,
+        created_at: chrono::DateTime<chrono::Utc>,
+        addresses: Vec<crate::Address>,
+    ) -> Self {
+        Self {
+            id,
+            customer_no,
+            email: email.into(),
+            first_name: first_name.into(),
+            last_name: last_name.into(),
+            phone: phone.into(),
+            created_at,
+            addresses,
+        }
+    }
 }
 
 impl validation::Validate for Customer {
@@ -156,6 +186,7 @@ impl validation::ValidateJson for Customer {
 
 /// A customer to create.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CustomerInput {
     /// The customer's email address; unique within the tenant.
     pub email: String,
@@ -167,6 +198,23 @@ pub struct CustomerInput {
     pub last_name: String,
     /// Not empty.
     pub phone: String,
+}
+
+impl CustomerInput {
+    /// The `CustomerInput` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        email: impl Into<String>,
+        first_name: impl Into<String>,
+        last_name: impl Into<String>,
+        phone: impl Into<String>,
+    ) -> Self {
+        Self {
+            email: email.into(),
+            first_name: first_name.into(),
+            last_name: last_name.into(),
+            phone: phone.into(),
+        }
+    }
 }
 
 impl validation::Validate for CustomerInput {

@@ -7,10 +7,24 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The outcome of a bulk upsert.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct BulkUpsertResult {
     /// Orders that could not be updated; null or empty when every item was applied.
     #[serde(rename = "updateFailures", default, skip_serializing_if = "Option::is_none")]
     pub update_failures: Option<Vec<UpsertFailure>>,
+}
+
+impl BulkUpsertResult {
+    /// The `BulkUpsertResult` with every property unset.
+    pub fn new() -> Self {
+        Self { update_failures: None }
+    }
+    /// Sets `update_failures` (the `updateFailures` property).
+    #[must_use]
+    pub fn with_update_failures(mut self, update_failures: Vec<UpsertFailure>) -> Self {
+        self.update_failures = Some(update_failures);
+        self
+    }
 }
 
 impl validation::Validate for BulkUpsertResult {
@@ -35,6 +49,7 @@ impl validation::ValidateJson for BulkUpsertResult {
 /// The stock travels with a cargo company.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct CargoTransfer {
     /// When the shipment leaves the sender.
     #[serde(rename = "shipmentDate")]
@@ -55,6 +70,32 @@ pub struct CargoTransfer {
         deserialize_with = "validation::deserialize_some"
     )]
     pub tracking_number: Option<String>,
+}
+
+impl CargoTransfer {
+    /// The `CargoTransfer` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(shipment_date: chrono::DateTime<chrono::Utc>) -> Self {
+        Self {
+            shipment_date,
+            cargo_company_name: None,
+            tracking_number: None,
+        }
+    }
+    /// Sets `cargo_company_name` (the `cargoCompanyName` property).
+    #[must_use]
+    pub fn with_cargo_company_name(
+        mut self,
+        cargo_company_name: impl Into<String>,
+    ) -> Self {
+        self.cargo_company_name = Some(cargo_company_name.into());
+        self
+    }
+    /// Sets `tracking_number` (the `trackingNumber` property).
+    #[must_use]
+    pub fn with_tracking_number(mut self, tracking_number: impl Into<String>) -> Self {
+        self.tracking_number = Some(tracking_number.into());
+        self
+    }
 }
 
 impl validation::Validate for CargoTransfer {
@@ -129,6 +170,7 @@ impl validation::ValidateJson for CargoTransfer {
 /// The stock travels with a carriage (freight) company.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct CarriageTransfer {
     /// When the shipment leaves the sender.
     #[serde(rename = "shipmentDate")]
@@ -149,6 +191,32 @@ pub struct CarriageTransfer {
         deserialize_with = "validation::deserialize_some"
     )]
     pub waybill_number: Option<String>,
+}
+
+impl CarriageTransfer {
+    /// The `CarriageTransfer` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(shipment_date: chrono::DateTime<chrono::Utc>) -> Self {
+        Self {
+            shipment_date,
+            carriage_company_name: None,
+            waybill_number: None,
+        }
+    }
+    /// Sets `carriage_company_name` (the `carriageCompanyName` property).
+    #[must_use]
+    pub fn with_carriage_company_name(
+        mut self,
+        carriage_company_name: impl Into<String>,
+    ) -> Self {
+        self.carriage_company_name = Some(carriage_company_name.into());
+        self
+    }
+    /// Sets `waybill_number` (the `waybillNumber` property).
+    #[must_use]
+    pub fn with_waybill_number(mut self, waybill_number: impl Into<String>) -> Self {
+        self.waybill_number = Some(waybill_number.into());
+        self
+    }
 }
 
 impl validation::Validate for CarriageTransfer {
@@ -223,6 +291,7 @@ impl validation::ValidateJson for CarriageTransfer {
 /// The warehouse picks the stock up.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct PickupTransfer {
     /// When the stock is to be picked up.
     #[serde(rename = "pickupDate")]
@@ -235,6 +304,22 @@ pub struct PickupTransfer {
         deserialize_with = "validation::deserialize_some"
     )]
     pub pickup_address: Option<String>,
+}
+
+impl PickupTransfer {
+    /// The `PickupTransfer` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(pickup_date: chrono::DateTime<chrono::Utc>) -> Self {
+        Self {
+            pickup_date,
+            pickup_address: None,
+        }
+    }
+    /// Sets `pickup_address` (the `pickupAddress` property).
+    #[must_use]
+    pub fn with_pickup_address(mut self, pickup_address: impl Into<String>) -> Self {
+        self.pickup_address = Some(pickup_address.into());
+        self
+    }
 }
 
 impl validation::Validate for PickupTransfer {
@@ -298,6 +383,7 @@ impl validation::ValidateJson for PickupTransfer {
     serde::Serialize,
     serde::Deserialize
 )]
+#[non_exhaustive]
 pub enum ReceiveType {
     /// `Standard`
     Standard,
@@ -320,6 +406,15 @@ impl ReceiveType {
             Self::Return => "Return",
         }
     }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "Standard" => Some(Self::Standard),
+            "Deducted" => Some(Self::Deducted),
+            "Return" => Some(Self::Return),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for ReceiveType {
@@ -331,17 +426,11 @@ impl std::fmt::Display for ReceiveType {
 impl std::str::FromStr for ReceiveType {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "Standard" => Ok(Self::Standard),
-            "Deducted" => Ok(Self::Deducted),
-            "Return" => Ok(Self::Return),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
     }
 }
 
@@ -365,6 +454,7 @@ impl validation::ValidateJson for ReceiveType {
 /// transfer type is refused.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ReceivingOrder {
     /// The integration that owns the order; updates from another integration are refused.
     #[serde(
@@ -425,6 +515,69 @@ pub struct ReceivingOrder {
     pub carriage_transfer: Option<CarriageTransfer>,
 }
 
+impl ReceivingOrder {
+    /// The `ReceivingOrder` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        receive_type: ReceiveType,
+        line_items: Vec<ReceivingOrderLineItem>,
+        transfer_type: ReceivingOrderTransferType,
+    ) -> Self {
+        Self {
+            integration_id: None,
+            reference_number: None,
+            receive_type,
+            line_items,
+            line_item_lot_numbers: None,
+            transfer_type,
+            cargo_transfer: None,
+            pickup_transfer: None,
+            carriage_transfer: None,
+        }
+    }
+    /// Sets `integration_id` (the `integrationId` property).
+    #[must_use]
+    pub fn with_integration_id(mut self, integration_id: uuid::Uuid) -> Self {
+        self.integration_id = Some(integration_id);
+        self
+    }
+    /// Sets `reference_number` (the `referenceNumber` property).
+    #[must_use]
+    pub fn with_reference_number(mut self, reference_number: impl Into<String>) -> Self {
+        self.reference_number = Some(reference_number.into());
+        self
+    }
+    /// Sets `line_item_lot_numbers` (the `lineItemLotNumbers` property).
+    #[must_use]
+    pub fn with_line_item_lot_numbers(
+        mut self,
+        line_item_lot_numbers: Vec<ReceivingOrderLotLine>,
+    ) -> Self {
+        self.line_item_lot_numbers = Some(line_item_lot_numbers);
+        self
+    }
+    /// Sets `cargo_transfer` (the `cargoTransfer` property).
+    #[must_use]
+    pub fn with_cargo_transfer(mut self, cargo_transfer: CargoTransfer) -> Self {
+        self.cargo_transfer = Some(cargo_transfer);
+        self
+    }
+    /// Sets `pickup_transfer` (the `pickupTransfer` property).
+    #[must_use]
+    pub fn with_pickup_transfer(mut self, pickup_transfer: PickupTransfer) -> Self {
+        self.pickup_transfer = Some(pickup_transfer);
+        self
+    }
+    /// Sets `carriage_transfer` (the `carriageTransfer` property).
+    #[must_use]
+    pub fn with_carriage_transfer(
+        mut self,
+        carriage_transfer: CarriageTransfer,
+    ) -> Self {
+        self.carriage_transfer = Some(carriage_transfer);
+        self
+    }
+}
+
 impl validation::Validate for ReceivingOrder {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
         path.push_key("referenceNumber");
@@ -461,6 +614,10 @@ impl validation::Validate for ReceivingOrder {
                 path.pop();
             }
         }
+        path.pop();
+        path.push_key("transferType");
+        let value = &self.transfer_type;
+        validation::Validate::validate(value, path, report);
         path.pop();
         path.push_key("cargoTransfer");
         let value = &self.cargo_transfer;
@@ -643,6 +800,7 @@ impl validation::ValidateJson for ReceivingOrderBatch {
 /// One expected item of a receiving order.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ReceivingOrderLineItem {
     /// The line's number in the integrator's own document.
     #[serde(
@@ -678,6 +836,47 @@ pub struct ReceivingOrderLineItem {
         deserialize_with = "validation::deserialize_some"
     )]
     pub external_line_item_id: Option<String>,
+}
+
+impl ReceivingOrderLineItem {
+    /// The `ReceivingOrderLineItem` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        sku: impl Into<String>,
+        expected_quantity: i32,
+        has_limit_check: bool,
+        tolerance: i32,
+    ) -> Self {
+        Self {
+            item_no: None,
+            sku: sku.into(),
+            expected_quantity,
+            lot_number: None,
+            has_limit_check,
+            tolerance,
+            external_line_item_id: None,
+        }
+    }
+    /// Sets `item_no` (the `itemNo` property).
+    #[must_use]
+    pub fn with_item_no(mut self, item_no: i32) -> Self {
+        self.item_no = Some(item_no);
+        self
+    }
+    /// Sets `lot_number` (the `lotNumber` property).
+    #[must_use]
+    pub fn with_lot_number(mut self, lot_number: impl Into<String>) -> Self {
+        self.lot_number = Some(lot_number.into());
+        self
+    }
+    /// Sets `external_line_item_id` (the `externalLineItemId` property).
+    #[must_use]
+    pub fn with_external_line_item_id(
+        mut self,
+        external_line_item_id: impl Into<String>,
+    ) -> Self {
+        self.external_line_item_id = Some(external_line_item_id.into());
+        self
+    }
 }
 
 impl validation::Validate for ReceivingOrderLineItem {
@@ -865,6 +1064,7 @@ impl validation::ValidateJson for ReceivingOrderLineItem {
 /// The expected quantity of one lot of a line item.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ReceivingOrderLotLine {
     /// The line item's stock keeping unit.
     #[serde(
@@ -884,6 +1084,29 @@ pub struct ReceivingOrderLotLine {
     /// The number of units of this lot expected; at least 1.
     #[serde(rename = "expectedQuantity")]
     pub expected_quantity: i32,
+}
+
+impl ReceivingOrderLotLine {
+    /// The `ReceivingOrderLotLine` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(expected_quantity: i32) -> Self {
+        Self {
+            sku: None,
+            lot_number: None,
+            expected_quantity,
+        }
+    }
+    /// Sets `sku` (the `sku` property).
+    #[must_use]
+    pub fn with_sku(mut self, sku: impl Into<String>) -> Self {
+        self.sku = Some(sku.into());
+        self
+    }
+    /// Sets `lot_number` (the `lotNumber` property).
+    #[must_use]
+    pub fn with_lot_number(mut self, lot_number: impl Into<String>) -> Self {
+        self.lot_number = Some(lot_number.into());
+        self
+    }
 }
 
 impl validation::Validate for ReceivingOrderLotLine {
@@ -991,18 +1214,10 @@ impl validation::ValidateJson for ReceivingOrderLotLine {
 }
 
 /// How the stock travels to the warehouse.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize
-)]
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ReceivingOrderTransferType {
     /// `CargoTransfer`
     CargoTransfer,
@@ -1010,27 +1225,43 @@ pub enum ReceivingOrderTransferType {
     PickupTransfer,
     /// `CarriageTransfer`
     CarriageTransfer,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
 }
 
 impl ReceivingOrderTransferType {
-    /// Every value, in the document's order.
+    /// Every known value, in the document's order.
     pub const ALL: [Self; 3] = [
         Self::CargoTransfer,
         Self::PickupTransfer,
         Self::CarriageTransfer,
     ];
-    /// Every value as it is written on the wire, in the document's order.
+    /// Every known value as it is written on the wire, in the document's order.
     pub const VALUES: &'static [&'static str] = &[
         "CargoTransfer",
         "PickupTransfer",
         "CarriageTransfer",
     ];
     /// The value as it is written on the wire.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::CargoTransfer => "CargoTransfer",
             Self::PickupTransfer => "PickupTransfer",
             Self::CarriageTransfer => "CarriageTransfer",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "CargoTransfer" => Some(Self::CargoTransfer),
+            "PickupTransfer" => Some(Self::PickupTransfer),
+            "CarriageTransfer" => Some(Self::CarriageTransfer),
+            _ => None,
         }
     }
 }
@@ -1044,22 +1275,39 @@ impl std::fmt::Display for ReceivingOrderTransferType {
 impl std::str::FromStr for ReceivingOrderTransferType {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "CargoTransfer" => Ok(Self::CargoTransfer),
-            "PickupTransfer" => Ok(Self::PickupTransfer),
-            "CarriageTransfer" => Ok(Self::CarriageTransfer),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for ReceivingOrderTransferType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ReceivingOrderTransferType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
     }
 }
 
 impl validation::Validate for ReceivingOrderTransferType {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
 }
 
 impl validation::ValidateJson for ReceivingOrderTransferType {
@@ -1077,6 +1325,7 @@ impl validation::ValidateJson for ReceivingOrderTransferType {
 /// types are refused.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct TransferDetail {
     /// The integration that owns the order; must match the order's when given.
     #[serde(
@@ -1115,8 +1364,52 @@ pub struct TransferDetail {
     pub carriage_transfer: Option<CarriageTransfer>,
 }
 
+impl TransferDetail {
+    /// The `TransferDetail` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(transfer_type: ReceivingOrderTransferType) -> Self {
+        Self {
+            integration_id: None,
+            transfer_type,
+            cargo_transfer: None,
+            pickup_transfer: None,
+            carriage_transfer: None,
+        }
+    }
+    /// Sets `integration_id` (the `integrationId` property).
+    #[must_use]
+    pub fn with_integration_id(mut self, integration_id: uuid::Uuid) -> Self {
+        self.integration_id = Some(integration_id);
+        self
+    }
+    /// Sets `cargo_transfer` (the `cargoTransfer` property).
+    #[must_use]
+    pub fn with_cargo_transfer(mut self, cargo_transfer: CargoTransfer) -> Self {
+        self.cargo_transfer = Some(cargo_transfer);
+        self
+    }
+    /// Sets `pickup_transfer` (the `pickupTransfer` property).
+    #[must_use]
+    pub fn with_pickup_transfer(mut self, pickup_transfer: PickupTransfer) -> Self {
+        self.pickup_transfer = Some(pickup_transfer);
+        self
+    }
+    /// Sets `carriage_transfer` (the `carriageTransfer` property).
+    #[must_use]
+    pub fn with_carriage_transfer(
+        mut self,
+        carriage_transfer: CarriageTransfer,
+    ) -> Self {
+        self.carriage_transfer = Some(carriage_transfer);
+        self
+    }
+}
+
 impl validation::Validate for TransferDetail {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("transferType");
+        let value = &self.transfer_type;
+        validation::Validate::validate(value, path, report);
+        path.pop();
         path.push_key("cargoTransfer");
         let value = &self.cargo_transfer;
         if let Some(value) = value {
@@ -1180,6 +1473,7 @@ impl validation::ValidateJson for TransferDetail {
 
 /// An order of the batch that could not be updated.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UpsertFailure {
     /// The order's reference number.
     #[serde(rename = "referenceNumber")]
@@ -1187,6 +1481,16 @@ pub struct UpsertFailure {
     /// Why: `InvalidOperation` (the order is no longer in state Created) or
     /// `UpdateFromDifferentIntegration` (the order belongs to another integration).
     pub message: String,
+}
+
+impl UpsertFailure {
+    /// The `UpsertFailure` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(reference_number: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            reference_number: reference_number.into(),
+            message: message.into(),
+        }
+    }
 }
 
 impl validation::Validate for UpsertFailure {

@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// A returned shipment.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Return {
     /// The return's key within the tenant.
     #[serde(rename = "returnReferenceNumber")]
@@ -50,6 +51,82 @@ pub struct Return {
     /// When the return was completed.
     #[serde(rename = "completedAt", default, skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl Return {
+    /// The `Return` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        return_reference_number: impl Into<String>,
+        created_at: chrono::DateTime<chrono::Utc>,
+        updated_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        Self {
+            return_reference_number: return_reference_number.into(),
+            sales_order_channel: None,
+            sales_order_reference_number: None,
+            notes: None,
+            tracking_id: None,
+            cargo_carrier: None,
+            created_at,
+            updated_at,
+            arrived_to_warehouse_at: None,
+            completed_at: None,
+        }
+    }
+    /// Sets `sales_order_channel` (the `salesOrderChannel` property).
+    #[must_use]
+    pub fn with_sales_order_channel(
+        mut self,
+        sales_order_channel: impl Into<String>,
+    ) -> Self {
+        self.sales_order_channel = Some(sales_order_channel.into());
+        self
+    }
+    /// Sets `sales_order_reference_number` (the `salesOrderReferenceNumber` property).
+    #[must_use]
+    pub fn with_sales_order_reference_number(
+        mut self,
+        sales_order_reference_number: impl Into<String>,
+    ) -> Self {
+        self.sales_order_reference_number = Some(sales_order_reference_number.into());
+        self
+    }
+    /// Sets `notes` (the `notes` property).
+    #[must_use]
+    pub fn with_notes(mut self, notes: impl Into<String>) -> Self {
+        self.notes = Some(notes.into());
+        self
+    }
+    /// Sets `tracking_id` (the `trackingId` property).
+    #[must_use]
+    pub fn with_tracking_id(mut self, tracking_id: impl Into<String>) -> Self {
+        self.tracking_id = Some(tracking_id.into());
+        self
+    }
+    /// Sets `cargo_carrier` (the `cargoCarrier` property).
+    #[must_use]
+    pub fn with_cargo_carrier(mut self, cargo_carrier: impl Into<String>) -> Self {
+        self.cargo_carrier = Some(cargo_carrier.into());
+        self
+    }
+    /// Sets `arrived_to_warehouse_at` (the `arrivedToWarehouseAt` property).
+    #[must_use]
+    pub fn with_arrived_to_warehouse_at(
+        mut self,
+        arrived_to_warehouse_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.arrived_to_warehouse_at = Some(arrived_to_warehouse_at);
+        self
+    }
+    /// Sets `completed_at` (the `completedAt` property).
+    #[must_use]
+    pub fn with_completed_at(
+        mut self,
+        completed_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.completed_at = Some(completed_at);
+        self
+    }
 }
 
 impl validation::Validate for Return {
@@ -203,6 +280,7 @@ impl validation::ValidateJson for Return {
 
 /// One page of returns.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ReturnList {
     /// The page size used, after clamping to 1–100.
     pub count: i32,
@@ -213,6 +291,23 @@ pub struct ReturnList {
     pub data_set_count: i32,
     /// The returns of this page, at most `count`.
     pub items: Vec<Return>,
+}
+
+impl ReturnList {
+    /// The `ReturnList` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        count: i32,
+        offset: i32,
+        data_set_count: i32,
+        items: Vec<Return>,
+    ) -> Self {
+        Self {
+            count,
+            offset,
+            data_set_count,
+            items,
+        }
+    }
 }
 
 impl validation::Validate for ReturnList {
@@ -254,6 +349,7 @@ impl validation::ValidateJson for ReturnList {
 
 /// A returned shipment with its tag.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaggedReturn {
     /// The return's key within the tenant.
     #[serde(rename = "returnReferenceNumber")]
@@ -300,6 +396,89 @@ pub struct TaggedReturn {
     /// Free text of at most 256 characters set by the warehouse; absent (or null) when the return has none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
+}
+
+impl TaggedReturn {
+    /// The `TaggedReturn` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        return_reference_number: impl Into<String>,
+        created_at: chrono::DateTime<chrono::Utc>,
+        updated_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        Self {
+            return_reference_number: return_reference_number.into(),
+            sales_order_channel: None,
+            sales_order_reference_number: None,
+            notes: None,
+            tracking_id: None,
+            cargo_carrier: None,
+            created_at,
+            updated_at,
+            arrived_to_warehouse_at: None,
+            completed_at: None,
+            tag: None,
+        }
+    }
+    /// Sets `sales_order_channel` (the `salesOrderChannel` property).
+    #[must_use]
+    pub fn with_sales_order_channel(
+        mut self,
+        sales_order_channel: impl Into<String>,
+    ) -> Self {
+        self.sales_order_channel = Some(sales_order_channel.into());
+        self
+    }
+    /// Sets `sales_order_reference_number` (the `salesOrderReferenceNumber` property).
+    #[must_use]
+    pub fn with_sales_order_reference_number(
+        mut self,
+        sales_order_reference_number: impl Into<String>,
+    ) -> Self {
+        self.sales_order_reference_number = Some(sales_order_reference_number.into());
+        self
+    }
+    /// Sets `notes` (the `notes` property).
+    #[must_use]
+    pub fn with_notes(mut self, notes: impl Into<String>) -> Self {
+        self.notes = Some(notes.into());
+        self
+    }
+    /// Sets `tracking_id` (the `trackingId` property).
+    #[must_use]
+    pub fn with_tracking_id(mut self, tracking_id: impl Into<String>) -> Self {
+        self.tracking_id = Some(tracking_id.into());
+        self
+    }
+    /// Sets `cargo_carrier` (the `cargoCarrier` property).
+    #[must_use]
+    pub fn with_cargo_carrier(mut self, cargo_carrier: impl Into<String>) -> Self {
+        self.cargo_carrier = Some(cargo_carrier.into());
+        self
+    }
+    /// Sets `arrived_to_warehouse_at` (the `arrivedToWarehouseAt` property).
+    #[must_use]
+    pub fn with_arrived_to_warehouse_at(
+        mut self,
+        arrived_to_warehouse_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.arrived_to_warehouse_at = Some(arrived_to_warehouse_at);
+        self
+    }
+    /// Sets `completed_at` (the `completedAt` property).
+    #[must_use]
+    pub fn with_completed_at(
+        mut self,
+        completed_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.completed_at = Some(completed_at);
+        self
+    }
+    /// Sets `tag` (the `tag` property).
+    #[must_use]
+    pub fn with_tag(mut self, tag: impl Into<String>) -> Self {
+        self.tag = Some(tag.into());
+        self
+    }
 }
 
 impl validation::Validate for TaggedReturn {
@@ -472,6 +651,7 @@ impl validation::ValidateJson for TaggedReturn {
 
 /// One page of returns with their tags.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaggedReturnList {
     /// The page size used, after clamping to 1–100.
     pub count: i32,
@@ -482,6 +662,23 @@ pub struct TaggedReturnList {
     pub data_set_count: i32,
     /// The returns of this page, at most `count`.
     pub items: Vec<TaggedReturn>,
+}
+
+impl TaggedReturnList {
+    /// The `TaggedReturnList` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        count: i32,
+        offset: i32,
+        data_set_count: i32,
+        items: Vec<TaggedReturn>,
+    ) -> Self {
+        Self {
+            count,
+            offset,
+            data_set_count,
+            items,
+        }
+    }
 }
 
 impl validation::Validate for TaggedReturnList {

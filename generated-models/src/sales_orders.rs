@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The customer of a sales order, without addresses.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CustomerSummary {
     /// The customer's id.
     pub id: uuid::Uuid,
@@ -26,6 +27,29 @@ pub struct CustomerSummary {
     /// When the customer was created.
     #[serde(rename = "createdAt")]
     pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl CustomerSummary {
+    /// The `CustomerSummary` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        id: uuid::Uuid,
+        customer_no: i32,
+        email: impl Into<String>,
+        first_name: impl Into<String>,
+        last_name: impl Into<String>,
+        phone: impl Into<String>,
+        created_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        Self {
+            id,
+            customer_no,
+            email: email.into(),
+            first_name: first_name.into(),
+            last_name: last_name.into(),
+            phone: phone.into(),
+            created_at,
+        }
+    }
 }
 
 impl validation::Validate for CustomerSummary {
@@ -142,6 +166,7 @@ impl validation::ValidateJson for CustomerSummary {
 
 /// Gift options.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct GiftOptions {
     /// Whether to gift-wrap the package.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -149,6 +174,25 @@ pub struct GiftOptions {
     /// A gift note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+}
+
+impl GiftOptions {
+    /// The `GiftOptions` with every property unset.
+    pub fn new() -> Self {
+        Self { wrap: None, notes: None }
+    }
+    /// Sets `wrap` (the `wrap` property).
+    #[must_use]
+    pub fn with_wrap(mut self, wrap: bool) -> Self {
+        self.wrap = Some(wrap);
+        self
+    }
+    /// Sets `notes` (the `notes` property).
+    #[must_use]
+    pub fn with_notes(mut self, notes: impl Into<String>) -> Self {
+        self.notes = Some(notes.into());
+        self
+    }
 }
 
 impl validation::Validate for GiftOptions {
@@ -190,6 +234,7 @@ impl validation::ValidateJson for GiftOptions {
 
 /// A package a sales order was shipped in.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Package {
     /// The package's reference number.
     #[serde(rename = "referenceNumber")]
@@ -203,6 +248,33 @@ pub struct Package {
     /// The `shippingInfo` property.
     #[serde(rename = "shippingInfo", default, skip_serializing_if = "Option::is_none")]
     pub shipping_info: Option<ShippingInfo>,
+}
+
+impl Package {
+    /// The `Package` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        reference_number: impl Into<String>,
+        line_items: Vec<PackageLineItem>,
+    ) -> Self {
+        Self {
+            reference_number: reference_number.into(),
+            invoice_url: None,
+            line_items,
+            shipping_info: None,
+        }
+    }
+    /// Sets `invoice_url` (the `invoiceURL` property).
+    #[must_use]
+    pub fn with_invoice_url(mut self, invoice_url: impl Into<String>) -> Self {
+        self.invoice_url = Some(invoice_url.into());
+        self
+    }
+    /// Sets `shipping_info` (the `shippingInfo` property).
+    #[must_use]
+    pub fn with_shipping_info(mut self, shipping_info: ShippingInfo) -> Self {
+        self.shipping_info = Some(shipping_info);
+        self
+    }
 }
 
 impl validation::Validate for Package {
@@ -288,6 +360,7 @@ impl validation::ValidateJson for Package {
 
 /// Units of one product in a package.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PackageLineItem {
     /// The stock keeping unit.
     pub sku: String,
@@ -325,6 +398,57 @@ pub struct PackageLineItem {
         skip_serializing_if = "Option::is_none"
     )]
     pub product_discount: Option<f64>,
+}
+
+impl PackageLineItem {
+    /// The `PackageLineItem` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(sku: impl Into<String>) -> Self {
+        Self {
+            sku: sku.into(),
+            barcodes: None,
+            amount_in_package: None,
+            serial_numbers: None,
+            product_sale_price: None,
+            product_tax_ratio: None,
+            product_discount: None,
+        }
+    }
+    /// Sets `barcodes` (the `barcodes` property).
+    #[must_use]
+    pub fn with_barcodes(mut self, barcodes: Vec<String>) -> Self {
+        self.barcodes = Some(barcodes);
+        self
+    }
+    /// Sets `amount_in_package` (the `amountInPackage` property).
+    #[must_use]
+    pub fn with_amount_in_package(mut self, amount_in_package: i32) -> Self {
+        self.amount_in_package = Some(amount_in_package);
+        self
+    }
+    /// Sets `serial_numbers` (the `serialNumbers` property).
+    #[must_use]
+    pub fn with_serial_numbers(mut self, serial_numbers: impl Into<String>) -> Self {
+        self.serial_numbers = Some(serial_numbers.into());
+        self
+    }
+    /// Sets `product_sale_price` (the `productSalePrice` property).
+    #[must_use]
+    pub fn with_product_sale_price(mut self, product_sale_price: f64) -> Self {
+        self.product_sale_price = Some(product_sale_price);
+        self
+    }
+    /// Sets `product_tax_ratio` (the `productTaxRatio` property).
+    #[must_use]
+    pub fn with_product_tax_ratio(mut self, product_tax_ratio: f64) -> Self {
+        self.product_tax_ratio = Some(product_tax_ratio);
+        self
+    }
+    /// Sets `product_discount` (the `productDiscount` property).
+    #[must_use]
+    pub fn with_product_discount(mut self, product_discount: f64) -> Self {
+        self.product_discount = Some(product_discount);
+        self
+    }
 }
 
 impl validation::Validate for PackageLineItem {
@@ -400,6 +524,7 @@ impl validation::ValidateJson for PackageLineItem {
 
 /// An outgoing order, as the warehouse knows it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct SalesOrder {
     /// The sales order's id.
     pub id: uuid::Uuid,
@@ -474,6 +599,146 @@ pub struct SalesOrder {
     pub packages: Vec<Package>,
 }
 
+impl SalesOrder {
+    /// The `SalesOrder` with these required properties; the optional ones are unset (see the `with_*` methods).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one argument per required property of the schema"
+    )]
+    pub fn new(
+        id: uuid::Uuid,
+        reference_number: impl Into<String>,
+        state: SalesOrderState,
+        approved_shipments: bool,
+        approved: bool,
+        created_at: chrono::DateTime<chrono::Utc>,
+        updated_at: chrono::DateTime<chrono::Utc>,
+        customer: CustomerSummary,
+        line_items: Vec<SalesOrderLineItem>,
+        packages: Vec<Package>,
+    ) -> Self {
+        Self {
+            id,
+            reference_number: reference_number.into(),
+            sales_channel: None,
+            state,
+            approved_shipments,
+            approved,
+            created_at,
+            updated_at,
+            order_created_at: None,
+            picked_at: None,
+            packed_at: None,
+            cancelled_at: None,
+            shipped_at: None,
+            delivered_at: None,
+            customer,
+            shipping_address: None,
+            billing_address: None,
+            shipping_info: None,
+            line_items,
+            integration: None,
+            payment: None,
+            cargo: None,
+            vas: None,
+            packages,
+        }
+    }
+    /// Sets `sales_channel` (the `salesChannel` property).
+    #[must_use]
+    pub fn with_sales_channel(mut self, sales_channel: impl Into<String>) -> Self {
+        self.sales_channel = Some(sales_channel.into());
+        self
+    }
+    /// Sets `order_created_at` (the `orderCreatedAt` property).
+    #[must_use]
+    pub fn with_order_created_at(
+        mut self,
+        order_created_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.order_created_at = Some(order_created_at);
+        self
+    }
+    /// Sets `picked_at` (the `pickedAt` property).
+    #[must_use]
+    pub fn with_picked_at(mut self, picked_at: chrono::DateTime<chrono::Utc>) -> Self {
+        self.picked_at = Some(picked_at);
+        self
+    }
+    /// Sets `packed_at` (the `packedAt` property).
+    #[must_use]
+    pub fn with_packed_at(mut self, packed_at: chrono::DateTime<chrono::Utc>) -> Self {
+        self.packed_at = Some(packed_at);
+        self
+    }
+    /// Sets `cancelled_at` (the `cancelledAt` property).
+    #[must_use]
+    pub fn with_cancelled_at(
+        mut self,
+        cancelled_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.cancelled_at = Some(cancelled_at);
+        self
+    }
+    /// Sets `shipped_at` (the `shippedAt` property).
+    #[must_use]
+    pub fn with_shipped_at(mut self, shipped_at: chrono::DateTime<chrono::Utc>) -> Self {
+        self.shipped_at = Some(shipped_at);
+        self
+    }
+    /// Sets `delivered_at` (the `deliveredAt` property).
+    #[must_use]
+    pub fn with_delivered_at(
+        mut self,
+        delivered_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.delivered_at = Some(delivered_at);
+        self
+    }
+    /// Sets `shipping_address` (the `shippingAddress` property).
+    #[must_use]
+    pub fn with_shipping_address(mut self, shipping_address: crate::Address) -> Self {
+        self.shipping_address = Some(shipping_address);
+        self
+    }
+    /// Sets `billing_address` (the `billingAddress` property).
+    #[must_use]
+    pub fn with_billing_address(mut self, billing_address: crate::Address) -> Self {
+        self.billing_address = Some(billing_address);
+        self
+    }
+    /// Sets `shipping_info` (the `shippingInfo` property).
+    #[must_use]
+    pub fn with_shipping_info(mut self, shipping_info: ShippingInfo) -> Self {
+        self.shipping_info = Some(shipping_info);
+        self
+    }
+    /// Sets `integration` (the `integration` property).
+    #[must_use]
+    pub fn with_integration(mut self, integration: SalesOrderIntegration) -> Self {
+        self.integration = Some(integration);
+        self
+    }
+    /// Sets `payment` (the `payment` property).
+    #[must_use]
+    pub fn with_payment(mut self, payment: SalesOrderPayment) -> Self {
+        self.payment = Some(payment);
+        self
+    }
+    /// Sets `cargo` (the `cargo` property).
+    #[must_use]
+    pub fn with_cargo(mut self, cargo: SalesOrderCargo) -> Self {
+        self.cargo = Some(cargo);
+        self
+    }
+    /// Sets `vas` (the `vas` property).
+    #[must_use]
+    pub fn with_vas(mut self, vas: ValueAddedServices) -> Self {
+        self.vas = Some(vas);
+        self
+    }
+}
+
 impl validation::Validate for SalesOrder {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
         path.push_key("referenceNumber");
@@ -491,6 +756,10 @@ impl validation::Validate for SalesOrder {
                 validation::check_length(text, None, Some(100), None, path, report);
             }
         }
+        path.pop();
+        path.push_key("state");
+        let value = &self.state;
+        validation::Validate::validate(value, path, report);
         path.pop();
         path.push_key("customer");
         let value = &self.customer;
@@ -666,6 +935,7 @@ impl validation::ValidateJson for SalesOrder {
 
 /// The cargo booking of the sales order.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct SalesOrderCargo {
     /// The carrier the customer asked for.
     #[serde(
@@ -684,6 +954,41 @@ pub struct SalesOrderCargo {
     /// The carrier's code for the shipment.
     #[serde(rename = "cargoCode", default, skip_serializing_if = "Option::is_none")]
     pub cargo_code: Option<String>,
+}
+
+impl SalesOrderCargo {
+    /// The `SalesOrderCargo` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            requested_cargo_carrier: None,
+            cargo_document_url: None,
+            cargo_code: None,
+        }
+    }
+    /// Sets `requested_cargo_carrier` (the `requestedCargoCarrier` property).
+    #[must_use]
+    pub fn with_requested_cargo_carrier(
+        mut self,
+        requested_cargo_carrier: impl Into<String>,
+    ) -> Self {
+        self.requested_cargo_carrier = Some(requested_cargo_carrier.into());
+        self
+    }
+    /// Sets `cargo_document_url` (the `cargoDocumentUrl` property).
+    #[must_use]
+    pub fn with_cargo_document_url(
+        mut self,
+        cargo_document_url: impl Into<String>,
+    ) -> Self {
+        self.cargo_document_url = Some(cargo_document_url.into());
+        self
+    }
+    /// Sets `cargo_code` (the `cargoCode` property).
+    #[must_use]
+    pub fn with_cargo_code(mut self, cargo_code: impl Into<String>) -> Self {
+        self.cargo_code = Some(cargo_code.into());
+        self
+    }
 }
 
 impl validation::Validate for SalesOrderCargo {
@@ -762,6 +1067,7 @@ impl validation::ValidateJson for SalesOrderCargo {
 
 /// The integration the sales order came through.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct SalesOrderIntegration {
     /// The integration's name.
     #[serde(
@@ -770,6 +1076,19 @@ pub struct SalesOrderIntegration {
         skip_serializing_if = "Option::is_none"
     )]
     pub integration_name: Option<String>,
+}
+
+impl SalesOrderIntegration {
+    /// The `SalesOrderIntegration` with every property unset.
+    pub fn new() -> Self {
+        Self { integration_name: None }
+    }
+    /// Sets `integration_name` (the `integrationName` property).
+    #[must_use]
+    pub fn with_integration_name(mut self, integration_name: impl Into<String>) -> Self {
+        self.integration_name = Some(integration_name.into());
+        self
+    }
 }
 
 impl validation::Validate for SalesOrderIntegration {
@@ -810,6 +1129,7 @@ impl validation::ValidateJson for SalesOrderIntegration {
 
 /// One ordered item.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct SalesOrderLineItem {
     /// The line's id.
     pub id: uuid::Uuid,
@@ -872,6 +1192,93 @@ pub struct SalesOrderLineItem {
         skip_serializing_if = "Option::is_none"
     )]
     pub product_discount: Option<f64>,
+}
+
+impl SalesOrderLineItem {
+    /// The `SalesOrderLineItem` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(id: uuid::Uuid, sku: impl Into<String>) -> Self {
+        Self {
+            id,
+            sku: sku.into(),
+            barcodes: None,
+            sale_price: None,
+            image_url: None,
+            product_name: None,
+            product_category: None,
+            amount_in_order: None,
+            missing_quantity: None,
+            cancelled_amount: None,
+            product_sale_price: None,
+            product_tax_ratio: None,
+            product_discount: None,
+        }
+    }
+    /// Sets `barcodes` (the `barcodes` property).
+    #[must_use]
+    pub fn with_barcodes(mut self, barcodes: Vec<String>) -> Self {
+        self.barcodes = Some(barcodes);
+        self
+    }
+    /// Sets `sale_price` (the `salePrice` property).
+    #[must_use]
+    pub fn with_sale_price(mut self, sale_price: f64) -> Self {
+        self.sale_price = Some(sale_price);
+        self
+    }
+    /// Sets `image_url` (the `imageUrl` property).
+    #[must_use]
+    pub fn with_image_url(mut self, image_url: impl Into<String>) -> Self {
+        self.image_url = Some(image_url.into());
+        self
+    }
+    /// Sets `product_name` (the `productName` property).
+    #[must_use]
+    pub fn with_product_name(mut self, product_name: impl Into<String>) -> Self {
+        self.product_name = Some(product_name.into());
+        self
+    }
+    /// Sets `product_category` (the `productCategory` property).
+    #[must_use]
+    pub fn with_product_category(mut self, product_category: impl Into<String>) -> Self {
+        self.product_category = Some(product_category.into());
+        self
+    }
+    /// Sets `amount_in_order` (the `amountInOrder` property).
+    #[must_use]
+    pub fn with_amount_in_order(mut self, amount_in_order: i32) -> Self {
+        self.amount_in_order = Some(amount_in_order);
+        self
+    }
+    /// Sets `missing_quantity` (the `missingQuantity` property).
+    #[must_use]
+    pub fn with_missing_quantity(mut self, missing_quantity: i32) -> Self {
+        self.missing_quantity = Some(missing_quantity);
+        self
+    }
+    /// Sets `cancelled_amount` (the `cancelledAmount` property).
+    #[must_use]
+    pub fn with_cancelled_amount(mut self, cancelled_amount: i32) -> Self {
+        self.cancelled_amount = Some(cancelled_amount);
+        self
+    }
+    /// Sets `product_sale_price` (the `productSalePrice` property).
+    #[must_use]
+    pub fn with_product_sale_price(mut self, product_sale_price: f64) -> Self {
+        self.product_sale_price = Some(product_sale_price);
+        self
+    }
+    /// Sets `product_tax_ratio` (the `productTaxRatio` property).
+    #[must_use]
+    pub fn with_product_tax_ratio(mut self, product_tax_ratio: f64) -> Self {
+        self.product_tax_ratio = Some(product_tax_ratio);
+        self
+    }
+    /// Sets `product_discount` (the `productDiscount` property).
+    #[must_use]
+    pub fn with_product_discount(mut self, product_discount: f64) -> Self {
+        self.product_discount = Some(product_discount);
+        self
+    }
 }
 
 impl validation::Validate for SalesOrderLineItem {
@@ -993,6 +1400,7 @@ impl validation::ValidateJson for SalesOrderLineItem {
 
 /// What was paid for the sales order.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct SalesOrderPayment {
     /// The total amount paid.
     #[serde(
@@ -1001,6 +1409,19 @@ pub struct SalesOrderPayment {
         skip_serializing_if = "Option::is_none"
     )]
     pub total_payment_amount: Option<f64>,
+}
+
+impl SalesOrderPayment {
+    /// The `SalesOrderPayment` with every property unset.
+    pub fn new() -> Self {
+        Self { total_payment_amount: None }
+    }
+    /// Sets `total_payment_amount` (the `totalPaymentAmount` property).
+    #[must_use]
+    pub fn with_total_payment_amount(mut self, total_payment_amount: f64) -> Self {
+        self.total_payment_amount = Some(total_payment_amount);
+        self
+    }
 }
 
 impl validation::Validate for SalesOrderPayment {
@@ -1025,18 +1446,10 @@ impl validation::ValidateJson for SalesOrderPayment {
 /// Where a sales order is in its life: Created → Picked → Packed →
 /// ReadyToBeShipped → Shipped → Delivered, or Cancelled from any state
 /// before Shipped.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize
-)]
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum SalesOrderState {
     /// `Cancelled`
     Cancelled,
@@ -1052,10 +1465,12 @@ pub enum SalesOrderState {
     Shipped,
     /// `Delivered`
     Delivered,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
 }
 
 impl SalesOrderState {
-    /// Every value, in the document's order.
+    /// Every known value, in the document's order.
     pub const ALL: [Self; 7] = [
         Self::Cancelled,
         Self::Created,
@@ -1065,7 +1480,7 @@ impl SalesOrderState {
         Self::Shipped,
         Self::Delivered,
     ];
-    /// Every value as it is written on the wire, in the document's order.
+    /// Every known value as it is written on the wire, in the document's order.
     pub const VALUES: &'static [&'static str] = &[
         "Cancelled",
         "Created",
@@ -1076,7 +1491,7 @@ impl SalesOrderState {
         "Delivered",
     ];
     /// The value as it is written on the wire.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::Cancelled => "Cancelled",
             Self::Created => "Created",
@@ -1085,6 +1500,24 @@ impl SalesOrderState {
             Self::ReadyToBeShipped => "ReadyToBeShipped",
             Self::Shipped => "Shipped",
             Self::Delivered => "Delivered",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "Cancelled" => Some(Self::Cancelled),
+            "Created" => Some(Self::Created),
+            "Picked" => Some(Self::Picked),
+            "Packed" => Some(Self::Packed),
+            "ReadyToBeShipped" => Some(Self::ReadyToBeShipped),
+            "Shipped" => Some(Self::Shipped),
+            "Delivered" => Some(Self::Delivered),
+            _ => None,
         }
     }
 }
@@ -1098,26 +1531,39 @@ impl std::fmt::Display for SalesOrderState {
 impl std::str::FromStr for SalesOrderState {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "Cancelled" => Ok(Self::Cancelled),
-            "Created" => Ok(Self::Created),
-            "Picked" => Ok(Self::Picked),
-            "Packed" => Ok(Self::Packed),
-            "ReadyToBeShipped" => Ok(Self::ReadyToBeShipped),
-            "Shipped" => Ok(Self::Shipped),
-            "Delivered" => Ok(Self::Delivered),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for SalesOrderState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SalesOrderState {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
     }
 }
 
 impl validation::Validate for SalesOrderState {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
 }
 
 impl validation::ValidateJson for SalesOrderState {
@@ -1132,6 +1578,7 @@ impl validation::ValidateJson for SalesOrderState {
 
 /// Where a shipment is.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ShippingInfo {
     /// The shipping company.
     #[serde(
@@ -1153,6 +1600,45 @@ pub struct ShippingInfo {
     /// Where the shipment can be tracked.
     #[serde(rename = "trackingUrl", default, skip_serializing_if = "Option::is_none")]
     pub tracking_url: Option<String>,
+}
+
+impl ShippingInfo {
+    /// The `ShippingInfo` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            shipping_company: None,
+            shipping_tracking_id: None,
+            shipping_state: None,
+            tracking_url: None,
+        }
+    }
+    /// Sets `shipping_company` (the `shippingCompany` property).
+    #[must_use]
+    pub fn with_shipping_company(mut self, shipping_company: impl Into<String>) -> Self {
+        self.shipping_company = Some(shipping_company.into());
+        self
+    }
+    /// Sets `shipping_tracking_id` (the `shippingTrackingId` property).
+    #[must_use]
+    pub fn with_shipping_tracking_id(
+        mut self,
+        shipping_tracking_id: impl Into<String>,
+    ) -> Self {
+        self.shipping_tracking_id = Some(shipping_tracking_id.into());
+        self
+    }
+    /// Sets `shipping_state` (the `shippingState` property).
+    #[must_use]
+    pub fn with_shipping_state(mut self, shipping_state: impl Into<String>) -> Self {
+        self.shipping_state = Some(shipping_state.into());
+        self
+    }
+    /// Sets `tracking_url` (the `trackingUrl` property).
+    #[must_use]
+    pub fn with_tracking_url(mut self, tracking_url: impl Into<String>) -> Self {
+        self.tracking_url = Some(tracking_url.into());
+        self
+    }
 }
 
 impl validation::Validate for ShippingInfo {
@@ -1250,6 +1736,7 @@ impl validation::ValidateJson for ShippingInfo {
 
 /// Value-added services ordered with the sales order.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ValueAddedServices {
     /// A note to put into the package.
     #[serde(rename = "packageNote", default, skip_serializing_if = "Option::is_none")]
@@ -1260,6 +1747,35 @@ pub struct ValueAddedServices {
     /// The `document` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<VasDocument>,
+}
+
+impl ValueAddedServices {
+    /// The `ValueAddedServices` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            package_note: None,
+            gift: None,
+            document: None,
+        }
+    }
+    /// Sets `package_note` (the `packageNote` property).
+    #[must_use]
+    pub fn with_package_note(mut self, package_note: impl Into<String>) -> Self {
+        self.package_note = Some(package_note.into());
+        self
+    }
+    /// Sets `gift` (the `gift` property).
+    #[must_use]
+    pub fn with_gift(mut self, gift: GiftOptions) -> Self {
+        self.gift = Some(gift);
+        self
+    }
+    /// Sets `document` (the `document` property).
+    #[must_use]
+    pub fn with_document(mut self, document: VasDocument) -> Self {
+        self.document = Some(document);
+        self
+    }
 }
 
 impl validation::Validate for ValueAddedServices {
@@ -1316,10 +1832,24 @@ impl validation::ValidateJson for ValueAddedServices {
 
 /// A document to put into the package.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct VasDocument {
     /// Where the document is.
     #[serde(rename = "documentUrl", default, skip_serializing_if = "Option::is_none")]
     pub document_url: Option<String>,
+}
+
+impl VasDocument {
+    /// The `VasDocument` with every property unset.
+    pub fn new() -> Self {
+        Self { document_url: None }
+    }
+    /// Sets `document_url` (the `documentUrl` property).
+    #[must_use]
+    pub fn with_document_url(mut self, document_url: impl Into<String>) -> Self {
+        self.document_url = Some(document_url.into());
+        self
+    }
 }
 
 impl validation::Validate for VasDocument {

@@ -82,6 +82,16 @@ pub struct Target {
     /// requires a section for `version`.
     #[serde(default)]
     pub changelog: Option<PathBuf>,
+    /// Whether the string enums that answers carry keep a value the
+    /// document does not list (in an `Unknown` variant) instead of failing
+    /// the whole answer; requests stay strict either way. On by default
+    /// (`open-enums = false` turns it off).
+    #[serde(default = "yes")]
+    pub open_enums: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Target {
@@ -104,6 +114,7 @@ impl Target {
             client_example: None,
             version: None,
             changelog: None,
+            open_enums: true,
         }
     }
 

@@ -123,7 +123,7 @@ pub fn generate_standalone_with(
     let label = spec.to_string_lossy().replace('\\', "/");
     let doc = parse::Document::load(spec, &label)?;
     let target = Target::standalone(spec.to_path_buf(), name);
-    let api = lower::lower(&doc)?;
+    let api = lower_for(&doc, &target)?;
     let cx = Context {
         api: &api,
         target: &target,
@@ -151,7 +151,7 @@ fn generate_with(
     command: &str,
     client_example: Option<&str>,
 ) -> Result<Generated> {
-    let api = lower::lower(doc)?;
+    let api = lower_for(doc, target)?;
     let files = emit_all(&Context {
         api: &api,
         target,
@@ -162,6 +162,16 @@ fn generate_with(
         files,
         notes: api.notes,
     })
+}
+
+/// The document lowered, with the target's settings that shape the IR
+/// applied (`open-enums`).
+fn lower_for(doc: &parse::Document, target: &Target) -> Result<ir::Api> {
+    let mut api = lower::lower(doc)?;
+    if target.open_enums {
+        lower::open_enums(&mut api);
+    }
+    Ok(api)
 }
 
 /// Every crate the target asks for.

@@ -30,6 +30,7 @@ fn target() -> Target {
         client_example: None,
         version: None,
         changelog: None,
+        open_enums: true,
     }
 }
 
@@ -86,8 +87,8 @@ fn operations_take_typed_arguments_and_return_typed_results() {
         "pub async fn get_item( &self, kind: crate::models::Kind, id: i64, params: GetItemParams, ) -> Result<GetItemResponse, crate::Error>",
         // Several success statuses: an enum; exact statuses before ranges.
         "pub enum GetItemResponse { /// 200: The item. Ok(crate::models::Item), /// 204: Nothing to show. NoContent, }",
-        "200 => { Ok( GetItemResponse::Ok( __answer.json::<crate::models::Item>(Envelope::Probe)?, ), ) }",
-        "204 => Ok(GetItemResponse::NoContent),",
+        "200 => { let __body = __answer.json::<crate::models::Item>(Envelope::Probe)?; Ok( __answer .into_response(GetItemResponse::Ok(__body), GetItemHeaders::read), ) }",
+        "204 => { Ok( __answer .into_response(GetItemResponse::NoContent, GetItemHeaders::read), ) }",
         // Array styles, header and cookie parameters.
         "__call.query(\"fields\", &params.fields, Style::Pipe, false);",
         "__call.query(\"tags\", &params.tags, Style::Comma, true);",
@@ -98,7 +99,7 @@ fn operations_take_typed_arguments_and_return_typed_results() {
         "__call.body(\"application/octet-stream\", Into::<bytes::Bytes>::into(body));",
         "if let Some(__body) = params.body { __call.body(\"text/plain\", bytes::Bytes::from(__body)); }",
         // `default` as the only documented answer: any 2xx.
-        "200..=299 => Ok(__answer.json::<crate::models::Item>(Envelope::Probe)?),",
+        "200..=299 => { let __body = __answer.json::<crate::models::Item>(Envelope::Probe)?; Ok(__answer.into_response(__body, AddNoteHeaders::read)) }",
         // Security per operation.
         "Scheme::Basic",
         "Scheme::Cookie { name: \"token\" }",
@@ -111,7 +112,10 @@ fn operations_take_typed_arguments_and_return_typed_results() {
         ".json::<Vec<crate::models::Item>>(Envelope::Fallback)?",
         // No body documented for success, or no success documented: `()` on any 2xx.
         "pub async fn ping(&self) -> Result<(), crate::Error>",
-        "match __answer.status() { 200..=299 => Ok(()), _ => Err(__answer.into_error()), }",
+        "match __answer.status() { 200..=299 => Ok(__answer.into_response((), PingHeaders::read)), _ => Err(__answer.into_error()), }",
+        // The plain method is the `…_with_response` one, keeping the body.
+        "pub async fn ping(&self) -> Result<(), crate::Error> { self.ping_with_response().await.map(Response::into_inner) }",
+        "pub async fn ping_with_response( &self, ) -> Result<Response<(), PingHeaders>, crate::Error>",
         "pub async fn probe(&self) -> Result<(), crate::Error>",
         // A paged listing with other arguments: they are passed to every page.
         "pub fn list_books_stream( &self, shelf: &str, x_library: i64, query: crate::models::ListBooksQQuery, params: ListBooksParams, ) -> impl futures_util::Stream< Item = Result<crate::models::Item, crate::Error>, > + Send + 'static",

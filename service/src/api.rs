@@ -130,9 +130,7 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
                 .await
                 .map_err(api_error)?;
         Ok(BulkUpsertReceivingOrdersResponse::Ok {
-            body: BulkUpsertResult {
-                update_failures: Some(failures),
-            },
+            body: BulkUpsertResult::new().with_update_failures(failures),
         })
     }
 
@@ -246,26 +244,25 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
             .map_err(api_error)?;
         let items = items
             .into_iter()
-            .map(|r| Return {
-                return_reference_number: r.return_reference_number,
-                sales_order_channel: r.sales_order_channel,
-                sales_order_reference_number: r.sales_order_reference_number,
-                notes: r.notes,
-                tracking_id: r.tracking_id,
-                cargo_carrier: r.cargo_carrier,
-                created_at: r.created_at,
-                updated_at: r.updated_at,
-                arrived_to_warehouse_at: r.arrived_to_warehouse_at,
-                completed_at: r.completed_at,
+            .map(|r| {
+                let mut item = Return::new(r.return_reference_number, r.created_at, r.updated_at);
+                item.sales_order_channel = r.sales_order_channel;
+                item.sales_order_reference_number = r.sales_order_reference_number;
+                item.notes = r.notes;
+                item.tracking_id = r.tracking_id;
+                item.cargo_carrier = r.cargo_carrier;
+                item.arrived_to_warehouse_at = r.arrived_to_warehouse_at;
+                item.completed_at = r.completed_at;
+                item
             })
             .collect();
         Ok(ListReturnsResponse::Ok {
-            body: ReturnList {
-                count: int32(query.effective_count()),
-                offset: int32(query.effective_offset()),
-                data_set_count: int32(total),
+            body: ReturnList::new(
+                int32(query.effective_count()),
+                int32(query.effective_offset()),
+                int32(total),
                 items,
-            },
+            ),
         })
     }
 
@@ -285,12 +282,12 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
             .await
             .map_err(api_error)?;
         Ok(ListReturnsWithTagResponse::Ok {
-            body: TaggedReturnList {
-                count: int32(query.effective_count()),
-                offset: int32(query.effective_offset()),
-                data_set_count: int32(total),
+            body: TaggedReturnList::new(
+                int32(query.effective_count()),
+                int32(query.effective_offset()),
+                int32(total),
                 items,
-            },
+            ),
         })
     }
 }

@@ -154,80 +154,68 @@ use shop::import_item;
 /// A shop's order as the read model: a new id, Created at `now`, the
 /// customer's and addresses' ids and numbers left for the domain to assign.
 pub fn sales_order(shop: ShopSalesOrder, now: DateTime<Utc>) -> SalesOrder {
-    SalesOrder {
-        id: Uuid::new_v4(),
-        reference_number: shop.reference_number,
-        sales_channel: shop.sales_channel,
-        state: SalesOrderState::Created,
-        approved_shipments: shop.approved_shipments.unwrap_or(true),
-        approved: shop.approved.unwrap_or(true),
-        created_at: now,
-        updated_at: now,
-        order_created_at: shop.order_created_at,
-        picked_at: None,
-        packed_at: None,
-        cancelled_at: None,
-        shipped_at: None,
-        delivered_at: None,
-        customer: CustomerSummary {
-            id: Uuid::nil(),
-            customer_no: 0,
-            email: shop.customer.email,
-            first_name: shop.customer.first_name,
-            last_name: shop.customer.last_name,
-            phone: shop.customer.phone,
-            created_at: now,
-        },
-        shipping_address: shop.shipping_address.map(address),
-        billing_address: shop.billing_address.map(address),
-        shipping_info: None,
-        line_items: shop
-            .line_items
-            .into_iter()
-            .map(|line| SalesOrderLineItem {
-                id: Uuid::new_v4(),
-                sku: line.sku,
-                barcodes: line.barcodes,
-                sale_price: line.sale_price,
-                image_url: None,
-                product_name: line.product_name,
-                product_category: None,
-                amount_in_order: Some(line.quantity),
-                missing_quantity: None,
-                cancelled_amount: None,
-                product_sale_price: line.sale_price,
-                product_tax_ratio: None,
-                product_discount: None,
-            })
-            .collect(),
-        integration: None,
-        payment: shop.payment.map(|payment| SalesOrderPayment {
-            total_payment_amount: payment.total_payment_amount,
-        }),
-        cargo: None,
-        vas: None,
-        packages: Vec::new(),
-    }
+    let customer = CustomerSummary::new(
+        Uuid::nil(),
+        0,
+        shop.customer.email,
+        shop.customer.first_name,
+        shop.customer.last_name,
+        shop.customer.phone,
+        now,
+    );
+    let line_items = shop
+        .line_items
+        .into_iter()
+        .map(|line| {
+            let mut item = SalesOrderLineItem::new(Uuid::new_v4(), line.sku)
+                .with_amount_in_order(line.quantity);
+            item.barcodes = line.barcodes;
+            item.sale_price = line.sale_price;
+            item.product_name = line.product_name;
+            item.product_sale_price = line.sale_price;
+            item
+        })
+        .collect();
+    let mut order = SalesOrder::new(
+        Uuid::new_v4(),
+        shop.reference_number,
+        SalesOrderState::Created,
+        shop.approved_shipments.unwrap_or(true),
+        shop.approved.unwrap_or(true),
+        now,
+        now,
+        customer,
+        line_items,
+        Vec::new(),
+    );
+    order.sales_channel = shop.sales_channel;
+    order.order_created_at = shop.order_created_at;
+    order.shipping_address = shop.shipping_address.map(address);
+    order.billing_address = shop.billing_address.map(address);
+    order.payment = shop.payment.map(|payment| {
+        let mut paid = SalesOrderPayment::new();
+        paid.total_payment_amount = payment.total_payment_amount;
+        paid
+    });
+    order
 }
 
 /// A shop's address; its id and number are the domain's to assign.
 fn address(shop: ShopAddress) -> Address {
-    Address {
-        id: Uuid::nil(),
-        address_no: 0,
-        address_first_name: shop.address_first_name,
-        address_last_name: shop.address_last_name,
-        company: shop.company,
-        address_one: shop.address_one,
-        address_two: shop.address_two,
-        district: shop.district,
-        city: shop.city,
-        postal_code: shop.postal_code,
-        country: shop.country,
-        address_phone: shop.address_phone,
-        tax_office: shop.tax_office,
-        tax_number: shop.tax_number,
-    }
+    let mut stored = Address::new(0, Uuid::nil());
+    stored.address_first_name = shop.address_first_name;
+    stored.address_last_name = shop.address_last_name;
+    stored.company = shop.company;
+    stored.address_one = shop.address_one;
+    stored.address_two = shop.address_two;
+    stored.district = shop.district;
+    stored.city = shop.city;
+    stored.postal_code = shop.postal_code;
+    stored.country = shop.country;
+    stored.address_phone = shop.address_phone;
+    stored.tax_office = shop.tax_office;
+    stored.tax_number = shop.tax_number;
+    stored
 }
 
 /// A return as the read model: `createdAt` taken or `now`; `updatedAt`
@@ -238,19 +226,20 @@ pub fn tagged_return(shop: ShopReturn, now: DateTime<Utc>) -> TaggedReturn {
         .into_iter()
         .flatten()
         .fold(created_at, DateTime::max);
-    TaggedReturn {
-        return_reference_number: shop.return_reference_number,
-        sales_order_channel: shop.sales_order_channel,
-        sales_order_reference_number: shop.sales_order_reference_number,
-        notes: shop.notes,
-        tracking_id: shop.tracking_id,
-        cargo_carrier: shop.cargo_carrier,
+    let mut item = TaggedReturn::new(
+        shop.return_reference_number,
         created_at,
-        updated_at: shop.updated_at.unwrap_or(latest),
-        arrived_to_warehouse_at: shop.arrived_to_warehouse_at,
-        completed_at: shop.completed_at,
-        tag: shop.tag,
-    }
+        shop.updated_at.unwrap_or(latest),
+    );
+    item.sales_order_channel = shop.sales_order_channel;
+    item.sales_order_reference_number = shop.sales_order_reference_number;
+    item.notes = shop.notes;
+    item.tracking_id = shop.tracking_id;
+    item.cargo_carrier = shop.cargo_carrier;
+    item.arrived_to_warehouse_at = shop.arrived_to_warehouse_at;
+    item.completed_at = shop.completed_at;
+    item.tag = shop.tag;
+    item
 }
 
 #[cfg(test)]

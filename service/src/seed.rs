@@ -47,12 +47,7 @@ pub async fn demo(
         ("elif.yilmaz@example.com", "Elif", "Yılmaz", "+905321234567"),
         ("can.demir@example.com", "Can", "Demir", "+905339876543"),
     ] {
-        let input = CustomerInput {
-            email: email.to_owned(),
-            first_name: first.to_owned(),
-            last_name: last.to_owned(),
-            phone: phone.to_owned(),
-        };
+        let input = CustomerInput::new(email, first, last, phone);
         customers::create(store, id, &input).await?;
     }
 
@@ -101,7 +96,7 @@ pub async fn demo(
             continue;
         }
         for step in path {
-            sales_orders::advance(store, id, &reference, *step).await?;
+            sales_orders::advance(store, id, &reference, step.clone()).await?;
         }
     }
 

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [--quick] [--only codegen|layer|service]`: builds the
+//! `cargo xtask bench [--quick] [--only codegen|layer|service|rate-limit]`: builds the
 //! service and the benchmark driver (`bench/`, `logistics-bench`) in release
 //! and runs it; the report is printed and written to `target/bench/report.md`.
 
@@ -15,10 +15,10 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         .windows(2)
         .find(|pair| pair[0] == "--only")
         .map(|pair| pair[1])
-        && !["codegen", "layer", "service"].contains(&only)
+        && !["codegen", "layer", "service", "rate-limit"].contains(&only)
     {
         return Err(fail(format!(
-            "--only {only}: expected codegen, layer or service"
+            "--only {only}: expected codegen, layer, service or rate-limit"
         )));
     }
     cargo(

@@ -24,6 +24,8 @@ pub struct TypeDef {
     /// decoded strictly (an optional field may be absent, but not `null`
     /// unless the schema allows it).
     pub in_request: bool,
+    /// Whether an answer (response body or header) can carry it.
+    pub in_response: bool,
     /// Whether it, or anything it holds, has a constraint that serde cannot check.
     pub has_checks: bool,
 }
@@ -92,6 +94,10 @@ pub struct EnumDef {
     pub variants: Vec<EnumVariant>,
     /// The JSON type of its values.
     pub repr: EnumRepr,
+    /// Whether a value it does not list decodes into a variant that keeps
+    /// it (string enums that answers carry, unless the target turns it off:
+    /// see [`open_enums`](crate::lower::open_enums)).
+    pub open: bool,
 }
 
 /// The JSON type of an enum's values.

@@ -14,7 +14,7 @@ use openapiv3::{APIKeyLocation, SecurityScheme as OaScheme};
 
 use crate::error::Result;
 use crate::ir::{
-    Additional, Api, BodyKind, Operation, ParamLocation, Parameter, SecurityScheme,
+    Additional, Api, BodyKind, EnumRepr, Operation, ParamLocation, Parameter, SecurityScheme,
     SecuritySchemeKind, Server, ServerVariable, Shape, Ty, TypeDef, TypeKind,
 };
 use crate::parse::{Document, Pointer};
@@ -318,7 +318,7 @@ fn mark_checks(types: &mut [TypeDef]) {
             }
             TypeKind::Union(u) => u.variants.iter().any(|v| v.shape.has_own_checks()),
             TypeKind::Newtype(shape) | TypeKind::Alias(shape) => shape.has_own_checks(),
-            TypeKind::Enum(_) => false,
+            TypeKind::Enum(e) => e.open,
         })
         .collect();
     let refs: Vec<Vec<String>> = types.iter().map(references).collect();
@@ -349,7 +349,20 @@ fn mark_checks(types: &mut [TypeDef]) {
     }
 }
 
-/// Records which tags use each type, and which types requests carry.
+/// Opens the string enums that answers carry: a value they do not list
+/// decodes into a variant that keeps it (the `open-enums` setting, on by
+/// default). Such an enum has a check of its own (a request must not carry
+/// an unlisted value), so the types holding it check it.
+pub fn open_enums(api: &mut Api) {
+    for def in &mut api.types {
+        if let TypeKind::Enum(e) = &mut def.kind {
+            e.open = e.repr == EnumRepr::String && def.in_response;
+        }
+    }
+    mark_checks(&mut api.types);
+}
+
+/// Records which tags use each type, and which types requests and answers carry.
 fn mark_usage(types: &mut [TypeDef], operations: &[Operation]) {
     let index: HashMap<String, usize> = types
         .iter()
@@ -387,9 +400,13 @@ fn mark_usage(types: &mut [TypeDef], operations: &[Operation]) {
             }
         }
         let request = closure(request_roots);
-        let all: BTreeSet<usize> = request.union(&closure(response_roots)).copied().collect();
+        let response = closure(response_roots);
+        let all: BTreeSet<usize> = request.union(&response).copied().collect();
         for &i in &request {
             types[i].in_request = true;
+        }
+        for &i in &response {
+            types[i].in_response = true;
         }
         for &i in &all {
             types[i].tags.extend(op.tags.iter().take(1).cloned());

@@ -235,6 +235,7 @@ impl<'d> TypeTable<'d> {
             kind: TypeKind::Alias(Shape::of(Ty::Any)),
             tags: Default::default(),
             in_request: false,
+            in_response: false,
             has_checks: false,
         });
         self.nullable.push(schema.schema_data.nullable);
@@ -925,6 +926,7 @@ fn enum_def(values: &[String], repr: EnumRepr) -> EnumDef {
             })
             .collect(),
         repr,
+        open: false,
     }
 }
 

@@ -8,10 +8,12 @@
 mod builder;
 mod error;
 pub mod paging;
+mod response;
 mod retry;
 mod transport;
 
 pub use builder::{ServerVariable, Settings, fill_template};
 pub use error::{ApiError, Error, Failure, FieldProblem};
+pub use response::{Response, read_header};
 pub use retry::RetryPolicy;
 pub use transport::{Answer, Call, Envelope, Scheme, Style, Transport, param_text};

@@ -20,6 +20,7 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use super::error::{Error, Failure};
+use super::response::Response;
 use super::retry::{self, RetryPolicy};
 
 /// A token or password: usable, but never shown by `Debug`.
@@ -609,7 +610,7 @@ impl Answer {
     }
 
     /// The body, decoded from JSON.
-    pub fn json<T: DeserializeOwned>(self, envelope: Envelope) -> Result<T, Failure> {
+    pub fn json<T: DeserializeOwned>(&self, envelope: Envelope) -> Result<T, Failure> {
         let bare = || serde_json::from_slice::<T>(&self.body);
         let result = match envelope {
             Envelope::Bare => bare(),
@@ -633,16 +634,24 @@ impl Answer {
     }
 
     /// The body as text.
-    pub fn text(self) -> Result<String, Failure> {
+    pub fn text(&self) -> Result<String, Failure> {
         match String::from_utf8(self.body.to_vec()) {
             Ok(text) => Ok(text),
             Err(e) => Err(Failure::decode(self.status, &self.headers, &self.body, e)),
         }
     }
 
-    /// The body as it came.
-    pub fn bytes(self) -> Bytes {
-        self.body
+    /// The body as it came (a reference-counted handle, not a copy).
+    pub fn bytes(&self) -> Bytes {
+        self.body.clone()
+    }
+
+    /// The success answer: `body` (decoded from this answer) with the
+    /// status, the headers, and the headers the document declares as
+    /// `read` makes them.
+    pub fn into_response<T, H>(self, body: T, read: fn(&HeaderMap) -> H) -> Response<T, H> {
+        let declared = read(&self.headers);
+        Response::new(self.status.as_u16(), self.headers, declared, body)
     }
 
     /// The error this answer is: the API's error with its body decoded as

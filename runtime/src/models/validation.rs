@@ -848,6 +848,44 @@ impl fmt::Display for UnknownEnumValue {
 
 impl std::error::Error for UnknownEnumValue {}
 
+/// Decodes a string of an open enum: `known` gives the variant of a value
+/// the document lists, any other string becomes `unknown(value)`. Listed
+/// values are not copied.
+pub fn deserialize_open_enum<'de, D, T>(
+    deserializer: D,
+    known: fn(&str) -> Option<T>,
+    unknown: fn(String) -> T,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct Text<T> {
+        known: fn(&str) -> Option<T>,
+        unknown: fn(String) -> T,
+    }
+
+    impl<T> serde::de::Visitor<'_> for Text<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<T, E> {
+            Ok((self.known)(value).unwrap_or_else(|| (self.unknown)(value.to_owned())))
+        }
+
+        fn visit_string<E: serde::de::Error>(self, value: String) -> Result<T, E> {
+            Ok(match (self.known)(&value) {
+                Some(known) => known,
+                None => (self.unknown)(value),
+            })
+        }
+    }
+
+    deserializer.deserialize_str(Text { known, unknown })
+}
+
 /// Checks that `value` is one of an enum's wire values.
 pub fn check_enum_value(
     value: &Value,

@@ -14,8 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 use chrono::{DateTime, Utc};
 use logistics_models::dynamic_query::DynamicQuery;
 use logistics_models::{
-    Address, Customer, CustomerSummary, ReceivingOrder, SalesOrder, TaggedReturn, TransferDetail,
-    UpsertFailure,
+    Address, Customer, ReceivingOrder, SalesOrder, TaggedReturn, TransferDetail, UpsertFailure,
 };
 use uuid::Uuid;
 
@@ -118,16 +117,16 @@ impl State {
             .map(|(_, c)| c.customer_no);
         let customer_no = (rules.number)(Numbering { last, same_email })?;
         self.tenants.insert(tenant, customer_no);
-        let stored = Customer {
-            id: Uuid::new_v4(),
+        let stored = Customer::new(
+            Uuid::new_v4(),
             customer_no,
-            email: customer.email.clone(),
-            first_name: customer.first_name.clone(),
-            last_name: customer.last_name.clone(),
-            phone: customer.phone.clone(),
-            created_at: customer.created_at,
-            addresses: Vec::new(),
-        };
+            customer.email.clone(),
+            customer.first_name.clone(),
+            customer.last_name.clone(),
+            customer.phone.clone(),
+            customer.created_at,
+            Vec::new(),
+        );
         customers.push((customer.email_key.clone(), stored.clone()));
         Ok(stored)
     }
@@ -159,11 +158,9 @@ impl State {
             .map(|a| a.address_no)
             .max()
             .unwrap_or(0);
-        let stored = Address {
-            id: Uuid::new_v4(),
-            address_no: (rules.address_number)(last),
-            ..address.clone()
-        };
+        let mut stored = address.clone();
+        stored.id = Uuid::new_v4();
+        stored.address_no = (rules.address_number)(last);
         customer.addresses.push(stored.clone());
         stored
     }
@@ -278,12 +275,10 @@ impl ReceivingOrderRepository for MemoryRepository {
                 match order.create {
                     Some(item) => {
                         let header = &batch[item];
-                        let created = ReceivingOrder {
-                            reference_number: Some(order.reference.clone()),
-                            line_items: lines.line_items.clone(),
-                            line_item_lot_numbers: lines.line_item_lot_numbers.clone(),
-                            ..header.clone()
-                        };
+                        let mut created = header.clone();
+                        created.reference_number = Some(order.reference.clone());
+                        created.line_items = lines.line_items.clone();
+                        created.line_item_lot_numbers = lines.line_item_lot_numbers.clone();
                         let existing = ExistingOrder {
                             state: ReceivingOrderState::Created,
                             integration_id: header.integration_id,
@@ -377,12 +372,10 @@ impl SalesOrderRepository for MemoryRepository {
                     }
                 };
                 let mut stored = order.clone();
-                stored.customer = CustomerSummary {
-                    id: customer.id,
-                    customer_no: customer.customer_no,
-                    created_at: customer.created_at,
-                    ..order.customer.clone()
-                };
+                stored.customer = order.customer.clone();
+                stored.customer.id = customer.id;
+                stored.customer.customer_no = customer.customer_no;
+                stored.customer.created_at = customer.created_at;
                 if let Some(address) = &order.shipping_address {
                     stored.shipping_address =
                         Some(state.add_address(tenant, customer.customer_no, address, rules));

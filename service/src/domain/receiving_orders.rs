@@ -102,7 +102,7 @@ pub fn check_batch(batch: &[ReceivingOrder]) -> Vec<Problem> {
             carriage: order.carriage_transfer.is_some(),
         };
         problems.extend(mismatched_transfers(
-            order.transfer_type,
+            &order.transfer_type,
             present,
             &format!("[{i}]."),
         ));
@@ -119,15 +119,19 @@ pub fn check_transfer_detail(detail: &TransferDetail) -> Vec<Problem> {
         carriage: detail.carriage_transfer.is_some(),
     };
     let mut problems = Vec::new();
-    let required = transfer_property(detail.transfer_type);
-    if !present.has(detail.transfer_type) {
+    // A type the document does not list is refused by the enum's own check.
+    if !detail.transfer_type.is_known() {
+        return problems;
+    }
+    let required = transfer_property(&detail.transfer_type);
+    if !present.has(&detail.transfer_type) {
         problems.push(problem(
             required,
             format!("is required when transferType is {}", detail.transfer_type),
             "Required",
         ));
     }
-    problems.extend(mismatched_transfers(detail.transfer_type, present, ""));
+    problems.extend(mismatched_transfers(&detail.transfer_type, present, ""));
     problems
 }
 
@@ -140,34 +144,41 @@ struct Transfers {
 }
 
 impl Transfers {
-    fn has(self, kind: ReceivingOrderTransferType) -> bool {
+    fn has(self, kind: &ReceivingOrderTransferType) -> bool {
         match kind {
             ReceivingOrderTransferType::CargoTransfer => self.cargo,
             ReceivingOrderTransferType::PickupTransfer => self.pickup,
             ReceivingOrderTransferType::CarriageTransfer => self.carriage,
+            // Refused by the enum's own check before this matters.
+            _ => false,
         }
     }
 }
 
-fn transfer_property(kind: ReceivingOrderTransferType) -> &'static str {
+fn transfer_property(kind: &ReceivingOrderTransferType) -> &'static str {
     match kind {
         ReceivingOrderTransferType::CargoTransfer => "cargoTransfer",
         ReceivingOrderTransferType::PickupTransfer => "pickupTransfer",
         ReceivingOrderTransferType::CarriageTransfer => "carriageTransfer",
+        // Refused by the enum's own check before this matters.
+        _ => "transferType",
     }
 }
 
 fn mismatched_transfers(
-    kind: ReceivingOrderTransferType,
+    kind: &ReceivingOrderTransferType,
     present: Transfers,
     prefix: &str,
 ) -> Vec<Problem> {
+    if !kind.is_known() {
+        return Vec::new();
+    }
     ReceivingOrderTransferType::ALL
         .into_iter()
-        .filter(|other| *other != kind && present.has(*other))
+        .filter(|other| other != kind && present.has(other))
         .map(|other| {
             problem(
-                format!("{prefix}{}", transfer_property(other)),
+                format!("{prefix}{}", transfer_property(&other)),
                 format!("is for {other}, but transferType is {kind}"),
                 "ReceivingOrderTransferTypeTransferDetailsMismatch",
             )
@@ -296,10 +307,7 @@ pub fn plan_batch(batch: &[ReceivingOrder], stored: &HashMap<String, ExistingOrd
                     });
                 }
             },
-            Decision::Refuse(message) => plan.failures.push(UpsertFailure {
-                reference_number: reference,
-                message: message.to_owned(),
-            }),
+            Decision::Refuse(message) => plan.failures.push(UpsertFailure::new(reference, message)),
         }
     }
     plan
@@ -332,10 +340,11 @@ pub async fn update_transfer_detail(
             code,
             message,
         }),
-        None => Ok(TransferDetail {
-            integration_id: existing.integration_id,
-            ..detail.clone()
-        }),
+        None => {
+            let mut stored = detail.clone();
+            stored.integration_id = existing.integration_id;
+            Ok(stored)
+        }
     };
     repository
         .update_transfer_detail(tenant, reference, &decide, super::now())

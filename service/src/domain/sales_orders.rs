@@ -9,16 +9,17 @@ use super::repository::{Result, SalesOrderRepository};
 /// Whether an order may go from `from` to `to`: Created → Picked → Packed →
 /// ReadyToBeShipped → Shipped → Delivered, one step at a time; Cancelled from
 /// any state before Shipped.
-pub fn can_become(from: SalesOrderState, to: SalesOrderState) -> bool {
+pub fn can_become(from: &SalesOrderState, to: &SalesOrderState) -> bool {
     use SalesOrderState::*;
     match to {
         Cancelled => matches!(from, Created | Picked | Packed | ReadyToBeShipped),
-        Picked => from == Created,
-        Packed => from == Picked,
-        ReadyToBeShipped => from == Packed,
-        Shipped => from == ReadyToBeShipped,
-        Delivered => from == Shipped,
-        Created => false,
+        Picked => *from == Created,
+        Packed => *from == Picked,
+        ReadyToBeShipped => *from == Packed,
+        Shipped => *from == ReadyToBeShipped,
+        Delivered => *from == Shipped,
+        // Created is where orders start; no state the document lacks is reachable.
+        _ => false,
     }
 }
 
@@ -29,7 +30,7 @@ pub fn move_to(
     to: SalesOrderState,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<()> {
-    if !can_become(order.state, to) {
+    if !can_become(&order.state, &to) {
         return Err(DomainError::Conflict {
             property: "state",
             code: "InvalidOperation",
@@ -46,7 +47,7 @@ pub fn move_to(
         SalesOrderState::Delivered => Some(&mut order.delivered_at),
         SalesOrderState::Cancelled => Some(&mut order.cancelled_at),
         // ReadyToBeShipped has no timestamp of its own in the read model.
-        SalesOrderState::ReadyToBeShipped | SalesOrderState::Created => None,
+        _ => None,
     };
     if let Some(stamp) = stamp {
         *stamp = Some(now);
@@ -74,7 +75,7 @@ pub async fn advance(
 ) -> Result<SalesOrder> {
     let now = super::now();
     let change = |mut order: SalesOrder| {
-        move_to(&mut order, state, now)?;
+        move_to(&mut order, state.clone(), now)?;
         Ok(order)
     };
     repository
@@ -112,19 +113,19 @@ mod tests {
         ];
         for pair in path.windows(2) {
             assert!(
-                can_become(pair[0], pair[1]),
+                can_become(&pair[0], &pair[1]),
                 "{:?} → {:?}",
                 pair[0],
                 pair[1]
             );
         }
-        assert!(!can_become(Created, Packed));
-        assert!(!can_become(Delivered, Shipped));
+        assert!(!can_become(&Created, &Packed));
+        assert!(!can_become(&Delivered, &Shipped));
         for state in [Created, Picked, Packed, ReadyToBeShipped] {
-            assert!(can_become(state, Cancelled));
+            assert!(can_become(&state, &Cancelled));
         }
         for state in [Shipped, Delivered, Cancelled] {
-            assert!(!can_become(state, Cancelled));
+            assert!(!can_become(&state, &Cancelled));
         }
     }
 }

@@ -24,12 +24,7 @@ async fn tenant(repository: &MemoryRepository) -> Uuid {
 }
 
 fn input(email: &str) -> CustomerInput {
-    CustomerInput {
-        email: email.to_owned(),
-        first_name: "Ayşe".to_owned(),
-        last_name: "Kaya".to_owned(),
-        phone: "+905321234567".to_owned(),
-    }
+    CustomerInput::new(email, "Ayşe", "Kaya", "+905321234567")
 }
 
 fn order(reference: &str, integration: Option<u128>, skus: &[&str]) -> ReceivingOrder {
@@ -166,10 +161,7 @@ async fn transfer_details_change_created_orders_of_the_same_integration_only() {
         Some(Uuid::from_u128(1)),
         "the order's integration is kept"
     );
-    let theirs = TransferDetail {
-        integration_id: Some(Uuid::from_u128(2)),
-        ..detail.clone()
-    };
+    let theirs = detail.clone().with_integration_id(Uuid::from_u128(2));
     let refused = receiving_orders::update_transfer_detail(&repository, t, "RO-1", &theirs).await;
     assert!(matches!(
         refused,

@@ -25,7 +25,11 @@ impl DatabaseStore {
     /// The store in the database at `url` (a `postgres://` URL); connects
     /// when first used.
     pub fn new(url: &str, deadline: Duration) -> Result<DatabaseStore, String> {
-        let options = PgConnectOptions::from_str(url).map_err(|e| e.to_string())?;
+        // A check need not wait for a durable commit (the table is unlogged
+        // too, migration 0005): a window lost in a crash only restarts.
+        let options = PgConnectOptions::from_str(url)
+            .map_err(|e| e.to_string())?
+            .options([("synchronous_commit", "off")]);
         let pool = PgPoolOptions::new()
             .max_connections(CONNECTIONS)
             .min_connections(0)

@@ -44,16 +44,16 @@ impl CustomerRepository for Store {
         let Some(first) = rows.first() else {
             return Ok(None);
         };
-        let mut customer = Customer {
-            id: first.get(0)?,
-            customer_no: first.get(1)?,
-            email: first.get(2)?,
-            first_name: first.get(3)?,
-            last_name: first.get(4)?,
-            phone: first.get(5)?,
-            created_at: time(first.get(6)?),
-            addresses: Vec::with_capacity(rows.len()),
-        };
+        let mut customer = Customer::new(
+            first.get(0)?,
+            first.get(1)?,
+            first.get::<String>(2)?,
+            first.get::<String>(3)?,
+            first.get::<String>(4)?,
+            first.get::<String>(5)?,
+            time(first.get(6)?),
+            Vec::with_capacity(rows.len()),
+        );
         for row in &rows {
             if let Some(address) = address_from_row(row, 7)? {
                 customer.addresses.push(address);
@@ -132,16 +132,16 @@ pub(super) async fn insert(
         .bind(micros(customer.created_at)),
     )
     .await?;
-    Ok(Customer {
+    Ok(Customer::new(
         id,
         customer_no,
-        email: customer.email.clone(),
-        first_name: customer.first_name.clone(),
-        last_name: customer.last_name.clone(),
-        phone: customer.phone.clone(),
-        created_at: customer.created_at,
-        addresses: Vec::new(),
-    })
+        customer.email.clone(),
+        customer.first_name.clone(),
+        customer.last_name.clone(),
+        customer.phone.clone(),
+        customer.created_at,
+        Vec::new(),
+    ))
 }
 
 /// Adds `address` to the customer unless `rules` finds the same place
@@ -198,11 +198,10 @@ pub(super) async fn add_address(
         .bind(&address.tax_number),
     )
     .await?;
-    Ok(Address {
-        id,
-        address_no,
-        ..address.clone()
-    })
+    let mut stored = address.clone();
+    stored.id = id;
+    stored.address_no = address_no;
+    Ok(stored)
 }
 
 /// The address in the columns of `row` from `at` on; `None` when its id is
@@ -211,20 +210,18 @@ fn address_from_row(row: &Row, at: usize) -> Result<Option<Address>, sqlx::Error
     let Some(id) = row.get::<Option<Uuid>>(at)? else {
         return Ok(None);
     };
-    Ok(Some(Address {
-        id,
-        address_no: row.get(at + 1)?,
-        address_first_name: row.get(at + 2)?,
-        address_last_name: row.get(at + 3)?,
-        company: row.get(at + 4)?,
-        address_one: row.get(at + 5)?,
-        address_two: row.get(at + 6)?,
-        district: row.get(at + 7)?,
-        city: row.get(at + 8)?,
-        postal_code: row.get(at + 9)?,
-        country: row.get(at + 10)?,
-        address_phone: row.get(at + 11)?,
-        tax_office: row.get(at + 12)?,
-        tax_number: row.get(at + 13)?,
-    }))
+    let mut address = Address::new(row.get(at + 1)?, id);
+    address.address_first_name = row.get(at + 2)?;
+    address.address_last_name = row.get(at + 3)?;
+    address.company = row.get(at + 4)?;
+    address.address_one = row.get(at + 5)?;
+    address.address_two = row.get(at + 6)?;
+    address.district = row.get(at + 7)?;
+    address.city = row.get(at + 8)?;
+    address.postal_code = row.get(at + 9)?;
+    address.country = row.get(at + 10)?;
+    address.address_phone = row.get(at + 11)?;
+    address.tax_office = row.get(at + 12)?;
+    address.tax_number = row.get(at + 13)?;
+    Ok(Some(address))
 }

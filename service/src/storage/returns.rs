@@ -166,17 +166,14 @@ async fn insert(tx: &mut Tx, tenant: Uuid, returns: &[TaggedReturn]) -> Result<u
 }
 
 fn return_from_row(row: &Row) -> Result<TaggedReturn, sqlx::Error> {
-    Ok(TaggedReturn {
-        return_reference_number: row.get(0)?,
-        sales_order_channel: row.get(1)?,
-        sales_order_reference_number: row.get(2)?,
-        notes: row.get(3)?,
-        tracking_id: row.get(4)?,
-        cargo_carrier: row.get(5)?,
-        created_at: time(row.get(6)?),
-        updated_at: time(row.get(7)?),
-        arrived_to_warehouse_at: row.get::<Option<i64>>(8)?.map(time),
-        completed_at: row.get::<Option<i64>>(9)?.map(time),
-        tag: row.get(10)?,
-    })
+    let mut item = TaggedReturn::new(row.get::<String>(0)?, time(row.get(6)?), time(row.get(7)?));
+    item.sales_order_channel = row.get(1)?;
+    item.sales_order_reference_number = row.get(2)?;
+    item.notes = row.get(3)?;
+    item.tracking_id = row.get(4)?;
+    item.cargo_carrier = row.get(5)?;
+    item.arrived_to_warehouse_at = row.get::<Option<i64>>(8)?.map(time);
+    item.completed_at = row.get::<Option<i64>>(9)?.map(time);
+    item.tag = row.get(10)?;
+    Ok(item)
 }

@@ -1,7 +1,7 @@
 //! Sales orders: the read model stored as a document beside its keys.
 
 use chrono::{DateTime, Utc};
-use logistics_models::{CustomerSummary, SalesOrder};
+use logistics_models::SalesOrder;
 use uuid::Uuid;
 
 use super::Store;
@@ -101,12 +101,10 @@ async fn import(
                 }
             };
         let mut stored = order.clone();
-        stored.customer = CustomerSummary {
-            id: customer_id,
-            customer_no,
-            created_at,
-            ..order.customer.clone()
-        };
+        stored.customer = order.customer.clone();
+        stored.customer.id = customer_id;
+        stored.customer.customer_no = customer_no;
+        stored.customer.created_at = created_at;
         if let Some(address) = &order.shipping_address {
             stored.shipping_address =
                 Some(customers::add_address(tx, customer_id, address, rules).await?);

@@ -485,39 +485,22 @@ pub fn codes_of(body: &serde_json::Value) -> Vec<(String, String)> {
 }
 
 pub fn customer(email: &str) -> CustomerInput {
-    CustomerInput {
-        email: email.to_owned(),
-        first_name: "Ayşe".to_owned(),
-        last_name: "Kaya".to_owned(),
-        phone: "+905321234567".to_owned(),
-    }
+    CustomerInput::new(email, "Ayşe", "Kaya", "+905321234567")
 }
 
 pub fn line(sku: &str, quantity: i32) -> ReceivingOrderLineItem {
-    ReceivingOrderLineItem {
-        item_no: None,
-        sku: sku.to_owned(),
-        expected_quantity: quantity,
-        lot_number: None,
-        has_limit_check: false,
-        tolerance: 0,
-        external_line_item_id: None,
-    }
+    ReceivingOrderLineItem::new(sku, quantity, false, 0)
 }
 
 /// A valid receiving order with these line items.
 pub fn order(reference: Option<&str>, lines: Vec<ReceivingOrderLineItem>) -> ReceivingOrder {
-    ReceivingOrder {
-        integration_id: None,
-        reference_number: reference.map(str::to_owned),
-        receive_type: models::ReceiveType::Standard,
-        line_items: lines,
-        line_item_lot_numbers: None,
-        transfer_type: models::ReceivingOrderTransferType::CargoTransfer,
-        cargo_transfer: None,
-        pickup_transfer: None,
-        carriage_transfer: None,
-    }
+    let mut order = ReceivingOrder::new(
+        models::ReceiveType::Standard,
+        lines,
+        models::ReceivingOrderTransferType::CargoTransfer,
+    );
+    order.reference_number = reference.map(str::to_owned);
+    order
 }
 
 pub fn batch(orders: Vec<ReceivingOrder>) -> models::ReceivingOrderBatch {

@@ -74,12 +74,7 @@ on_both_backends! {
 
     async fn customer_input_rules_list_every_problem(service) {
         let a = service.tenant("A").await;
-        let input = models::CustomerInput {
-            email: "not an address".to_owned(),
-            first_name: String::new(),
-            last_name: String::new(),
-            phone: String::new(),
-        };
+        let input = models::CustomerInput::new("not an address", "", "", "");
         let error = refused(a.client.create_customer(&input).await);
         assert_eq!(error.status(), StatusCode::BAD_REQUEST);
         let mut codes: Vec<String> = problems(&error).into_iter().map(|(_, code)| code).collect();
@@ -105,11 +100,9 @@ on_both_backends! {
     async fn bulk_upsert_creates_then_replaces_line_items_in_place(service) {
         let a = service.tenant("A").await;
         let mut first = order(Some("RO-1"), vec![line("SKU-A", 10), line("SKU-B", 5)]);
-        first.cargo_transfer = Some(CargoTransfer { shipment_date: when(), cargo_company_name: Some("Aras Kargo".to_owned()), tracking_number: None });
+        first.cargo_transfer = Some(CargoTransfer::new(when()).with_cargo_company_name("Aras Kargo"));
         first.line_items[0].lot_number = Some("LOT-1".to_owned());
-        first.line_item_lot_numbers = Some(vec![ReceivingOrderLotLine {
-            sku: Some("SKU-A".to_owned()), lot_number: Some("LOT-1".to_owned()), expected_quantity: 10,
-        }]);
+        first.line_item_lot_numbers = Some(vec![ReceivingOrderLotLine::new(10).with_sku("SKU-A").with_lot_number("LOT-1")]);
         let result = a.client.bulk_upsert_receiving_orders(&batch(vec![first, order(None, vec![line("SKU-N", 1)])])).await.unwrap();
         assert_eq!(result.update_failures, Some(vec![]));
         assert_eq!(
@@ -124,7 +117,7 @@ on_both_backends! {
         let mut update = order(Some("RO-1"), vec![line("SKU-C", 7)]);
         update.receive_type = models::ReceiveType::Return;
         update.transfer_type = ReceivingOrderTransferType::PickupTransfer;
-        update.pickup_transfer = Some(PickupTransfer { pickup_date: when(), pickup_address: Some("Elsewhere".to_owned()) });
+        update.pickup_transfer = Some(PickupTransfer::new(when()).with_pickup_address("Elsewhere"));
         let result = a.client.bulk_upsert_receiving_orders(&batch(vec![update])).await.unwrap();
         assert_eq!(result.update_failures, Some(vec![]));
         assert_eq!(service.stored_lines(a.id, "RO-1").await.unwrap(), [("SKU-C".to_owned(), 7, None)]);
@@ -141,13 +134,8 @@ on_both_backends! {
         assert_eq!(service.count_rows("receiving_orders", a.id).await, 3);
 
         // A server-assigned reference number: RO- and 12 hexadecimal digits (D10).
-        let transfer = TransferDetail {
-            integration_id: None,
-            transfer_type: ReceivingOrderTransferType::PickupTransfer,
-            cargo_transfer: None,
-            pickup_transfer: Some(PickupTransfer { pickup_date: when(), pickup_address: Some("Depo 4".to_owned()) }),
-            carriage_transfer: None,
-        };
+        let transfer = TransferDetail::new(ReceivingOrderTransferType::PickupTransfer)
+            .with_pickup_transfer(PickupTransfer::new(when()).with_pickup_address("Depo 4"));
         assert!(a.client.update_receiving_order_transfer_detail("RO-2", &transfer).await.is_ok());
     }
 
@@ -193,10 +181,8 @@ on_both_backends! {
         let empty = order(Some(&long), vec![]);
         let mut bad = order(Some("RO-BAD"), vec![line("", 0), line("SKU-D", 1), line("SKU-D", 2)]);
         bad.line_items[1].tolerance = -1;
-        bad.line_item_lot_numbers = Some(vec![ReceivingOrderLotLine {
-            sku: Some("SKU-NOT-THERE".to_owned()), lot_number: Some("L".to_owned()), expected_quantity: 1,
-        }]);
-        bad.pickup_transfer = Some(PickupTransfer { pickup_date: when(), pickup_address: None });
+        bad.line_item_lot_numbers = Some(vec![ReceivingOrderLotLine::new(1).with_sku("SKU-NOT-THERE").with_lot_number("L")]);
+        bad.pickup_transfer = Some(PickupTransfer::new(when()));
         let valid = order(Some("RO-VALID"), vec![line("SKU-V", 1)]);
         let error = refused(a.client.bulk_upsert_receiving_orders(&batch(vec![empty, bad, valid])).await);
         assert_eq!(error.status(), StatusCode::BAD_REQUEST);
@@ -220,7 +206,7 @@ on_both_backends! {
 
         // Lot lines too have expectedQuantity ≥ 1 (D3).
         let mut lot = order(Some("RO-LOT"), vec![line("SKU-L", 1)]);
-        lot.line_item_lot_numbers = Some(vec![ReceivingOrderLotLine { sku: Some("SKU-L".to_owned()), lot_number: None, expected_quantity: 0 }]);
+        lot.line_item_lot_numbers = Some(vec![ReceivingOrderLotLine::new(0).with_sku("SKU-L")]);
         let error = refused(a.client.bulk_upsert_receiving_orders(&batch(vec![lot])).await);
         assert_eq!(problems(&error), [("[0].lineItemLotNumbers[0].expectedQuantity".to_owned(), "LineItemQuantityError".to_owned())]);
 
@@ -258,23 +244,14 @@ on_both_backends! {
         created.integration_id = Some(integration);
         a.client.bulk_upsert_receiving_orders(&batch(vec![created])).await.unwrap();
 
-        let cargo = TransferDetail {
-            integration_id: Some(integration),
-            transfer_type: ReceivingOrderTransferType::CargoTransfer,
-            cargo_transfer: Some(CargoTransfer { shipment_date: when(), cargo_company_name: Some("Aras Kargo".to_owned()), tracking_number: Some("7012".to_owned()) }),
-            pickup_transfer: None,
-            carriage_transfer: None,
-        };
+        let cargo = TransferDetail::new(ReceivingOrderTransferType::CargoTransfer)
+            .with_integration_id(integration)
+            .with_cargo_transfer(CargoTransfer::new(when()).with_cargo_company_name("Aras Kargo").with_tracking_number("7012"));
         let stored = a.client.update_receiving_order_transfer_detail("RO-T", &cargo).await.unwrap();
         assert_eq!(stored, cargo);
         // Without an integration id the order's is kept, and the detail is replaced as a whole.
-        let pickup = TransferDetail {
-            integration_id: None,
-            transfer_type: ReceivingOrderTransferType::PickupTransfer,
-            cargo_transfer: None,
-            pickup_transfer: Some(PickupTransfer { pickup_date: when(), pickup_address: Some("Tuzla".to_owned()) }),
-            carriage_transfer: None,
-        };
+        let pickup = TransferDetail::new(ReceivingOrderTransferType::PickupTransfer)
+            .with_pickup_transfer(PickupTransfer::new(when()).with_pickup_address("Tuzla"));
         let stored = a.client.update_receiving_order_transfer_detail("RO-T", &pickup).await.unwrap();
         assert_eq!(stored.integration_id, Some(integration));
         assert_eq!(stored.transfer_type, ReceivingOrderTransferType::PickupTransfer);
@@ -282,11 +259,13 @@ on_both_backends! {
         assert_eq!(stored.cargo_transfer, None);
 
         // The type's object is required; another type's object is refused (D2, D9).
-        let mismatch = TransferDetail { cargo_transfer: cargo.cargo_transfer.clone(), ..pickup.clone() };
+        let mut mismatch = pickup.clone();
+        mismatch.cargo_transfer = cargo.cargo_transfer.clone();
         let error = refused(a.client.update_receiving_order_transfer_detail("RO-T", &mismatch).await);
         assert_eq!(error.status(), StatusCode::BAD_REQUEST);
         assert!(problems(&error).iter().any(|(_, c)| c == "ReceivingOrderTransferTypeTransferDetailsMismatch"), "{error}");
-        let missing = TransferDetail { pickup_transfer: None, ..pickup.clone() };
+        let mut missing = pickup.clone();
+        missing.pickup_transfer = None;
         let error = refused(a.client.update_receiving_order_transfer_detail("RO-T", &missing).await);
         assert_eq!(error.status(), StatusCode::BAD_REQUEST);
         assert!(problems(&error).iter().any(|(_, c)| c == "Required"), "{error}");
@@ -294,7 +273,7 @@ on_both_backends! {
         let error = refused(a.client.update_receiving_order_transfer_detail("RO-NONE", &pickup).await);
         assert_eq!(error.status(), StatusCode::NOT_FOUND);
         assert_eq!(problems(&error)[0].1, "ResourceNotFound");
-        let other = TransferDetail { integration_id: Some(uuid::Uuid::new_v4()), ..pickup.clone() };
+        let other = pickup.clone().with_integration_id(uuid::Uuid::new_v4());
         let error = refused(a.client.update_receiving_order_transfer_detail("RO-T", &other).await);
         assert_eq!(error.status(), StatusCode::CONFLICT);
         assert_eq!(problems(&error)[0].1, "UpdateFromDifferentIntegration");

@@ -38,13 +38,8 @@ on_both_backends! {
         assert_eq!(tagged.data_set_count, 0);
 
         // Writes: B's reference numbers and emails are A's own namespace.
-        let pickup = TransferDetail {
-            integration_id: None,
-            transfer_type: ReceivingOrderTransferType::PickupTransfer,
-            cargo_transfer: None,
-            pickup_transfer: Some(PickupTransfer { pickup_date: "2026-03-14T09:30:00Z".parse().unwrap(), pickup_address: None }),
-            carriage_transfer: None,
-        };
+        let pickup = TransferDetail::new(ReceivingOrderTransferType::PickupTransfer)
+            .with_pickup_transfer(PickupTransfer::new("2026-03-14T09:30:00Z".parse().unwrap()));
         assert_eq!(refused(a.client.update_receiving_order_transfer_detail("RO-B-ONLY", &pickup).await).status(), StatusCode::NOT_FOUND);
         let result = a.client.bulk_upsert_receiving_orders(&batch(vec![order(Some("RO-SHARED"), vec![line("A-SKU", 9)])])).await.unwrap();
         assert_eq!(result.update_failures, Some(vec![]));

@@ -304,7 +304,7 @@ fn lib_tokens(
             "openapi_runtime".to_owned(),
             quote! {
                 /// The runtime's types the client's methods and errors name.
-                pub use openapi_runtime::client::{FieldProblem, RetryPolicy};
+                pub use openapi_runtime::client::{FieldProblem, Response, RetryPolicy};
             },
         ),
         (

@@ -13,7 +13,8 @@ use crate::emit::{Context, RustTypes, docs};
 use crate::error::Result;
 use crate::ir::{
     Additional, Api, BodyKind, Operation, ParamLocation, ParamStyle, Parameter, Primitive,
-    RequestBody, Response, SecuritySchemeKind, Shape, Status, Tagging, Ty, TypeKind,
+    RequestBody, Response, ResponseHeader, SecuritySchemeKind, Shape, Status, Tagging, Ty,
+    TypeKind,
 };
 use crate::lower::MediaKind;
 use crate::lower::names::Namespace;
@@ -28,6 +29,7 @@ pub(super) const RESERVED_TYPES: &[&str] = &[
     "FieldProblem",
     "RetryPolicy",
     "ErrorBody",
+    "Response",
 ];
 
 /// What one operation's method takes and returns.
@@ -47,6 +49,21 @@ pub(super) struct Plan<'a> {
     pub accept: Option<String>,
     /// The stream helper, for a paged listing.
     pub stream: Option<StreamPlan>,
+    /// The method that answers with the status and headers too
+    /// (`{fn_name}_with_response`).
+    pub response_fn: Ident,
+    /// The struct of the headers the successes declare (`{Prefix}Headers`).
+    pub headers_ty: Ident,
+    /// Its fields: every header a success answer declares, once.
+    pub headers: Vec<HeaderField<'a>>,
+}
+
+/// A declared header of a success answer, read into `Option<ty>`.
+pub(super) struct HeaderField<'a> {
+    pub ident: Ident,
+    pub header: &'a ResponseHeader,
+    /// Its type: the schema's when it parses from text, else `String`.
+    pub ty: TokenStream,
 }
 
 /// A positional argument.
@@ -219,6 +236,11 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
             )
         });
         let accept = accept(op);
+        let response_fn =
+            format_ident!("{}", methods.claim(format!("{}_with_response", op.fn_name)));
+        let headers_ty =
+            format_ident!("{}", type_names.claim(format!("{}Headers", op.type_prefix)));
+        let headers = declared_headers(api, &types, &successes);
         let mut plan = Plan {
             op,
             fn_ident: format_ident!("{}", op.fn_name),
@@ -228,11 +250,52 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
             response_enum,
             accept,
             stream: None,
+            response_fn,
+            headers_ty,
+            headers,
         };
         plan.stream = stream_plan(api, &plan, &mut methods, &mut locals);
         plans.push(plan);
     }
     Ok(plans)
+}
+
+/// Every header the success answers declare, once (by name, ignoring case),
+/// in the order they first appear.
+fn declared_headers<'a>(
+    api: &Api,
+    types: &RustTypes<'_>,
+    successes: &[Success<'a>],
+) -> Vec<HeaderField<'a>> {
+    let mut names = Namespace::default();
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for header in successes.iter().flat_map(|s| &s.response.headers) {
+        let wire = header.wire.to_ascii_lowercase();
+        if seen.contains(&wire) {
+            continue;
+        }
+        seen.push(wire);
+        let parses = match &header.shape.ty {
+            Ty::Primitive(p) => !matches!(p, Primitive::Binary | Primitive::Null),
+            Ty::Named(name) => matches!(
+                api.type_named(name).map(|t| &t.kind),
+                Some(TypeKind::Enum(_))
+            ),
+            _ => false,
+        };
+        let ty = if parses {
+            types.ty(&header.shape.ty)
+        } else {
+            quote!(String)
+        };
+        out.push(HeaderField {
+            ident: format_ident!("{}", names.claim(header.field.clone())),
+            header,
+            ty,
+        });
+    }
+    out
 }
 
 /// Whether `param` is one of the headers the client sends with every request.
@@ -260,7 +323,7 @@ fn is_copy(api: &Api, ty: &Ty, depth: usize) -> bool {
     match ty {
         Ty::Primitive(p) => !matches!(p, Primitive::String | Primitive::Binary),
         Ty::Named(name) if depth < 16 => match api.type_named(name).map(|t| &t.kind) {
-            Some(TypeKind::Enum(_)) => true,
+            Some(TypeKind::Enum(e)) => !e.open,
             Some(TypeKind::Alias(shape)) => !shape.nullable && is_copy(api, &shape.ty, depth + 1),
             _ => false,
         },
@@ -606,11 +669,19 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
     };
     // The runtime's items the methods name, in rustfmt's order.
     let named = idents(&body);
-    let runtime: Vec<Ident> = ["Call", "Envelope", "Scheme", "Style", "paging"]
-        .into_iter()
-        .filter(|name| named.contains(*name))
-        .map(|name| format_ident!("{name}"))
-        .collect();
+    let runtime: Vec<Ident> = [
+        "Call",
+        "Envelope",
+        "Response",
+        "Scheme",
+        "Style",
+        "paging",
+        "read_header",
+    ]
+    .into_iter()
+    .filter(|name| named.contains(*name))
+    .map(|name| format_ident!("{name}"))
+    .collect();
     let runtime = match runtime.as_slice() {
         [] => TokenStream::new(),
         [one] => quote!(use openapi_runtime::client::#one;),
@@ -688,32 +759,55 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
         }
     }
     let accept = plan.accept.as_ref().map(|a| quote!(__call.accept(#a);));
+    let headers_ty = &plan.headers_ty;
+    let respond =
+        |value: TokenStream| quote!(Ok(__answer.into_response(#value, #headers_ty::read)));
     let arms = plan.successes.iter().map(|s| {
         let pattern = &s.pattern;
         let value = match (&plan.response_enum, &s.payload) {
-            (None, Some((_, decode))) => quote!(Ok(#decode)),
-            (None, None) => quote!(Ok(())),
+            (None, Some((_, decode))) => {
+                let answer = respond(quote!(__body));
+                quote!({ let __body = #decode; #answer })
+            }
+            (None, None) => respond(quote!(())),
             (Some(name), Some((_, decode))) => {
                 let variant = &s.variant;
-                quote!(Ok(#name::#variant(#decode)))
+                let answer = respond(quote!(#name::#variant(__body)));
+                quote!({ let __body = #decode; #answer })
             }
             (Some(name), None) => {
                 let variant = &s.variant;
-                quote!(Ok(#name::#variant))
+                respond(quote!(#name::#variant))
             }
         };
         quote!(#pattern => #value,)
     });
     // Nothing documented as a result: any 2xx is success, without a body.
-    let unit_arm = plan
-        .successes
-        .is_empty()
-        .then(|| quote!(200..=299 => Ok(()),));
+    let unit_arm = plan.successes.is_empty().then(|| {
+        let answer = respond(quote!(()));
+        quote!(200..=299 => #answer,)
+    });
     let mutability = if statements.is_empty() && bodies.is_empty() && accept.is_none() {
         quote!()
     } else {
         quote!(mut)
     };
+    let response_fn = &plan.response_fn;
+    let forwarded = plan
+        .args
+        .iter()
+        .map(|a| &a.ident)
+        .chain(plan.params.as_ref().map(|p| &p.arg));
+    let args: Vec<TokenStream> = args.collect();
+    let response_doc = docs::attrs(&[
+        format!(
+            "[`Client::{fn_ident}`], answering with the status and the headers of the answer as well as its body."
+        ),
+        String::new(),
+        format!(
+            "The headers the document declares are read into [`{headers_ty}`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::{fn_ident}`]."
+        ),
+    ]);
     // `self`, the required inputs and the optional ones: the document's
     // operation decides how many there are.
     let arg_count = 1 + plan.args.len() + usize::from(plan.params.is_some());
@@ -722,6 +816,12 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
         #doc
         #many
         pub async fn #fn_ident(&self, #(#args,)* #params_arg) -> Result<#result, crate::Error> {
+            self.#response_fn(#(#forwarded),*).await.map(Response::into_inner)
+        }
+
+        #response_doc
+        #many
+        pub async fn #response_fn(&self, #(#args,)* #params_arg) -> Result<Response<#result, #headers_ty>, crate::Error> {
             const SECURITY: &[&[Scheme]] = #security;
             let #mutability __call = Call::new(#id, reqwest::Method::#method, #path, SECURITY);
             #(#statements)*
@@ -1124,6 +1224,7 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
         quote! {
             #doc
             #[derive(Debug, Clone, Default)]
+            #[non_exhaustive]
             pub struct #ty {
                 #(#fields)*
             }
@@ -1165,7 +1266,63 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
             }
         }
     });
-    quote!(#params #response)
+    let headers = headers_type(plan);
+    quote!(#params #response #headers)
+}
+
+/// The `{Prefix}Headers` struct: the headers the successes declare, each
+/// `None` when the answer lacks it or it does not parse as its type.
+fn headers_type(plan: &Plan<'_>) -> TokenStream {
+    let fn_name = &plan.fn_ident;
+    let response_fn = &plan.response_fn;
+    let ty = &plan.headers_ty;
+    let what = if plan.headers.is_empty() {
+        "none yet; a header the document comes to declare is a new field"
+    } else {
+        "each `None` when the answer lacks it or it is not of its type"
+    };
+    let doc = docs::attrs(&[format!(
+        "The headers the answers of [`Client::{fn_name}`](crate::Client::{fn_name}) declare, as [`Client::{response_fn}`](crate::Client::{response_fn}) reads them: {what}."
+    )]);
+    let fields = plan.headers.iter().map(|h| {
+        let (ident, ty) = (&h.ident, &h.ty);
+        let description = h
+            .header
+            .docs
+            .description
+            .as_deref()
+            .map(summary)
+            .unwrap_or_default();
+        let doc = docs::attrs(&[format!(
+            "`{}`{}{description}",
+            h.header.wire,
+            if description.is_empty() { "." } else { ": " }
+        )]);
+        quote!(#doc pub #ident: Option<#ty>,)
+    });
+    let reads = plan.headers.iter().map(|h| {
+        let (ident, wire) = (&h.ident, &h.header.wire);
+        quote!(#ident: read_header(headers, #wire),)
+    });
+    let headers_arg = if plan.headers.is_empty() {
+        quote!(_: &reqwest::header::HeaderMap)
+    } else {
+        quote!(headers: &reqwest::header::HeaderMap)
+    };
+    quote! {
+        #doc
+        #[derive(Debug, Clone, Default, PartialEq)]
+        #[non_exhaustive]
+        pub struct #ty {
+            #(#fields)*
+        }
+
+        impl #ty {
+            fn read(#headers_arg) -> Self {
+                Self { #(#reads)* }
+            }
+        }
+    }
 }
 
 /// Whether the stream helper takes the params struct (it does unless the

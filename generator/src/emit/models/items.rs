@@ -61,14 +61,18 @@ fn struct_items(
     let validate = validate_impl(cx, &name, struct_validate(cx, s));
     let validate_json = struct_validate_json(cx, s, strict);
     let runtime = &cx.runtime;
+    let constructors = constructors(cx, def, s);
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, #default serde::Serialize, serde::Deserialize)]
         #deny
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
             #additional
         }
+
+        #constructors
 
         #validate
 
@@ -77,6 +81,97 @@ fn struct_items(
                 #validate_json
             }
         }
+    }
+}
+
+/// More arguments than this make clippy's `too_many_arguments` speak.
+const CLIPPY_MAX_ARGUMENTS: usize = 7;
+
+/// `new` with the required fields and a `with_<field>` setter per optional
+/// one: code built this way still compiles when the schema gains an
+/// optional property (the struct is `#[non_exhaustive]`, so no literal can
+/// be written outside the crate).
+fn constructors(cx: &CheckContext<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
+    let name = &def.name;
+    let name_ident = format_ident!("{}", def.name);
+    let mut params = Vec::new();
+    let mut inits = Vec::new();
+    let mut setters = Vec::new();
+    for field in &s.fields {
+        let ident = format_ident!("{}", field.name);
+        let (arg_ty, convert) = input_type(cx, field);
+        if field.required {
+            params.push(quote!(#ident: #arg_ty));
+            inits.push(match &convert {
+                Some(convert) => quote!(#ident: #convert),
+                None => quote!(#ident),
+            });
+            continue;
+        }
+        let convert = convert.unwrap_or_else(|| quote!(#ident));
+        inits.push(quote!(#ident: None));
+        let setter = format_ident!("with_{}", field.name.trim_start_matches("r#"));
+        let doc = format!(
+            " Sets `{}` (the `{}` property).",
+            field.name.trim_start_matches("r#"),
+            field.wire
+        );
+        setters.push(quote! {
+            #[doc = #doc]
+            #[must_use]
+            pub fn #setter(mut self, #ident: #arg_ty) -> Self {
+                self.#ident = Some(#convert);
+                self
+            }
+        });
+    }
+    if matches!(s.additional, Additional::Map(_)) {
+        inits.push(quote!(additional_properties: std::collections::BTreeMap::new()));
+    }
+    let doc = if params.is_empty() {
+        format!(" The `{name}` with every property unset.")
+    } else {
+        format!(
+            " The `{name}` with these required properties; the optional ones are unset (see the `with_*` methods)."
+        )
+    };
+    let allow = (params.len() > CLIPPY_MAX_ARGUMENTS).then(|| {
+        quote!(#[allow(clippy::too_many_arguments, reason = "one argument per required property of the schema")])
+    });
+    quote! {
+        impl #name_ident {
+            #[doc = #doc]
+            #allow
+            pub fn new(#(#params),*) -> Self {
+                Self { #(#inits),* }
+            }
+
+            #(#setters)*
+        }
+    }
+}
+
+/// The type a constructor or setter takes for `field` (the inner type of an
+/// optional field, `impl Into<String>` for strings) and the expression that
+/// makes the field's value of the argument (`Option` excluded), when it is
+/// not the argument itself.
+fn input_type(cx: &CheckContext<'_>, field: &Field) -> (TokenStream, Option<TokenStream>) {
+    let ident = format_ident!("{}", field.name);
+    let inner = cx.types.ty(&field.shape.ty);
+    let is_string = field.shape.ty == Ty::Primitive(crate::ir::Primitive::String);
+    // A required nullable field is an `Option` the caller gives.
+    if field.required && field.shape.nullable {
+        let inner = if field.boxed {
+            quote!(Box<#inner>)
+        } else {
+            inner
+        };
+        return (quote!(Option<#inner>), None);
+    }
+    match (is_string, field.boxed) {
+        (true, _) => (quote!(impl Into<String>), Some(quote!(#ident.into()))),
+        (false, true) => (inner, Some(quote!(Box::new(#ident)))),
+        (false, false) => (inner, None),
     }
 }
 
@@ -327,8 +422,7 @@ fn enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStream) -> Toke
         let ident = format_ident!("{}", v.name);
         let wire = &v.wire;
         let line = format!(" `{wire}`");
-        let rename = (v.name != v.wire).then(|| quote!(#[serde(rename = #wire)]));
-        quote!(#[doc = #line] #rename #ident,)
+        quote!(#[doc = #line] #ident,)
     });
     let idents: Vec<_> = e
         .variants
@@ -337,55 +431,164 @@ fn enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStream) -> Toke
         .collect();
     let wires: Vec<&str> = e.variants.iter().map(|v| v.wire.as_str()).collect();
     let count = Literal::usize_unsuffixed(e.variants.len());
-    quote! {
-        #doc
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-        pub enum #name {
-            #(#variants)*
+    let known = quote! {
+        match value {
+            #(#wires => Some(Self::#idents),)*
+            _ => None,
         }
+    };
+    let from_str = quote! {
+        impl std::str::FromStr for #name {
+            type Err = validation::UnknownEnumValue;
 
-        impl #name {
-            /// Every value, in the document's order.
-            pub const ALL: [Self; #count] = [#(Self::#idents),*];
-
-            /// Every value as it is written on the wire, in the document's order.
-            pub const VALUES: &'static [&'static str] = &[#(#wires),*];
-
-            /// The value as it is written on the wire.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    #(Self::#idents => #wires,)*
-                }
+            fn from_str(value: &str) -> Result<Self, Self::Err> {
+                Self::known(value).ok_or_else(|| validation::UnknownEnumValue { value: value.to_owned(), expected: Self::VALUES })
             }
         }
-
+    };
+    let display = quote! {
         impl std::fmt::Display for #name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())
             }
         }
-
-        impl std::str::FromStr for #name {
-            type Err = validation::UnknownEnumValue;
-
-            fn from_str(value: &str) -> Result<Self, Self::Err> {
-                match value {
-                    #(#wires => Ok(Self::#idents),)*
-                    _ => Err(validation::UnknownEnumValue { value: value.to_owned(), expected: Self::VALUES }),
-                }
-            }
-        }
-
-        impl validation::Validate for #name {
-            fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-        }
-
+    };
+    let validate_json = quote! {
         impl validation::ValidateJson for #name {
             fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
                 validation::check_enum_value(value, Self::VALUES, path, report);
             }
         }
+    };
+    if !e.open {
+        let variants = e.variants.iter().map(|v| {
+            let ident = format_ident!("{}", v.name);
+            let wire = &v.wire;
+            let line = format!(" `{wire}`");
+            let rename = (v.name != v.wire).then(|| quote!(#[serde(rename = #wire)]));
+            quote!(#[doc = #line] #rename #ident,)
+        });
+        return quote! {
+            #doc
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+            #[non_exhaustive]
+            pub enum #name {
+                #(#variants)*
+            }
+
+            impl #name {
+                /// Every value, in the document's order.
+                pub const ALL: [Self; #count] = [#(Self::#idents),*];
+
+                /// Every value as it is written on the wire, in the document's order.
+                pub const VALUES: &'static [&'static str] = &[#(#wires),*];
+
+                /// The value as it is written on the wire.
+                pub fn as_str(self) -> &'static str {
+                    match self {
+                        #(Self::#idents => #wires,)*
+                    }
+                }
+
+                /// The variant written `value` on the wire, if there is one.
+                fn known(value: &str) -> Option<Self> {
+                    #known
+                }
+            }
+
+            #display
+
+            #from_str
+
+            impl validation::Validate for #name {
+                fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+            }
+
+            #validate_json
+        };
     }
+    let unknown = unknown_variant(e);
+    let open_doc = format!(
+        " The API may send values this version does not list: they decode into \
+         [`{unknown}`](Self::{unknown}), which keeps them and writes them back as they \
+         came. A request carrying one is refused as the API refuses it: its \
+         `Validate` reports the value."
+    );
+    quote! {
+        #doc
+        #[doc = ""]
+        #[doc = #open_doc]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variants)*
+            /// A value this version of the crate does not know, as it was sent.
+            #unknown(String),
+        }
+
+        impl #name {
+            /// Every known value, in the document's order.
+            pub const ALL: [Self; #count] = [#(Self::#idents),*];
+
+            /// Every known value as it is written on the wire, in the document's order.
+            pub const VALUES: &'static [&'static str] = &[#(#wires),*];
+
+            /// The value as it is written on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#idents => #wires,)*
+                    Self::#unknown(value) => value,
+                }
+            }
+
+            /// Whether the value is one the document lists.
+            pub fn is_known(&self) -> bool {
+                !matches!(self, Self::#unknown(_))
+            }
+
+            /// The variant written `value` on the wire, if there is one.
+            fn known(value: &str) -> Option<Self> {
+                #known
+            }
+        }
+
+        #display
+
+        #from_str
+
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                validation::deserialize_open_enum(deserializer, Self::known, Self::#unknown)
+            }
+        }
+
+        impl validation::Validate for #name {
+            fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+                if !self.is_known() {
+                    report.push(path, format!("must be one of: {}", Self::VALUES.join(", ")), "InvalidEnumValue");
+                }
+            }
+        }
+
+        #validate_json
+    }
+}
+
+/// The name of an open enum's variant for values it does not know:
+/// `Unknown`, unless the document has a value of that name.
+fn unknown_variant(e: &EnumDef) -> proc_macro2::Ident {
+    let taken = |name: &str| e.variants.iter().any(|v| v.name == name);
+    let name = ["Unknown", "UnknownValue", "Unlisted"]
+        .into_iter()
+        .find(|name| !taken(name))
+        .map_or_else(|| format!("Unknown{}", e.variants.len()), str::to_owned);
+    format_ident!("{}", name)
 }
 
 fn union_items(

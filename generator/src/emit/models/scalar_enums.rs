@@ -39,6 +39,7 @@ pub fn scalar_enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStre
     quote! {
         #doc
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
         }

@@ -7,12 +7,26 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Base` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Base {
     /// The `id` property.
     pub id: i64,
     /// The `kind` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+}
+
+impl Base {
+    /// The `Base` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(id: i64) -> Self {
+        Self { id, kind: None }
+    }
+    /// Sets `kind` (the `kind` property).
+    #[must_use]
+    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
+        self.kind = Some(kind.into());
+        self
+    }
 }
 
 impl validation::Validate for Base {
@@ -36,9 +50,17 @@ impl validation::ValidateJson for Base {
 
 /// The `Named` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Named {
     /// The `name` property.
     pub name: String,
+}
+
+impl Named {
+    /// The `Named` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
 }
 
 impl validation::Validate for Named {
@@ -80,6 +102,7 @@ impl validation::ValidateJson for Named {
 
 /// Base and Named merged, plus a field of its own.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Pet {
     /// The `id` property.
     pub id: i64,
@@ -91,6 +114,30 @@ pub struct Pet {
     /// The `tag` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
+}
+
+impl Pet {
+    /// The `Pet` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(id: i64, name: impl Into<String>) -> Self {
+        Self {
+            id,
+            kind: None,
+            name: name.into(),
+            tag: None,
+        }
+    }
+    /// Sets `kind` (the `kind` property).
+    #[must_use]
+    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
+        self.kind = Some(kind.into());
+        self
+    }
+    /// Sets `tag` (the `tag` property).
+    #[must_use]
+    pub fn with_tag(mut self, tag: impl Into<String>) -> Self {
+        self.tag = Some(tag.into());
+        self
+    }
 }
 
 impl validation::Validate for Pet {
@@ -135,10 +182,24 @@ impl validation::ValidateJson for Pet {
 
 /// The `Wrapper` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Wrapper {
     /// A `$ref` with a description and nullable, through allOf.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pet: Option<Pet>,
+}
+
+impl Wrapper {
+    /// The `Wrapper` with every property unset.
+    pub fn new() -> Self {
+        Self { pet: None }
+    }
+    /// Sets `pet` (the `pet` property).
+    #[must_use]
+    pub fn with_pet(mut self, pet: Pet) -> Self {
+        self.pet = Some(pet);
+        self
+    }
 }
 
 impl validation::Validate for Wrapper {

@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Board` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Board {
     /// The `cells` property.
     pub cells: Matrix,
@@ -16,6 +17,29 @@ pub struct Board {
     /// The `notes` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<Vec<Option<String>>>,
+}
+
+impl Board {
+    /// The `Board` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(cells: Matrix) -> Self {
+        Self {
+            cells,
+            tags: None,
+            notes: None,
+        }
+    }
+    /// Sets `tags` (the `tags` property).
+    #[must_use]
+    pub fn with_tags(mut self, tags: Tags) -> Self {
+        self.tags = Some(tags);
+        self
+    }
+    /// Sets `notes` (the `notes` property).
+    #[must_use]
+    pub fn with_notes(mut self, notes: Vec<Option<String>>) -> Self {
+        self.notes = Some(notes);
+        self
+    }
 }
 
 impl validation::Validate for Board {

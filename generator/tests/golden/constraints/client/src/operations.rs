@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Scheme};
+use openapi_runtime::client::{Call, Response, Scheme};
 use crate::Client;
 
 impl Client {
@@ -30,6 +30,15 @@ impl Client {
         &self,
         body: &crate::models::Order,
     ) -> Result<(), crate::Error> {
+        self.place_order_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::place_order`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PlaceOrderHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::place_order`].
+    pub async fn place_order_with_response(
+        &self,
+        body: &crate::models::Order,
+    ) -> Result<Response<(), PlaceOrderHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "placeOrder",
@@ -40,8 +49,19 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            204 => Ok(()),
+            204 => Ok(__answer.into_response((), PlaceOrderHeaders::read)),
             _ => Err(__answer.into_error()),
         }
+    }
+}
+
+/// The headers the answers of [`Client::place_order`](crate::Client::place_order) declare, as [`Client::place_order_with_response`](crate::Client::place_order_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PlaceOrderHeaders {}
+
+impl PlaceOrderHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

@@ -7,6 +7,7 @@ use crate::validation::{self, Path, Report};
 
 /// The `Order` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Order {
     /// The `reference` property.
     pub reference: String,
@@ -28,6 +29,31 @@ pub struct Order {
     pub contact: Option<String>,
     /// The `lines` property.
     pub lines: Vec<String>,
+}
+
+impl Order {
+    /// The `Order` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(reference: impl Into<String>, quantity: i32, lines: Vec<String>) -> Self {
+        Self {
+            reference: reference.into(),
+            quantity,
+            discount: None,
+            contact: None,
+            lines,
+        }
+    }
+    /// Sets `discount` (the `discount` property).
+    #[must_use]
+    pub fn with_discount(mut self, discount: f64) -> Self {
+        self.discount = Some(discount);
+        self
+    }
+    /// Sets `contact` (the `contact` property).
+    #[must_use]
+    pub fn with_contact(mut self, contact: impl Into<String>) -> Self {
+        self.contact = Some(contact.into());
+        self
+    }
 }
 
 impl validation::Validate for Order {

@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme};
 use crate::Client;
 
 impl Client {
@@ -30,6 +30,15 @@ impl Client {
         &self,
         params: ListEventsParams,
     ) -> Result<Vec<String>, crate::Error> {
+        self.list_events_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::list_events`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ListEventsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::list_events`].
+    pub async fn list_events_with_response(
+        &self,
+        params: ListEventsParams,
+    ) -> Result<Response<Vec<String>, ListEventsHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "listEvents",
@@ -43,7 +52,10 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<Vec<String>>(Envelope::Bare)?),
+            200 => {
+                let __body = __answer.json::<Vec<String>>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, ListEventsHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -53,6 +65,7 @@ impl Client {
 ///
 /// Set them with the methods of the same names, as in `ListEventsParams::default().q(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ListEventsParams {
     /// `q` (the `q` query parameter).
     ///
@@ -69,5 +82,16 @@ impl ListEventsParams {
     pub fn q(mut self, value: impl Into<crate::models::ListEventsQQuery>) -> Self {
         self.q = Some(value.into());
         self
+    }
+}
+
+/// The headers the answers of [`Client::list_events`](crate::Client::list_events) declare, as [`Client::list_events_with_response`](crate::Client::list_events_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ListEventsHeaders {}
+
+impl ListEventsHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Holder` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Holder {
     /// The `status` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -17,6 +18,35 @@ pub struct Holder {
     /// The `inline` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inline: Option<HolderInline>,
+}
+
+impl Holder {
+    /// The `Holder` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            status: None,
+            colour: None,
+            inline: None,
+        }
+    }
+    /// Sets `status` (the `status` property).
+    #[must_use]
+    pub fn with_status(mut self, status: Status) -> Self {
+        self.status = Some(status);
+        self
+    }
+    /// Sets `colour` (the `colour` property).
+    #[must_use]
+    pub fn with_colour(mut self, colour: MaybeColour) -> Self {
+        self.colour = Some(colour);
+        self
+    }
+    /// Sets `inline` (the `inline` property).
+    #[must_use]
+    pub fn with_inline(mut self, inline: HolderInline) -> Self {
+        self.inline = Some(inline);
+        self
+    }
 }
 
 impl validation::Validate for Holder {
@@ -55,6 +85,7 @@ impl validation::ValidateJson for Holder {
     serde::Serialize,
     serde::Deserialize
 )]
+#[non_exhaustive]
 pub enum HolderInline {
     /// `a`
     #[serde(rename = "a")]
@@ -76,6 +107,14 @@ impl HolderInline {
             Self::B => "b",
         }
     }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "a" => Some(Self::A),
+            "b" => Some(Self::B),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for HolderInline {
@@ -87,16 +126,11 @@ impl std::fmt::Display for HolderInline {
 impl std::str::FromStr for HolderInline {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "a" => Ok(Self::A),
-            "b" => Ok(Self::B),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
     }
 }
 
@@ -127,6 +161,7 @@ impl validation::ValidateJson for HolderInline {
     serde::Serialize,
     serde::Deserialize
 )]
+#[non_exhaustive]
 pub enum MaybeColour {
     /// `red`
     #[serde(rename = "red")]
@@ -148,6 +183,14 @@ impl MaybeColour {
             Self::Green => "green",
         }
     }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "red" => Some(Self::Red),
+            "green" => Some(Self::Green),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for MaybeColour {
@@ -159,16 +202,11 @@ impl std::fmt::Display for MaybeColour {
 impl std::str::FromStr for MaybeColour {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "red" => Ok(Self::Red),
-            "green" => Ok(Self::Green),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
     }
 }
 
@@ -199,6 +237,7 @@ impl validation::ValidateJson for MaybeColour {
     serde::Serialize,
     serde::Deserialize
 )]
+#[non_exhaustive]
 pub enum Status {
     /// `in-progress`
     #[serde(rename = "in-progress")]
@@ -262,6 +301,20 @@ impl Status {
             Self::Done2 => "done_",
         }
     }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "in-progress" => Some(Self::InProgress),
+            "done" => Some(Self::Done),
+            "+1" => Some(Self::Plus1),
+            "-1" => Some(Self::Minus1),
+            "2fa" => Some(Self::V2fa),
+            "type" => Some(Self::Type),
+            "Self" => Some(Self::SelfModel),
+            "done_" => Some(Self::Done2),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Status {
@@ -273,22 +326,11 @@ impl std::fmt::Display for Status {
 impl std::str::FromStr for Status {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "in-progress" => Ok(Self::InProgress),
-            "done" => Ok(Self::Done),
-            "+1" => Ok(Self::Plus1),
-            "-1" => Ok(Self::Minus1),
-            "2fa" => Ok(Self::V2fa),
-            "type" => Ok(Self::Type),
-            "Self" => Ok(Self::SelfModel),
-            "done_" => Ok(Self::Done2),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
     }
 }
 

@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Measurements` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Measurements {
     /// The `small` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,6 +63,140 @@ pub struct Measurements {
     /// The `flag` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<bool>,
+}
+
+impl Measurements {
+    /// The `Measurements` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            small: None,
+            medium: None,
+            normal: None,
+            large: None,
+            plain: None,
+            tiny: None,
+            unsigned: None,
+            huge: None,
+            ratio: None,
+            precise: None,
+            number: None,
+            id: None,
+            at: None,
+            day: None,
+            blob: None,
+            mail: None,
+            link: None,
+            flag: None,
+        }
+    }
+    /// Sets `small` (the `small` property).
+    #[must_use]
+    pub fn with_small(mut self, small: i8) -> Self {
+        self.small = Some(small);
+        self
+    }
+    /// Sets `medium` (the `medium` property).
+    #[must_use]
+    pub fn with_medium(mut self, medium: i16) -> Self {
+        self.medium = Some(medium);
+        self
+    }
+    /// Sets `normal` (the `normal` property).
+    #[must_use]
+    pub fn with_normal(mut self, normal: i32) -> Self {
+        self.normal = Some(normal);
+        self
+    }
+    /// Sets `large` (the `large` property).
+    #[must_use]
+    pub fn with_large(mut self, large: i64) -> Self {
+        self.large = Some(large);
+        self
+    }
+    /// Sets `plain` (the `plain` property).
+    #[must_use]
+    pub fn with_plain(mut self, plain: i64) -> Self {
+        self.plain = Some(plain);
+        self
+    }
+    /// Sets `tiny` (the `tiny` property).
+    #[must_use]
+    pub fn with_tiny(mut self, tiny: u8) -> Self {
+        self.tiny = Some(tiny);
+        self
+    }
+    /// Sets `unsigned` (the `unsigned` property).
+    #[must_use]
+    pub fn with_unsigned(mut self, unsigned: u32) -> Self {
+        self.unsigned = Some(unsigned);
+        self
+    }
+    /// Sets `huge` (the `huge` property).
+    #[must_use]
+    pub fn with_huge(mut self, huge: u64) -> Self {
+        self.huge = Some(huge);
+        self
+    }
+    /// Sets `ratio` (the `ratio` property).
+    #[must_use]
+    pub fn with_ratio(mut self, ratio: f32) -> Self {
+        self.ratio = Some(ratio);
+        self
+    }
+    /// Sets `precise` (the `precise` property).
+    #[must_use]
+    pub fn with_precise(mut self, precise: f64) -> Self {
+        self.precise = Some(precise);
+        self
+    }
+    /// Sets `number` (the `number` property).
+    #[must_use]
+    pub fn with_number(mut self, number: f64) -> Self {
+        self.number = Some(number);
+        self
+    }
+    /// Sets `id` (the `id` property).
+    #[must_use]
+    pub fn with_id(mut self, id: uuid::Uuid) -> Self {
+        self.id = Some(id);
+        self
+    }
+    /// Sets `at` (the `at` property).
+    #[must_use]
+    pub fn with_at(mut self, at: chrono::DateTime<chrono::Utc>) -> Self {
+        self.at = Some(at);
+        self
+    }
+    /// Sets `day` (the `day` property).
+    #[must_use]
+    pub fn with_day(mut self, day: chrono::NaiveDate) -> Self {
+        self.day = Some(day);
+        self
+    }
+    /// Sets `blob` (the `blob` property).
+    #[must_use]
+    pub fn with_blob(mut self, blob: impl Into<String>) -> Self {
+        self.blob = Some(blob.into());
+        self
+    }
+    /// Sets `mail` (the `mail` property).
+    #[must_use]
+    pub fn with_mail(mut self, mail: impl Into<String>) -> Self {
+        self.mail = Some(mail.into());
+        self
+    }
+    /// Sets `link` (the `link` property).
+    #[must_use]
+    pub fn with_link(mut self, link: impl Into<String>) -> Self {
+        self.link = Some(link.into());
+        self
+    }
+    /// Sets `flag` (the `flag` property).
+    #[must_use]
+    pub fn with_flag(mut self, flag: bool) -> Self {
+        self.flag = Some(flag);
+        self
+    }
 }
 
 impl validation::Validate for Measurements {

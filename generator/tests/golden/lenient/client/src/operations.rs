@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme, Style};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -27,6 +27,15 @@ impl Client {
     ///
     /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
     pub async fn hold(&self, params: HoldParams) -> Result<(), crate::Error> {
+        self.hold_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::hold`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`HoldHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::hold`].
+    pub async fn hold_with_response(
+        &self,
+        params: HoldParams,
+    ) -> Result<Response<(), HoldHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new("hold", reqwest::Method::POST, "/hold", SECURITY);
         __call.accept("application/json");
@@ -35,7 +44,10 @@ impl Client {
         }
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<()>(Envelope::Bare)?),
+            200 => {
+                let __body = __answer.json::<()>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, HoldHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -61,6 +73,15 @@ impl Client {
         &self,
         params: ListThingsParams,
     ) -> Result<bytes::Bytes, crate::Error> {
+        self.list_things_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::list_things`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ListThingsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::list_things`].
+    pub async fn list_things_with_response(
+        &self,
+        params: ListThingsParams,
+    ) -> Result<Response<bytes::Bytes, ListThingsHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "listThings",
@@ -72,7 +93,10 @@ impl Client {
         __call.accept("*/*");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200..=299 => Ok(__answer.bytes()),
+            200..=299 => {
+                let __body = __answer.bytes();
+                Ok(__answer.into_response(__body, ListThingsHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -98,6 +122,15 @@ impl Client {
         &self,
         body: impl Into<String>,
     ) -> Result<String, crate::Error> {
+        self.subscribe_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::subscribe`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`SubscribeHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::subscribe`].
+    pub async fn subscribe_with_response(
+        &self,
+        body: impl Into<String>,
+    ) -> Result<Response<String, SubscribeHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "subscribe",
@@ -109,7 +142,10 @@ impl Client {
         __call.body("text/plain", bytes::Bytes::from(Into::<String>::into(body)));
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            201 => Ok(__answer.text()?),
+            201 => {
+                let __body = __answer.text()?;
+                Ok(__answer.into_response(__body, SubscribeHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -119,6 +155,7 @@ impl Client {
 ///
 /// Set them with the methods of the same names, as in `HoldParams::default().body(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct HoldParams {
     /// `body` (the request body, sent as `application/json`).
     pub body: Option<crate::models::HoldBody>,
@@ -132,10 +169,22 @@ impl HoldParams {
     }
 }
 
+/// The headers the answers of [`Client::hold`](crate::Client::hold) declare, as [`Client::hold_with_response`](crate::Client::hold_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct HoldHeaders {}
+
+impl HoldHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
 /// The optional inputs of [`Client::list_things`](crate::Client::list_things): none by default.
 ///
 /// Set them with the methods of the same names, as in `ListThingsParams::default().id(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ListThingsParams {
     /// `id` (the `id` query parameter).
     pub id: Option<crate::models::ListThingsId>,
@@ -146,5 +195,27 @@ impl ListThingsParams {
     pub fn id(mut self, value: impl Into<crate::models::ListThingsId>) -> Self {
         self.id = Some(value.into());
         self
+    }
+}
+
+/// The headers the answers of [`Client::list_things`](crate::Client::list_things) declare, as [`Client::list_things_with_response`](crate::Client::list_things_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ListThingsHeaders {}
+
+impl ListThingsHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
+/// The headers the answers of [`Client::subscribe`](crate::Client::subscribe) declare, as [`Client::subscribe_with_response`](crate::Client::subscribe_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct SubscribeHeaders {}
+
+impl SubscribeHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

@@ -7,11 +7,22 @@ use crate::validation::{self, Null, Path, Report};
 
 /// Defined inline at `#/paths/~1hold/post/requestBody/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct HoldBody {
     /// The `reason` property.
     pub reason: String,
     /// Required by the schema, which does not declare it: any JSON value.
     pub required: serde_json::Value,
+}
+
+impl HoldBody {
+    /// The `HoldBody` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(reason: impl Into<String>, required: serde_json::Value) -> Self {
+        Self {
+            reason: reason.into(),
+            required,
+        }
+    }
 }
 
 impl validation::Validate for HoldBody {
@@ -80,10 +91,24 @@ impl validation::ValidateJson for ListThingsId {
 
 /// Defined inline at `#/paths/~1subscribe/post/responses/201/content/application~1x-www-form-urlencoded/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct SubscribeResponse {
     /// The `id` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+}
+
+impl SubscribeResponse {
+    /// The `SubscribeResponse` with every property unset.
+    pub fn new() -> Self {
+        Self { id: None }
+    }
+    /// Sets `id` (the `id` property).
+    #[must_use]
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
+    }
 }
 
 impl validation::Validate for SubscribeResponse {

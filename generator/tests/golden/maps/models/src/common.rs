@@ -82,12 +82,23 @@ impl validation::ValidateJson for Counts {
 
 /// Known properties plus typed extra ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Labelled {
     /// The `id` property.
     pub id: String,
     /// Properties beyond the ones above.
     #[serde(flatten)]
     pub additional_properties: std::collections::BTreeMap<String, String>,
+}
+
+impl Labelled {
+    /// The `Labelled` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(id: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            additional_properties: std::collections::BTreeMap::new(),
+        }
+    }
 }
 
 impl validation::Validate for Labelled {

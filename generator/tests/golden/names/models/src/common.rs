@@ -7,10 +7,24 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `pet` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Pet {
     /// The `name` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+impl Pet {
+    /// The `Pet` with every property unset.
+    pub fn new() -> Self {
+        Self { name: None }
+    }
+    /// Sets `name` (the `name` property).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
 }
 
 impl validation::Validate for Pet {
@@ -32,10 +46,24 @@ impl validation::ValidateJson for Pet {
 
 /// The `Pet` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Pet2 {
     /// The `id` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
+}
+
+impl Pet2 {
+    /// The `Pet2` with every property unset.
+    pub fn new() -> Self {
+        Self { id: None }
+    }
+    /// Sets `id` (the `id` property).
+    #[must_use]
+    pub fn with_id(mut self, id: i64) -> Self {
+        self.id = Some(id);
+        self
+    }
 }
 
 impl validation::Validate for Pet2 {
@@ -57,6 +85,7 @@ impl validation::ValidateJson for Pet2 {
 
 /// Would shadow the prelude's Result.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ResultModel {
     /// The `type` property.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
@@ -79,6 +108,63 @@ pub struct ResultModel {
     /// The `$ref` property.
     #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
     pub ref_: Option<String>,
+}
+
+impl ResultModel {
+    /// The `ResultModel` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            type_: None,
+            match_: None,
+            self_: None,
+            foo_bar: None,
+            foo_bar2: None,
+            n2fa: None,
+            ref_: None,
+        }
+    }
+    /// Sets `type_` (the `type` property).
+    #[must_use]
+    pub fn with_type_(mut self, type_: impl Into<String>) -> Self {
+        self.type_ = Some(type_.into());
+        self
+    }
+    /// Sets `match_` (the `match` property).
+    #[must_use]
+    pub fn with_match_(mut self, match_: impl Into<String>) -> Self {
+        self.match_ = Some(match_.into());
+        self
+    }
+    /// Sets `self_` (the `self` property).
+    #[must_use]
+    pub fn with_self_(mut self, self_: impl Into<String>) -> Self {
+        self.self_ = Some(self_.into());
+        self
+    }
+    /// Sets `foo_bar` (the `fooBar` property).
+    #[must_use]
+    pub fn with_foo_bar(mut self, foo_bar: impl Into<String>) -> Self {
+        self.foo_bar = Some(foo_bar.into());
+        self
+    }
+    /// Sets `foo_bar2` (the `foo_bar` property).
+    #[must_use]
+    pub fn with_foo_bar2(mut self, foo_bar2: impl Into<String>) -> Self {
+        self.foo_bar2 = Some(foo_bar2.into());
+        self
+    }
+    /// Sets `n2fa` (the `2fa` property).
+    #[must_use]
+    pub fn with_n2fa(mut self, n2fa: bool) -> Self {
+        self.n2fa = Some(n2fa);
+        self
+    }
+    /// Sets `ref_` (the `$ref` property).
+    #[must_use]
+    pub fn with_ref_(mut self, ref_: impl Into<String>) -> Self {
+        self.ref_ = Some(ref_.into());
+        self
+    }
 }
 
 impl validation::Validate for ResultModel {

@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme};
 use crate::Client;
 
 impl Client {
@@ -30,6 +30,15 @@ impl Client {
         &self,
         body: &crate::models::Thing,
     ) -> Result<crate::models::Thing, crate::Error> {
+        self.create_thing_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::create_thing`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`CreateThingHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::create_thing`].
+    pub async fn create_thing_with_response(
+        &self,
+        body: &crate::models::Thing,
+    ) -> Result<Response<crate::models::Thing, CreateThingHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "createThing",
@@ -41,8 +50,22 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            201 => Ok(__answer.json::<crate::models::Thing>(Envelope::Bare)?),
+            201 => {
+                let __body = __answer.json::<crate::models::Thing>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, CreateThingHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
+    }
+}
+
+/// The headers the answers of [`Client::create_thing`](crate::Client::create_thing) declare, as [`Client::create_thing_with_response`](crate::Client::create_thing_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct CreateThingHeaders {}
+
+impl CreateThingHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

@@ -7,10 +7,24 @@ use crate::validation::{self, Null, Path, Report};
 
 /// Only in responses, so decoded leniently.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Summary {
     /// The `count` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
+}
+
+impl Summary {
+    /// The `Summary` with every property unset.
+    pub fn new() -> Self {
+        Self { count: None }
+    }
+    /// Sets `count` (the `count` property).
+    #[must_use]
+    pub fn with_count(mut self, count: i64) -> Self {
+        self.count = Some(count);
+        self
+    }
 }
 
 impl validation::Validate for Summary {

@@ -18,6 +18,7 @@ use crate::validation::{self, Null, Path, Report};
 /// ```
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Thing {
     /// The id.
     pub id: uuid::Uuid,
@@ -45,6 +46,38 @@ pub struct Thing {
         deserialize_with = "validation::deserialize_some"
     )]
     pub dimensions: Option<ThingDimensions>,
+}
+
+impl Thing {
+    /// The `Thing` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(id: uuid::Uuid, name: impl Into<String>, note: Option<String>) -> Self {
+        Self {
+            id,
+            name: name.into(),
+            note,
+            size: None,
+            label: None,
+            dimensions: None,
+        }
+    }
+    /// Sets `size` (the `size` property).
+    #[must_use]
+    pub fn with_size(mut self, size: i32) -> Self {
+        self.size = Some(size);
+        self
+    }
+    /// Sets `label` (the `label` property).
+    #[must_use]
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+    /// Sets `dimensions` (the `dimensions` property).
+    #[must_use]
+    pub fn with_dimensions(mut self, dimensions: ThingDimensions) -> Self {
+        self.dimensions = Some(dimensions);
+        self
+    }
 }
 
 impl validation::Validate for Thing {
@@ -85,6 +118,7 @@ impl validation::ValidateJson for Thing {
 
 /// An inline object, named from its parent and field.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ThingDimensions {
     /// The `width` property.
     pub width: f64,
@@ -95,6 +129,19 @@ pub struct ThingDimensions {
         deserialize_with = "validation::deserialize_some"
     )]
     pub height: Option<f64>,
+}
+
+impl ThingDimensions {
+    /// The `ThingDimensions` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(width: f64) -> Self {
+        Self { width, height: None }
+    }
+    /// Sets `height` (the `height` property).
+    #[must_use]
+    pub fn with_height(mut self, height: f64) -> Self {
+        self.height = Some(height);
+        self
+    }
 }
 
 impl validation::Validate for ThingDimensions {

@@ -7,12 +7,23 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Cat` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Cat {
     /// The `petType` property.
     #[serde(rename = "petType")]
     pub pet_type: String,
     /// The `meows` property.
     pub meows: bool,
+}
+
+impl Cat {
+    /// The `Cat` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(pet_type: impl Into<String>, meows: bool) -> Self {
+        Self {
+            pet_type: pet_type.into(),
+            meows,
+        }
+    }
 }
 
 impl validation::Validate for Cat {
@@ -41,6 +52,7 @@ impl validation::ValidateJson for Cat {
 
 /// The `Dog` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Dog {
     /// The `petType` property.
     #[serde(rename = "petType")]
@@ -48,6 +60,16 @@ pub struct Dog {
     /// The `barkVolume` property.
     #[serde(rename = "barkVolume")]
     pub bark_volume: i64,
+}
+
+impl Dog {
+    /// The `Dog` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(pet_type: impl Into<String>, bark_volume: i64) -> Self {
+        Self {
+            pet_type: pet_type.into(),
+            bark_volume,
+        }
+    }
 }
 
 impl validation::Validate for Dog {
@@ -331,11 +353,19 @@ impl validation::ValidateJson for Shape {
 
 /// Defined inline at `#/components/schemas/Shape/anyOf/0`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ShapeCircle {
     /// The `kind` property.
     pub kind: ShapeCircleKind,
     /// The `radius` property.
     pub radius: f64,
+}
+
+impl ShapeCircle {
+    /// The `ShapeCircle` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(kind: ShapeCircleKind, radius: f64) -> Self {
+        Self { kind, radius }
+    }
 }
 
 impl validation::Validate for ShapeCircle {
@@ -372,6 +402,7 @@ impl validation::ValidateJson for ShapeCircle {
     serde::Serialize,
     serde::Deserialize
 )]
+#[non_exhaustive]
 pub enum ShapeCircleKind {
     /// `circle`
     #[serde(rename = "circle")]
@@ -389,6 +420,13 @@ impl ShapeCircleKind {
             Self::Circle => "circle",
         }
     }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "circle" => Some(Self::Circle),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for ShapeCircleKind {
@@ -400,15 +438,11 @@ impl std::fmt::Display for ShapeCircleKind {
 impl std::str::FromStr for ShapeCircleKind {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "circle" => Ok(Self::Circle),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
     }
 }
 
@@ -428,11 +462,19 @@ impl validation::ValidateJson for ShapeCircleKind {
 
 /// Defined inline at `#/components/schemas/Shape/anyOf/1`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ShapeSquare {
     /// The `kind` property.
     pub kind: ShapeSquareKind,
     /// The `side` property.
     pub side: f64,
+}
+
+impl ShapeSquare {
+    /// The `ShapeSquare` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(kind: ShapeSquareKind, side: f64) -> Self {
+        Self { kind, side }
+    }
 }
 
 impl validation::Validate for ShapeSquare {
@@ -469,6 +511,7 @@ impl validation::ValidateJson for ShapeSquare {
     serde::Serialize,
     serde::Deserialize
 )]
+#[non_exhaustive]
 pub enum ShapeSquareKind {
     /// `square`
     #[serde(rename = "square")]
@@ -486,6 +529,13 @@ impl ShapeSquareKind {
             Self::Square => "square",
         }
     }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "square" => Some(Self::Square),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for ShapeSquareKind {
@@ -497,15 +547,11 @@ impl std::fmt::Display for ShapeSquareKind {
 impl std::str::FromStr for ShapeSquareKind {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "square" => Ok(Self::Square),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
     }
 }
 

@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme, Style};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -30,6 +30,15 @@ impl Client {
         &self,
         body: &crate::models::Record,
     ) -> Result<crate::models::Record, crate::Error> {
+        self.create_record_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::create_record`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`CreateRecordHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::create_record`].
+    pub async fn create_record_with_response(
+        &self,
+        body: &crate::models::Record,
+    ) -> Result<Response<crate::models::Record, CreateRecordHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "createRecord",
@@ -41,7 +50,10 @@ impl Client {
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<crate::models::Record>(Envelope::Bare)?),
+            200 => {
+                let __body = __answer.json::<crate::models::Record>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, CreateRecordHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -69,6 +81,16 @@ impl Client {
         id: &str,
         params: GetExportParams,
     ) -> Result<bytes::Bytes, crate::Error> {
+        self.get_export_with_response(id, params).await.map(Response::into_inner)
+    }
+    /// [`Client::get_export`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetExportHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_export`].
+    pub async fn get_export_with_response(
+        &self,
+        id: &str,
+        params: GetExportParams,
+    ) -> Result<Response<bytes::Bytes, GetExportHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "getExport",
@@ -81,7 +103,10 @@ impl Client {
         __call.accept("application/octet-stream");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.bytes()),
+            200 => {
+                let __body = __answer.bytes();
+                Ok(__answer.into_response(__body, GetExportHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -104,6 +129,15 @@ impl Client {
     ///
     /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
     pub async fn upload(&self, params: UploadParams) -> Result<(), crate::Error> {
+        self.upload_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::upload`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`UploadHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::upload`].
+    pub async fn upload_with_response(
+        &self,
+        params: UploadParams,
+    ) -> Result<Response<(), UploadHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "upload",
@@ -116,9 +150,20 @@ impl Client {
         }
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            204 => Ok(()),
+            204 => Ok(__answer.into_response((), UploadHeaders::read)),
             _ => Err(__answer.into_error()),
         }
+    }
+}
+
+/// The headers the answers of [`Client::create_record`](crate::Client::create_record) declare, as [`Client::create_record_with_response`](crate::Client::create_record_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct CreateRecordHeaders {}
+
+impl CreateRecordHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }
 
@@ -126,6 +171,7 @@ impl Client {
 ///
 /// Set them with the methods of the same names, as in `GetExportParams::default().level(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct GetExportParams {
     /// `level` (the `level` query parameter).
     pub level: Option<crate::models::Level>,
@@ -139,10 +185,22 @@ impl GetExportParams {
     }
 }
 
+/// The headers the answers of [`Client::get_export`](crate::Client::get_export) declare, as [`Client::get_export_with_response`](crate::Client::get_export_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetExportHeaders {}
+
+impl GetExportHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
 /// The optional inputs of [`Client::upload`](crate::Client::upload): none by default.
 ///
 /// Set them with the methods of the same names, as in `UploadParams::default().body(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct UploadParams {
     /// `body` (the request body, sent as `form-data`).
     pub body: Option<bytes::Bytes>,
@@ -153,5 +211,16 @@ impl UploadParams {
     pub fn body(mut self, value: impl Into<bytes::Bytes>) -> Self {
         self.body = Some(value.into());
         self
+    }
+}
+
+/// The headers the answers of [`Client::upload`](crate::Client::upload) declare, as [`Client::upload_with_response`](crate::Client::upload_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct UploadHeaders {}
+
+impl UploadHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

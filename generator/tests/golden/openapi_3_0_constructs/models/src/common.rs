@@ -7,12 +7,29 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Cat` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Cat {
     /// The `kind` property.
     pub kind: String,
     /// The `lives` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lives: Option<i32>,
+}
+
+impl Cat {
+    /// The `Cat` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(kind: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            lives: None,
+        }
+    }
+    /// Sets `lives` (the `lives` property).
+    #[must_use]
+    pub fn with_lives(mut self, lives: i32) -> Self {
+        self.lives = Some(lives);
+        self
+    }
 }
 
 impl validation::Validate for Cat {
@@ -84,6 +101,7 @@ impl validation::ValidateJson for Code {
 
 /// The `Contact` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Contact {
     /// The `id` property.
     pub id: String,
@@ -93,6 +111,29 @@ pub struct Contact {
     /// The `phone` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+}
+
+impl Contact {
+    /// The `Contact` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(id: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            email: None,
+            phone: None,
+        }
+    }
+    /// Sets `email` (the `email` property).
+    #[must_use]
+    pub fn with_email(mut self, email: impl Into<String>) -> Self {
+        self.email = Some(email.into());
+        self
+    }
+    /// Sets `phone` (the `phone` property).
+    #[must_use]
+    pub fn with_phone(mut self, phone: impl Into<String>) -> Self {
+        self.phone = Some(phone.into());
+        self
+    }
 }
 
 impl validation::Validate for Contact {
@@ -136,12 +177,29 @@ impl validation::ValidateJson for Contact {
 
 /// The `Dog` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Dog {
     /// The `kind` property.
     pub kind: String,
     /// The `goodBoy` property.
     #[serde(rename = "goodBoy", default, skip_serializing_if = "Option::is_none")]
     pub good_boy: Option<bool>,
+}
+
+impl Dog {
+    /// The `Dog` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(kind: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            good_boy: None,
+        }
+    }
+    /// Sets `good_boy` (the `goodBoy` property).
+    #[must_use]
+    pub fn with_good_boy(mut self, good_boy: bool) -> Self {
+        self.good_boy = Some(good_boy);
+        self
+    }
 }
 
 impl validation::Validate for Dog {
@@ -165,9 +223,17 @@ impl validation::ValidateJson for Dog {
 
 /// The `Email` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Email {
     /// The `email` property.
     pub email: String,
+}
+
+impl Email {
+    /// The `Email` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(email: impl Into<String>) -> Self {
+        Self { email: email.into() }
+    }
 }
 
 impl validation::Validate for Email {
@@ -209,10 +275,24 @@ impl validation::ValidateJson for Email {
 
 /// Defined inline at `#/paths/~1exports~1{id}/get/responses/200/content/application~1octet-stream/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct GetExportResponse {
     /// The `fileName` property.
     #[serde(rename = "fileName", default, skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
+}
+
+impl GetExportResponse {
+    /// The `GetExportResponse` with every property unset.
+    pub fn new() -> Self {
+        Self { file_name: None }
+    }
+    /// Sets `file_name` (the `fileName` property).
+    #[must_use]
+    pub fn with_file_name(mut self, file_name: impl Into<String>) -> Self {
+        self.file_name = Some(file_name.into());
+        self
+    }
 }
 
 impl validation::Validate for GetExportResponse {
@@ -234,6 +314,7 @@ impl validation::ValidateJson for GetExportResponse {
 
 /// The `Level` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Level {
     /// `1`
     V1,
@@ -419,6 +500,7 @@ impl validation::ValidateJson for Pet {
 
 /// Defined inline at `#/components/schemas/Pet/allOf/1/oneOf/0`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PetCat {
     /// The `name` property.
     pub name: String,
@@ -427,6 +509,23 @@ pub struct PetCat {
     /// The `lives` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lives: Option<i32>,
+}
+
+impl PetCat {
+    /// The `PetCat` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(name: impl Into<String>, kind: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            kind: kind.into(),
+            lives: None,
+        }
+    }
+    /// Sets `lives` (the `lives` property).
+    #[must_use]
+    pub fn with_lives(mut self, lives: i32) -> Self {
+        self.lives = Some(lives);
+        self
+    }
 }
 
 impl validation::Validate for PetCat {
@@ -451,6 +550,7 @@ impl validation::ValidateJson for PetCat {
 
 /// Defined inline at `#/components/schemas/Pet/allOf/1/oneOf/1`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PetDog {
     /// The `name` property.
     pub name: String,
@@ -459,6 +559,23 @@ pub struct PetDog {
     /// The `goodBoy` property.
     #[serde(rename = "goodBoy", default, skip_serializing_if = "Option::is_none")]
     pub good_boy: Option<bool>,
+}
+
+impl PetDog {
+    /// The `PetDog` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(name: impl Into<String>, kind: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            kind: kind.into(),
+            good_boy: None,
+        }
+    }
+    /// Sets `good_boy` (the `goodBoy` property).
+    #[must_use]
+    pub fn with_good_boy(mut self, good_boy: bool) -> Self {
+        self.good_boy = Some(good_boy);
+        self
+    }
 }
 
 impl validation::Validate for PetDog {
@@ -483,9 +600,17 @@ impl validation::ValidateJson for PetDog {
 
 /// The `Phone` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Phone {
     /// The `phone` property.
     pub phone: String,
+}
+
+impl Phone {
+    /// The `Phone` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(phone: impl Into<String>) -> Self {
+        Self { phone: phone.into() }
+    }
 }
 
 impl validation::Validate for Phone {
@@ -617,6 +742,7 @@ impl validation::ValidateJson for Record {
 
 /// Defined inline at `#/components/schemas/Record/oneOf/0`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RecordA {
     /// The `type` property.
     #[serde(rename = "type")]
@@ -634,8 +760,34 @@ pub struct RecordA {
     pub address: String,
 }
 
+impl RecordA {
+    /// The `RecordA` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        type_: RecordAType,
+        name: impl Into<String>,
+        address: impl Into<String>,
+    ) -> Self {
+        Self {
+            type_,
+            name: name.into(),
+            ttl: None,
+            address: address.into(),
+        }
+    }
+    /// Sets `ttl` (the `ttl` property).
+    #[must_use]
+    pub fn with_ttl(mut self, ttl: i64) -> Self {
+        self.ttl = Some(ttl);
+        self
+    }
+}
+
 impl validation::Validate for RecordA {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("type");
+        let value = &self.type_;
+        validation::Validate::validate(value, path, report);
+        path.pop();
         path.push_key("ttl");
         let value = &self.ttl;
         if let Some(value) = value {
@@ -696,33 +848,38 @@ impl validation::ValidateJson for RecordA {
 }
 
 /// Defined inline at `#/components/schemas/Record/oneOf/0/properties/type`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize
-)]
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RecordAType {
     /// `a`
-    #[serde(rename = "a")]
     A,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
 }
 
 impl RecordAType {
-    /// Every value, in the document's order.
+    /// Every known value, in the document's order.
     pub const ALL: [Self; 1] = [Self::A];
-    /// Every value as it is written on the wire, in the document's order.
+    /// Every known value as it is written on the wire, in the document's order.
     pub const VALUES: &'static [&'static str] = &["a"];
     /// The value as it is written on the wire.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::A => "a",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "a" => Some(Self::A),
+            _ => None,
         }
     }
 }
@@ -736,20 +893,39 @@ impl std::fmt::Display for RecordAType {
 impl std::str::FromStr for RecordAType {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "a" => Ok(Self::A),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for RecordAType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RecordAType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
     }
 }
 
 impl validation::Validate for RecordAType {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
 }
 
 impl validation::ValidateJson for RecordAType {
@@ -764,6 +940,7 @@ impl validation::ValidateJson for RecordAType {
 
 /// Defined inline at `#/components/schemas/Record/oneOf/1`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RecordAaaa {
     /// The `type` property.
     #[serde(rename = "type")]
@@ -781,8 +958,34 @@ pub struct RecordAaaa {
     pub address: String,
 }
 
+impl RecordAaaa {
+    /// The `RecordAaaa` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        type_: RecordAaaaType,
+        name: impl Into<String>,
+        address: impl Into<String>,
+    ) -> Self {
+        Self {
+            type_,
+            name: name.into(),
+            ttl: None,
+            address: address.into(),
+        }
+    }
+    /// Sets `ttl` (the `ttl` property).
+    #[must_use]
+    pub fn with_ttl(mut self, ttl: i64) -> Self {
+        self.ttl = Some(ttl);
+        self
+    }
+}
+
 impl validation::Validate for RecordAaaa {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("type");
+        let value = &self.type_;
+        validation::Validate::validate(value, path, report);
+        path.pop();
         path.push_key("ttl");
         let value = &self.ttl;
         if let Some(value) = value {
@@ -845,33 +1048,38 @@ impl validation::ValidateJson for RecordAaaa {
 }
 
 /// Defined inline at `#/components/schemas/Record/oneOf/1/properties/type`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize
-)]
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RecordAaaaType {
     /// `aaaa`
-    #[serde(rename = "aaaa")]
     Aaaa,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
 }
 
 impl RecordAaaaType {
-    /// Every value, in the document's order.
+    /// Every known value, in the document's order.
     pub const ALL: [Self; 1] = [Self::Aaaa];
-    /// Every value as it is written on the wire, in the document's order.
+    /// Every known value as it is written on the wire, in the document's order.
     pub const VALUES: &'static [&'static str] = &["aaaa"];
     /// The value as it is written on the wire.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::Aaaa => "aaaa",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "aaaa" => Some(Self::Aaaa),
+            _ => None,
         }
     }
 }
@@ -885,20 +1093,39 @@ impl std::fmt::Display for RecordAaaaType {
 impl std::str::FromStr for RecordAaaaType {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "aaaa" => Ok(Self::Aaaa),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for RecordAaaaType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RecordAaaaType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
     }
 }
 
 impl validation::Validate for RecordAaaaType {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
 }
 
 impl validation::ValidateJson for RecordAaaaType {
@@ -913,6 +1140,7 @@ impl validation::ValidateJson for RecordAaaaType {
 
 /// Defined inline at `#/components/schemas/Record/oneOf/2`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RecordTxt {
     /// The `type` property.
     #[serde(rename = "type")]
@@ -930,8 +1158,34 @@ pub struct RecordTxt {
     pub text: String,
 }
 
+impl RecordTxt {
+    /// The `RecordTxt` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        type_: RecordTxtType,
+        name: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Self {
+        Self {
+            type_,
+            name: name.into(),
+            ttl: None,
+            text: text.into(),
+        }
+    }
+    /// Sets `ttl` (the `ttl` property).
+    #[must_use]
+    pub fn with_ttl(mut self, ttl: i64) -> Self {
+        self.ttl = Some(ttl);
+        self
+    }
+}
+
 impl validation::Validate for RecordTxt {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("type");
+        let value = &self.type_;
+        validation::Validate::validate(value, path, report);
+        path.pop();
         path.push_key("ttl");
         let value = &self.ttl;
         if let Some(value) = value {
@@ -1012,33 +1266,38 @@ impl validation::ValidateJson for RecordTxt {
 }
 
 /// Defined inline at `#/components/schemas/Record/oneOf/2/properties/type`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize
-)]
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RecordTxtType {
     /// `txt`
-    #[serde(rename = "txt")]
     Txt,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
 }
 
 impl RecordTxtType {
-    /// Every value, in the document's order.
+    /// Every known value, in the document's order.
     pub const ALL: [Self; 1] = [Self::Txt];
-    /// Every value as it is written on the wire, in the document's order.
+    /// Every known value as it is written on the wire, in the document's order.
     pub const VALUES: &'static [&'static str] = &["txt"];
     /// The value as it is written on the wire.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::Txt => "txt",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "txt" => Some(Self::Txt),
+            _ => None,
         }
     }
 }
@@ -1052,20 +1311,39 @@ impl std::fmt::Display for RecordTxtType {
 impl std::str::FromStr for RecordTxtType {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "txt" => Ok(Self::Txt),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for RecordTxtType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RecordTxtType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
     }
 }
 
 impl validation::Validate for RecordTxtType {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
 }
 
 impl validation::ValidateJson for RecordTxtType {
@@ -1091,6 +1369,7 @@ impl validation::ValidateJson for RecordTxtType {
     serde::Serialize,
     serde::Deserialize
 )]
+#[non_exhaustive]
 pub enum RecordType {
     /// `a`
     #[serde(rename = "a")]
@@ -1116,6 +1395,15 @@ impl RecordType {
             Self::Txt => "txt",
         }
     }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "a" => Some(Self::A),
+            "aaaa" => Some(Self::Aaaa),
+            "txt" => Some(Self::Txt),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for RecordType {
@@ -1127,17 +1415,11 @@ impl std::fmt::Display for RecordType {
 impl std::str::FromStr for RecordType {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "a" => Ok(Self::A),
-            "aaaa" => Ok(Self::Aaaa),
-            "txt" => Ok(Self::Txt),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
     }
 }
 
@@ -1157,6 +1439,7 @@ impl validation::ValidateJson for RecordType {
 
 /// The `Settings` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Settings {
     /// The `mode` property.
     pub mode: Switch,
@@ -1189,6 +1472,65 @@ pub struct Settings {
     pub contact: Option<Contact>,
     /// Required by the schema, which does not declare it: any JSON value.
     pub missing: serde_json::Value,
+}
+
+impl Settings {
+    /// The `Settings` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(mode: Switch, missing: serde_json::Value) -> Self {
+        Self {
+            mode,
+            weight: None,
+            code: None,
+            anything: None,
+            count: None,
+            lookahead: None,
+            pet: None,
+            contact: None,
+            missing,
+        }
+    }
+    /// Sets `weight` (the `weight` property).
+    #[must_use]
+    pub fn with_weight(mut self, weight: Weight) -> Self {
+        self.weight = Some(weight);
+        self
+    }
+    /// Sets `code` (the `code` property).
+    #[must_use]
+    pub fn with_code(mut self, code: Code) -> Self {
+        self.code = Some(code);
+        self
+    }
+    /// Sets `anything` (the `anything` property).
+    #[must_use]
+    pub fn with_anything(mut self, anything: Vec<serde_json::Value>) -> Self {
+        self.anything = Some(anything);
+        self
+    }
+    /// Sets `count` (the `count` property).
+    #[must_use]
+    pub fn with_count(mut self, count: i64) -> Self {
+        self.count = Some(count);
+        self
+    }
+    /// Sets `lookahead` (the `lookahead` property).
+    #[must_use]
+    pub fn with_lookahead(mut self, lookahead: impl Into<String>) -> Self {
+        self.lookahead = Some(lookahead.into());
+        self
+    }
+    /// Sets `pet` (the `pet` property).
+    #[must_use]
+    pub fn with_pet(mut self, pet: Pet) -> Self {
+        self.pet = Some(pet);
+        self
+    }
+    /// Sets `contact` (the `contact` property).
+    #[must_use]
+    pub fn with_contact(mut self, contact: Contact) -> Self {
+        self.contact = Some(contact);
+        self
+    }
 }
 
 impl validation::Validate for Settings {
@@ -1241,6 +1583,7 @@ impl validation::ValidateJson for Settings {
 
 /// The `Switch` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Switch {
     /// `false`
     False,
@@ -1339,6 +1682,7 @@ impl validation::ValidateJson for Switch {
 
 /// The `Weight` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Weight {
     /// `0.5`
     V0Point5,

@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme};
 use crate::Client;
 
 impl Client {
@@ -27,6 +27,15 @@ impl Client {
     ///
     /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
     pub async fn get_dog(&self, id: &str) -> Result<crate::models::Dog, crate::Error> {
+        self.get_dog_with_response(id).await.map(Response::into_inner)
+    }
+    /// [`Client::get_dog`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetDogHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_dog`].
+    pub async fn get_dog_with_response(
+        &self,
+        id: &str,
+    ) -> Result<Response<crate::models::Dog, GetDogHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "getDog",
@@ -38,7 +47,10 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<crate::models::Dog>(Envelope::Bare)?),
+            200 => {
+                let __body = __answer.json::<crate::models::Dog>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetDogHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -64,6 +76,15 @@ impl Client {
         &self,
         id: &str,
     ) -> Result<crate::models::Photo, crate::Error> {
+        self.get_photo_base64_with_response(id).await.map(Response::into_inner)
+    }
+    /// [`Client::get_photo_base64`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetPhotoBase64Headers`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_photo_base64`].
+    pub async fn get_photo_base64_with_response(
+        &self,
+        id: &str,
+    ) -> Result<Response<crate::models::Photo, GetPhotoBase64Headers>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "getPhotoBase64",
@@ -75,7 +96,10 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<crate::models::Photo>(Envelope::Bare)?),
+            200 => {
+                let __body = __answer.json::<crate::models::Photo>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetPhotoBase64Headers::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -103,6 +127,16 @@ impl Client {
         id: &str,
         body: impl Into<bytes::Bytes>,
     ) -> Result<(), crate::Error> {
+        self.put_photo_with_response(id, body).await.map(Response::into_inner)
+    }
+    /// [`Client::put_photo`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PutPhotoHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::put_photo`].
+    pub async fn put_photo_with_response(
+        &self,
+        id: &str,
+        body: impl Into<bytes::Bytes>,
+    ) -> Result<Response<(), PutPhotoHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "putPhoto",
@@ -114,8 +148,41 @@ impl Client {
         __call.body("image/png", Into::<bytes::Bytes>::into(body));
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            204 => Ok(()),
+            204 => Ok(__answer.into_response((), PutPhotoHeaders::read)),
             _ => Err(__answer.into_error()),
         }
+    }
+}
+
+/// The headers the answers of [`Client::get_dog`](crate::Client::get_dog) declare, as [`Client::get_dog_with_response`](crate::Client::get_dog_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetDogHeaders {}
+
+impl GetDogHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
+/// The headers the answers of [`Client::get_photo_base64`](crate::Client::get_photo_base64) declare, as [`Client::get_photo_base64_with_response`](crate::Client::get_photo_base64_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetPhotoBase64Headers {}
+
+impl GetPhotoBase64Headers {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
+/// The headers the answers of [`Client::put_photo`](crate::Client::put_photo) declare, as [`Client::put_photo_with_response`](crate::Client::put_photo_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PutPhotoHeaders {}
+
+impl PutPhotoHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

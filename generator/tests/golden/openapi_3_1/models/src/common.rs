@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Dog` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Dog {
     /// The `name` property.
     ///
@@ -64,6 +65,94 @@ pub struct Dog {
     pub tags: Option<Vec<String>>,
 }
 
+impl Dog {
+    /// The `Dog` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(name: impl Into<String>, kind: DogKind, age: i32) -> Self {
+        Self {
+            name: name.into(),
+            nickname: None,
+            kind,
+            age,
+            weight: None,
+            owner: None,
+            vet: None,
+            extra: None,
+            tally: None,
+            chip: None,
+            nothing: None,
+            schema_version: None,
+            good: None,
+            tags: None,
+        }
+    }
+    /// Sets `nickname` (the `nickname` property).
+    #[must_use]
+    pub fn with_nickname(mut self, nickname: impl Into<String>) -> Self {
+        self.nickname = Some(nickname.into());
+        self
+    }
+    /// Sets `weight` (the `weight` property).
+    #[must_use]
+    pub fn with_weight(mut self, weight: f64) -> Self {
+        self.weight = Some(weight);
+        self
+    }
+    /// Sets `owner` (the `owner` property).
+    #[must_use]
+    pub fn with_owner(mut self, owner: Owner) -> Self {
+        self.owner = Some(owner);
+        self
+    }
+    /// Sets `vet` (the `vet` property).
+    #[must_use]
+    pub fn with_vet(mut self, vet: Owner) -> Self {
+        self.vet = Some(vet);
+        self
+    }
+    /// Sets `extra` (the `extra` property).
+    #[must_use]
+    pub fn with_extra(mut self, extra: serde_json::Value) -> Self {
+        self.extra = Some(extra);
+        self
+    }
+    /// Sets `tally` (the `tally` property).
+    #[must_use]
+    pub fn with_tally(mut self, tally: Vec<DogTallyItem>) -> Self {
+        self.tally = Some(tally);
+        self
+    }
+    /// Sets `chip` (the `chip` property).
+    #[must_use]
+    pub fn with_chip(mut self, chip: DogChip) -> Self {
+        self.chip = Some(chip);
+        self
+    }
+    /// Sets `nothing` (the `nothing` property).
+    #[must_use]
+    pub fn with_nothing(mut self, nothing: ()) -> Self {
+        self.nothing = Some(nothing);
+        self
+    }
+    /// Sets `schema_version` (the `schemaVersion` property).
+    #[must_use]
+    pub fn with_schema_version(mut self, schema_version: DogSchemaVersion) -> Self {
+        self.schema_version = Some(schema_version);
+        self
+    }
+    /// Sets `good` (the `good` property).
+    #[must_use]
+    pub fn with_good(mut self, good: DogGood) -> Self {
+        self.good = Some(good);
+        self
+    }
+    /// Sets `tags` (the `tags` property).
+    #[must_use]
+    pub fn with_tags(mut self, tags: Vec<String>) -> Self {
+        self.tags = Some(tags);
+        self
+    }
+}
+
 impl validation::Validate for Dog {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
         path.push_key("name");
@@ -81,6 +170,10 @@ impl validation::Validate for Dog {
                 validation::check_length(text, None, Some(20), None, path, report);
             }
         }
+        path.pop();
+        path.push_key("kind");
+        let value = &self.kind;
+        validation::Validate::validate(value, path, report);
         path.pop();
         path.push_key("age");
         let value = &self.age;
@@ -316,6 +409,7 @@ impl validation::ValidateJson for DogChip {
 
 /// Defined inline at `#/components/schemas/Dog/properties/good`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum DogGood {
     /// `true`
     True,
@@ -413,33 +507,38 @@ impl validation::ValidateJson for DogGood {
 }
 
 /// Defined inline at `#/components/schemas/Dog/properties/kind`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize
-)]
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum DogKind {
     /// `dog`
-    #[serde(rename = "dog")]
     Dog,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
 }
 
 impl DogKind {
-    /// Every value, in the document's order.
+    /// Every known value, in the document's order.
     pub const ALL: [Self; 1] = [Self::Dog];
-    /// Every value as it is written on the wire, in the document's order.
+    /// Every known value as it is written on the wire, in the document's order.
     pub const VALUES: &'static [&'static str] = &["dog"];
     /// The value as it is written on the wire.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::Dog => "dog",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "dog" => Some(Self::Dog),
+            _ => None,
         }
     }
 }
@@ -453,20 +552,39 @@ impl std::fmt::Display for DogKind {
 impl std::str::FromStr for DogKind {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "dog" => Ok(Self::Dog),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for DogKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for DogKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
     }
 }
 
 impl validation::Validate for DogKind {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
 }
 
 impl validation::ValidateJson for DogKind {
@@ -533,6 +651,7 @@ impl validation::ValidateJson for DogNickname {
 
 /// Defined inline at `#/components/schemas/Dog/properties/schemaVersion`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum DogSchemaVersion {
     /// `2`
     V2,
@@ -672,12 +791,29 @@ pub type Nickname = Option<DogNickname>;
 
 /// The `Owner` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Owner {
     /// The `name` property.
     pub name: String,
     /// The `phone` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+}
+
+impl Owner {
+    /// The `Owner` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            phone: None,
+        }
+    }
+    /// Sets `phone` (the `phone` property).
+    #[must_use]
+    pub fn with_phone(mut self, phone: impl Into<String>) -> Self {
+        self.phone = Some(phone.into());
+        self
+    }
 }
 
 impl validation::Validate for Owner {
@@ -727,6 +863,7 @@ impl validation::ValidateJson for Owner {
 
 /// The `Photo` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Photo {
     /// The `data` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -736,8 +873,37 @@ pub struct Photo {
     pub media_type: Option<PhotoMediaType>,
 }
 
+impl Photo {
+    /// The `Photo` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            data: None,
+            media_type: None,
+        }
+    }
+    /// Sets `data` (the `data` property).
+    #[must_use]
+    pub fn with_data(mut self, data: impl Into<String>) -> Self {
+        self.data = Some(data.into());
+        self
+    }
+    /// Sets `media_type` (the `mediaType` property).
+    #[must_use]
+    pub fn with_media_type(mut self, media_type: PhotoMediaType) -> Self {
+        self.media_type = Some(media_type);
+        self
+    }
+}
+
 impl validation::Validate for Photo {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("mediaType");
+        let value = &self.media_type;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+    }
 }
 
 impl validation::ValidateJson for Photo {
@@ -757,33 +923,38 @@ impl validation::ValidateJson for Photo {
 }
 
 /// Defined inline at `#/components/schemas/Photo/properties/mediaType`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize
-)]
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum PhotoMediaType {
     /// `image/png`
-    #[serde(rename = "image/png")]
     ImagePng,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
 }
 
 impl PhotoMediaType {
-    /// Every value, in the document's order.
+    /// Every known value, in the document's order.
     pub const ALL: [Self; 1] = [Self::ImagePng];
-    /// Every value as it is written on the wire, in the document's order.
+    /// Every known value as it is written on the wire, in the document's order.
     pub const VALUES: &'static [&'static str] = &["image/png"];
     /// The value as it is written on the wire.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::ImagePng => "image/png",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "image/png" => Some(Self::ImagePng),
+            _ => None,
         }
     }
 }
@@ -797,20 +968,39 @@ impl std::fmt::Display for PhotoMediaType {
 impl std::str::FromStr for PhotoMediaType {
     type Err = validation::UnknownEnumValue;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "image/png" => Ok(Self::ImagePng),
-            _ => {
-                Err(validation::UnknownEnumValue {
-                    value: value.to_owned(),
-                    expected: Self::VALUES,
-                })
-            }
-        }
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for PhotoMediaType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PhotoMediaType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
     }
 }
 
 impl validation::Validate for PhotoMediaType {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
 }
 
 impl validation::ValidateJson for PhotoMediaType {

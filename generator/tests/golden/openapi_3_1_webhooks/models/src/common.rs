@@ -7,12 +7,26 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Shipment` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Shipment {
     /// The `id` property.
     pub id: uuid::Uuid,
     /// The `carrier` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carrier: Option<String>,
+}
+
+impl Shipment {
+    /// The `Shipment` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(id: uuid::Uuid) -> Self {
+        Self { id, carrier: None }
+    }
+    /// Sets `carrier` (the `carrier` property).
+    #[must_use]
+    pub fn with_carrier(mut self, carrier: impl Into<String>) -> Self {
+        self.carrier = Some(carrier.into());
+        self
+    }
 }
 
 impl validation::Validate for Shipment {

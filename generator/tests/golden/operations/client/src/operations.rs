@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme, Style};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style, read_header};
 use crate::Client;
 
 impl Client {
@@ -44,6 +44,18 @@ impl Client {
         item_id: i64,
         params: GetItemsItemIdParams,
     ) -> Result<GetItemsItemIdResponse, crate::Error> {
+        self.get_items_item_id_with_response(item_id, params)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::get_items_item_id`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetItemsItemIdHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_items_item_id`].
+    pub async fn get_items_item_id_with_response(
+        &self,
+        item_id: i64,
+        params: GetItemsItemIdParams,
+    ) -> Result<Response<GetItemsItemIdResponse, GetItemsItemIdHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -68,16 +80,25 @@ impl Client {
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200 => {
+                let __body = __answer
+                    .json::<crate::models::GetItemsItemIdOkResponse>(Envelope::Bare)?;
                 Ok(
-                    GetItemsItemIdResponse::Ok(
-                        __answer
-                            .json::<
-                                crate::models::GetItemsItemIdOkResponse,
-                            >(Envelope::Bare)?,
-                    ),
+                    __answer
+                        .into_response(
+                            GetItemsItemIdResponse::Ok(__body),
+                            GetItemsItemIdHeaders::read,
+                        ),
                 )
             }
-            202 => Ok(GetItemsItemIdResponse::Accepted),
+            202 => {
+                Ok(
+                    __answer
+                        .into_response(
+                            GetItemsItemIdResponse::Accepted,
+                            GetItemsItemIdHeaders::read,
+                        ),
+                )
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -105,6 +126,16 @@ impl Client {
         item_id: i64,
         params: ReplaceItemParams,
     ) -> Result<(), crate::Error> {
+        self.replace_item_with_response(item_id, params).await.map(Response::into_inner)
+    }
+    /// [`Client::replace_item`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ReplaceItemHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::replace_item`].
+    pub async fn replace_item_with_response(
+        &self,
+        item_id: i64,
+        params: ReplaceItemParams,
+    ) -> Result<Response<(), ReplaceItemHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[
             &[
                 Scheme::Header {
@@ -126,7 +157,7 @@ impl Client {
         }
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            204 => Ok(()),
+            204 => Ok(__answer.into_response((), ReplaceItemHeaders::read)),
             _ => Err(__answer.into_error()),
         }
     }
@@ -158,13 +189,25 @@ impl Client {
         &self,
         body: impl Into<String>,
     ) -> Result<String, crate::Error> {
+        self.add_note_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::add_note`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`AddNoteHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::add_note`].
+    pub async fn add_note_with_response(
+        &self,
+        body: impl Into<String>,
+    ) -> Result<Response<String, AddNoteHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new("addNote", reqwest::Method::POST, "/notes", SECURITY);
         __call.accept("text/plain");
         __call.body("text/plain", bytes::Bytes::from(Into::<String>::into(body)));
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.text()?),
+            200 => {
+                let __body = __answer.text()?;
+                Ok(__answer.into_response(__body, AddNoteHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -174,6 +217,7 @@ impl Client {
 ///
 /// Set them with the methods of the same names, as in `GetItemsItemIdParams::default().verbose(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct GetItemsItemIdParams {
     /// `verbose` (the `verbose` query parameter): Overrides the path-level one.
     pub verbose: Option<bool>,
@@ -225,10 +269,27 @@ pub enum GetItemsItemIdResponse {
     Accepted,
 }
 
+/// The headers the answers of [`Client::get_items_item_id`](crate::Client::get_items_item_id) declare, as [`Client::get_items_item_id_with_response`](crate::Client::get_items_item_id_with_response) reads them: each `None` when the answer lacks it or it is not of its type.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetItemsItemIdHeaders {
+    /// `X-Rate-Remaining`.
+    pub x_rate_remaining: Option<i64>,
+}
+
+impl GetItemsItemIdHeaders {
+    fn read(headers: &reqwest::header::HeaderMap) -> Self {
+        Self {
+            x_rate_remaining: read_header(headers, "X-Rate-Remaining"),
+        }
+    }
+}
+
 /// The optional inputs of [`Client::replace_item`](crate::Client::replace_item): none by default.
 ///
 /// Set them with the methods of the same names, as in `ReplaceItemParams::default().verbose(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ReplaceItemParams {
     /// `verbose` (the `verbose` query parameter).
     pub verbose: Option<bool>,
@@ -246,5 +307,27 @@ impl ReplaceItemParams {
     pub fn body(mut self, value: impl Into<bytes::Bytes>) -> Self {
         self.body = Some(value.into());
         self
+    }
+}
+
+/// The headers the answers of [`Client::replace_item`](crate::Client::replace_item) declare, as [`Client::replace_item_with_response`](crate::Client::replace_item_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ReplaceItemHeaders {}
+
+impl ReplaceItemHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
+    }
+}
+
+/// The headers the answers of [`Client::add_note`](crate::Client::add_note) declare, as [`Client::add_note_with_response`](crate::Client::add_note_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct AddNoteHeaders {}
+
+impl AddNoteHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

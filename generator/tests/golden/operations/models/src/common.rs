@@ -7,10 +7,24 @@ use crate::validation::{self, Null, Path, Report};
 
 /// Defined inline at `#/paths/~1items~1{itemId}/get/responses/200/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct GetItemsItemIdOkResponse {
     /// The `name` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+impl GetItemsItemIdOkResponse {
+    /// The `GetItemsItemIdOkResponse` with every property unset.
+    pub fn new() -> Self {
+        Self { name: None }
+    }
+    /// Sets `name` (the `name` property).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
 }
 
 impl validation::Validate for GetItemsItemIdOkResponse {
@@ -32,9 +46,17 @@ impl validation::ValidateJson for GetItemsItemIdOkResponse {
 
 /// The `Problem` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Problem {
     /// The `message` property.
     pub message: String,
+}
+
+impl Problem {
+    /// The `Problem` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into() }
+    }
 }
 
 impl validation::Validate for Problem {

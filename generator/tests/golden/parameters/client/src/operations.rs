@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme, Style};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style, read_header};
 use crate::Client;
 
 impl Client {
@@ -36,6 +36,20 @@ impl Client {
         session: &str,
         params: GetItemsParams,
     ) -> Result<Vec<String>, crate::Error> {
+        self.get_items_with_response(type_, self_, session, params)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::get_items`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetItemsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_items`].
+    pub async fn get_items_with_response(
+        &self,
+        type_: &str,
+        self_: i64,
+        session: &str,
+        params: GetItemsParams,
+    ) -> Result<Response<Vec<String>, GetItemsHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "get.items",
@@ -67,7 +81,10 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<Vec<String>>(Envelope::Bare)?),
+            200 => {
+                let __body = __answer.json::<Vec<String>>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetItemsHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -77,6 +94,7 @@ impl Client {
 ///
 /// Set them with the methods of the same names, as in `GetItemsParams::default().limit(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct GetItemsParams {
     /// `limit` (the `limit` query parameter): Overrides the path-level one.
     pub limit: Option<i32>,
@@ -206,5 +224,24 @@ impl GetItemsParams {
     pub fn x_tags(mut self, value: impl Into<Vec<String>>) -> Self {
         self.x_tags = Some(value.into());
         self
+    }
+}
+
+/// The headers the answers of [`Client::get_items`](crate::Client::get_items) declare, as [`Client::get_items_with_response`](crate::Client::get_items_with_response) reads them: each `None` when the answer lacks it or it is not of its type.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetItemsHeaders {
+    /// `X-Total`: How many there are.
+    pub x_total: Option<i64>,
+    /// `X-Next`: The next page
+    pub x_next: Option<String>,
+}
+
+impl GetItemsHeaders {
+    fn read(headers: &reqwest::header::HeaderMap) -> Self {
+        Self {
+            x_total: read_header(headers, "X-Total"),
+            x_next: read_header(headers, "X-Next"),
+        }
     }
 }

@@ -7,12 +7,26 @@ use crate::validation::{self, Null, Path, Report};
 
 /// Holds itself by value, so boxed.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Node {
     /// The `value` property.
     pub value: i64,
     /// The `next` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<Box<Node>>,
+}
+
+impl Node {
+    /// The `Node` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(value: i64) -> Self {
+        Self { value, next: None }
+    }
+    /// Sets `next` (the `next` property).
+    #[must_use]
+    pub fn with_next(mut self, next: Node) -> Self {
+        self.next = Some(Box::new(next));
+        self
+    }
 }
 
 impl validation::Validate for Node {
@@ -36,10 +50,24 @@ impl validation::ValidateJson for Node {
 
 /// The `Ping` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Ping {
     /// The `pong` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pong: Option<Box<Pong>>,
+}
+
+impl Ping {
+    /// The `Ping` with every property unset.
+    pub fn new() -> Self {
+        Self { pong: None }
+    }
+    /// Sets `pong` (the `pong` property).
+    #[must_use]
+    pub fn with_pong(mut self, pong: Pong) -> Self {
+        self.pong = Some(Box::new(pong));
+        self
+    }
 }
 
 impl validation::Validate for Ping {
@@ -61,10 +89,24 @@ impl validation::ValidateJson for Ping {
 
 /// The `Pong` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Pong {
     /// The `ping` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping: Option<Box<Ping>>,
+}
+
+impl Pong {
+    /// The `Pong` with every property unset.
+    pub fn new() -> Self {
+        Self { ping: None }
+    }
+    /// Sets `ping` (the `ping` property).
+    #[must_use]
+    pub fn with_ping(mut self, ping: Ping) -> Self {
+        self.ping = Some(Box::new(ping));
+        self
+    }
 }
 
 impl validation::Validate for Pong {
@@ -86,10 +128,24 @@ impl validation::ValidateJson for Pong {
 
 /// Holds itself through an array, so no box.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Tree {
     /// The `children` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<Tree>>,
+}
+
+impl Tree {
+    /// The `Tree` with every property unset.
+    pub fn new() -> Self {
+        Self { children: None }
+    }
+    /// Sets `children` (the `children` property).
+    #[must_use]
+    pub fn with_children(mut self, children: Vec<Tree>) -> Self {
+        self.children = Some(children);
+        self
+    }
 }
 
 impl validation::Validate for Tree {

@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Scheme, Style};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -32,6 +32,16 @@ impl Client {
         level: crate::models::Level,
         params: GetLevelParams,
     ) -> Result<crate::models::Setting, crate::Error> {
+        self.get_level_with_response(level, params).await.map(Response::into_inner)
+    }
+    /// [`Client::get_level`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetLevelHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_level`].
+    pub async fn get_level_with_response(
+        &self,
+        level: crate::models::Level,
+        params: GetLevelParams,
+    ) -> Result<Response<crate::models::Setting, GetLevelHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
             "getLevel",
@@ -45,7 +55,10 @@ impl Client {
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => Ok(__answer.json::<crate::models::Setting>(Envelope::Bare)?),
+            200 => {
+                let __body = __answer.json::<crate::models::Setting>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetLevelHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -55,6 +68,7 @@ impl Client {
 ///
 /// Set them with the methods of the same names, as in `GetLevelParams::default().ratio(…)`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct GetLevelParams {
     /// `ratio` (the `ratio` query parameter).
     pub ratio: Option<crate::models::Ratio>,
@@ -72,5 +86,16 @@ impl GetLevelParams {
     pub fn flag(mut self, value: impl Into<crate::models::Flag>) -> Self {
         self.flag = Some(value.into());
         self
+    }
+}
+
+/// The headers the answers of [`Client::get_level`](crate::Client::get_level) declare, as [`Client::get_level_with_response`](crate::Client::get_level_with_response) reads them: none yet; a header the document comes to declare is a new field.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetLevelHeaders {}
+
+impl GetLevelHeaders {
+    fn read(_: &reqwest::header::HeaderMap) -> Self {
+        Self {}
     }
 }

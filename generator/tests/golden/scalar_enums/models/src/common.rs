@@ -7,6 +7,7 @@ use crate::validation::{self, Null, Path, Report};
 
 /// The `Flag` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Flag {
     /// `true`
     True,
@@ -105,6 +106,7 @@ impl validation::ValidateJson for Flag {
 
 /// The `Level` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Level {
     /// `1`
     V1,
@@ -215,6 +217,7 @@ impl validation::ValidateJson for Level {
 
 /// The `MaybeLevel` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum MaybeLevel {
     /// `10`
     V10,
@@ -317,6 +320,7 @@ impl validation::ValidateJson for MaybeLevel {
 
 /// The `Ratio` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Ratio {
     /// `0.5`
     V0Point5,
@@ -423,6 +427,7 @@ impl validation::ValidateJson for Ratio {
 
 /// The `Setting` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Setting {
     /// The `level` property.
     pub level: Level,
@@ -438,6 +443,43 @@ pub struct Setting {
     /// The `inline` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inline: Option<SettingInline>,
+}
+
+impl Setting {
+    /// The `Setting` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(level: Level) -> Self {
+        Self {
+            level,
+            ratio: None,
+            flag: None,
+            maybe: None,
+            inline: None,
+        }
+    }
+    /// Sets `ratio` (the `ratio` property).
+    #[must_use]
+    pub fn with_ratio(mut self, ratio: Ratio) -> Self {
+        self.ratio = Some(ratio);
+        self
+    }
+    /// Sets `flag` (the `flag` property).
+    #[must_use]
+    pub fn with_flag(mut self, flag: Flag) -> Self {
+        self.flag = Some(flag);
+        self
+    }
+    /// Sets `maybe` (the `maybe` property).
+    #[must_use]
+    pub fn with_maybe(mut self, maybe: MaybeLevel) -> Self {
+        self.maybe = Some(maybe);
+        self
+    }
+    /// Sets `inline` (the `inline` property).
+    #[must_use]
+    pub fn with_inline(mut self, inline: SettingInline) -> Self {
+        self.inline = Some(inline);
+        self
+    }
 }
 
 impl validation::Validate for Setting {
@@ -466,6 +508,7 @@ impl validation::ValidateJson for Setting {
 
 /// Defined inline at `#/components/schemas/Setting/properties/inline`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum SettingInline {
     /// `7`
     V7,
