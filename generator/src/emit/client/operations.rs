@@ -765,6 +765,12 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     let arms = plan.successes.iter().map(|s| {
         let pattern = &s.pattern;
         let value = match (&plan.response_enum, &s.payload) {
+            // A body whose type is `()` (a schema with nothing to keep) is
+            // still decoded, so that a wrong body is an error, but not bound.
+            (None, Some((ty, decode))) if ty.to_string() == "()" => {
+                let answer = respond(quote!(()));
+                quote!({ #decode; #answer })
+            }
             (None, Some((_, decode))) => {
                 let answer = respond(quote!(__body));
                 quote!({ let __body = #decode; #answer })

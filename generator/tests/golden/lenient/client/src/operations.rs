@@ -45,8 +45,8 @@ impl Client {
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200 => {
-                let __body = __answer.json::<()>(Envelope::Bare)?;
-                Ok(__answer.into_response(__body, HoldHeaders::read))
+                __answer.json::<()>(Envelope::Bare)?;
+                Ok(__answer.into_response((), HoldHeaders::read))
             }
             _ => Err(__answer.into_error()),
         }
