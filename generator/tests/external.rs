@@ -32,7 +32,12 @@ fn generate(spec: &Path) -> openapi_codegen::Generated {
 /// read from the raw tree (not through the generator).
 fn not_generated_kinds(spec: &Path) -> Vec<&'static str> {
     let text = std::fs::read_to_string(root().join(spec)).expect("readable");
-    let doc: Value = serde_yaml::from_str(&text).expect("YAML or JSON");
+    // JSON through serde_json: serde_yaml refuses integers beyond i64 that
+    // JSON documents write (OpenAI's `minimum: -9223372036854776000`).
+    let doc: Value = match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(json) => serde_yaml::to_value(json).expect("JSON is YAML"),
+        Err(_) => serde_yaml::from_str(&text).expect("YAML or JSON"),
+    };
     let non_empty =
         |v: Option<&Value>| v.and_then(Value::as_mapping).is_some_and(|m| !m.is_empty());
     // A `$ref` to a response is followed one step, as the documents use them.
@@ -103,9 +108,8 @@ fn every_document_yields_its_three_crates() {
 
 #[test]
 fn each_refused_document_gives_the_error_refused_txt_states() {
-    let refused = refused();
-    assert!(!refused.is_empty());
-    for (spec, expected) in refused {
+    // Every vendored document may generate: then there is nothing to check.
+    for (spec, expected) in refused() {
         let name = spec.file_stem().expect("a file name").to_string_lossy();
         let target = Target::standalone(spec.clone(), &name.replace('.', "-"));
         match openapi_codegen::generate(&root(), &target, "test") {

@@ -30,6 +30,10 @@
 //! - `names`, `constraints`, `dynamic_query`: naming, validation, `x-dynamic-query`;
 //! - `scalar_enums`: enums of integers, numbers and booleans (nullable too),
 //!   as parameters and in bodies;
+//! - `forms`: `multipart/form-data` bodies (a file, files, text, enum,
+//!   list and JSON parts, `encoding` media types, a media type named
+//!   `form-data`), an `application/x-www-form-urlencoded` body, `deepObject`
+//!   query parameters (a struct and a map) and an exploded `form` object;
 //! - `openapi_3_1`: each OpenAPI 3.1 construct the generator reads (`type`
 //!   arrays and `"null"`, `const`, `examples`, numeric exclusive bounds,
 //!   boolean schemas, `$ref` beside other keywords, `prefixItems`,

@@ -21,6 +21,8 @@
 
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(any(feature = "client", feature = "server"))]
+pub mod file;
 #[cfg(feature = "models")]
 pub mod models;
 #[cfg(feature = "server")]

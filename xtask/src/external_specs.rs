@@ -34,8 +34,10 @@ const EXTERNAL: [&str; 2] = [
 ];
 /// The golden fixtures: their output must compile too.
 const FIXTURES: &str = "generator/tests/fixtures";
-/// Tests that drive a fixture's generated models (`<fixture>.rs`), run
-/// with `cargo test` after clippy.
+/// Tests that drive a fixture's generated models (`<fixture>.rs`), or its
+/// generated client against its generated server on loopback
+/// (`<fixture>.loopback.rs`, run in the client crate), with `cargo test`
+/// after clippy.
 const DRIVE: &str = "generator/tests/drive";
 
 /// Generates the scratch workspace and builds it.
@@ -183,6 +185,26 @@ fn generate(root: &Path) -> Result<(Files, usize, Vec<String>)> {
             files.insert(Path::new(name).join("models/tests/drive.rs"), text);
             drive.push(target.models.package.clone());
         }
+        let mut generated = generated;
+        let loopback =
+            stem_of(spec).map(|stem| root.join(DRIVE).join(format!("{stem}.loopback.rs")));
+        if let Some(loopback) = loopback.filter(|f| spec.starts_with(FIXTURES) && f.is_file()) {
+            if let (Some(client), Some(server)) = (&target.client, &target.server) {
+                let text = std::fs::read_to_string(&loopback)
+                    .map_err(|e| fail(format!("{}: {e}", loopback.display())))?;
+                files.insert(client.path.join("tests/drive.rs"), text);
+                let manifest = client.path.join("Cargo.toml");
+                let toml = generated
+                    .files
+                    .get(&manifest)
+                    .map(str::to_owned)
+                    .ok_or_else(|| fail(format!("{}: no client manifest", spec.display())))?;
+                generated
+                    .files
+                    .insert(&manifest, loopback_manifest(&toml, &server.package)?);
+                drive.push(client.package.clone());
+            }
+        }
         for note in &generated.notes {
             println!("note: {note}");
         }
@@ -200,6 +222,29 @@ fn generate(root: &Path) -> Result<(Files, usize, Vec<String>)> {
         )?,
     );
     Ok((files, generated_count, drive))
+}
+
+fn stem_of(spec: &Path) -> Option<String> {
+    spec.file_stem().map(|s| s.to_string_lossy().into_owned())
+}
+
+/// A client manifest with what a loopback test needs besides: the server
+/// crate, axum's server and tokio's sockets.
+fn loopback_manifest(toml: &str, server_package: &str) -> Result<String> {
+    let tokio = "tokio = { workspace = true, features = [\"macros\", \"rt-multi-thread\"] }";
+    if !toml.contains(tokio) {
+        return Err(fail(format!(
+            "the client manifest no longer has `{tokio}`: update the loopback drive"
+        )));
+    }
+    Ok(toml.replace(
+        tokio,
+        &format!(
+            "tokio = {{ workspace = true, features = [\"macros\", \"rt-multi-thread\", \"net\"] }}\n\
+             {server_package}.workspace = true\n\
+             axum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}"
+        ),
+    ))
 }
 
 /// Writes `files` under `dir`, leaving files whose contents did not change

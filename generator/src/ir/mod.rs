@@ -4,9 +4,11 @@
 //! `lower` builds it from a parsed document; each emitter reads it. All names in
 //! it are already Rust identifiers, chosen once, so that every emitter agrees.
 
+mod forms;
 mod operations;
 mod types;
 
+pub use forms::*;
 pub use operations::*;
 pub use types::*;
 

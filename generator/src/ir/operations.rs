@@ -117,6 +117,8 @@ pub enum ParamStyle {
     SpaceDelimited,
     /// `pipeDelimited` (query).
     PipeDelimited,
+    /// `deepObject` (query): an object's properties as `name[key]=value`.
+    DeepObject,
 }
 
 /// A parameter of an operation.
@@ -136,6 +138,11 @@ pub struct Parameter {
     pub style: ParamStyle,
     /// Whether arrays are exploded.
     pub explode: bool,
+    /// Whether its value is an object (a struct or a map of scalars or
+    /// arrays of them) spread over the query string: as `name[key]=value`
+    /// pairs when the style is `deepObject`, as `key=value` pairs when it is
+    /// exploded `form`.
+    pub object: bool,
     /// Its documentation.
     pub docs: Docs,
     /// Where it is declared.
@@ -233,6 +240,29 @@ pub enum BodyKind {
     Binary,
     /// `application/x-www-form-urlencoded`, decoding to the shape.
     Form(Shape),
+    /// `multipart/form-data` (request bodies only): one part per property of
+    /// the shape, an object; its binary properties are files.
+    Multipart(Multipart),
+}
+
+/// A `multipart/form-data` body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Multipart {
+    /// The object whose properties are the parts (the models' type that
+    /// checks the fields that are not files).
+    pub shape: Shape,
+    /// The `encoding` object's `contentType` of the parts that give one, in
+    /// document order.
+    pub content_types: Vec<PartContentType>,
+}
+
+/// The media type a part is sent with, as the `encoding` object says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartContentType {
+    /// The property (the part's name).
+    pub part: String,
+    /// Its `contentType`: one media type, or several separated by commas.
+    pub content_type: String,
 }
 
 /// One documented response.

@@ -18,8 +18,8 @@ pub(crate) enum Leniency {
     /// A `pattern` the generated validators cannot compile (look-around,
     /// backreferences): not checked.
     PatternNotChecked,
-    /// A media type name that is not `type/subtype` (`form-data`): its
-    /// bodies are bytes, or JSON when the name ends in `json`.
+    /// A media type name that is not `type/subtype` (`form-data`): read by
+    /// its meaning (`form-data` is multipart, `…json` JSON), else bytes.
     MediaTypeName,
     /// A media type whose body differs from the first one's in the same
     /// `content` (`application/json` and `application/stream+json` with
@@ -50,7 +50,7 @@ impl Leniency {
             ),
             Leniency::MediaTypeName => (
                 "media type names that are not `type/subtype`",
-                "their bodies are bytes (JSON when the name ends in `json`)",
+                "read by their meaning (`form-data` as multipart, `…json` as JSON, `…urlencoded` as a form), else as bytes",
             ),
             Leniency::NotRequiredNotChecked => (
                 "`not: {required: [...]}` beside properties",

@@ -386,8 +386,12 @@ fn mark_usage(types: &mut [TypeDef], operations: &[Operation]) {
             named_in(&param.shape, &mut request_roots);
         }
         if let Some(body) = &op.body {
-            if let BodyKind::Json(shape) | BodyKind::Form(shape) = &body.kind {
-                named_in(shape, &mut request_roots);
+            match &body.kind {
+                BodyKind::Json(shape) | BodyKind::Form(shape) => {
+                    named_in(shape, &mut request_roots);
+                }
+                BodyKind::Multipart(multipart) => named_in(&multipart.shape, &mut request_roots),
+                BodyKind::Text | BodyKind::Binary => {}
             }
         }
         let mut response_roots = Vec::new();

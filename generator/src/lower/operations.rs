@@ -13,9 +13,9 @@ use super::names::{Namespace, field_name, type_name};
 use super::schemas::{SchemaRef, TypeTable};
 use crate::error::Result;
 use crate::ir::{
-    BodyKind, BodyRule, Docs, DynamicQuery, Method, Operation, ParamLocation, ParamStyle,
-    Parameter, QueryProperty, QueryValueKind, RequestBody, Response, ResponseHeader,
-    SecurityRequirement, Shape, Status, Ty,
+    BodyKind, BodyRule, Docs, DynamicQuery, Method, Multipart, Operation, ParamLocation,
+    ParamStyle, Parameter, PartContentType, QueryProperty, QueryValueKind, RequestBody, Response,
+    ResponseHeader, SecurityRequirement, Shape, Status, Ty,
 };
 use crate::parse::{Document, Pointer};
 
@@ -242,18 +242,13 @@ impl<'d> OperationLowering<'_, 'd> {
                     openapiv3::QueryStyle::Form => ParamStyle::Form,
                     openapiv3::QueryStyle::SpaceDelimited => ParamStyle::SpaceDelimited,
                     openapiv3::QueryStyle::PipeDelimited => ParamStyle::PipeDelimited,
-                    openapiv3::QueryStyle::DeepObject => {
-                        return Err(self.doc.unsupported(
-                            &at.push("style"),
-                            "`deepObject` query parameters are not supported",
-                        ));
-                    }
+                    openapiv3::QueryStyle::DeepObject => ParamStyle::DeepObject,
                 };
                 (
                     parameter_data,
                     ParamLocation::Query,
                     style,
-                    style == ParamStyle::Form,
+                    matches!(style, ParamStyle::Form | ParamStyle::DeepObject),
                 )
             }
             OaParameter::Header { parameter_data, .. } => (
@@ -292,7 +287,9 @@ impl<'d> OperationLowering<'_, 'd> {
                 "a path parameter must be `required: true`",
             ));
         }
+        let explode = data.explode.unwrap_or(explode_default);
         let shape = self.param_shape(data, &at, prefix)?;
+        let (style, object) = self.object_spread(&shape, &at, location, style, explode)?;
         let dynamic_query = match data.extensions.get("x-dynamic-query") {
             Some(extension) => Some(self.dynamic_query(
                 extension,
@@ -311,7 +308,8 @@ impl<'d> OperationLowering<'_, 'd> {
             required: data.required,
             shape,
             style,
-            explode: data.explode.unwrap_or(explode_default),
+            explode,
+            object,
             docs: Docs {
                 title: None,
                 description: data.description.clone(),
@@ -341,6 +339,8 @@ impl<'d> OperationLowering<'_, 'd> {
         let scalar = |shape: &Shape| matches!(shape.ty, Ty::Primitive(_) | Ty::Named(_));
         let ok = match &shape.ty {
             Ty::Array(item) => scalar(item),
+            // A map: spread over the query (`object_spread` decides).
+            Ty::Map(_) => true,
             _ => scalar(&shape),
         };
         if !ok {
@@ -350,6 +350,41 @@ impl<'d> OperationLowering<'_, 'd> {
             ));
         }
         Ok(shape)
+    }
+
+    /// Whether a parameter's value is an object spread over the query
+    /// string (`deepObject`: `name[key]=value`; exploded `form`:
+    /// `key=value`), and its style: `deepObject` on a value that is not an
+    /// object is read as exploded `form`, which writes it the same way.
+    /// An object of other style or place is its text, as other
+    /// parameters of a type that is not a scalar; a map there is refused.
+    fn object_spread(
+        &self,
+        shape: &Shape,
+        at: &Pointer,
+        location: ParamLocation,
+        style: ParamStyle,
+        explode: bool,
+    ) -> Result<(ParamStyle, bool)> {
+        let spreads = location == ParamLocation::Query
+            && (style == ParamStyle::DeepObject || (style == ParamStyle::Form && explode));
+        let values = crate::ir::object_values(self.types.defs(), shape);
+        match values {
+            None if style == ParamStyle::DeepObject => Ok((ParamStyle::Form, false)),
+            None => Ok((style, false)),
+            Some(crate::ir::ObjectValues::Flat) if spreads => Ok((style, true)),
+            Some(crate::ir::ObjectValues::Nested(property)) if spreads => Err(self.doc.unsupported(
+                &at.push("schema"),
+                format!(
+                    "the properties of an object query parameter must be scalars or arrays of them; `{property}` is not"
+                ),
+            )),
+            Some(_) if matches!(shape.ty, Ty::Map(_)) => Err(self.doc.unsupported(
+                &at.push("schema"),
+                "an object parameter is supported in the query, as `deepObject` or exploded `form` style",
+            )),
+            Some(_) => Ok((style, false)),
+        }
     }
 
     fn dynamic_query(
@@ -477,8 +512,12 @@ impl<'d> OperationLowering<'_, 'd> {
                 "a request body needs at least one media type",
             ));
         }
-        let (kind, media_types) =
-            self.body_kind(&body.content, &at.push("content"), &format!("{prefix}Body"))?;
+        let (kind, media_types) = self.body_kind(
+            &body.content,
+            &at.push("content"),
+            &format!("{prefix}Body"),
+            true,
+        )?;
         let rules = match body.extensions.get("x-rules") {
             Some(rules) => self.body_rules(rules, &kind, &at.push("x-rules"))?,
             None => Vec::new(),
@@ -570,12 +609,14 @@ impl<'d> OperationLowering<'_, 'd> {
 
     /// The one encoding of a body offered under several media types, and
     /// the media types that carry it (a media type whose body differs from
-    /// the first one's is left out, with a note).
+    /// the first one's is left out, with a note). Multipart answers
+    /// (`request` false) are bytes.
     fn body_kind(
         &mut self,
         content: &IndexMap<String, openapiv3::MediaType>,
         at: &Pointer,
         hint: &str,
+        request: bool,
     ) -> Result<(BodyKind, Vec<String>)> {
         let mut chosen: Option<(BodyKind, &str)> = None;
         let mut media_types = Vec::new();
@@ -619,11 +660,15 @@ impl<'d> OperationLowering<'_, 'd> {
                 // Bytes, whatever structure the schema describes (a file
                 // format, a JSON-like description of a spreadsheet…).
                 (MediaKind::Binary, _) => BodyKind::Binary,
-                (MediaKind::Multipart, _) => {
+                (MediaKind::Multipart, Some(shape)) if request => {
+                    BodyKind::Multipart(self.multipart(shape, media, &media_at)?)
+                }
+                (MediaKind::Multipart, None) if request => {
                     return Err(self
                         .doc
-                        .unsupported(&media_at, "multipart bodies are not supported yet"));
+                        .invalid(&media_at, "a multipart body needs a schema"));
                 }
+                (MediaKind::Multipart, _) => BodyKind::Binary,
             };
             match &chosen {
                 None => chosen = Some((kind, media_type)),
@@ -639,6 +684,38 @@ impl<'d> OperationLowering<'_, 'd> {
         }
         let (kind, _) = chosen.expect("content is not empty");
         Ok((kind, media_types))
+    }
+
+    /// A `multipart/form-data` body: its schema must be an object with
+    /// properties, each a part; `encoding` gives some parts a media type.
+    fn multipart(
+        &self,
+        shape: Shape,
+        media: &openapiv3::MediaType,
+        media_at: &Pointer,
+    ) -> Result<Multipart> {
+        let content_types = media
+            .encoding
+            .iter()
+            .filter_map(|(part, encoding)| {
+                let content_type = encoding.content_type.as_ref()?.trim();
+                (!content_type.is_empty()).then(|| PartContentType {
+                    part: part.clone(),
+                    content_type: content_type.to_owned(),
+                })
+            })
+            .collect();
+        let body = Multipart {
+            shape,
+            content_types,
+        };
+        if crate::ir::form_parts(self.types.defs(), &body).is_none() {
+            return Err(self.doc.unsupported(
+                &media_at.push("schema"),
+                "a multipart body's schema must be an object with properties (each a part)",
+            ));
+        }
+        Ok(body)
     }
 
     fn responses(&mut self, op: &openapiv3::Operation, prefix: &str) -> Result<Vec<Response>> {
@@ -695,8 +772,12 @@ impl<'d> OperationLowering<'_, 'd> {
             let (body, media_types) = if response.content.is_empty() {
                 (None, Vec::new())
             } else {
-                let (kind, media_types) =
-                    self.body_kind(&response.content, &response_at.push("content"), &hint)?;
+                let (kind, media_types) = self.body_kind(
+                    &response.content,
+                    &response_at.push("content"),
+                    &hint,
+                    false,
+                )?;
                 (Some(kind), media_types)
             };
             let mut header_names = Namespace::with_reserved(&["body"]);
@@ -802,8 +883,12 @@ impl MediaKind {
         match (kind, subtype) {
             (_, "json") | (_, "*") | ("*", _) => MediaKind::Json,
             (_, sub) if sub.ends_with("+json") => MediaKind::Json,
-            // A name that is not `type/subtype`, by its suffix.
+            // A name that is not `type/subtype`, by its suffix or meaning.
             (name, "") if name.ends_with("json") => MediaKind::Json,
+            (name, "") if name.ends_with("form-data") || name == "multipart" => {
+                MediaKind::Multipart
+            }
+            (name, "") if name.ends_with("urlencoded") => MediaKind::Form,
             ("application", "x-www-form-urlencoded") => MediaKind::Form,
             ("multipart", _) => MediaKind::Multipart,
             ("text", _) => MediaKind::Text,
@@ -937,6 +1022,18 @@ mod tests {
             MediaKind::of("application/x-www-form-urlencoded"),
             MediaKind::Form
         ));
+        assert!(matches!(
+            MediaKind::of("multipart/form-data"),
+            MediaKind::Multipart
+        ));
+        // Names that are not `type/subtype`, by their meaning.
+        assert!(matches!(MediaKind::of("form-data"), MediaKind::Multipart));
+        assert!(matches!(
+            MediaKind::of("x-www-form-urlencoded"),
+            MediaKind::Form
+        ));
+        assert!(matches!(MediaKind::of("json"), MediaKind::Json));
+        assert!(matches!(MediaKind::of("pdf"), MediaKind::Binary));
     }
 
     #[test]

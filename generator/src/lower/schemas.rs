@@ -106,6 +106,11 @@ impl<'d> TypeTable<'d> {
         name
     }
 
+    /// The types lowered so far.
+    pub fn defs(&self) -> &[TypeDef] {
+        &self.defs
+    }
+
     /// All types, sorted by name.
     pub fn into_defs(self) -> Vec<TypeDef> {
         let mut defs = self.defs;

@@ -3,17 +3,21 @@
 //! time-out, retries, the tracing span), the [`Call`] an operation's method
 //! puts together and the [`Answer`] it reads back, [`Error`] (generic over
 //! the API's error body), [`RetryPolicy`] and the page walker of paged
-//! listings ([`paging`]).
+//! listings ([`paging`]). Object query parameters and multipart bodies
+//! are written by `form` ([`Call::query_object`], [`Multipart`]).
 
 mod builder;
 mod error;
+mod form;
 pub mod paging;
 mod response;
 mod retry;
 mod transport;
 
+pub use crate::file::File;
 pub use builder::{ServerVariable, Settings, fill_template};
 pub use error::{ApiError, Error, Failure, FieldProblem};
+pub use form::Multipart;
 pub use response::{Response, read_header};
 pub use retry::RetryPolicy;
 pub use transport::{Answer, Call, Envelope, Scheme, Style, Transport, param_text};

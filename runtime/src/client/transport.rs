@@ -179,7 +179,7 @@ impl Call {
         }
     }
 
-    fn query_pair(&mut self, name: &str, encoded_value: &str) {
+    pub(super) fn query_pair(&mut self, name: &str, encoded_value: &str) {
         if !self.query.is_empty() {
             self.query.push('&');
         }
@@ -261,6 +261,10 @@ impl Call {
 
     /// Sends `body` as it is.
     pub fn body(&mut self, content_type: &'static str, body: Bytes) {
+        self.body_with_content_type(content_type, body);
+    }
+
+    pub(super) fn body_with_content_type(&mut self, content_type: &str, body: Bytes) {
         match HeaderValue::from_str(content_type) {
             Ok(value) => {
                 self.headers.insert(header::CONTENT_TYPE, value);
@@ -270,7 +274,7 @@ impl Call {
         self.body = Some(body);
     }
 
-    fn fail(&mut self, message: String) {
+    pub(super) fn fail(&mut self, message: String) {
         if self.problem.is_none() {
             self.problem = Some(Failure::invalid(format!("{}: {message}", self.operation)));
         }
@@ -280,7 +284,7 @@ impl Call {
 /// The text of each item of a parameter value (one for a scalar); `None`
 /// for `null` (an absent optional parameter). Values are written as their
 /// JSON forms are: enums by their wire names, date-times in RFC 3339.
-fn items<T: Serialize + ?Sized>(value: &T) -> Option<Vec<String>> {
+pub(super) fn items<T: Serialize + ?Sized>(value: &T) -> Option<Vec<String>> {
     // Parameters are scalars, enums or arrays of them, which always serialise.
     let value = serde_json::to_value(value).unwrap_or(Value::Null);
     let text = |value: &Value| match value {
@@ -309,7 +313,7 @@ fn join(items: &[String], delimiter: &str) -> String {
 }
 
 /// Percent-encodes everything but RFC 3986's unreserved characters.
-fn encode(text: &str) -> String {
+pub(super) fn encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {

@@ -104,12 +104,17 @@ pub enum FormKind {
     Number,
     /// `true` or `false`.
     Boolean,
+    /// A structured value (an object, an array of objects, a union)
+    /// written as JSON text.
+    Json,
 }
 
-/// A field of a form body.
+/// A field of a form body (or a property of an object parameter, or a
+/// part of a multipart body).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FormField {
-    /// Its name.
+    /// Its name; `*` stands for every name the others do not list (a map's
+    /// values).
     pub name: &'static str,
     /// The type of its values.
     pub kind: FormKind,
@@ -128,26 +133,7 @@ where
     let text = String::from_utf8_lossy(bytes);
     let mut object = Map::new();
     for (name, raw) in params::query_pairs(Some(&text)) {
-        let field = fields.iter().find(|f| f.name == name);
-        let value = match field {
-            Some(field) => typed(field.kind, raw.into_owned()),
-            None => Value::String(raw.into_owned()),
-        };
-        match field {
-            Some(field) if field.list => {
-                let entry = object
-                    .entry(name.into_owned())
-                    .or_insert_with(|| Value::Array(Vec::new()));
-                if let Value::Array(items) = entry {
-                    items.push(value);
-                }
-            }
-            _ => {
-                if !object.contains_key(name.as_ref()) {
-                    object.insert(name.into_owned(), value);
-                }
-            }
-        }
+        insert_typed(&mut object, fields, name.into_owned(), raw.into_owned());
     }
     let value = Value::Object(object);
     let report = validation::check_json::<T>(&value, "body");
@@ -157,6 +143,38 @@ where
     serde_json::from_value::<T>(value).map_err(|error| {
         ApiError::unreadable_body(format!("does not match the schema: {error}"), "InvalidType")
     })
+}
+
+/// Adds the field `name` with the text `raw` to `object`, typed by
+/// `fields` (other fields are text): an item of a list, or the field's
+/// value when it has none yet (the first of repeated fields wins).
+pub(crate) fn insert_typed(
+    object: &mut Map<String, Value>,
+    fields: &[FormField],
+    name: String,
+    raw: String,
+) {
+    let field = fields
+        .iter()
+        .find(|f| f.name == name)
+        .or_else(|| fields.iter().find(|f| f.name == "*"));
+    let value = match field {
+        Some(field) => typed(field.kind, raw),
+        None => Value::String(raw),
+    };
+    match field {
+        Some(field) if field.list => {
+            let entry = object
+                .entry(name)
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(items) = entry {
+                items.push(value);
+            }
+        }
+        _ => {
+            object.entry(name).or_insert(value);
+        }
+    }
 }
 
 /// The JSON value a form field's text stands for; text that is not of the
@@ -181,6 +199,11 @@ fn typed(kind: FormKind, raw: String) -> Value {
             "false" => return Value::Bool(false),
             _ => {}
         },
+        FormKind::Json => {
+            if let Ok(value) = serde_json::from_str(&raw) {
+                return value;
+            }
+        }
         FormKind::Text => {}
     }
     Value::String(raw)

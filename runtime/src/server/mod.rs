@@ -1,7 +1,8 @@
 //! What server stubs need: [`error`] (the one error type and the format its
 //! responses take), [`negotiation`] (`Accept` and `Content-Type`), [`params`]
-//! (path, query, header and cookie parameters), [`body`] (read up to the
-//! limit, decode, validate), [`respond`] (bodies, headers, the fallbacks,
+//! (path, query, header and cookie parameters), [`object_params`] (object
+//! query parameters), [`body`] (read up to the limit, decode, validate),
+//! [`multipart`] (`multipart/form-data` bodies), [`respond`] (bodies, headers, the fallbacks,
 //! [`respond::finish`]), [`request_id`] and [`settings`].
 //!
 //! A generated router calls these from its handlers; an implementation of
@@ -10,7 +11,9 @@
 
 pub mod body;
 pub mod error;
+pub mod multipart;
 pub mod negotiation;
+pub mod object_params;
 pub mod params;
 pub mod request_id;
 pub mod respond;

@@ -4,6 +4,10 @@
 /// The request-body limit when none is set: 16 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024 * 1024;
 
+/// The limit of a part of a multipart body that is not a file, when none
+/// is set: 1 MiB. Files are limited by the body limit only.
+pub const DEFAULT_PART_LIMIT: usize = 1024 * 1024;
+
 /// How the router treats requests.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -11,6 +15,9 @@ pub struct Settings {
     /// The largest request body, in bytes; larger ones are answered with 413
     /// `PayloadTooLarge`.
     pub body_limit: usize,
+    /// The largest part of a multipart body that is not a file, in bytes;
+    /// a larger one is a problem in the request's 400.
+    pub part_limit: usize,
 }
 
 impl Settings {
@@ -18,12 +25,19 @@ impl Settings {
     pub fn new() -> Self {
         Settings {
             body_limit: DEFAULT_BODY_LIMIT,
+            part_limit: DEFAULT_PART_LIMIT,
         }
     }
 
     /// These settings with another body limit, in bytes.
     pub fn with_body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
+        self
+    }
+
+    /// These settings with another limit of a multipart body's text parts, in bytes.
+    pub fn with_part_limit(mut self, bytes: usize) -> Self {
+        self.part_limit = bytes;
         self
     }
 }

@@ -12,9 +12,9 @@ use quote::{format_ident, quote};
 use crate::emit::{Context, RustTypes, docs};
 use crate::error::Result;
 use crate::ir::{
-    Additional, Api, BodyKind, Operation, ParamLocation, ParamStyle, Parameter, Primitive,
-    RequestBody, Response, ResponseHeader, SecuritySchemeKind, Shape, Status, Tagging, Ty,
-    TypeKind,
+    Additional, Api, BodyKind, Files, FormPart, Operation, ParamLocation, ParamStyle, Parameter,
+    Primitive, RequestBody, Response, ResponseHeader, SecuritySchemeKind, Shape, Status, Tagging,
+    Ty, TypeKind,
 };
 use crate::lower::MediaKind;
 use crate::lower::names::Namespace;
@@ -54,6 +54,8 @@ pub(super) struct Plan<'a> {
     pub response_fn: Ident,
     /// The struct of the headers the successes declare (`{Prefix}Headers`).
     pub headers_ty: Ident,
+    /// The struct of a multipart body (`{Prefix}Form`).
+    pub form: Option<FormStruct<'a>>,
     /// Its fields: every header a success answer declares, once.
     pub headers: Vec<HeaderField<'a>>,
 }
@@ -83,6 +85,12 @@ pub(super) struct Arg<'a> {
 pub(super) enum Input<'a> {
     Param(&'a Parameter),
     Body(&'a RequestBody),
+}
+
+/// The `{Prefix}Form` struct of a multipart body: a field per part.
+pub(super) struct FormStruct<'a> {
+    pub ty: Ident,
+    pub parts: Vec<FormPart<'a>>,
 }
 
 /// The `{Prefix}Params` struct.
@@ -192,10 +200,27 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
                 fields.push((param.field.clone(), ty, Input::Param(param)));
             }
         }
+        let form = match op.body.as_ref().map(|b| &b.kind) {
+            Some(BodyKind::Multipart(multipart)) => Some(FormStruct {
+                ty: format_ident!("{}", type_names.claim(format!("{}Form", op.type_prefix))),
+                parts: api.form_parts(multipart).ok_or_else(|| {
+                    crate::error::Error::unsupported(
+                        &api.source,
+                        &op.origin.push("requestBody"),
+                        "a multipart body's schema must be an object with properties (each a part)",
+                    )
+                })?,
+            }),
+            _ => None,
+        };
+        let form_ty = form.as_ref().map(|f| &f.ty);
         if let Some(body) = &op.body {
             if body.required {
                 let ident = format_ident!("{}", locals.claim("body".to_owned()));
-                let (ty, by_ref) = body_arg_type(&types, &body.kind);
+                let (ty, by_ref) = match form_ty {
+                    Some(form) => (quote!(&#form), true),
+                    None => body_arg_type(&types, &body.kind),
+                };
                 args.push(Arg {
                     ident,
                     ty,
@@ -209,7 +234,11 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
                     names.claim(name.clone());
                 }
                 let name = names.claim("body".to_owned());
-                fields.push((name, body_owned_type(&types, &body.kind), Input::Body(body)));
+                let ty = match form_ty {
+                    Some(form) => quote!(#form),
+                    None => body_owned_type(&types, &body.kind),
+                };
+                fields.push((name, ty, Input::Body(body)));
             }
         }
         let params = if fields.is_empty() {
@@ -253,6 +282,7 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
             response_fn,
             headers_ty,
             headers,
+            form,
         };
         plan.stream = stream_plan(api, &plan, &mut methods, &mut locals);
         plans.push(plan);
@@ -357,7 +387,7 @@ fn body_arg_type(types: &RustTypes<'_>, kind: &BodyKind) -> (TokenStream, bool) 
             }
         },
         BodyKind::Text => (quote!(impl Into<String>), false),
-        BodyKind::Binary => (quote!(impl Into<bytes::Bytes>), false),
+        BodyKind::Binary | BodyKind::Multipart(_) => (quote!(impl Into<bytes::Bytes>), false),
     }
 }
 
@@ -365,7 +395,7 @@ fn body_owned_type(types: &RustTypes<'_>, kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => types.shape(shape),
         BodyKind::Text => quote!(String),
-        BodyKind::Binary => quote!(bytes::Bytes),
+        BodyKind::Binary | BodyKind::Multipart(_) => quote!(bytes::Bytes),
     }
 }
 
@@ -435,7 +465,10 @@ fn payload(cx: &Context<'_>, types: &RustTypes<'_>, kind: &BodyKind) -> (TokenSt
             (ty, decode)
         }
         BodyKind::Text | BodyKind::Form(_) => (quote!(String), quote!(__answer.text()?)),
-        BodyKind::Binary => (quote!(bytes::Bytes), quote!(__answer.bytes())),
+        // Multipart answers are lowered as bytes; requests only are parts.
+        BodyKind::Binary | BodyKind::Multipart(_) => {
+            (quote!(bytes::Bytes), quote!(__answer.bytes()))
+        }
     }
 }
 
@@ -524,10 +557,12 @@ fn content_type(body: &RequestBody) -> String {
         BodyKind::Form(_) => body
             .media_types
             .iter()
-            .find(|m| matches!(MediaKind::of(m), MediaKind::Form))
+            .find(|m| matches!(MediaKind::of(m), MediaKind::Form) && m.contains('/'))
             .filter(|m| is_header_text(m))
             .cloned()
             .unwrap_or_else(|| "application/x-www-form-urlencoded".to_owned()),
+        // The boundary is the body's own: the runtime writes the header.
+        BodyKind::Multipart(_) => "multipart/form-data".to_owned(),
     }
 }
 
@@ -672,6 +707,7 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
     let runtime: Vec<Ident> = [
         "Call",
         "Envelope",
+        "Multipart",
         "Response",
         "Scheme",
         "Style",
@@ -687,9 +723,17 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
         [one] => quote!(use openapi_runtime::client::#one;),
         many => quote!(use openapi_runtime::client::{#(#many),*};),
     };
+    // Multipart bodies' files are the runtime's, re-exported at the crate's root.
+    let file = named.contains("File").then(|| {
+        quote! {
+            /// A file of a multipart body.
+            pub use openapi_runtime::client::File;
+        }
+    });
     quote! {
         #doc
         #runtime
+        #file
 
         use crate::Client;
 
@@ -743,7 +787,7 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
         };
         match arg.input {
             Input::Param(param) => statements.push(param_statement(param, &value, true)),
-            Input::Body(body) => bodies.push(body_statement(body, &quote!(#ident), true)),
+            Input::Body(body) => bodies.push(body_statement(plan, body, &quote!(#ident), true)),
         }
     }
     if let Some(params) = &plan.params {
@@ -754,7 +798,9 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
                 Input::Param(param) => {
                     statements.push(param_statement(param, &quote!(&#arg.#ident), false));
                 }
-                Input::Body(body) => bodies.push(body_statement(body, &quote!(#arg.#ident), false)),
+                Input::Body(body) => {
+                    bodies.push(body_statement(plan, body, &quote!(#arg.#ident), false));
+                }
             }
         }
     }
@@ -866,10 +912,14 @@ fn param_statement(param: &Parameter, value: &TokenStream, required: bool) -> To
                 match param.style {
                     ParamStyle::SpaceDelimited => "Space",
                     ParamStyle::PipeDelimited => "Pipe",
-                    ParamStyle::Form | ParamStyle::Simple => "Comma",
+                    ParamStyle::Form | ParamStyle::Simple | ParamStyle::DeepObject => "Comma",
                 }
             );
             let explode = param.explode;
+            if param.object {
+                let deep = param.style == ParamStyle::DeepObject;
+                return quote!(__call.query_object(#wire, #value, #deep););
+            }
             quote!(__call.query(#wire, #value, Style::#style, #explode);)
         }
         ParamLocation::Header => quote!(__call.header(#wire, #value);),
@@ -879,7 +929,27 @@ fn param_statement(param: &Parameter, value: &TokenStream, required: bool) -> To
 
 /// The statement that puts the body into `__call`; `value` is the argument
 /// (a reference for JSON and forms) or the params field (an `Option`).
-fn body_statement(body: &RequestBody, value: &TokenStream, required: bool) -> TokenStream {
+fn body_statement(
+    plan: &Plan<'_>,
+    body: &RequestBody,
+    value: &TokenStream,
+    required: bool,
+) -> TokenStream {
+    if let Some(form) = &plan.form {
+        let parts = multipart_statements(form);
+        return if required {
+            quote! {
+                let __form = #value;
+                #parts
+            }
+        } else {
+            quote! {
+                if let Some(__form) = &#value {
+                    #parts
+                }
+            }
+        };
+    }
     let content_type = content_type(body);
     let put = |v: TokenStream| match &body.kind {
         BodyKind::Json(_) => quote!(__call.json_body(#content_type, #v);),
@@ -887,7 +957,9 @@ fn body_statement(body: &RequestBody, value: &TokenStream, required: bool) -> To
         BodyKind::Text => {
             quote!(__call.body(#content_type, bytes::Bytes::from(Into::<String>::into(#v)));)
         }
-        BodyKind::Binary => quote!(__call.body(#content_type, Into::<bytes::Bytes>::into(#v));),
+        BodyKind::Binary | BodyKind::Multipart(_) => {
+            quote!(__call.body(#content_type, Into::<bytes::Bytes>::into(#v));)
+        }
     };
     match (required, &body.kind) {
         (true, _) => put(value.clone()),
@@ -900,11 +972,46 @@ fn body_statement(body: &RequestBody, value: &TokenStream, required: bool) -> To
                 __call.body(#content_type, bytes::Bytes::from(__body));
             }
         },
-        (false, BodyKind::Binary) => quote! {
+        (false, BodyKind::Binary | BodyKind::Multipart(_)) => quote! {
             if let Some(__body) = #value {
                 __call.body(#content_type, __body);
             }
         },
+    }
+}
+
+/// The statements writing the parts of `__form` (a reference to the
+/// operation's `{Prefix}Form`) as the call's multipart body: files as
+/// files, text values as text parts, the rest as JSON parts.
+fn multipart_statements(form: &FormStruct<'_>) -> TokenStream {
+    let parts = form.parts.iter().map(|part| {
+        let ident = format_ident!("{}", part.field.name);
+        let wire = &part.field.wire;
+        let content_type = match part.content_type {
+            Some(c) => quote!(Some(#c)),
+            None => quote!(None),
+        };
+        let optional = !part.field.required || part.field.shape.nullable;
+        match part.files {
+            Some(Files::One) if optional => quote! {
+                if let Some(__file) = &__form.#ident {
+                    __parts.file(#wire, __file, #content_type);
+                }
+            },
+            Some(Files::One) => quote!(__parts.file(#wire, &__form.#ident, #content_type);),
+            Some(Files::Many) => quote! {
+                for __file in &__form.#ident {
+                    __parts.file(#wire, __file, #content_type);
+                }
+            },
+            None if part.text => quote!(__parts.text(#wire, &__form.#ident, #content_type);),
+            None => quote!(__parts.json(#wire, &__form.#ident, #content_type);),
+        }
+    });
+    quote! {
+        let mut __parts = Multipart::new();
+        #(#parts)*
+        __call.multipart_body(__parts);
     }
 }
 
@@ -1199,6 +1306,7 @@ fn field_doc(ident: &Ident, input: Input<'_>) -> Vec<String> {
 /// The params struct and the response enum of an operation.
 fn types_of(plan: &Plan<'_>) -> TokenStream {
     let fn_name = &plan.fn_ident;
+    let form = plan.form.as_ref().map(|form| form_struct(plan, form));
     let params = plan.params.as_ref().map(|params| {
         let ty = &params.ty;
         let doc = docs::attrs(&[
@@ -1273,7 +1381,105 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
         }
     });
     let headers = headers_type(plan);
-    quote!(#params #response #headers)
+    quote!(#form #params #response #headers)
+}
+
+/// The `{Prefix}Form` struct of a multipart body: public fields (files as
+/// [`File`]s, the other parts of the models' types), `new` with the
+/// required ones and a `with_*` setter per optional one.
+fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream {
+    let types = rust_types();
+    let fn_name = &plan.fn_ident;
+    let ty = &form.ty;
+    let mut fields = Vec::new();
+    let mut required = Vec::new();
+    let mut initial = Vec::new();
+    let mut setters = Vec::new();
+    for part in &form.parts {
+        let field = part.field;
+        let ident = format_ident!("{}", field.name);
+        let optional = !field.required || field.shape.nullable;
+        let inner = match part.files {
+            Some(Files::One) => quote!(File),
+            Some(Files::Many) => quote!(Vec<File>),
+            None => {
+                let inner = types.ty(&field.shape.ty);
+                if field.boxed {
+                    quote!(Box<#inner>)
+                } else {
+                    inner
+                }
+            }
+        };
+        let many = part.files == Some(Files::Many);
+        let field_ty = if optional && !many {
+            quote!(Option<#inner>)
+        } else {
+            inner.clone()
+        };
+        let fallback = match part.files {
+            Some(Files::One) => format!("The file of the `{}` part.", field.wire),
+            Some(Files::Many) => format!(
+                "The files of the `{}` part, each sent as a part of that name.",
+                field.wire
+            ),
+            None => format!("The `{}` part.", field.wire),
+        };
+        let doc = docs::doc_attrs(&field.docs, &fallback);
+        fields.push(quote!(#doc pub #ident: #field_ty,));
+        if optional || many {
+            let empty = if many {
+                quote!(Vec::new())
+            } else {
+                quote!(None)
+            };
+            initial.push(quote!(#ident: #empty));
+            let setter = format_ident!("with_{}", field.name);
+            let doc = docs::attrs(&[format!("Sets `{}`.", field.name)]);
+            let value = if many {
+                quote!(value.into())
+            } else {
+                quote!(Some(value.into()))
+            };
+            setters.push(quote! {
+                #doc
+                #[must_use]
+                pub fn #setter(mut self, value: impl Into<#inner>) -> Self {
+                    self.#ident = #value;
+                    self
+                }
+            });
+        } else {
+            required.push(quote!(#ident: impl Into<#inner>));
+            initial.push(quote!(#ident: #ident.into()));
+        }
+    }
+    let doc = docs::attrs(&[format!(
+        "The `multipart/form-data` body of [`Client::{fn_name}`](crate::Client::{fn_name}): \
+         a field per part. Files are sent with their file name and media type."
+    )]);
+    let new_doc =
+        docs::attrs(&["A body with the required parts; the others are not sent.".to_owned()]);
+    let allow = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    // Every part optional: the empty body is the default.
+    let default = required.is_empty().then(|| quote!(Default,));
+    quote! {
+        #doc
+        #[derive(Debug, Clone, #default)]
+        pub struct #ty {
+            #(#fields)*
+        }
+
+        impl #ty {
+            #new_doc
+            #allow
+            pub fn new(#(#required),*) -> Self {
+                #ty { #(#initial),* }
+            }
+
+            #(#setters)*
+        }
+    }
 }
 
 /// The `{Prefix}Headers` struct: the headers the successes declare, each

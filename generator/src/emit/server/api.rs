@@ -20,7 +20,11 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let requests = server
         .ops
         .iter()
-        .map(|op| request_tokens(server, op))
+        .map(|op| {
+            let request = request_tokens(server, op)?;
+            let form = super::forms::form_struct(server, op)?;
+            Ok(quote!(#request #form))
+        })
         .collect::<Result<Vec<_>>>()?;
 
     let mut trait_doc = vec![format!(
@@ -92,6 +96,11 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         #(#requests)*
     };
     let models = Server::models_import(&body);
+    let multipart_import = super::uses_ident(body.clone(), "multipart").then(|| {
+        quote!(
+            use crate::multipart;
+        )
+    });
     let module_doc = docs::inner_attrs(&[format!(
         "The API as a trait, [`{trait_name}`]: its request context and one request struct per operation."
     )]);
@@ -111,6 +120,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
 
         #error_import
         #models
+        #multipart_import
         use crate::request_id::RequestId;
         #responses_import
         #security_import
@@ -253,7 +263,7 @@ fn rules_method_tokens(
     ]);
     let doc = docs::attrs(&lines);
     let name = op.rules_fn_name();
-    let ty = body_type(server, body);
+    let ty = body_type(server, op, body);
     Some(quote! {
         #doc
         fn #name(&self, body: &#ty) -> Vec<models::validation::Problem>;
@@ -272,7 +282,7 @@ fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
         fields.push(quote!(#doc pub #ident: #ty,));
     }
     if let Some(body) = &op.op.body {
-        let ty = body_type(server, body);
+        let ty = body_type(server, op, body);
         let ty = if body.required {
             all_optional = false;
             ty
@@ -304,9 +314,13 @@ fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
 }
 
 /// The Rust type of a request body.
-pub(crate) fn body_type(server: &Server<'_>, body: &RequestBody) -> TokenStream {
+pub(crate) fn body_type(server: &Server<'_>, op: &Op<'_>, body: &RequestBody) -> TokenStream {
     match &body.kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => server.types.shape(shape),
+        BodyKind::Multipart(_) => {
+            let name = super::forms::form_type(op);
+            quote!(#name)
+        }
         BodyKind::Text => quote!(String),
         BodyKind::Binary => quote!(axum::body::Bytes),
     }

@@ -13,6 +13,7 @@
 //! `openapi-runtime` crate's `server` feature, re-exported.
 
 mod api;
+mod forms;
 mod params;
 mod responses;
 mod routes;
@@ -370,6 +371,7 @@ pub(crate) fn concrete_media_type(kind: &BodyKind) -> &'static str {
         BodyKind::Text => "text/plain",
         BodyKind::Binary => "application/octet-stream",
         BodyKind::Form(_) => "application/x-www-form-urlencoded",
+        BodyKind::Multipart(_) => "multipart/form-data",
     }
 }
 
@@ -448,6 +450,36 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
             pub use responses::*;
         )
     });
+    // The runtime's modules of bodies and parameters spread over several
+    // parts or pairs, for the APIs that have them.
+    let spread: Vec<Ident> = [
+        (
+            "multipart",
+            server.ops.iter().any(|op| {
+                matches!(
+                    op.op.body.as_ref().map(|b| &b.kind),
+                    Some(BodyKind::Multipart(_))
+                )
+            }),
+        ),
+        (
+            "object_params",
+            server
+                .ops
+                .iter()
+                .any(|op| op.params.iter().any(|p| p.object)),
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, used)| *used)
+    .map(|(module, _)| format_ident!("{}", module))
+    .collect();
+    let spread = (!spread.is_empty()).then(|| {
+        quote!(
+            /// The runtime's modules of multipart bodies and object parameters.
+            pub use openapi_runtime::server::{#(#spread),*};
+        )
+    });
     let models_crate = format_ident!("{}", cx.target.models.lib_name());
     let models_doc = format!(
         " The models crate (`{}`): the types of bodies and parameters, and their validation.",
@@ -460,6 +492,7 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
 
         /// The runtime's modules every router shares.
         pub use openapi_runtime::server::{#(#runtime),*};
+        #spread
 
         pub use api::*;
         pub use error::ApiError;

@@ -60,7 +60,11 @@ pub(crate) fn kind(server: &Server<'_>, param: &Parameter) -> Result<Kind> {
 
 /// The Rust type of the field that holds `param`.
 pub(crate) fn field_type(server: &Server<'_>, param: &Parameter) -> Result<TokenStream> {
-    let ty = kind(server, param)?.ty();
+    let ty = if param.object {
+        super::forms::object_type(server, param)
+    } else {
+        kind(server, param)?.ty()
+    };
     Ok(if param.required {
         ty
     } else {
@@ -321,7 +325,7 @@ pub(crate) fn query_value(
             let delimiter = match param.style {
                 ParamStyle::SpaceDelimited => ' ',
                 ParamStyle::PipeDelimited => '|',
-                ParamStyle::Form | ParamStyle::Simple => ',',
+                ParamStyle::Form | ParamStyle::Simple | ParamStyle::DeepObject => ',',
             };
             quote!(params::list(#local, #delimiter, #wire, #required, &mut report))
         }
@@ -333,7 +337,7 @@ pub(crate) fn query_value(
 /// The checks of `param`'s constraints on its value in `local` (an
 /// `Option`), adding problems to `report` under the parameter's name.
 pub(crate) fn checks(server: &Server<'_>, param: &Parameter, local: &Ident) -> TokenStream {
-    if resolve(server, &param.shape).is_none() {
+    if param.object || resolve(server, &param.shape).is_none() {
         return TokenStream::new(); // read as text: its type's checks do not apply
     }
     let check_cx = CheckContext {

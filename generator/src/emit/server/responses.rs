@@ -230,8 +230,8 @@ fn variant_size_bound(v: &Variant<'_>) -> Option<usize> {
         None => 0,
         Some(BodyKind::Json(shape) | BodyKind::Form(shape)) => shape_bound(shape)?,
         Some(BodyKind::Text) => 32,
-        // `Bytes`: 32 bytes.
-        Some(BodyKind::Binary) => 40,
+        // `Bytes`: 32 bytes. (Multipart answers are lowered as bytes.)
+        Some(BodyKind::Binary | BodyKind::Multipart(_)) => 40,
     };
     for (header, _) in &v.headers {
         total += shape_bound(&header.shape)?;
@@ -320,7 +320,7 @@ fn body_type(server: &Server<'_>, kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => server.types.shape(shape),
         BodyKind::Text => quote!(String),
-        BodyKind::Binary => quote!(axum::body::Bytes),
+        BodyKind::Binary | BodyKind::Multipart(_) => quote!(axum::body::Bytes),
     }
 }
 
@@ -359,7 +359,9 @@ fn variant_encoding(server: &Server<'_>, op: &Op<'_>, v: &Variant<'_>) -> Result
                 BodyKind::Json(_) => (quote!(respond::json(#status, &body, #content_type)), true),
                 BodyKind::Form(_) => (quote!(respond::form(#status, &body, #content_type)), true),
                 BodyKind::Text => (quote!(respond::text(#status, body, #content_type)), false),
-                BodyKind::Binary => (quote!(respond::bytes(#status, body, #content_type)), false),
+                BodyKind::Binary | BodyKind::Multipart(_) => {
+                    (quote!(respond::bytes(#status, body, #content_type)), false)
+                }
             }
         }
     };

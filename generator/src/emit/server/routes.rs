@@ -3,11 +3,11 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Auth, Op, Server, params, security};
+use super::{Auth, Op, Server, forms, params, security};
 use crate::emit::docs;
 use crate::emit::models::checks::CheckContext;
 use crate::error::{Error, Result};
-use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty, TypeKind};
+use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty};
 use crate::lower::names::Namespace;
 
 /// The handlers' own local variables, which parameters must not shadow
@@ -40,7 +40,15 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let models = Server::models_import(&body);
     let uses = |name: &str| body.to_string().contains(&format!("{name} ::"));
     let mut runtime: Vec<Ident> = Vec::new();
-    for module in ["body", "negotiation", "params", "respond", "security"] {
+    for module in [
+        "body",
+        "multipart",
+        "negotiation",
+        "object_params",
+        "params",
+        "respond",
+        "security",
+    ] {
         if module == "respond" || uses(module) {
             runtime.push(format_ident!("{}", module));
         }
@@ -296,14 +304,24 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     }
     if !all.is_empty() {
         steps.push(quote!(let mut report = Report::new();));
+        // Object parameters are read apart: their pairs are not named after them.
         let query: Vec<(&Parameter, Ident)> = all
             .iter()
-            .filter(|(p, _)| p.location == ParamLocation::Query)
+            .filter(|(p, _)| p.location == ParamLocation::Query && !p.object)
             .cloned()
             .collect();
         steps.push(params::query_loop(server, &query)?);
         for (param, local) in &all {
-            steps.push(if param.location == ParamLocation::Query {
+            steps.push(if param.object {
+                // The names of the other query parameters, which a map spread
+                // as exploded `form` pairs leaves alone.
+                let others: Vec<&str> = all
+                    .iter()
+                    .filter(|(p, _)| p.location == ParamLocation::Query && p.wire != param.wire)
+                    .map(|(p, _)| p.wire.as_str())
+                    .collect();
+                forms::read_object(server, param, local, &others)?
+            } else if param.location == ParamLocation::Query {
                 params::query_value(server, param, local)?
             } else {
                 params::read(server, param, local, &op.op.path)?
@@ -337,10 +355,16 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
 
     // The body, after the parameters.
     if let Some(body) = &op.op.body {
-        let media: Vec<&str> = body.media_types.iter().map(String::as_str).collect();
+        let media = accepted_media_types(body);
         let read = quote!(body::read(body, &parts.headers, &[#(#media),*], shared.settings.body_limit).await?);
         let decode = decode_body(server, op, &body.kind)?;
-        let ty = super::api::body_type(server, body);
+        let ty = match &body.kind {
+            BodyKind::Multipart(_) => {
+                let name = forms::form_type(op);
+                quote!(api::#name)
+            }
+            _ => super::api::body_type(server, op, body),
+        };
         if body.required {
             let checks = own_checks(server, &body.kind, quote!(&body));
             steps.push(quote! {
@@ -448,8 +472,9 @@ fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<Toke
         BodyKind::Json(_) => quote!(body::json(&bytes)?),
         BodyKind::Text => quote!(body::text(bytes)?),
         BodyKind::Binary => quote!(bytes),
+        BodyKind::Multipart(multipart) => forms::decode_multipart(server, op, multipart)?,
         BodyKind::Form(shape) => {
-            let fields = form_fields(server, shape).ok_or_else(|| {
+            let fields = forms::field_kinds(server, shape).ok_or_else(|| {
                 Error::unsupported(
                     server.source(),
                     &op.op.origin.push("requestBody"),
@@ -461,46 +486,22 @@ fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<Toke
     })
 }
 
-/// How each field of a form body is typed, or `None` when the shape is not
-/// a flat object.
-fn form_fields(server: &Server<'_>, shape: &Shape) -> Option<Vec<TokenStream>> {
-    let def = match &shape.ty {
-        Ty::Named(name) => server.cx.api.type_named(name)?,
-        Ty::Map(_) | Ty::Any => return Some(Vec::new()),
-        _ => return None,
-    };
-    let fields = match &def.kind {
-        TypeKind::Struct(s) => &s.fields,
-        TypeKind::Alias(inner) => return form_fields(server, inner),
-        _ => return None,
-    };
-    fields
-        .iter()
-        .map(|field| {
-            let (kind, list) = match &field.shape.ty {
-                Ty::Array(item) => (form_kind(server, item)?, true),
-                _ => (form_kind(server, &field.shape)?, false),
-            };
-            let wire = &field.wire;
-            let kind = format_ident!("{}", kind);
-            Some(quote!(body::FormField { name: #wire, kind: body::FormKind::#kind, list: #list }))
-        })
-        .collect()
-}
-
-fn form_kind(server: &Server<'_>, shape: &Shape) -> Option<&'static str> {
-    match &shape.ty {
-        Ty::Primitive(p) if p.is_integer() => Some("Integer"),
-        Ty::Primitive(p) if p.is_number() => Some("Number"),
-        Ty::Primitive(crate::ir::Primitive::Bool) => Some("Boolean"),
-        Ty::Primitive(_) => Some("Text"),
-        Ty::Named(name) => match &server.cx.api.type_named(name)?.kind {
-            TypeKind::Enum(_) => Some("Text"),
-            TypeKind::Newtype(inner) | TypeKind::Alias(inner) => form_kind(server, inner),
-            _ => Some("Text"),
-        },
-        _ => Some("Text"),
+/// The media types a body is accepted in: a name that is not
+/// `type/subtype` (`form-data`) as the media type it stands for.
+fn accepted_media_types(body: &crate::ir::RequestBody) -> Vec<&str> {
+    let mut accepted: Vec<&str> = Vec::new();
+    for media in &body.media_types {
+        let media = match &body.kind {
+            _ if media.contains('/') => media.as_str(),
+            BodyKind::Multipart(_) => "multipart/form-data",
+            BodyKind::Form(_) => "application/x-www-form-urlencoded",
+            _ => media.as_str(),
+        };
+        if !accepted.contains(&media) {
+            accepted.push(media);
+        }
     }
+    accepted
 }
 
 /// Checks of a body's own top-level constraints that its type does not check

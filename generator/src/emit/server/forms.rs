@@ -1,0 +1,268 @@
+//! Values spread over several pairs or parts, in the server stubs: form
+//! bodies, object query parameters (`deepObject` and exploded `form`) and
+//! `multipart/form-data` bodies. Each is typed field by field (so that
+//! `count=3` becomes a number), then checked as a JSON value of its schema
+//! would be, so that one 400 lists every problem.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{Op, Server};
+use crate::emit::docs;
+use crate::error::{Error, Result};
+use crate::ir::{
+    Files, FormPart, Multipart, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind, struct_of,
+};
+
+/// How each field of an object of `shape` is typed from its text, or
+/// `None` when the shape is not an object (a struct, or a map: `*`).
+pub(crate) fn field_kinds(server: &Server<'_>, shape: &Shape) -> Option<Vec<TokenStream>> {
+    let api = server.cx.api;
+    let field = |name: &str, shape: &Shape| field_kind(server, name, shape);
+    match &shape.ty {
+        Ty::Map(value) => Some(vec![field("*", value)]),
+        Ty::Any => Some(Vec::new()),
+        Ty::Named(name) => match &api.type_named(name)?.kind {
+            TypeKind::Alias(inner) | TypeKind::Newtype(inner)
+                if matches!(inner.ty, Ty::Map(_) | Ty::Named(_)) =>
+            {
+                field_kinds(server, inner)
+            }
+            _ => {
+                let object = struct_of(&api.types, shape)?;
+                Some(
+                    object
+                        .fields
+                        .iter()
+                        .map(|f| field(&f.wire, &f.shape))
+                        .collect(),
+                )
+            }
+        },
+        _ => None,
+    }
+}
+
+/// The `FormField` of the field `name` of `shape`: an array of values
+/// that are text is a list (repeated pairs or parts), any other array one
+/// JSON value.
+fn field_kind(server: &Server<'_>, name: &str, shape: &Shape) -> TokenStream {
+    let (kind, list) = match &shape.ty {
+        Ty::Array(item) if kind_of(server, item, 0) != "Json" => (kind_of(server, item, 0), true),
+        _ => (kind_of(server, shape, 0), false),
+    };
+    let kind = format_ident!("{}", kind);
+    quote!(body::FormField { name: #name, kind: body::FormKind::#kind, list: #list })
+}
+
+/// The `FormKind` of a value of `shape`: how its text becomes JSON.
+fn kind_of(server: &Server<'_>, shape: &Shape, depth: usize) -> &'static str {
+    match &shape.ty {
+        Ty::Primitive(p) if p.is_integer() => "Integer",
+        Ty::Primitive(p) if p.is_number() => "Number",
+        Ty::Primitive(Primitive::Bool) => "Boolean",
+        Ty::Primitive(_) => "Text",
+        Ty::Named(name) if depth < 16 => match server.cx.api.type_named(name).map(|d| &d.kind) {
+            Some(TypeKind::Enum(_)) | None => "Text",
+            Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => {
+                kind_of(server, inner, depth + 1)
+            }
+            Some(TypeKind::Struct(_) | TypeKind::Union(_)) => "Json",
+        },
+        Ty::Named(_) => "Text",
+        Ty::Array(_) | Ty::Map(_) | Ty::Any => "Json",
+    }
+}
+
+// ---- object query parameters ---------------------------------------------------------
+
+/// The Rust type of an object parameter's value.
+pub(crate) fn object_type(server: &Server<'_>, param: &Parameter) -> TokenStream {
+    server.types.ty(&param.shape.ty)
+}
+
+/// `let local: Option<T> = object_params::object(…);` reading an object
+/// query parameter; `others` are the wire names of the operation's other
+/// query parameters (which an exploded `form` map leaves alone).
+pub(crate) fn read_object(
+    server: &Server<'_>,
+    param: &Parameter,
+    local: &Ident,
+    others: &[&str],
+) -> Result<TokenStream> {
+    let fields = field_kinds(server, &param.shape).ok_or_else(|| {
+        Error::unsupported(
+            server.source(),
+            &param.origin,
+            "internal: an object parameter whose schema is not an object",
+        )
+    })?;
+    let ty = object_type(server, param);
+    let wire = &param.wire;
+    let required = param.required;
+    let spread = if param.style == ParamStyle::DeepObject {
+        quote!(object_params::Spread::Deep)
+    } else {
+        quote!(object_params::Spread::Form { others: &[#(#others),*] })
+    };
+    Ok(quote! {
+        let #local: Option<#ty> = object_params::object(
+            parts.uri.query(),
+            #wire,
+            #spread,
+            &[#(#fields),*],
+            #required,
+            &mut report,
+        );
+    })
+}
+
+// ---- multipart bodies ----------------------------------------------------------------
+
+/// The name of the struct of an operation's multipart body.
+pub(crate) fn form_type(op: &Op<'_>) -> Ident {
+    format_ident!("{}Form", op.op.type_prefix)
+}
+
+fn parts<'a>(
+    server: &'a Server<'_>,
+    op: &Op<'_>,
+    body: &'a Multipart,
+) -> Result<Vec<FormPart<'a>>> {
+    server.cx.api.form_parts(body).ok_or_else(|| {
+        Error::unsupported(
+            server.source(),
+            &op.op.origin.push("requestBody"),
+            "a multipart body's schema must be an object with properties (each a part)",
+        )
+    })
+}
+
+/// The Rust type of a part's field: files are `File`s, the other parts the
+/// types of the models' fields.
+fn part_type(server: &Server<'_>, part: &FormPart<'_>) -> TokenStream {
+    let field = part.field;
+    let inner = match part.files {
+        Some(Files::One) => quote!(multipart::File),
+        Some(Files::Many) => return quote!(Vec<multipart::File>),
+        None => {
+            let ty = server.types.ty(&field.shape.ty);
+            if field.boxed { quote!(Box<#ty>) } else { ty }
+        }
+    };
+    if field.required && !field.shape.nullable {
+        inner
+    } else {
+        quote!(Option<#inner>)
+    }
+}
+
+/// The struct of an operation's multipart body, for the `api` module.
+pub(crate) fn form_struct(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
+    let Some(body) = op.op.body.as_ref() else {
+        return Ok(TokenStream::new());
+    };
+    let crate::ir::BodyKind::Multipart(multipart) = &body.kind else {
+        return Ok(TokenStream::new());
+    };
+    let name = form_type(op);
+    let fields = parts(server, op, multipart)?
+        .iter()
+        .map(|part| {
+            let ident = format_ident!("{}", part.field.name);
+            let ty = part_type(server, part);
+            let fallback = match part.files {
+                Some(Files::One) => format!("The file of the `{}` part.", part.field.wire),
+                Some(Files::Many) => format!(
+                    "The files of the `{}` parts (one part per file).",
+                    part.field.wire
+                ),
+                None => format!("The `{}` part.", part.field.wire),
+            };
+            let doc = docs::doc_attrs(&part.field.docs, &fallback);
+            quote!(#doc pub #ident: #ty,)
+        })
+        .collect::<Vec<_>>();
+    let doc = docs::attrs(&[format!(
+        "The `multipart/form-data` body of {}: a field per part; files with \
+         their file name and media type.",
+        op.signature_line()
+    )]);
+    Ok(quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct #name {
+            #(#fields)*
+        }
+    })
+}
+
+/// The expression decoding `bytes` into an operation's multipart body:
+/// the parts that are not files checked by the models' type of the schema,
+/// then moved, with the files, into the body's struct.
+pub(crate) fn decode_multipart(
+    server: &Server<'_>,
+    op: &Op<'_>,
+    multipart: &Multipart,
+) -> Result<TokenStream> {
+    let parts = parts(server, op, multipart)?;
+    let model = server.types.ty(&multipart.shape.ty);
+    let file_names: Vec<&str> = parts
+        .iter()
+        .filter(|p| p.files.is_some())
+        .map(|p| p.field.wire.as_str())
+        .collect();
+    // Files are set aside before their text would be typed.
+    let kinds: Vec<TokenStream> = struct_of(&server.cx.api.types, &multipart.shape)
+        .map(|object| {
+            object
+                .fields
+                .iter()
+                .filter(|f| !file_names.contains(&f.wire.as_str()))
+                .map(|f| field_kind(server, &f.wire, &f.shape))
+                .collect()
+        })
+        .unwrap_or_default();
+    let file_parts = parts.iter().filter_map(|part| {
+        let many = part.files? == Files::Many;
+        let name = &part.field.wire;
+        Some(quote!(multipart::FilePart { name: #name, many: #many }))
+    });
+    let name = form_type(op);
+    let fields = parts.iter().map(|part| {
+        let ident = format_ident!("{}", part.field.name);
+        let wire = &part.field.wire;
+        let optional = !part.field.required || part.field.shape.nullable;
+        let value = match (part.files, optional) {
+            (Some(Files::One), false) => quote!(files.required(#wire)?),
+            (Some(Files::One), true) => quote!(files.optional(#wire)),
+            (Some(Files::Many), _) => quote!(files.many(#wire)),
+            (None, _) => quote!(fields.#ident),
+        };
+        quote!(#ident: #value)
+    });
+    let has_files = parts.iter().any(|p| p.files.is_some());
+    let has_fields = parts.iter().any(|p| p.files.is_none());
+    let files_binding = if has_files {
+        quote!(mut files)
+    } else {
+        quote!(_)
+    };
+    let fields_binding = if has_fields {
+        quote!(fields)
+    } else {
+        quote!(_)
+    };
+    Ok(quote! {
+        {
+            let (#fields_binding, #files_binding) = multipart::decode::<#model>(
+                bytes,
+                &parts.headers,
+                &[#(#kinds),*],
+                &[#(#file_parts),*],
+                shared.settings.part_limit,
+            )?;
+            api::#name { #(#fields),* }
+        }
+    })
+}

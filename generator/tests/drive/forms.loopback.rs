@@ -1,0 +1,270 @@
+//! The generated client against the generated server on loopback: a file
+//! upload (bytes, file name, media type and text fields arrive intact), a
+//! form body, `deepObject` and exploded `form` object query parameters, and
+//! the 400s that list every problem of a bad request.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+
+use fixture_forms_client::models::{
+    Credentials, Filter, FilterStatus, Page, Query, Receipt, UploadKind, UploadMeta,
+};
+use fixture_forms_client::{Client, File, PutAvatarForm, PutAvatarParams, SearchParams, UploadForm};
+use fixture_forms_server::{
+    ApiError, FormsApi, LogInRequest, LogInResponse, PutAvatarRequest, PutAvatarResponse,
+    RequestContext, SearchRequest, SearchResponse, UploadRequest, UploadResponse, router,
+};
+use fixture_forms_client::models::serde_json::{self, Value};
+
+/// Answers with what it was sent.
+struct Echo;
+
+impl FormsApi for Echo {
+    async fn upload(
+        &self,
+        _: RequestContext,
+        request: UploadRequest,
+    ) -> Result<UploadResponse, ApiError> {
+        let form = request.body;
+        let text = |file: &fixture_forms_server::multipart::File| {
+            format!(
+                "{}:{}:{}",
+                file.filename.clone().unwrap_or_default(),
+                file.content_type.clone().unwrap_or_default(),
+                String::from_utf8_lossy(&file.bytes)
+            )
+        };
+        let mut receipt = Receipt::new(
+            form.file.filename.clone().unwrap_or_default(),
+            form.file.content_type.clone().unwrap_or_default(),
+            i64::try_from(form.file.bytes.len()).unwrap(),
+            form.title.clone(),
+            form.tags.clone().unwrap_or_default(),
+            form.attachments.iter().map(text).collect(),
+        );
+        if let Some(count) = form.count {
+            receipt = receipt.with_count(count);
+        }
+        if let Some(source) = form.meta.and_then(|meta| meta.source) {
+            receipt = receipt.with_source(source);
+        }
+        // The bytes themselves, compared in the test through their size and
+        // a checksum-like text: every byte value survives.
+        let all_bytes: Vec<u8> = (0..=255).collect();
+        if form.file.bytes.as_ref() != [b"\r\n--".as_slice(), &all_bytes].concat() {
+            return Err(ApiError::conflict(
+                "Mismatch",
+                "the file's bytes changed on the way",
+            ));
+        }
+        Ok(UploadResponse::Created { body: receipt })
+    }
+
+    async fn put_avatar(
+        &self,
+        _: RequestContext,
+        request: PutAvatarRequest,
+    ) -> Result<PutAvatarResponse, ApiError> {
+        let body = request.body.expect("the test sends a body");
+        assert_eq!(body.caption.as_deref(), Some("me"));
+        assert_eq!(body.image.map(|f| f.bytes.len()), Some(3));
+        Ok(PutAvatarResponse::NoContent)
+    }
+
+    async fn log_in(
+        &self,
+        _: RequestContext,
+        request: LogInRequest,
+    ) -> Result<LogInResponse, ApiError> {
+        Ok(LogInResponse::Ok { body: request.body })
+    }
+
+    async fn search(
+        &self,
+        _: RequestContext,
+        request: SearchRequest,
+    ) -> Result<SearchResponse, ApiError> {
+        let mut query = Query::new().with_page(request.page);
+        if let Some(filter) = request.filter {
+            query = query.with_filter(filter);
+        }
+        if let Some(labels) = request.labels {
+            query = query.with_labels(labels);
+        }
+        if let Some(q) = request.q {
+            query = query.with_q(q);
+        }
+        Ok(SearchResponse::Ok { body: query })
+    }
+}
+
+async fn serve() -> (SocketAddr, Client) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router(Echo)).await });
+    let client = Client::builder()
+        .base_url(format!("http://{addr}"))
+        .build()
+        .unwrap();
+    (addr, client)
+}
+
+/// The names of the problems a 400 lists, sorted, in whichever error format
+/// the server writes: the first list of objects with a `property` (or a
+/// `pointer`, `name` or `field`).
+fn problems(body: &Value) -> Vec<String> {
+    fn find(value: &Value) -> Option<Vec<String>> {
+        match value {
+            Value::Array(items) if !items.is_empty() => items
+                .iter()
+                .map(|item| {
+                    ["property", "pointer", "name", "field"]
+                        .iter()
+                        .find_map(|key| item.get(*key)?.as_str())
+                        .map(|name| name.trim_start_matches('/').to_owned())
+                })
+                .collect(),
+            Value::Object(object) => object.values().find_map(find),
+            _ => None,
+        }
+    }
+    let mut found = find(body).unwrap_or_else(|| panic!("no problems in {body}"));
+    found.sort();
+    found
+}
+
+#[tokio::test]
+async fn a_file_and_its_fields_arrive_intact() {
+    let (_, client) = serve().await;
+    // Bytes that look like the multipart syntax, and every byte value.
+    let bytes: Vec<u8> = [b"\r\n--".as_slice(), &(0..=255).collect::<Vec<u8>>()].concat();
+    let form = UploadForm::new(
+        File::new(bytes.clone())
+            .with_filename("snap shot \"1\".png")
+            .with_content_type("image/png"),
+        "Holiday",
+    )
+    .with_tags(vec!["sea".to_owned(), "sun, sand".to_owned()])
+    .with_count(3)
+    .with_kind(UploadKind::Photo)
+    .with_attachments(vec![
+        File::new(&b"first"[..]).with_filename("a.txt"),
+        File::new(&b"second"[..]),
+    ])
+    .with_meta(UploadMeta::new().with_source("camera"));
+    let receipt = client.upload(&form).await.unwrap();
+    assert_eq!(receipt.filename, "snap shot \"1\".png");
+    assert_eq!(receipt.content_type, "image/png");
+    assert_eq!(receipt.size, i64::try_from(bytes.len()).unwrap());
+    assert_eq!(receipt.title, "Holiday");
+    assert_eq!(receipt.tags, ["sea", "sun, sand"]);
+    assert_eq!(receipt.count, Some(3));
+    assert_eq!(receipt.source.as_deref(), Some("camera"));
+    // A file without a name is sent under its part's name, as bytes.
+    assert_eq!(
+        receipt.attachments,
+        [
+            "a.txt:application/octet-stream:first",
+            "attachments:application/octet-stream:second"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_media_type_named_form_data_is_multipart() {
+    let (_, client) = serve().await;
+    let form = PutAvatarForm::new()
+        .with_image(File::new(&b"png"[..]))
+        .with_caption("me");
+    client
+        .put_avatar(PutAvatarParams::default().body(form))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_bad_multipart_body_is_one_400_listing_every_problem() {
+    let (addr, _) = serve().await;
+    let body = "--b\r\nContent-Disposition: form-data; name=\"count\"\r\n\r\nmany\r\n\
+                --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x\"\r\n\r\n1\r\n\
+                --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"y\"\r\n\r\n2\r\n\
+                --b\r\nContent-Disposition: form-data; name=\"surprise\"\r\n\r\n?\r\n\
+                --b--\r\n";
+    let answer = fixture_forms_client::reqwest::Client::new()
+        .post(format!("http://{addr}/uploads"))
+        .header("content-type", "multipart/form-data; boundary=b")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 400);
+    let body: Value = serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap();
+    assert_eq!(
+        problems(&body),
+        ["count", "file", "surprise", "title"],
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_form_body_round_trips() {
+    let (_, client) = serve().await;
+    let credentials = Credentials::new("ada lovelace & co")
+        .with_remember(true)
+        .with_scopes(vec!["read".to_owned(), "write=all".to_owned()]);
+    let answer = client.log_in(&credentials).await.unwrap();
+    assert_eq!(answer, credentials);
+}
+
+#[tokio::test]
+async fn object_query_parameters_round_trip() {
+    let (_, client) = serve().await;
+    let filter = Filter::new()
+        .with_name("a[b]=c&d")
+        .with_min_age(18)
+        .with_status(FilterStatus::Active);
+    let labels = BTreeMap::from([
+        ("team".to_owned(), "blue".to_owned()),
+        ("tier one".to_owned(), "x&y".to_owned()),
+    ]);
+    let page = Page::new().with_limit(10).with_cursor("c1");
+    let query = client
+        .search(
+            page.clone(),
+            SearchParams::default()
+                .filter(filter.clone())
+                .labels(labels.clone())
+                .q("needle"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(query.filter, Some(filter));
+    assert_eq!(query.labels, Some(labels));
+    assert_eq!(query.page, Some(page));
+    assert_eq!(query.q.as_deref(), Some("needle"));
+}
+
+#[tokio::test]
+async fn bad_object_parameters_are_named_by_their_keys() {
+    let (addr, client) = serve().await;
+    let answer = fixture_forms_client::reqwest::Client::new()
+        .get(format!(
+            "http://{addr}/search?filter[minAge]=old&filter[status]=lost&limit=1000&q=x"
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 400);
+    let body: Value = serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap();
+    assert_eq!(
+        problems(&body),
+        ["filter.minAge", "filter.status", "limit"],
+        "{body}"
+    );
+    // A required object parameter none of whose keys is given is missing.
+    let error = client
+        .search(Page::new(), SearchParams::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.status().map(|s| s.as_u16()), Some(400), "{error:?}");
+}

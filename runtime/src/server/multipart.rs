@@ -1,0 +1,419 @@
+//! `multipart/form-data` request bodies (RFC 7578): the body, already read up
+//! to the body limit, split into parts; the parts that are not files
+//! decoded into the models' type of the body's schema and checked like a
+//! JSON body, the files set aside with their file name and media type.
+//!
+//! Every problem goes into one 400: a part that is not text, a text part
+//! larger than the part limit, a file given twice, and each way the other
+//! parts break the schema (a required part missing, a value of the wrong
+//! type, a part the schema does not allow when it allows no others). Parts
+//! the schema does not name are otherwise ignored, as JSON bodies ignore
+//! unknown properties.
+
+use axum::body::Bytes;
+use http::HeaderMap;
+use http::header::CONTENT_TYPE;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+pub use crate::file::File;
+use crate::models::validation::{Path, Report, ValidateJson};
+use crate::server::body::{FormField, insert_typed};
+use crate::server::error::ApiError;
+
+/// A part of the body's schema that is files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilePart {
+    /// The part's name (the property).
+    pub name: &'static str,
+    /// Whether it may be given several times (an array of files).
+    pub many: bool,
+}
+
+/// The files of a multipart body, by part name, in the order they came.
+#[derive(Debug, Default)]
+pub struct Files(Vec<(String, File)>);
+
+impl Files {
+    /// The file of the part `name`, when it was given.
+    pub fn optional(&mut self, name: &str) -> Option<File> {
+        let index = self.0.iter().position(|(part, _)| part == name)?;
+        Some(self.0.remove(index).1)
+    }
+
+    /// The file of the required part `name` (decoding has reported a
+    /// missing one already; this is 400 `Required` all the same).
+    pub fn required(&mut self, name: &'static str) -> Result<File, ApiError> {
+        self.optional(name).ok_or_else(|| {
+            let mut report = Report::new();
+            report.push(&Path::new(name), "is required", "Required");
+            ApiError::validation(report)
+        })
+    }
+
+    /// Every file of the part `name`.
+    pub fn many(&mut self, name: &str) -> Vec<File> {
+        let (taken, kept) = std::mem::take(&mut self.0)
+            .into_iter()
+            .partition(|(part, _)| part == name);
+        self.0 = kept;
+        taken.into_iter().map(|(_, file)| file).collect()
+    }
+}
+
+/// One part as it came.
+struct Part {
+    name: Option<String>,
+    filename: Option<String>,
+    content_type: Option<String>,
+    bytes: Bytes,
+}
+
+/// Decodes a `multipart/form-data` body: the parts that are not files into
+/// `T` (typed by `fields`, then checked as a JSON body of that object
+/// would be), the parts `files` names set aside. A text part may be at most
+/// `part_limit` bytes. 400 listing every problem; 400 `InvalidBody` when
+/// the body is not multipart at all.
+pub fn decode<T>(
+    bytes: Bytes,
+    headers: &HeaderMap,
+    fields: &[FormField],
+    files: &[FilePart],
+    part_limit: usize,
+) -> Result<(T, Files), ApiError>
+where
+    T: DeserializeOwned + ValidateJson,
+{
+    let boundary = headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(boundary)
+        .ok_or_else(|| {
+            ApiError::unreadable_body(
+                "has no multipart boundary in its Content-Type",
+                "InvalidBody",
+            )
+        })?;
+    let parts = split(&bytes, &boundary).ok_or_else(|| {
+        ApiError::unreadable_body("is not a complete multipart/form-data body", "InvalidBody")
+    })?;
+    let mut report = Report::new();
+    let mut object = Map::new();
+    let mut found = Files::default();
+    for part in parts {
+        let Some(name) = part.name else {
+            report.push(
+                &Path::new("body"),
+                "has a part without a name",
+                "InvalidBody",
+            );
+            continue;
+        };
+        if let Some(file_part) = files.iter().find(|f| f.name == name) {
+            if !file_part.many && found.0.iter().any(|(given, _)| *given == name) {
+                report.push(
+                    &Path::new(file_part.name),
+                    "is given more than once",
+                    "TooMany",
+                );
+                continue;
+            }
+            // A placeholder, so that the schema's check sees the part.
+            let placeholder = Value::String(String::new());
+            if file_part.many {
+                let entry = object
+                    .entry(name.clone())
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(items) = entry {
+                    items.push(placeholder);
+                }
+            } else {
+                object.insert(name.clone(), placeholder);
+            }
+            found.0.push((
+                name,
+                File {
+                    bytes: part.bytes,
+                    filename: part.filename,
+                    content_type: part.content_type,
+                },
+            ));
+            continue;
+        }
+        if part.bytes.len() > part_limit {
+            let mut path = Path::new("body");
+            path.push_key(&name);
+            report.push(
+                &path,
+                format!("is larger than {part_limit} bytes"),
+                "TooLarge",
+            );
+            continue;
+        }
+        match String::from_utf8(Vec::from(part.bytes)) {
+            Ok(text) => insert_typed(&mut object, fields, name, text),
+            Err(_) => {
+                let mut path = Path::new("body");
+                path.push_key(&name);
+                report.push(&path, "is not valid UTF-8 text", "InvalidFormat");
+            }
+        }
+    }
+    let value = Value::Object(object);
+    T::validate_json(&value, &mut Path::new("body"), &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let decoded = serde_json::from_value::<T>(value).map_err(|error| {
+        ApiError::unreadable_body(format!("does not match the schema: {error}"), "InvalidType")
+    })?;
+    Ok((decoded, found))
+}
+
+/// The `boundary` parameter of a `multipart/…` media type.
+fn boundary(content_type: &str) -> Option<String> {
+    content_type.split(';').skip(1).find_map(|parameter| {
+        let (key, value) = parameter.split_once('=')?;
+        if !key.trim().eq_ignore_ascii_case("boundary") {
+            return None;
+        }
+        let value = value.trim().trim_matches('"');
+        (!value.is_empty()).then(|| value.to_owned())
+    })
+}
+
+/// The parts of `body` between `--boundary` lines; `None` when the closing
+/// `--boundary--` is missing. Line breaks may be CRLF or LF.
+fn split(body: &Bytes, boundary: &str) -> Option<Vec<Part>> {
+    let delimiter = format!("--{boundary}");
+    let delimiter = delimiter.as_bytes();
+    // The first delimiter starts the body or a line (the preamble is ignored).
+    let mut at = if body.starts_with(delimiter) {
+        0
+    } else {
+        find(body, 0, &[b"\n", delimiter].concat())? + 1
+    };
+    let mut parts = Vec::new();
+    loop {
+        at += delimiter.len();
+        if body[at..].starts_with(b"--") {
+            return Some(parts);
+        }
+        // The rest of the delimiter's line (transport padding) and its break.
+        let line_end = find(body, at, b"\n")?;
+        let start = line_end + 1;
+        let next = find(body, start, &[b"\n", delimiter].concat())?;
+        // The part ends before the line break that precedes the delimiter.
+        let end = if next > start && body[next - 1] == b'\r' {
+            next - 1
+        } else {
+            next
+        };
+        parts.push(part(body.slice(start..end.max(start))));
+        at = next + 1;
+    }
+}
+
+/// A part: its headers, up to an empty line, then its bytes.
+fn part(raw: Bytes) -> Part {
+    let (head_end, body_start) = match (find(&raw, 0, b"\r\n\r\n"), find(&raw, 0, b"\n\n")) {
+        (Some(crlf), Some(lf)) if lf < crlf => (lf, lf + 2),
+        (Some(crlf), _) => (crlf, crlf + 4),
+        (None, Some(lf)) => (lf, lf + 2),
+        // Headers only (an empty value), or a part that starts with its break.
+        (None, None) if raw.starts_with(b"\r\n") => (0, 2),
+        (None, None) => (raw.len(), raw.len()),
+    };
+    let head = String::from_utf8_lossy(&raw[..head_end]).into_owned();
+    let mut part = Part {
+        name: None,
+        filename: None,
+        content_type: None,
+        bytes: raw.slice(body_start.min(raw.len())..),
+    };
+    for line in head.lines() {
+        let Some((header, value)) = line.split_once(':') else {
+            continue;
+        };
+        let header = header.trim();
+        if header.eq_ignore_ascii_case("content-disposition") {
+            part.name = disposition_parameter(value, "name");
+            part.filename = disposition_parameter(value, "filename*")
+                .and_then(|encoded| extended_value(&encoded))
+                .or_else(|| disposition_parameter(value, "filename"));
+        } else if header.eq_ignore_ascii_case("content-type") {
+            part.content_type = Some(value.trim().to_owned());
+        }
+    }
+    part
+}
+
+/// The parameter `key` of a `Content-Disposition` value, unquoted (`\x`
+/// escapes and the browsers' `%22` for `"` undone).
+fn disposition_parameter(value: &str, key: &str) -> Option<String> {
+    let mut rest = value;
+    while let Some(semicolon) = rest.find(';') {
+        rest = rest[semicolon + 1..].trim_start();
+        let Some((name, after)) = rest.split_once('=') else {
+            return None;
+        };
+        let after = after.trim_start();
+        let (parameter, remaining) = if let Some(quoted) = after.strip_prefix('"') {
+            let mut text = String::new();
+            let mut chars = quoted.char_indices();
+            let mut end = quoted.len();
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => {
+                        if let Some((_, escaped)) = chars.next() {
+                            text.push(escaped);
+                        }
+                    }
+                    '"' => {
+                        end = i + 1;
+                        break;
+                    }
+                    c => text.push(c),
+                }
+            }
+            (text.replace("%22", "\""), &quoted[end.min(quoted.len())..])
+        } else {
+            let end = after.find(';').unwrap_or(after.len());
+            (after[..end].trim().to_owned(), &after[end..])
+        };
+        if name.trim().eq_ignore_ascii_case(key) {
+            return Some(parameter);
+        }
+        rest = remaining;
+    }
+    None
+}
+
+/// An RFC 8187 `charset'language'percent-encoded` value, for UTF-8.
+fn extended_value(encoded: &str) -> Option<String> {
+    let mut pieces = encoded.splitn(3, '\'');
+    let charset = pieces.next()?;
+    let _language = pieces.next()?;
+    let text = pieces.next()?;
+    charset.eq_ignore_ascii_case("utf-8").then(|| {
+        percent_encoding::percent_decode_str(text)
+            .decode_utf8_lossy()
+            .into_owned()
+    })
+}
+
+/// Where `needle` first is in `haystack` from `from` on.
+fn find(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || from > haystack.len() {
+        return None;
+    }
+    haystack[from..]
+        .windows(needle.len())
+        .position(|window| window == needle)
+        .map(|position| from + position)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::body::FormKind;
+
+    /// Any object with a required `title`.
+    #[derive(Debug)]
+    struct Titled;
+
+    impl ValidateJson for Titled {
+        fn validate_json<'v>(value: &'v Value, path: &mut Path<'v>, report: &mut Report) {
+            if value.get("title").is_none() {
+                path.push_key("title");
+                report.push(path, "is required", "Required");
+                path.pop();
+            }
+            if value.get("count").is_some_and(|c| !c.is_i64()) {
+                path.push_key("count");
+                report.push(path, "must be an integer", "InvalidType");
+                path.pop();
+            }
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Titled {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Value::deserialize(d).map(|_| Titled)
+        }
+    }
+
+    const FIELDS: &[FormField] = &[FormField {
+        name: "count",
+        kind: FormKind::Integer,
+        list: false,
+    }];
+    const FILES: &[FilePart] = &[FilePart {
+        name: "upload",
+        many: false,
+    }];
+
+    fn headers() -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            CONTENT_TYPE,
+            "multipart/form-data; boundary=\"XyZ\"".parse().unwrap(),
+        );
+        headers
+    }
+
+    #[test]
+    fn splits_files_from_fields() {
+        let body = "preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHello\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"a \\\"q\\\".bin\"\r\n\
+                    Content-Type: image/png\r\n\r\n\x00\r\n\x01\r\n--XyZ--\r\n";
+        let (_, mut files): (Titled, Files) = decode(
+            Bytes::from(body.as_bytes().to_vec()),
+            &headers(),
+            FIELDS,
+            FILES,
+            1024,
+        )
+        .unwrap();
+        let file = files.required("upload").unwrap();
+        assert_eq!(&file.bytes[..], b"\x00\r\n\x01");
+        assert_eq!(file.filename.as_deref(), Some("a \"q\".bin"));
+        assert_eq!(file.content_type.as_deref(), Some("image/png"));
+    }
+
+    #[test]
+    fn reports_every_problem_at_once() {
+        let body = "--XyZ\r\nContent-Disposition: form-data; name=\"count\"\r\n\r\nmany\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"a\"\r\n\r\n1\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"b\"\r\n\r\n2\r\n\
+                    --XyZ--";
+        let error = decode::<Titled>(
+            Bytes::from(body.as_bytes().to_vec()),
+            &headers(),
+            FIELDS,
+            FILES,
+            1024,
+        )
+        .unwrap_err();
+        let properties: Vec<&str> = error
+            .problems()
+            .iter()
+            .map(|p| p.property.as_str())
+            .collect();
+        assert_eq!(properties, ["upload", "title", "count"]);
+    }
+
+    #[test]
+    fn refuses_a_body_without_its_closing_delimiter() {
+        let body = "--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHello";
+        let error = decode::<Titled>(
+            Bytes::from(body.as_bytes().to_vec()),
+            &headers(),
+            FIELDS,
+            FILES,
+            1024,
+        )
+        .unwrap_err();
+        assert_eq!(error.problems()[0].error_code, "InvalidBody");
+    }
+}
