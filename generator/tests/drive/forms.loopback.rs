@@ -133,6 +133,15 @@ fn problems(body: &Value) -> Vec<String> {
     found
 }
 
+/// Sends a request the generated client would not write; the answer's
+/// status and JSON body.
+async fn raw(request: fixture_forms_client::reqwest::RequestBuilder) -> (u16, Value) {
+    let answer = request.send().await.unwrap();
+    let status = answer.status().as_u16();
+    let body = serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap();
+    (status, body)
+}
+
 #[tokio::test]
 async fn a_file_and_its_fields_arrive_intact() {
     let (_, client) = serve().await;
@@ -190,15 +199,14 @@ async fn a_bad_multipart_body_is_one_400_listing_every_problem() {
                 --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"y\"\r\n\r\n2\r\n\
                 --b\r\nContent-Disposition: form-data; name=\"surprise\"\r\n\r\n?\r\n\
                 --b--\r\n";
-    let answer = fixture_forms_client::reqwest::Client::new()
-        .post(format!("http://{addr}/uploads"))
-        .header("content-type", "multipart/form-data; boundary=b")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 400);
-    let body: Value = serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap();
+    let (status, body) = raw(
+        fixture_forms_client::reqwest::Client::new()
+            .post(format!("http://{addr}/uploads"))
+            .header("content-type", "multipart/form-data; boundary=b")
+            .body(body),
+    )
+    .await;
+    assert_eq!(status, 400);
     assert_eq!(
         problems(&body),
         ["count", "file", "surprise", "title"],
@@ -247,15 +255,11 @@ async fn object_query_parameters_round_trip() {
 #[tokio::test]
 async fn bad_object_parameters_are_named_by_their_keys() {
     let (addr, client) = serve().await;
-    let answer = fixture_forms_client::reqwest::Client::new()
-        .get(format!(
-            "http://{addr}/search?filter[minAge]=old&filter[status]=lost&limit=1000&q=x"
-        ))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 400);
-    let body: Value = serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap();
+    let (status, body) = raw(fixture_forms_client::reqwest::Client::new().get(format!(
+        "http://{addr}/search?filter[minAge]=old&filter[status]=lost&limit=1000&q=x"
+    )))
+    .await;
+    assert_eq!(status, 400);
     assert_eq!(
         problems(&body),
         ["filter.minAge", "filter.status", "limit"],

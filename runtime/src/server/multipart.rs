@@ -362,19 +362,22 @@ mod tests {
         headers
     }
 
-    #[test]
-    fn splits_files_from_fields() {
-        let body = "preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHello\r\n\
-                    --XyZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"a \\\"q\\\".bin\"\r\n\
-                    Content-Type: image/png\r\n\r\n\x00\r\n\x01\r\n--XyZ--\r\n";
-        let (_, mut files): (Titled, Files) = decode(
+    fn decode_text(body: &str) -> Result<(Titled, Files), ApiError> {
+        decode(
             Bytes::from(body.as_bytes().to_vec()),
             &headers(),
             FIELDS,
             FILES,
             1024,
         )
-        .unwrap();
+    }
+
+    #[test]
+    fn splits_files_from_fields() {
+        let body = "preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHello\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"a \\\"q\\\".bin\"\r\n\
+                    Content-Type: image/png\r\n\r\n\x00\r\n\x01\r\n--XyZ--\r\n";
+        let (_, mut files) = decode_text(body).unwrap();
         let file = files.required("upload").unwrap();
         assert_eq!(&file.bytes[..], b"\x00\r\n\x01");
         assert_eq!(file.filename.as_deref(), Some("a \"q\".bin"));
@@ -387,14 +390,7 @@ mod tests {
                     --XyZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"a\"\r\n\r\n1\r\n\
                     --XyZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"b\"\r\n\r\n2\r\n\
                     --XyZ--";
-        let error = decode::<Titled>(
-            Bytes::from(body.as_bytes().to_vec()),
-            &headers(),
-            FIELDS,
-            FILES,
-            1024,
-        )
-        .unwrap_err();
+        let error = decode_text(body).unwrap_err();
         let properties: Vec<&str> = error
             .problems()
             .iter()
@@ -406,14 +402,7 @@ mod tests {
     #[test]
     fn refuses_a_body_without_its_closing_delimiter() {
         let body = "--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHello";
-        let error = decode::<Titled>(
-            Bytes::from(body.as_bytes().to_vec()),
-            &headers(),
-            FIELDS,
-            FILES,
-            1024,
-        )
-        .unwrap_err();
+        let error = decode_text(body).unwrap_err();
         assert_eq!(error.problems()[0].error_code, "InvalidBody");
     }
 }

@@ -1427,7 +1427,7 @@ fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream {
         };
         let doc = docs::doc_attrs(&field.docs, &fallback);
         fields.push(quote!(#doc pub #ident: #field_ty,));
-        if optional || many {
+        if optional {
             let empty = if many {
                 quote!(Vec::new())
             } else {
