@@ -254,9 +254,7 @@ fn disposition_parameter(value: &str, key: &str) -> Option<String> {
     let mut rest = value;
     while let Some(semicolon) = rest.find(';') {
         rest = rest[semicolon + 1..].trim_start();
-        let Some((name, after)) = rest.split_once('=') else {
-            return None;
-        };
+        let (name, after) = rest.split_once('=')?;
         let after = after.trim_start();
         let (parameter, remaining) = if let Some(quoted) = after.strip_prefix('"') {
             let mut text = String::new();
