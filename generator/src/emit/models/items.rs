@@ -333,6 +333,16 @@ fn struct_validate(cx: &CheckContext<'_>, s: &StructDef) -> TokenStream {
 
 fn struct_validate_json(cx: &CheckContext<'_>, s: &StructDef, strict: bool) -> TokenStream {
     let runtime = &cx.runtime;
+    // An object without properties, bounds or rules on the others (`{}`)
+    // is only checked to be an object.
+    let reads_object = !s.fields.is_empty()
+        || !matches!(s.additional, Additional::Ignore)
+        || s.property_count != (None, None);
+    if !reads_object {
+        return quote! {
+            let _ = #runtime::expect_object(value, path, report);
+        };
+    }
     let mut out = quote! {
         let Some(object) = #runtime::expect_object(value, path, report) else {
             return;

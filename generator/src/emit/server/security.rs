@@ -132,6 +132,27 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
          request's parameters and body are read."
     )]);
     let credentials_doc = format!(" What [`{trait_name}::authenticate`] is asked to check.");
+    // Schemes in the query or cookies only: no header carries a credential.
+    let redacted = if credential_headers.is_empty() {
+        quote! {
+            pub(crate) fn redacted(headers: HeaderMap) -> HeaderMap {
+                headers
+            }
+        }
+    } else {
+        quote! {
+            pub(crate) fn redacted(mut headers: HeaderMap) -> HeaderMap {
+                for name in [#(#credential_headers),*] {
+                    if let http::header::Entry::Occupied(mut entry) = headers.entry(name) {
+                        for value in entry.iter_mut() {
+                            value.set_sensitive(true);
+                        }
+                    }
+                }
+                headers
+            }
+        }
+    };
     Ok(quote! {
         #doc
 
@@ -225,16 +246,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
 
         /// `headers` with the headers that carry credentials marked sensitive, so that
         /// their `Debug` (the request context's too) does not show them.
-        pub(crate) fn redacted(mut headers: HeaderMap) -> HeaderMap {
-            for name in [#(#credential_headers),*] {
-                if let http::header::Entry::Occupied(mut entry) = headers.entry(name) {
-                    for value in entry.iter_mut() {
-                        value.set_sensitive(true);
-                    }
-                }
-            }
-            headers
-        }
+        #redacted
 
         #(#presence)*
 
