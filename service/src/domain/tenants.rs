@@ -52,6 +52,21 @@ pub async fn create(
     Ok(tenant)
 }
 
+/// Gives the stored tenant `tenant`, of `environment`, another token; its
+/// earlier tokens keep working. Tokens are stored hashed and shown once, so
+/// this is the way to a token when one is lost (the operator's `token
+/// create`). `emulation` as for [`create`].
+pub async fn add_token(
+    repository: &impl TenantRepository,
+    tenant: uuid::Uuid,
+    environment: Environment,
+    emulation: bool,
+) -> Result<NewTenant> {
+    let (record, tenant) = record(tenant, "", environment, emulation)?;
+    repository.add_token(&record).await?;
+    Ok(tenant)
+}
+
 /// Creates a tenant in no environment, without a token: nothing reaches it
 /// until [`bind`] (decision D36). Its data can be written meanwhile.
 pub async fn create_unbound(repository: &impl TenantRepository, name: &str) -> Result<uuid::Uuid> {
@@ -62,16 +77,33 @@ pub async fn create_unbound(repository: &impl TenantRepository, name: &str) -> R
     Ok(id)
 }
 
-/// Puts a tenant made by [`create_unbound`] into `environment` and gives it
-/// its first token, in one step: before it, nothing reaches the tenant; after
-/// it, its token does.
-pub async fn bind(
-    repository: &impl TenantRepository,
-    tenant: uuid::Uuid,
-    environment: Environment,
-    emulation: bool,
-) -> Result<NewTenant> {
+/// A tenant made by [`create_unbound`] and the token it is to get: the token
+/// exists before it is stored, so that it can be shown before the tenant is
+/// reachable (decision D36).
+#[derive(Debug)]
+pub struct Binding {
+    record: TenantRecord,
+    tenant: NewTenant,
+}
+
+impl Binding {
+    /// The tenant and the token it will have once bound.
+    pub fn tenant(&self) -> &NewTenant {
+        &self.tenant
+    }
+}
+
+/// The binding of `tenant`, made by [`create_unbound`], into `environment`
+/// with a new token; nothing is stored until [`bind`].
+pub fn binding(tenant: uuid::Uuid, environment: Environment, emulation: bool) -> Result<Binding> {
     let (record, tenant) = record(tenant, "", environment, emulation)?;
-    repository.bind_tenant(&record).await?;
-    Ok(tenant)
+    Ok(Binding { record, tenant })
+}
+
+/// Puts the tenant of `binding` into its environment and stores its token,
+/// in one step: before it, nothing reaches the tenant; after it, its token
+/// does.
+pub async fn bind(repository: &impl TenantRepository, binding: Binding) -> Result<NewTenant> {
+    repository.bind_tenant(&binding.record).await?;
+    Ok(binding.tenant)
 }
