@@ -1,6 +1,7 @@
 //! The operator commands of the warehouse side: what the interface does not
 //! show (decisions D11, D12, D14, D18). Each opens the database, does one
-//! thing in one transaction, and says what it did.
+//! thing in one transaction, and says what it did. A command acts only on
+//! tenants of the environment it is run for (decision D37).
 
 use std::path::Path;
 
@@ -68,10 +69,14 @@ fn read_file<T>(file: &Path, read: import::Reader<T>) -> Result<Vec<T>> {
 }
 
 /// `import sales-orders FILE --tenant ID`.
-pub async fn import_sales_orders(database: &str, tenant: Uuid, file: &Path) -> Result {
+pub async fn import_sales_orders(
+    database: &str,
+    environment: Environment,
+    tenant: Uuid,
+    file: &Path,
+) -> Result {
     let orders = read_file(file, import::sales_orders)?;
-    let store = open(database).await?;
-    check_tenant(&store, tenant).await?;
+    let store = open_for(database, environment, tenant).await?;
     let count = sales_orders::import(&store, tenant, &orders)
         .await
         .map_err(domain_error)?;
@@ -81,10 +86,14 @@ pub async fn import_sales_orders(database: &str, tenant: Uuid, file: &Path) -> R
 }
 
 /// `import returns FILE --tenant ID`.
-pub async fn import_returns(database: &str, tenant: Uuid, file: &Path) -> Result {
+pub async fn import_returns(
+    database: &str,
+    environment: Environment,
+    tenant: Uuid,
+    file: &Path,
+) -> Result {
     let returns = read_file(file, import::returns)?;
-    let store = open(database).await?;
-    check_tenant(&store, tenant).await?;
+    let store = open_for(database, environment, tenant).await?;
     let count = returns::import(&store, tenant, &returns)
         .await
         .map_err(domain_error)?;
@@ -96,12 +105,13 @@ pub async fn import_returns(database: &str, tenant: Uuid, file: &Path) -> Result
 /// `sales-order advance REF STATE --tenant ID`.
 pub async fn advance_sales_order(
     database: &str,
+    environment: Environment,
     tenant: Uuid,
     reference: &str,
     state: &str,
 ) -> Result {
     let state: SalesOrderState = state.parse().map_err(|e| format!("{e}"))?;
-    let store = open(database).await?;
+    let store = open_for(database, environment, tenant).await?;
     let order = sales_orders::advance(&store, tenant, reference, state)
         .await
         .map_err(domain_error)?;
@@ -113,11 +123,12 @@ pub async fn advance_sales_order(
 /// `return advance REF arrived|completed --tenant ID`.
 pub async fn advance_return(
     database: &str,
+    environment: Environment,
     tenant: Uuid,
     reference: &str,
     step: ReturnStep,
 ) -> Result {
-    let store = open(database).await?;
+    let store = open_for(database, environment, tenant).await?;
     returns::advance(&store, tenant, reference, step)
         .await
         .map_err(domain_error)?;
@@ -131,8 +142,14 @@ pub async fn advance_return(
 }
 
 /// `return tag REF TAG --tenant ID`.
-pub async fn tag_return(database: &str, tenant: Uuid, reference: &str, tag: &str) -> Result {
-    let store = open(database).await?;
+pub async fn tag_return(
+    database: &str,
+    environment: Environment,
+    tenant: Uuid,
+    reference: &str,
+    tag: &str,
+) -> Result {
+    let store = open_for(database, environment, tenant).await?;
     returns::tag(&store, tenant, reference, tag)
         .await
         .map_err(domain_error)?;
@@ -144,6 +161,7 @@ pub async fn tag_return(database: &str, tenant: Uuid, reference: &str, tag: &str
 /// `receiving-order advance REF STATE --tenant ID`.
 pub async fn advance_receiving_order(
     database: &str,
+    environment: Environment,
     tenant: Uuid,
     reference: &str,
     state: &str,
@@ -158,7 +176,7 @@ pub async fn advance_receiving_order(
             known.join(", ")
         )
     })?;
-    let store = open(database).await?;
+    let store = open_for(database, environment, tenant).await?;
     receiving_orders::advance(&store, tenant, reference, state)
         .await
         .map_err(domain_error)?;
@@ -167,12 +185,41 @@ pub async fn advance_receiving_order(
     Ok(())
 }
 
-async fn check_tenant(store: &Store, tenant: Uuid) -> Result {
-    match store.tenant_exists(tenant).await {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(format!(
+/// The database opened for a command on `tenant`, which must be a tenant of
+/// `environment`: a command run for one environment never changes another's
+/// data, also when both share the database (decision D37).
+async fn open_for(database: &str, environment: Environment, tenant: Uuid) -> Result<Store> {
+    let store = open(database).await?;
+    match tenant_of(&store, environment, tenant).await {
+        Ok(()) => Ok(store),
+        Err(refusal) => {
+            store.close().await;
+            Err(refusal)
+        }
+    }
+}
+
+async fn tenant_of(store: &Store, environment: Environment, tenant: Uuid) -> Result {
+    if !store.tenant_exists(tenant).await.map_err(domain_error)? {
+        return Err(format!(
             "tenant {tenant} does not exist; create one with `tenant create NAME`"
+        ));
+    }
+    match store
+        .tenant_environment(tenant)
+        .await
+        .map_err(domain_error)?
+    {
+        Some(its) if its == environment => Ok(()),
+        Some(its) => Err(format!(
+            "tenant {tenant} belongs to the {its} environment, and this command was run for \
+             {environment} (--environment, LOGISTICS_ENVIRONMENT); nothing was changed. \
+             To act on it, run the command with `--environment {its}`."
         )),
-        Err(e) => Err(e.to_string()),
+        None => Err(format!(
+            "tenant {tenant} is in no environment (a demo left by an interrupted first start, \
+             or a tenant whose environment could not be told: decisions D35, D36); nothing \
+             was changed. No command acts on it until its environment is set."
+        )),
     }
 }

@@ -27,7 +27,8 @@ struct Cli {
     database: Option<String>,
 
     /// The environment this instance serves; each has its own tokens and, by
-    /// default, its own database.
+    /// default, its own database. The operator commands act only on tenants
+    /// of this environment.
     #[arg(long, env = "LOGISTICS_ENVIRONMENT", global = true, default_value = "staging", value_parser = parse_environment)]
     environment: Environment,
 
@@ -291,10 +292,10 @@ fn main() -> ExitCode {
             } => commands::create_tenant(&database, environment, &name, emulation).await,
             Command::Import {
                 command: ImportCommand::SalesOrders { file, tenant },
-            } => commands::import_sales_orders(&database, tenant, &file).await,
+            } => commands::import_sales_orders(&database, environment, tenant, &file).await,
             Command::Import {
                 command: ImportCommand::Returns { file, tenant },
-            } => commands::import_returns(&database, tenant, &file).await,
+            } => commands::import_returns(&database, environment, tenant, &file).await,
             Command::SalesOrder {
                 command:
                     SalesOrderCommand::Advance {
@@ -302,7 +303,10 @@ fn main() -> ExitCode {
                         state,
                         tenant,
                     },
-            } => commands::advance_sales_order(&database, tenant, &reference, &state).await,
+            } => {
+                commands::advance_sales_order(&database, environment, tenant, &reference, &state)
+                    .await
+            }
             Command::Return {
                 command:
                     ReturnCommand::Advance {
@@ -319,7 +323,7 @@ fn main() -> ExitCode {
                         logistics_service::domain::returns::ReturnStep::Completed
                     }
                 };
-                commands::advance_return(&database, tenant, &reference, step).await
+                commands::advance_return(&database, environment, tenant, &reference, step).await
             }
             Command::Return {
                 command:
@@ -328,7 +332,7 @@ fn main() -> ExitCode {
                         tag,
                         tenant,
                     },
-            } => commands::tag_return(&database, tenant, &reference, &tag).await,
+            } => commands::tag_return(&database, environment, tenant, &reference, &tag).await,
             Command::ReceivingOrder {
                 command:
                     ReceivingOrderCommand::Advance {
@@ -336,7 +340,16 @@ fn main() -> ExitCode {
                         state,
                         tenant,
                     },
-            } => commands::advance_receiving_order(&database, tenant, &reference, &state).await,
+            } => {
+                commands::advance_receiving_order(
+                    &database,
+                    environment,
+                    tenant,
+                    &reference,
+                    &state,
+                )
+                .await
+            }
             Command::Healthcheck { address, ready } => {
                 let path = if ready { "/readyz" } else { "/healthz" };
                 healthcheck::check(healthcheck::local(address), path).await

@@ -8,39 +8,59 @@ use serde_json::json;
 use crate::domain::receiving_orders::{self, ReceivingOrderState};
 use crate::domain::returns::{self, ReturnStep};
 use crate::domain::tenancy::Environment;
-use crate::domain::tenants::{self, NewTenant};
+use crate::domain::tenants::{self, Binding, NewTenant};
 use crate::domain::{DomainError, Repository, customers, sales_orders};
 
 /// The reference number of the demo sales order the printed curl reads.
 pub const DEMO_SALES_ORDER: &str = "SO-DEMO-0005";
 
+/// The demo of a first start, made and filled but not yet reachable: its
+/// tenant is in no environment and has no token until [`Demo::publish`].
+#[derive(Debug)]
+pub struct Demo {
+    binding: Binding,
+}
+
+impl Demo {
+    /// Shows the demo's token with `show`, then puts the tenant into its
+    /// environment with that token, and returns it. When `show` fails, the
+    /// tenant stays unreachable (a token nobody saw would be lost).
+    ///
+    /// Shown first, so that no interruption can leave a reachable demo whose
+    /// token nobody saw: interrupted before the binding, the shown token
+    /// opens nothing, and the next start makes the demo again and shows
+    /// another (decision D36).
+    pub async fn publish(
+        self,
+        store: &impl Repository,
+        show: impl FnOnce(&NewTenant) -> std::io::Result<()>,
+    ) -> Result<NewTenant, DomainError> {
+        show(self.binding.tenant())
+            .map_err(|e| DomainError::Internal(format!("cannot show the demo's token: {e}")))?;
+        tenants::bind(store, self.binding).await
+    }
+}
+
 /// The demo of a first start: on a staging service whose database has no
-/// tenant in an environment, creates the demo tenant and returns it with its
-/// token (to print); `None` otherwise.
+/// tenant in an environment, makes the demo tenant and its data, to be
+/// published with [`Demo::publish`]; `None` otherwise.
 ///
 /// A start interrupted at any point (a crash, a kill, a database error)
-/// leaves no tenant in an environment (see [`demo`]), so the next start makes
-/// the demo again, whole, and prints its token (decision D36).
+/// leaves no tenant in an environment, so the next start makes the demo
+/// again, whole, and shows its token (decision D36).
 pub async fn first_start(
     store: &impl Repository,
     environment: Environment,
-) -> Result<Option<NewTenant>, DomainError> {
+) -> Result<Option<Demo>, DomainError> {
     if environment != Environment::Staging || store.has_tenants().await? {
         return Ok(None);
     }
     demo(store, environment).await.map(Some)
 }
 
-/// Creates the demo tenant and its data; returns the tenant and its token.
-///
-/// The tenant is made in no environment and without a token, filled, and
-/// only then put into `environment` with its token, in one transaction: the
-/// demo appears whole or not at all. An interrupted run leaves its tenant in
-/// no environment, which no token or emulation reaches (decision D36).
-pub async fn demo(
-    store: &impl Repository,
-    environment: Environment,
-) -> Result<NewTenant, DomainError> {
+/// Makes the demo tenant and its data in no environment (nothing reaches
+/// them), and the token it is to get.
+pub async fn demo(store: &impl Repository, environment: Environment) -> Result<Demo, DomainError> {
     let id = tenants::create_unbound(store, "Demo Tenant").await?;
 
     for (email, first, last, phone) in [
@@ -121,7 +141,9 @@ pub async fn demo(
         returns::advance(store, id, reference, ReturnStep::Arrived).await?;
     }
     returns::advance(store, id, "RET-DEMO-0001", ReturnStep::Completed).await?;
-    tenants::bind(store, id, environment, false).await
+    Ok(Demo {
+        binding: tenants::binding(id, environment, false)?,
+    })
 }
 
 /// The demo's sales order number `n` (`SO-DEMO-000n`, state Created, with a

@@ -325,7 +325,15 @@ pub async fn run(settings: Settings) -> Result<(), String> {
         "serving the Logistics Fulfilment Service (API reference at /docs)"
     );
     if let Some(demo) = demo {
-        print_demo(&demo, address);
+        demo.publish(&store, |demo| print_demo(demo, address))
+            .await
+            .map_err(|e| {
+                format!(
+                    "cannot put the demo tenant into {}: {e}. A token printed above does \
+                     not work; the next start makes the demo again and prints another.",
+                    settings.environment
+                )
+            })?;
     }
     let (shutdown, stop) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
@@ -339,21 +347,30 @@ pub async fn run(settings: Settings) -> Result<(), String> {
     served.map_err(|e| e.to_string())
 }
 
-fn print_demo(demo: &crate::domain::tenants::NewTenant, address: SocketAddr) {
+/// Prints the demo tenant and its token on stdout (flushed: it is shown
+/// before the tenant is bound, decision D36).
+fn print_demo(
+    demo: &crate::domain::tenants::NewTenant,
+    address: SocketAddr,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
     let host = if address.ip().is_unspecified() {
         SocketAddr::from((Ipv4Addr::LOCALHOST, address.port()))
     } else {
         address
     };
     let token = &demo.token;
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "\nThe database was empty: created a demo tenant with sample data.\n\
          \n  tenant id: {}\n  token:     {token}   (shown this once)\n\
          \nTry:\n  curl -H 'Authorization: Bearer {token}' http://{host}/openapi/v1/SalesOrders/{}\n  \
          curl -H 'Authorization: Bearer {token}' 'http://{host}/openapi/v1/Returns/GetReturnsWithTag?dqb=o%3Dne%26p%3Dtag%26v%3Dnull'\n",
         demo.tenant_id,
         seed::DEMO_SALES_ORDER,
-    );
+    )?;
+    out.flush()
 }
 
 async fn shutdown_signal() {

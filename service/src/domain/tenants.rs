@@ -62,16 +62,33 @@ pub async fn create_unbound(repository: &impl TenantRepository, name: &str) -> R
     Ok(id)
 }
 
-/// Puts a tenant made by [`create_unbound`] into `environment` and gives it
-/// its first token, in one step: before it, nothing reaches the tenant; after
-/// it, its token does.
-pub async fn bind(
-    repository: &impl TenantRepository,
-    tenant: uuid::Uuid,
-    environment: Environment,
-    emulation: bool,
-) -> Result<NewTenant> {
+/// A tenant made by [`create_unbound`] and the token it is to get: the token
+/// exists before it is stored, so that it can be shown before the tenant is
+/// reachable (decision D36).
+#[derive(Debug)]
+pub struct Binding {
+    record: TenantRecord,
+    tenant: NewTenant,
+}
+
+impl Binding {
+    /// The tenant and the token it will have once bound.
+    pub fn tenant(&self) -> &NewTenant {
+        &self.tenant
+    }
+}
+
+/// The binding of `tenant`, made by [`create_unbound`], into `environment`
+/// with a new token; nothing is stored until [`bind`].
+pub fn binding(tenant: uuid::Uuid, environment: Environment, emulation: bool) -> Result<Binding> {
     let (record, tenant) = record(tenant, "", environment, emulation)?;
-    repository.bind_tenant(&record).await?;
-    Ok(tenant)
+    Ok(Binding { record, tenant })
+}
+
+/// Puts the tenant of `binding` into its environment and stores its token,
+/// in one step: before it, nothing reaches the tenant; after it, its token
+/// does.
+pub async fn bind(repository: &impl TenantRepository, binding: Binding) -> Result<NewTenant> {
+    repository.bind_tenant(&binding.record).await?;
+    Ok(binding.tenant)
 }

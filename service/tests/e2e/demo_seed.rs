@@ -3,6 +3,7 @@
 //! and the next start makes the whole demo and gives its token (decision
 //! D36; issue 18, defect 5).
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chrono::{DateTime, Utc};
@@ -35,6 +36,8 @@ use crate::harness::*;
 struct Crashing<'a> {
     store: &'a Store,
     calls_left: AtomicUsize,
+    /// The bindings attempted and the tokens shown, in order.
+    events: Mutex<Vec<&'static str>>,
 }
 
 impl<'a> Crashing<'a> {
@@ -42,7 +45,12 @@ impl<'a> Crashing<'a> {
         Crashing {
             store,
             calls_left: AtomicUsize::new(calls),
+            events: Mutex::new(Vec::new()),
         }
+    }
+
+    fn note(&self, event: &'static str) {
+        self.events.lock().unwrap().push(event);
     }
 
     fn call(&self) -> Result<()> {
@@ -72,6 +80,7 @@ impl TenantRepository for Crashing<'_> {
         self.store.insert_unbound_tenant(tenant, name, at).await
     }
     async fn bind_tenant(&self, tenant: &TenantRecord) -> Result<()> {
+        self.note("bind");
         self.call()?;
         self.store.bind_tenant(tenant).await
     }
@@ -222,11 +231,33 @@ on_both_backends! {
         // A first start that dies after 0, 1, 2, … of its store calls, until
         // one gets through: every point where the seed can stop.
         let mut interrupted = 0;
+        let mut shown_before_a_crash = Vec::new();
         let demo = loop {
             assert!(interrupted < MOST_CALLS, "the demo never finished");
             let crashing = Crashing::after(service.store(), interrupted);
-            match seed::first_start(&crashing, Environment::Staging).await {
-                Ok(demo) => break demo.expect("a database without tenants gets the demo"),
+            let shown = Mutex::new(None::<String>);
+            let started = async {
+                let demo = seed::first_start(&crashing, Environment::Staging)
+                    .await?
+                    .expect("a database without tenants gets the demo");
+                demo.publish(&crashing, |demo| {
+                    crashing.note("shown");
+                    *shown.lock().unwrap() = Some(demo.token.clone());
+                    Ok(())
+                })
+                .await
+            }
+            .await;
+            let shown = shown.into_inner().unwrap();
+            match started {
+                Ok(demo) => {
+                    // The token was shown before the tenant was bound: no
+                    // interruption can leave a reachable demo whose token
+                    // nobody saw.
+                    assert_eq!(*crashing.events.lock().unwrap(), ["shown", "bind"]);
+                    assert_eq!(shown.as_deref(), Some(demo.token.as_str()));
+                    break demo;
+                }
                 Err(error) => assert!(crashing.crashed(), "only the crash stops the demo: {error}"),
             }
             // What the crash left is reachable by nothing: no tenant is in
@@ -235,8 +266,16 @@ on_both_backends! {
                 !service.store().has_tenants().await.unwrap(),
                 "a start that died after {interrupted} calls left a tenant in an environment"
             );
+            shown_before_a_crash.extend(shown);
             interrupted += 1;
         };
+        // A start that died at the binding had shown a token, which opens
+        // nothing: the token of the start that followed does.
+        assert_eq!(shown_before_a_crash.len(), 1, "one start died at the binding");
+        for token in &shown_before_a_crash {
+            let refusal = refused(service.client(token).get_sales_order(seed::DEMO_SALES_ORDER).await);
+            assert_eq!(refusal.status().as_u16(), 401);
+        }
         assert!(interrupted > 10, "the demo was interrupted at every call ({interrupted})");
         assert_eq!(
             service.store().tenant_environment(demo.tenant_id).await.unwrap(),
@@ -273,6 +312,8 @@ on_both_backends! {
 struct Started {
     child: std::process::Child,
     stdout: std::sync::Arc<std::sync::Mutex<String>>,
+    /// Reads stdout until the process closes it.
+    reading: Option<std::thread::JoinHandle<()>>,
     address: std::sync::mpsc::Receiver<String>,
 }
 
@@ -299,7 +340,7 @@ impl Started {
         let stdout = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
         let printed = std::sync::Arc::clone(&stdout);
         let out = child.stdout.take().expect("stdout");
-        std::thread::spawn(move || {
+        let reading = std::thread::spawn(move || {
             for line in BufReader::new(out)
                 .lines()
                 .map_while(std::result::Result::ok)
@@ -326,7 +367,17 @@ impl Started {
         Started {
             child,
             stdout,
+            reading: Some(reading),
             address,
+        }
+    }
+
+    /// SIGKILL; returns once the process is gone and all it printed is read.
+    fn kill(&mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("the killed process ends");
+        if let Some(reading) = self.reading.take() {
+            reading.join().expect("stdout is read to its end");
         }
     }
 
@@ -376,11 +427,11 @@ async fn rows(backend: Backend, database: &TestDatabase, table: &str) -> i64 {
 }
 
 /// The issue's reproduction: the first start is killed (SIGKILL) while it
-/// makes the demo — as soon as its tenant is stored, and as soon as its
-/// sales orders are — and the service is started again. One of the two
-/// starts printed a token, and it opens the whole demo.
+/// makes the demo — as soon as its tenant is stored, as soon as its sales
+/// orders are, and as soon as its token is (the tenant bound) — and the
+/// service is started again. The token printed last opens the whole demo.
 async fn a_killed_first_start_is_followed_by_a_whole_demo(backend: Backend) {
-    for kill_when_stored in ["tenants", "sales_orders"] {
+    for kill_when_stored in ["tenants", "sales_orders", "tokens"] {
         let Some(database) = TestDatabase::create(backend).await else {
             return;
         };
@@ -393,8 +444,15 @@ async fn a_killed_first_start_is_followed_by_a_whole_demo(backend: Backend) {
             );
             tokio::time::sleep(std::time::Duration::from_millis(1)).await;
         }
-        first.child.kill().expect("SIGKILL");
-        first.child.wait().expect("the killed process ends");
+        tokio::task::block_in_place(|| first.kill());
+        if kill_when_stored == "tokens" {
+            // Killed at once after the binding: the token was printed
+            // before it (a start killed between the two lost it for good).
+            assert!(
+                first.printed_token().is_some(),
+                "killed once its token was stored, the first start had printed it"
+            );
+        }
         let second = Started::serve(&database.url);
         let address = tokio::task::block_in_place(|| {
             second
@@ -402,16 +460,18 @@ async fn a_killed_first_start_is_followed_by_a_whole_demo(backend: Backend) {
                 .recv_timeout(std::time::Duration::from_secs(60))
         })
         .expect("the second start serves");
-        // The demo is printed right after the line that says where it serves.
+        // The second start prints a demo when the first did not bind one,
+        // right after the line that says where it serves. A token the first
+        // printed before it was killed opens nothing then.
         let mut token = None;
         for _ in 0..100 {
-            token = first.printed_token().or_else(|| second.printed_token());
+            token = second.printed_token();
             if token.is_some() {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
-        let token = token.unwrap_or_else(|| {
+        let token = token.or_else(|| first.printed_token()).unwrap_or_else(|| {
             panic!("killed once {kill_when_stored} were stored: no start printed a token")
         });
         let http = logistics_client::reqwest::Client::new();

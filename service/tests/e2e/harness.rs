@@ -418,15 +418,21 @@ impl TestService {
         ]
     }
 
-    /// How many rows a tenant has in `table` (a fixed table name).
-    pub async fn count_rows(&self, table: &str, tenant: uuid::Uuid) -> i64 {
-        let sql = format!("SELECT COUNT(*) FROM {table} WHERE tenant_id = $1");
-        on_test_database!(self, |c| sqlx::query(&sql)
+    /// The count of `sql`, a `SELECT COUNT(*)` whose one parameter is the
+    /// tenant.
+    pub async fn count_where(&self, sql: &str, tenant: uuid::Uuid) -> i64 {
+        on_test_database!(self, |c| sqlx::query(sql)
             .bind(tenant)
             .fetch_one(&mut c)
             .await
             .expect("a count")
             .get(0))
+    }
+
+    /// How many rows a tenant has in `table` (a fixed table name).
+    pub async fn count_rows(&self, table: &str, tenant: uuid::Uuid) -> i64 {
+        let sql = format!("SELECT COUNT(*) FROM {table} WHERE tenant_id = $1");
+        self.count_where(&sql, tenant).await
     }
 }
 

@@ -215,65 +215,67 @@ async fn an_idle_kept_alive_connection_is_closed() {
 
 // ---- defect 8: what hyper refuses gets the API's error body -------------------------------
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn requests_hyper_cannot_read_get_the_json_error_body() {
+/// Sends `request`, which hyper itself refuses, on a new connection: the
+/// answer has `status` and the API's JSON error body with `code`. One test
+/// per kind of request, so that each is seen to fail on its own.
+async fn hyper_refuses(request: &[u8], status: u16, code: &str) {
     let Some(mut service) = sqlite_service(ConnectionSettings::default()).await else {
         return;
     };
+    let answer = exchange(service.address, request).await;
+    assert_eq!(answer.status, status, "{}", answer.head);
+    assert_eq!(answer.error_code(), code);
+    service.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_garbage_request_line_gets_400_with_the_json_error_body() {
+    hyper_refuses(b"GARBAGE\r\n\r\n", 400, "MalformedRequest").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_negative_content_length_gets_400_with_the_json_error_body() {
+    let request = b"POST /openapi/v1/Customers HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n";
+    hyper_refuses(request, 400, "MalformedRequest").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_path_with_0xff_gets_400_with_the_json_error_body() {
+    hyper_refuses(
+        b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n",
+        400,
+        "MalformedRequest",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_uri_over_64_kb_gets_414_with_the_json_error_body() {
     let long_uri = format!(
         "GET /openapi/v1/SalesOrders/{} HTTP/1.1\r\nHost: x\r\n\r\n",
         "A".repeat(70_000)
     );
+    hyper_refuses(long_uri.as_bytes(), 414, "UriTooLong").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_headers_get_431_with_the_json_error_body() {
     let many_headers = format!(
         "GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\n{}\r\n",
         (0..200)
             .map(|i| format!("X-H{i}: v\r\n"))
             .collect::<String>()
     );
+    hyper_refuses(many_headers.as_bytes(), 431, "HeadersTooLarge").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_1_mb_header_gets_431_with_the_json_error_body() {
     let huge_header = format!(
         "GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
         "b".repeat(1 << 20)
     );
-    let cases: [(&str, Vec<u8>, u16, &str); 6] = [
-        (
-            "a garbage request line",
-            b"GARBAGE\r\n\r\n".to_vec(),
-            400,
-            "MalformedRequest",
-        ),
-        (
-            "a negative Content-Length",
-            b"POST /openapi/v1/Customers HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n"
-                .to_vec(),
-            400,
-            "MalformedRequest",
-        ),
-        (
-            "0xFF in the path",
-            b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
-            400,
-            "MalformedRequest",
-        ),
-        ("a URI over 64 KB", long_uri.into_bytes(), 414, "UriTooLong"),
-        (
-            "200 headers",
-            many_headers.into_bytes(),
-            431,
-            "HeadersTooLarge",
-        ),
-        (
-            "a 1 MB header",
-            huge_header.into_bytes(),
-            431,
-            "HeadersTooLarge",
-        ),
-    ];
-    for (what, request, status, code) in cases {
-        let answer = exchange(service.address, &request).await;
-        assert_eq!(answer.status, status, "{what}: {}", answer.head);
-        assert_eq!(answer.error_code(), code, "{what}");
-    }
-    service.stop().await;
+    hyper_refuses(huge_header.as_bytes(), 431, "HeadersTooLarge").await;
 }
 
 // ---- credentials that are not text --------------------------------------------------------
@@ -300,20 +302,24 @@ async fn credentials_that_are_not_text_are_refused_not_taken_as_absent() {
             .to_owned()
     };
 
-    // An Authorization header of bytes that are not ASCII is a wrong token,
-    // not a missing one.
-    let answer = exchange(
-        service.address,
-        &request(b"Authorization: Bearer lfs_stg_\xff\xfe\r\n"),
-    )
-    .await;
-    assert_eq!(answer.status, 401, "{}", answer.head);
-    assert_eq!(answer.error_code(), "InvalidCredential");
-    assert!(
-        !message(&answer).contains("missing"),
-        "{}",
-        message(&answer)
-    );
+    // An Authorization header of bytes that are not ASCII (not UTF-8, or
+    // UTF-8 text beyond ASCII, with and without the scheme) is a wrong
+    // token, not a missing one.
+    for authorization in [
+        &b"Authorization: Bearer lfs_stg_\xff\xfe\r\n"[..],
+        "Authorization: Bearer lfs_stg_t\u{f6}k\u{e9}n\r\n".as_bytes(),
+        &b"Authorization: \xff\r\n"[..],
+    ] {
+        let answer = exchange(service.address, &request(authorization)).await;
+        let what = String::from_utf8_lossy(authorization);
+        assert_eq!(answer.status, 401, "{what}: {}", answer.head);
+        assert_eq!(answer.error_code(), "InvalidCredential", "{what}");
+        assert!(
+            !message(&answer).contains("missing"),
+            "{what}: {}",
+            message(&answer)
+        );
+    }
 
     // An X-Tenant-Id of such bytes names no tenant: 403, not the token's own
     // tenant.

@@ -5,6 +5,7 @@
 use logistics_client::models::SalesOrderState;
 use logistics_client::reqwest::StatusCode;
 use logistics_service::commands;
+use logistics_service::domain::tenancy::Environment;
 
 use crate::harness::*;
 
@@ -41,7 +42,7 @@ on_both_backends! {
     async fn the_readmes_example_file_imports(service) {
         let a = service.tenant("A").await;
         let file = TempFile::with(&readme_orders());
-        commands::import_sales_orders(service.database_url(), a.id, &file.0).await.expect("the README's file imports");
+        commands::import_sales_orders(service.database_url(), Environment::Staging, a.id, &file.0).await.expect("the README's file imports");
         let order = a.client.get_sales_order("SHOP-1001").await.unwrap();
         assert_eq!((order.customer.customer_no, order.line_items.len()), (1, 1));
     }
@@ -60,7 +61,7 @@ on_both_backends! {
              "customer": {"email": "new@example.com", "firstName": "Can", "lastName": "Demir", "phone": "+905339876543"},
              "lineItems": [{"sku": "MUG-WHITE", "quantity": 1, "productName": "Mug", "salePrice": 99.5}]}
         ]));
-        commands::import_sales_orders(service.database_url(), a.id, &file.0).await.expect("the shop's file imports");
+        commands::import_sales_orders(service.database_url(), Environment::Staging, a.id, &file.0).await.expect("the shop's file imports");
 
         let first = a.client.get_sales_order("SHOP-1").await.unwrap();
         assert_eq!(first.state, SalesOrderState::Created);
@@ -84,7 +85,7 @@ on_both_backends! {
             {"referenceNumber": "SHOP-4", "customer": {"email": "not an email", "firstName": "X", "lastName": "Y", "phone": "1"},
              "lineItems": [{"sku": "A", "quantity": 0}]}
         ]));
-        let error = commands::import_sales_orders(service.database_url(), a.id, &bad.0).await.expect_err("a bad file");
+        let error = commands::import_sales_orders(service.database_url(), Environment::Staging, a.id, &bad.0).await.expect_err("a bad file");
         assert!(error.contains("[1].customer.email") && error.contains("[1].lineItems[0].quantity"), "{error}");
         assert_eq!(refused(a.client.get_sales_order("SHOP-3").await).status(), StatusCode::NOT_FOUND);
 
@@ -94,7 +95,7 @@ on_both_backends! {
             {"returnReferenceNumber": "RET-2", "salesOrderChannel": null, "createdAt": "2026-03-18T11:45:00Z",
              "updatedAt": "2026-03-20T10:00:00Z", "arrivedToWarehouseAt": "2026-03-19T14:30:00Z", "tag": null}
         ]));
-        commands::import_returns(service.database_url(), a.id, &returns.0).await.expect("the returns import");
+        commands::import_returns(service.database_url(), Environment::Staging, a.id, &returns.0).await.expect("the returns import");
         let listed = a.client.list_returns_with_tag(Default::default()).await.unwrap();
         let times: Vec<_> = listed.items.iter().map(|r| (r.return_reference_number.as_str(), r.created_at, r.updated_at)).collect();
         assert_eq!(times, [

@@ -21,5 +21,6 @@ mod hostile;
 mod import;
 mod limits;
 mod operations;
+mod operator;
 mod returns_query;
 mod tenancy;
