@@ -541,7 +541,10 @@ async fn a_dynamic_query_that_does_not_parse_is_400_before_the_implementation() 
         .await;
         answer.error_code(StatusCode::BAD_REQUEST, "dqb", "InvalidDynamicQuery");
         let message = answer.error(StatusCode::BAD_REQUEST)[0]["message"].clone();
-        assert!(message.as_str().unwrap().contains(names), "{dqb}: {message}");
+        assert!(
+            message.as_str().unwrap().contains(names),
+            "{dqb}: {message}"
+        );
     }
     // Listed with the request's other problems; a text its schema refuses
     // (over 4096 characters) is that one problem, not parsed as well.
@@ -555,9 +558,17 @@ async fn a_dynamic_query_that_does_not_parse_is_400_before_the_implementation() 
     let errors = send(&app, request).await.error(StatusCode::BAD_REQUEST);
     let codes: Vec<(&str, &str)> = errors
         .iter()
-        .map(|e| (e["property"].as_str().unwrap(), e["errorCode"].as_str().unwrap()))
+        .map(|e| {
+            (
+                e["property"].as_str().unwrap(),
+                e["errorCode"].as_str().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(codes, [("X-Tenant-Id", "OutOfRange"), ("dqb", "OutOfRange")]);
+    assert_eq!(
+        codes,
+        [("X-Tenant-Id", "OutOfRange"), ("dqb", "OutOfRange")]
+    );
     let request = get("/openapi/v1/Returns/GetReturnsWithTag?dqb=s%3Dtag%2Csideways")
         .header("x-tenant-id", "t".repeat(65))
         .body(Body::empty())

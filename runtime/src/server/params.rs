@@ -384,10 +384,17 @@ mod tests {
         let problems = report.problems();
         assert_eq!(problems.len(), 1);
         assert_eq!(
-            (problems[0].property.as_str(), problems[0].error_code.as_str()),
+            (
+                problems[0].property.as_str(),
+                problems[0].error_code.as_str()
+            ),
             ("q", INVALID_DYNAMIC_QUERY)
         );
-        assert!(problems[0].message.contains("`colour`"), "{}", problems[0].message);
+        assert!(
+            problems[0].message.contains("`colour`"),
+            "{}",
+            problems[0].message
+        );
 
         // Already refused by its checks: not parsed, not reported twice.
         let query: Option<DynamicQuery<Listing>> =
