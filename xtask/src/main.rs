@@ -13,7 +13,7 @@
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
 //! - `cargo xtask bench [--quick] [--only codegen|layer|service]`: the
 //!   benchmarks (`bench/`), a Markdown report in `target/bench/report.md`.
-//! - `cargo xtask mutants [--scope S] [--file GLOB]... [-- ARGS]`: mutation
+//! - `cargo xtask mutants [--scope S] [--file GLOB]... [--unit] [-- ARGS]`: mutation
 //!   testing with a pinned cargo-mutants (docs/testing.md).
 
 mod api_diff;
@@ -74,12 +74,14 @@ tasks:
                       Markdown report and writes target/bench/report.md
                       (about 2 minutes after the build; --quick: 30 s)
   mutants [--scope default|domain|generator|runtime|all] [--file GLOB]...
-          [-- CARGO-MUTANTS-ARGS]
+          [--unit] [-- CARGO-MUTANTS-ARGS]
                       mutation testing: installs cargo-mutants (pinned) into
                       target/tools/, runs it with CI=true on the scope (or on
                       the --file globs instead of the scope's files) and
                       prints caught / missed / unviable / timeouts and every
-                      missed mutant; fails if one is missed. Slow: see
+                      missed mutant; fails if one is missed. Every test
+                      target judges a mutant; --unit: the unit tests only
+                      (faster; re-check what they miss). Slow: see
                       docs/testing.md
 ";
 

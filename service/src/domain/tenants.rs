@@ -52,6 +52,21 @@ pub async fn create(
     Ok(tenant)
 }
 
+/// Gives the stored tenant `tenant`, of `environment`, another token; its
+/// earlier tokens keep working. Tokens are stored hashed and shown once, so
+/// this is the way to a token when one is lost (the operator's `token
+/// create`). `emulation` as for [`create`].
+pub async fn add_token(
+    repository: &impl TenantRepository,
+    tenant: uuid::Uuid,
+    environment: Environment,
+    emulation: bool,
+) -> Result<NewTenant> {
+    let (record, tenant) = record(tenant, "", environment, emulation)?;
+    repository.add_token(&record).await?;
+    Ok(tenant)
+}
+
 /// Creates a tenant in no environment, without a token: nothing reaches it
 /// until [`bind`] (decision D36). Its data can be written meanwhile.
 pub async fn create_unbound(repository: &impl TenantRepository, name: &str) -> Result<uuid::Uuid> {
