@@ -107,3 +107,44 @@ pub async fn bind(repository: &impl TenantRepository, binding: Binding) -> Resul
     repository.bind_tenant(&binding.record).await?;
     Ok(binding.tenant)
 }
+
+/// A tenant made in no environment is reached by no token until it is
+/// bound; then the token shown before binding reaches it, and only it.
+#[cfg(test)]
+mod binding_tests {
+    use super::*;
+    use crate::domain::memory::MemoryRepository;
+    use crate::domain::tenancy::parse_credential;
+
+    #[tokio::test]
+    async fn the_token_shown_before_binding_reaches_the_unbound_tenant_once_bound() {
+        let repository = MemoryRepository::default();
+        let id = create_unbound(&repository, "Demo").await.unwrap();
+        let other = create_unbound(&repository, "Other").await.unwrap();
+        assert_ne!(id, other, "each tenant has an id of its own");
+        assert_eq!(repository.tenant_environment(id).await.unwrap(), None);
+
+        let binding = binding(id, Environment::Staging, false).unwrap();
+        let shown = binding.tenant().clone();
+        assert_eq!(shown.tenant_id, id);
+        let key_id = parse_credential(&shown.token, Environment::Staging)
+            .unwrap()
+            .key_id
+            .to_owned();
+        assert!(
+            repository.find_token(&key_id).await.unwrap().is_none(),
+            "nothing is stored before the binding"
+        );
+
+        let bound = bind(&repository, binding).await.unwrap();
+        assert_eq!((bound.tenant_id, &bound.token), (id, &shown.token));
+        assert_eq!(
+            repository.tenant_environment(id).await.unwrap(),
+            Some(Environment::Staging)
+        );
+        let token = repository.find_token(&key_id).await.unwrap().unwrap();
+        assert_eq!(token.tenant_id, id);
+        assert!(token.serves(Environment::Staging));
+        assert_eq!(repository.tenant_environment(other).await.unwrap(), None);
+    }
+}
