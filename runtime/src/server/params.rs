@@ -8,8 +8,12 @@ use std::borrow::Cow;
 use http::HeaderMap;
 use percent_encoding::percent_decode_str;
 
+use crate::models::dynamic_query::{DynamicQuery, Property};
 pub use crate::models::param::{FromParam, ParamError};
 use crate::models::validation::{Path, Report};
+
+/// The error code of a dynamic query that does not parse.
+pub const INVALID_DYNAMIC_QUERY: &str = "InvalidDynamicQuery";
 
 /// Parses a parameter given once: `None`, with a problem under `name`, when
 /// it does not parse, or when it is missing and `required`.
@@ -89,6 +93,31 @@ fn missing<T>(name: &'static str, required: bool, report: &mut Report) -> Option
         report.push(&Path::new(name), "is required", "Required");
     }
     None
+}
+
+/// Parses the text of a parameter with an `x-dynamic-query` extension into
+/// its query type: `None`, with an `InvalidDynamicQuery` problem under
+/// `name` naming what is wrong, when it does not parse (an unknown property
+/// or op, a value that does not fit its property's type, an unbalanced
+/// triplet, paging that is not an integer). A text its schema's checks
+/// already refused (too long, say) is not parsed as well: one problem per
+/// parameter, as for the other parameters.
+pub fn dynamic_query<P: Property>(
+    text: Option<String>,
+    name: &'static str,
+    report: &mut Report,
+) -> Option<DynamicQuery<P>> {
+    let text = text?;
+    if report.problems().iter().any(|p| p.property == name) {
+        return None;
+    }
+    match DynamicQuery::parse(&text) {
+        Ok(query) => Some(query),
+        Err(error) => {
+            report.push(&Path::new(name), error.message(), INVALID_DYNAMIC_QUERY);
+            None
+        }
+    }
 }
 
 // ---- where values are --------------------------------------------------------------
@@ -316,6 +345,62 @@ mod tests {
         );
         headers.insert("authorization", HeaderValue::from_static("  "));
         assert_eq!(header_credential(&headers, "authorization"), None);
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Listing {
+        Name,
+    }
+
+    impl Property for Listing {
+        const ALL: &'static [Self] = &[Listing::Name];
+        const MAX_COUNT: u32 = 10;
+        const DEFAULT_COUNT: u32 = 10;
+        const DEFAULT_SORT: &'static [Self] = &[];
+
+        fn name(self) -> &'static str {
+            "name"
+        }
+
+        fn kind(self) -> crate::models::dynamic_query::ValueKind {
+            crate::models::dynamic_query::ValueKind::String
+        }
+    }
+
+    #[test]
+    fn a_dynamic_query_is_parsed_or_one_problem_names_the_parameter() {
+        let mut report = Report::new();
+        let query: Option<DynamicQuery<Listing>> =
+            dynamic_query(Some("o=eq&p=name&v=x".to_owned()), "q", &mut report);
+        assert_eq!(query.map(|q| q.filters().len()), Some(1));
+        assert!(report.is_empty());
+
+        let query: Option<DynamicQuery<Listing>> = dynamic_query(None, "q", &mut report);
+        assert!(query.is_none() && report.is_empty());
+
+        let query: Option<DynamicQuery<Listing>> =
+            dynamic_query(Some("o=eq&p=colour&v=x".to_owned()), "q", &mut report);
+        assert!(query.is_none());
+        let problems = report.problems();
+        assert_eq!(problems.len(), 1);
+        assert_eq!(
+            (
+                problems[0].property.as_str(),
+                problems[0].error_code.as_str()
+            ),
+            ("q", INVALID_DYNAMIC_QUERY)
+        );
+        assert!(
+            problems[0].message.contains("`colour`"),
+            "{}",
+            problems[0].message
+        );
+
+        // Already refused by its checks: not parsed, not reported twice.
+        let query: Option<DynamicQuery<Listing>> =
+            dynamic_query(Some("o=eq&p=colour&v=x".to_owned()), "q", &mut report);
+        assert!(query.is_none());
+        assert_eq!(report.total(), 1);
     }
 
     fn problems(report: &Report) -> Vec<String> {
