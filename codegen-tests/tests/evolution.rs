@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use openapi_codegen::config::Config;
+use openapi_codegen::diff::{self, Crates};
 use openapi_codegen::parse::Document;
 
 /// Code that uses the crates as they are generated now: built with the
@@ -107,7 +108,7 @@ fn grown_spec(root: &Path) -> String {
         "\npaths:\n",
         // Like every operation of the document, it takes the tenant header
         // (an operation without it would make the header no longer common
-        // to all: every other method would gain a `params` argument).
+        // to all, which changes every other method: `api-diff` says so).
         "\npaths:\n  /openapi/v1/Ping:\n    get:\n      operationId: ping\n      summary: Says the service is up\n      parameters:\n        - $ref: '#/components/parameters/TenantId'\n      responses:\n        '204':\n          description: The service is up.\n",
     )
 }
@@ -156,6 +157,16 @@ fn code_written_against_the_crates_builds_after_an_additive_change() {
         output.status.success(),
         "code written against the crates as they are no longer builds:\n{}",
         String::from_utf8_lossy(&output.stderr)
+    );
+
+    // `api-diff` agrees: nothing of it breaks Rust code.
+    let original = Document::load(&root.join("spec/openapi.yaml"), "spec/openapi.yaml").unwrap();
+    let report = diff::compare(&original, &grown, Crates::of(&target));
+    assert_eq!(
+        report.breaking_counts().1,
+        0,
+        "{}",
+        report.render("spec/openapi.yaml")
     );
 }
 

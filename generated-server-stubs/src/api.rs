@@ -415,7 +415,9 @@ pub struct ListReturnsRequest {
     /// `InvalidDynamicQuery` naming the problem.
     ///
     /// The `dqb` query parameter.
-    pub dqb: Option<String>,
+    ///
+    /// Parsed into [`ReturnsQuery`](crate::models::ReturnsQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `dqb`.
+    pub dqb: Option<models::ReturnsQuery>,
 }
 
 /// The parameters and body of [`FulfilmentApi::list_returns_with_tag`]: `GET /openapi/v1/Returns/GetReturnsWithTag` (`listReturnsWithTag`).
@@ -450,5 +452,7 @@ pub struct ListReturnsWithTagRequest {
     /// `InvalidDynamicQuery` naming the problem.
     ///
     /// The `dqb` query parameter.
-    pub dqb: Option<String>,
+    ///
+    /// Parsed into [`TaggedReturnsQuery`](crate::models::TaggedReturnsQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `dqb`.
+    pub dqb: Option<models::TaggedReturnsQuery>,
 }

@@ -644,6 +644,11 @@ async fn handle_list_returns<A: FulfilmentApi>(
             models::validation::check_length(text, None, Some(4096), None, path, report);
         }
     }
+    let dqb: Option<models::ReturnsQuery> = params::dynamic_query(
+        dqb,
+        "dqb",
+        &mut report,
+    );
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
@@ -727,6 +732,11 @@ async fn handle_list_returns_with_tag<A: FulfilmentApi>(
             models::validation::check_length(text, None, Some(4096), None, path, report);
         }
     }
+    let dqb: Option<models::TaggedReturnsQuery> = params::dynamic_query(
+        dqb,
+        "dqb",
+        &mut report,
+    );
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }

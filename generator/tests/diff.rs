@@ -361,6 +361,159 @@ fn operations_and_parameters() {
 }
 
 #[test]
+fn the_first_optional_input_of_an_operation_adds_its_params_argument() {
+    // `createCustomer` has no optional input: its client method has no
+    // `params` argument, and its first optional parameter adds one.
+    let first = (
+        "      operationId: createCustomer\n",
+        "      operationId: createCustomer\n      parameters:\n        - {name: dryRun, in: query, schema: {type: boolean}}\n",
+    );
+    let pointer = "#/paths/~1customers/post/parameters/0";
+    let report = diff(&[first]);
+    let change = at(&report, pointer);
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+    assert!(
+        change.rust.reason.contains("gains a `params` argument"),
+        "{}",
+        change.rust.reason
+    );
+    // Without a client there is no `params` argument to add.
+    let server_only = Crates {
+        client: false,
+        server: true,
+    };
+    assert_eq!(
+        verdicts(at(&diff_with(&[first], server_only), pointer)),
+        (Compatible, Compatible)
+    );
+    // A second one is a new field of the struct that exists.
+    let old = edited(&[first]);
+    let new = old.replace(
+        "{name: dryRun, in: query, schema: {type: boolean}}\n",
+        "{name: dryRun, in: query, schema: {type: boolean}}\n        - {name: notify, in: query, schema: {type: boolean}}\n",
+    );
+    let report = compare(&doc(&old), &doc(&new), Crates::ALL);
+    let change = at(&report, "#/paths/~1customers/post/parameters/1");
+    assert_eq!(verdicts(change), (Compatible, Compatible));
+    assert!(
+        change.rust.reason.contains("`Params` struct"),
+        "{}",
+        change.rust.reason
+    );
+
+    // A required path parameter and an ignored header are no `Params` field.
+    let report = diff(&[(
+        "      operationId: createCustomer\n",
+        "      operationId: createCustomer\n      parameters:\n        - {name: Accept, in: header, schema: {type: string}}\n",
+    )]);
+    assert_eq!(verdicts(at(&report, pointer)), (Compatible, Compatible));
+
+    // An optional body is a `Params` field too: the first optional input.
+    let with_body = |required: &str| {
+        BASE.replace(
+            "  /customers/{id}:\n    get:\n",
+            &format!(
+                "  /customers/{{id}}:\n    put:\n      operationId: replaceCustomer\n      parameters:\n        - {{name: id, in: path, required: true, schema: {{type: integer}}}}\n{required}      responses:\n        '204': {{description: Replaced.}}\n    get:\n"
+            ),
+        )
+    };
+    let report = compare(
+        &doc(&with_body("")),
+        &doc(&with_body(
+            "      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/CustomerInput'}\n",
+        )),
+        Crates::ALL,
+    );
+    let change = at(&report, "#/paths/~1customers~1{id}/put/requestBody");
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+    assert!(
+        change.rust.reason.contains("gains a `params` argument"),
+        "{}",
+        change.rust.reason
+    );
+}
+
+/// Two operations that take the header `X-Tenant-Id`, declared once.
+const TENANTED: &str = r##"openapi: 3.0.3
+info: {title: Shop, version: '1'}
+paths:
+  /customers:
+    get:
+      operationId: listCustomers
+      parameters:
+        - $ref: '#/components/parameters/TenantId'
+      responses:
+        '200': {description: The customers.}
+  /orders:
+    get:
+      operationId: listOrders
+      parameters:
+        - $ref: '#/components/parameters/TenantId'
+      responses:
+        '200': {description: The orders.}
+components:
+  parameters:
+    TenantId: {name: X-Tenant-Id, in: header, required: true, schema: {type: string}}
+"##;
+
+#[test]
+fn a_header_no_longer_common_to_every_operation_changes_every_method() {
+    let pointer = "#/components/parameters/TenantId";
+    let without_header = "  /ping:\n    get:\n      operationId: ping\n      responses:\n        '204': {description: Up.}\ncomponents:\n";
+    let new = TENANTED.replacen("components:\n", without_header, 1);
+    let report = compare(&doc(TENANTED), &doc(&new), Crates::ALL);
+    let change = at(&report, pointer);
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+    assert!(
+        change.what.contains("`ping` do(es) not take it"),
+        "the user is told which operation lacks it: {}",
+        change.what
+    );
+    assert!(report.is_breaking());
+
+    // Added with the header, the operation keeps it common: a new method only.
+    let with_header = "  /ping:\n    get:\n      operationId: ping\n      parameters:\n        - $ref: '#/components/parameters/TenantId'\n      responses:\n        '204': {description: Up.}\ncomponents:\n";
+    let new = TENANTED.replacen("components:\n", with_header, 1);
+    let report = compare(
+        &doc(TENANTED),
+        &doc(&new),
+        Crates {
+            client: true,
+            server: false,
+        },
+    );
+    assert!(!report.is_breaking(), "{}", report.render("base"));
+
+    // The other way: removing the one operation without it makes the header
+    // common, so the methods that took it as an input no longer do.
+    let report = compare(
+        &doc(&TENANTED.replacen("components:\n", without_header, 1)),
+        &doc(TENANTED),
+        Crates::ALL,
+    );
+    assert_eq!(verdicts(at(&report, pointer)), (Compatible, Breaking));
+    assert!(at(&report, pointer).what.contains("now common"));
+
+    // Only the models crate: no method or setter to change.
+    let report = compare(
+        &doc(TENANTED),
+        &doc(&TENANTED.replacen("components:\n", without_header, 1)),
+        Crates {
+            client: false,
+            server: false,
+        },
+    );
+    assert!(
+        report
+            .changes
+            .iter()
+            .all(|c| c.pointer.to_string() != pointer),
+        "{}",
+        report.render("base")
+    );
+}
+
+#[test]
 fn body_rules_refuse_more_requests_and_the_first_one_adds_a_trait_method() {
     let first = (
         "      requestBody:\n        required: true\n",

@@ -5,8 +5,7 @@
 
 use logistics_models::validation::Problem;
 use logistics_models::{
-    BulkUpsertResult, ReceivingOrderBatch, Return, ReturnList, ReturnsQuery, TaggedReturnList,
-    TaggedReturnsQuery, TransferDetail,
+    BulkUpsertResult, ReceivingOrderBatch, Return, ReturnList, TaggedReturnList, TransferDetail,
 };
 use logistics_server_stubs::{
     ApiError, BulkUpsertReceivingOrdersRequest, BulkUpsertReceivingOrdersResponse,
@@ -88,14 +87,6 @@ fn refuse(problem: Option<Problem>) -> Result<(), ApiError> {
         Some(problem) => Err(ApiError::bad_request([problem])),
         None => Ok(()),
     }
-}
-
-fn invalid_query(error: impl std::fmt::Display) -> ApiError {
-    ApiError::bad_request([Problem {
-        property: "dqb".to_owned(),
-        message: error.to_string(),
-        error_code: "InvalidDynamicQuery".to_owned(),
-    }])
 }
 
 /// A count the interface carries as int32.
@@ -232,13 +223,8 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
         context: RequestContext<Principal>,
         request: ListReturnsRequest,
     ) -> Result<ListReturnsResponse, ApiError> {
-        let query = match &request.dqb {
-            Some(dqb) => {
-                refuse(text::check_query("dqb", dqb))?;
-                ReturnsQuery::parse(dqb).map_err(invalid_query)?
-            }
-            None => ReturnsQuery::new(),
-        };
+        let query = request.dqb.unwrap_or_default();
+        refuse(text::check_query("dqb", &query))?;
         let (items, total) = returns::list(&self.repository, context.principal.tenant_id, &query)
             .await
             .map_err(api_error)?;
@@ -271,13 +257,8 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
         context: RequestContext<Principal>,
         request: ListReturnsWithTagRequest,
     ) -> Result<ListReturnsWithTagResponse, ApiError> {
-        let query = match &request.dqb {
-            Some(dqb) => {
-                refuse(text::check_query("dqb", dqb))?;
-                TaggedReturnsQuery::parse(dqb).map_err(invalid_query)?
-            }
-            None => TaggedReturnsQuery::new(),
-        };
+        let query = request.dqb.unwrap_or_default();
+        refuse(text::check_query("dqb", &query))?;
         let (items, total) = returns::list(&self.repository, context.principal.tenant_id, &query)
             .await
             .map_err(api_error)?;

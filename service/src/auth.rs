@@ -235,3 +235,114 @@ mod cache_tests {
         assert_eq!(cache.get_at(&(CACHE_CAPACITY + 1), later), Some(()));
     }
 }
+
+/// Who a request is, as a client meets it: a token works in its own
+/// environment with its own secret; it acts on its own tenant, or with the
+/// emulation right on another tenant of its environment, and on nothing else.
+#[cfg(test)]
+mod authenticator_tests {
+    use super::*;
+    use crate::domain::memory::MemoryRepository;
+    use crate::domain::tenancy::NewToken;
+    use crate::domain::tenants::{self, NewTenant};
+
+    async fn tenant(
+        repository: &MemoryRepository,
+        environment: Environment,
+        emulation: bool,
+    ) -> NewTenant {
+        tenants::create(repository, "T", environment, emulation)
+            .await
+            .unwrap()
+    }
+
+    /// `token` with its last character changed: the same key id, another secret.
+    fn other_secret(token: &str) -> String {
+        let (head, last) = token.split_at(token.len() - 1);
+        format!("{head}{}", if last == "A" { "B" } else { "A" })
+    }
+
+    #[tokio::test]
+    async fn a_token_works_with_its_own_secret_in_its_own_environment() {
+        let repository = MemoryRepository::default();
+        let staging = tenant(&repository, Environment::Staging, false).await;
+        let production = tenant(&repository, Environment::Production, false).await;
+        let auth = Authenticator::new(repository, Environment::Staging);
+
+        let own = Principal {
+            tenant_id: staging.tenant_id,
+            token_tenant_id: staging.tenant_id,
+        };
+        let bearer = format!("Bearer {}", staging.token);
+        assert_eq!(auth.authenticate(&bearer, None).await, Ok(own));
+        // Asked again, from the cache: the same answers.
+        assert_eq!(auth.authenticate(&staging.token, None).await, Ok(own));
+        assert_eq!(
+            auth.authenticate(&other_secret(&staging.token), None).await,
+            Err(Refusal::InvalidCredential),
+            "a wrong secret under a known key id"
+        );
+        assert_eq!(
+            auth.authenticate(&production.token, None).await,
+            Err(Refusal::WrongEnvironment {
+                token: Environment::Production,
+                service: Environment::Staging
+            })
+        );
+        let unknown = NewToken::generate(Environment::Staging).unwrap();
+        assert_eq!(
+            auth.authenticate(&unknown.token, None).await,
+            Err(Refusal::InvalidCredential)
+        );
+        assert_eq!(
+            auth.authenticate("Basic dXNlcjpwYXNz", None).await,
+            Err(Refusal::InvalidCredential)
+        );
+    }
+
+    #[tokio::test]
+    async fn only_an_emulating_token_acts_on_another_tenant_of_its_environment() {
+        let repository = MemoryRepository::default();
+        let emulating = tenant(&repository, Environment::Staging, true).await;
+        let plain = tenant(&repository, Environment::Staging, false).await;
+        let production = tenant(&repository, Environment::Production, false).await;
+        let unbound = tenants::create_unbound(&repository, "U").await.unwrap();
+        let auth = Authenticator::new(repository, Environment::Staging);
+
+        let other = plain.tenant_id.to_string();
+        assert_eq!(
+            auth.authenticate(&emulating.token, Some(&other)).await,
+            Ok(Principal {
+                tenant_id: plain.tenant_id,
+                token_tenant_id: emulating.tenant_id,
+            })
+        );
+        // Known now (cached): still the same answer.
+        assert_eq!(
+            auth.authenticate(&emulating.token, Some(&other))
+                .await
+                .map(|p| p.tenant_id),
+            Ok(plain.tenant_id)
+        );
+        let own = emulating.tenant_id.to_string();
+        assert_eq!(
+            auth.authenticate(&plain.token, Some(&own)).await,
+            Err(Refusal::NoEmulationRight)
+        );
+        // A tenant of the other environment, one in none, and none at all
+        // are refused alike: one environment learns nothing of the other.
+        for tenant in [production.tenant_id, unbound, Uuid::from_u128(7)] {
+            assert_eq!(
+                auth.authenticate(&emulating.token, Some(&tenant.to_string()))
+                    .await,
+                Err(Refusal::UnknownTenant),
+                "{tenant}"
+            );
+        }
+        assert_eq!(
+            auth.authenticate(&emulating.token, Some("not-a-uuid"))
+                .await,
+            Err(Refusal::UnknownTenant)
+        );
+    }
+}

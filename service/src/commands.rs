@@ -11,6 +11,7 @@ use uuid::Uuid;
 use crate::domain::receiving_orders::{self, ReceivingOrderState};
 use crate::domain::returns::{self, ReturnStep};
 use crate::domain::tenancy::Environment;
+use crate::domain::tenants::NewTenant;
 use crate::domain::{DomainError, TenantRepository, sales_orders, tenants};
 use crate::import;
 use crate::storage::Store;
@@ -45,10 +46,32 @@ pub async fn create_tenant(
     let tenant = tenants::create(&store, name, environment, emulation)
         .await
         .map_err(domain_error)?;
+    print_token(&tenant);
+    store.close().await;
+    Ok(())
+}
+
+/// Prints `{"tenantId": …, "token": …}`: the one time the token is shown.
+fn print_token(tenant: &NewTenant) {
     println!(
         "{}",
         serde_json::json!({"tenantId": tenant.tenant_id, "token": tenant.token})
     );
+}
+
+/// `token create --tenant ID [--emulation]`: another token for a tenant of
+/// `environment`; prints `{"tenantId": …, "token": …}`.
+pub async fn create_token(
+    database: &str,
+    environment: Environment,
+    tenant: Uuid,
+    emulation: bool,
+) -> Result {
+    let store = open_for(database, environment, tenant).await?;
+    let token = tenants::add_token(&store, tenant, environment, emulation)
+        .await
+        .map_err(domain_error)?;
+    print_token(&token);
     store.close().await;
     Ok(())
 }

@@ -62,6 +62,11 @@ enum Command {
         #[command(subcommand)]
         command: TenantCommand,
     },
+    /// Manage a tenant's tokens.
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
     /// Import warehouse-side data: a JSON array in the read-model shape of
     /// the spec, validated, all or nothing.
     Import {
@@ -154,6 +159,22 @@ enum TenantCommand {
     Create {
         /// The tenant's name.
         name: String,
+        /// Let the token act on behalf of other tenants (X-Tenant-Id).
+        #[arg(long)]
+        emulation: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TokenCommand {
+    /// Give a tenant of this environment another token; prints
+    /// `{"tenantId": …, "token": …}` (the token is shown this once). Its other
+    /// tokens keep working. Tokens are stored hashed: this is the way to a
+    /// token when one is lost.
+    Create {
+        /// The tenant the token is for.
+        #[arg(long)]
+        tenant: uuid::Uuid,
         /// Let the token act on behalf of other tenants (X-Tenant-Id).
         #[arg(long)]
         emulation: bool,
@@ -290,6 +311,9 @@ fn main() -> ExitCode {
             Command::Tenant {
                 command: TenantCommand::Create { name, emulation },
             } => commands::create_tenant(&database, environment, &name, emulation).await,
+            Command::Token {
+                command: TokenCommand::Create { tenant, emulation },
+            } => commands::create_token(&database, environment, tenant, emulation).await,
             Command::Import {
                 command: ImportCommand::SalesOrders { file, tenant },
             } => commands::import_sales_orders(&database, environment, tenant, &file).await,

@@ -85,6 +85,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     };
     let mut scope_name = "default";
     let mut files = Vec::new();
+    let mut unit = false;
     let mut rest = own.iter();
     while let Some(arg) = rest.next() {
         let mut value = || {
@@ -95,6 +96,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         match *arg {
             "--scope" => scope_name = value()?,
             "--file" => files.push(value()?),
+            "--unit" => unit = true,
             other => return Err(fail(format!("unknown argument to mutants: {other}"))),
         }
     }
@@ -119,6 +121,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     for package in &scope.test_packages {
         command.args(["--test-package", package]);
     }
+    command.arg(tests_argument(unit));
     command.args(passed);
     println!(
         "==> cargo-mutants {VERSION} on {} ({})",
@@ -159,6 +162,21 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         return Err(fail(format!("cargo-mutants exited with {status}")));
     }
     Ok(())
+}
+
+/// Which tests judge each mutant. Every target's by default, but not the
+/// doctests: they are slow (each is a binary of its own) and assert nothing
+/// the unit and end-to-end tests do not. With `--unit`, only the unit tests
+/// are built and run (`--lib`, for the build too): two to three times faster
+/// on the service, whose end-to-end suite and binary then need not be linked
+/// for each mutant, but a mutant only another suite catches is then
+/// reported missed, so re-check what it misses without `--unit`.
+fn tests_argument(unit: bool) -> &'static str {
+    if unit {
+        "--cargo-arg=--lib"
+    } else {
+        "--cargo-test-arg=--all-targets"
+    }
 }
 
 /// The pinned cargo-mutants, installed into `target/tools/` unless it is

@@ -30,6 +30,7 @@
 
 mod paths;
 mod schema;
+mod signatures;
 mod usage;
 mod version;
 

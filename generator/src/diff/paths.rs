@@ -4,6 +4,7 @@
 use heck::ToSnakeCase;
 
 use super::schema::{self, Site};
+use super::signatures::{self, Input, Inputs};
 use super::usage::{METHODS, Usage};
 use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, without_text};
 use crate::parse::{Document, Pointer};
@@ -93,9 +94,23 @@ fn normalise(path: &str) -> String {
 /// Every operation: removed, changed, added.
 pub(crate) fn compare(d: &mut Differ<'_>) {
     let (old, new) = (operations(d.old), operations(d.new));
-    for a in &old {
+    let labelled = |doc: &Document, ops: &[Operation<'_>]| -> Vec<(String, Inputs)> {
+        ops.iter().map(|op| (op.label(), inputs(doc, op))).collect()
+    };
+    let (old_inputs, new_inputs) = (labelled(d.old, &old), labelled(d.new, &new));
+    signatures::compare_common_headers(d, &old_inputs, &new_inputs);
+    let common = signatures::common_headers(&old_inputs);
+    let new_common = signatures::common_headers(&new_inputs);
+    for (a, (_, a_inputs)) in old.iter().zip(&old_inputs) {
         match new.iter().find(|b| b.key == a.key) {
-            Some(b) => operation(d, a, b),
+            Some(b) => {
+                let signature = Signature {
+                    client: d.crates.client,
+                    had_params: a_inputs.has_params_struct(&common),
+                    common: &new_common,
+                };
+                operation(d, a, b, &signature);
+            }
             None => d.push(
                 &a.at,
                 format!(
@@ -126,7 +141,38 @@ pub(crate) fn compare(d: &mut Differ<'_>) {
     }
 }
 
-fn operation(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>) {
+/// What the old client method looked like, and the new document's common
+/// headers: whether an optional input added to an operation is a new field
+/// of its `Params` struct or the struct's (and its argument's) first.
+struct Signature<'a> {
+    /// The client crate is generated.
+    client: bool,
+    /// The old operation's method had a `params` argument.
+    had_params: bool,
+    /// The new document's common headers, by component name.
+    common: &'a [String],
+}
+
+impl Signature<'_> {
+    /// The Rust verdict for a new optional input that is a `Params` field.
+    fn optional_input_added(&self, what: &str) -> super::Judgement {
+        if !self.client {
+            ok(format!(
+                "the server's request struct gains a field ({what})"
+            ))
+        } else if self.had_params {
+            ok(format!(
+                "a new field and setter of the operation's `Params` struct ({what}), which has `Default` and is `#[non_exhaustive]`"
+            ))
+        } else {
+            breaks(format!(
+                "the operation had no optional input: the client method gains a `params` argument ({what})"
+            ))
+        }
+    }
+}
+
+fn operation(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>, signature: &Signature<'_>) {
     if a.id() != b.id() {
         d.push(
             &b.at.push("operationId"),
@@ -153,18 +199,26 @@ fn operation(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>) {
             },
         );
     }
-    parameters(d, a, b);
-    body(d, a, b);
+    parameters(d, a, b, signature);
+    body(d, a, b, signature);
     responses(d, a, b);
+}
+
+/// A parameter of an operation, resolved.
+struct Param<'a> {
+    /// Its location and name (lowercase for a header).
+    key: (String, String),
+    node: &'a serde_yaml::Value,
+    /// Where it is listed.
+    at: Pointer,
+    /// The `components.parameters` entry it refers to.
+    component: Option<String>,
 }
 
 /// An operation's parameters (the path item's, overridden by the
 /// operation's), resolved, with where each is written.
-fn parameter_list<'a>(
-    doc: &'a Document,
-    op: &Operation<'a>,
-) -> Vec<((String, String), &'a serde_yaml::Value, Pointer)> {
-    let mut out: Vec<((String, String), &serde_yaml::Value, Pointer)> = Vec::new();
+fn parameter_list<'a>(doc: &'a Document, op: &Operation<'a>) -> Vec<Param<'a>> {
+    let mut out: Vec<Param<'a>> = Vec::new();
     let lists = [
         (op.item.get("parameters"), op.item_at.push("parameters")),
         (op.node.get("parameters"), op.at.push("parameters")),
@@ -176,7 +230,7 @@ fn parameter_list<'a>(
             .flatten()
             .enumerate()
         {
-            let parameter = resolve(doc, parameter);
+            let (parameter, component) = signatures::resolve_parameter(doc, parameter);
             let text = |k: &str| parameter.get(k).and_then(scalar_text).unwrap_or_default();
             let location = text("in");
             let mut name = text("name");
@@ -184,24 +238,52 @@ fn parameter_list<'a>(
                 name = name.to_ascii_lowercase();
             }
             let key = (location, name);
-            out.retain(|(k, _, _)| *k != key);
-            out.push((key, parameter, at.index(index)));
+            out.retain(|p| p.key != key);
+            out.push(Param {
+                key,
+                node: parameter,
+                at: at.index(index),
+                component,
+            });
         }
     }
     out
 }
 
-fn parameters(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>) {
+/// What decides the shape of an operation's client method beyond each input.
+fn inputs(doc: &Document, op: &Operation<'_>) -> Inputs {
+    let params = parameter_list(doc, op)
+        .into_iter()
+        .map(|p| Input {
+            name: p.node.get("name").and_then(scalar_text).unwrap_or_default(),
+            location: p.key.0,
+            required: flag(p.node, "required"),
+            component: p.component,
+        })
+        .collect();
+    let optional_body = op
+        .node
+        .get("requestBody")
+        .is_some_and(|body| !flag(resolve(doc, body), "required"));
+    Inputs {
+        params,
+        optional_body,
+    }
+}
+
+fn parameters(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>, signature: &Signature<'_>) {
     let (old, new) = (parameter_list(d.old, a), parameter_list(d.new, b));
     let name_of = |p: &serde_yaml::Value| p.get("name").and_then(scalar_text).unwrap_or_default();
-    for (key, old_parameter, old_at) in &old {
+    for old_parameter in &old {
+        let (key, old_at) = (&old_parameter.key, &old_parameter.at);
+        let old_parameter = old_parameter.node;
         let label = format!(
             "{} parameter `{}` of {}",
             key.0,
             name_of(old_parameter),
             b.label()
         );
-        let Some((_, new_parameter, new_at)) = new.iter().find(|(k, _, _)| k == key) else {
+        let Some(new_parameter) = new.iter().find(|p| p.key == *key) else {
             d.push(
                 old_at,
                 format!("{label} removed"),
@@ -210,6 +292,8 @@ fn parameters(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>) {
             );
             continue;
         };
+        let new_at = &new_parameter.at;
+        let new_parameter = new_parameter.node;
         let (was, is) = (
             flag(old_parameter, "required"),
             flag(new_parameter, "required"),
@@ -249,35 +333,45 @@ fn parameters(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>) {
             schema::compare(d, x, y, &site);
         }
     }
-    for (key, new_parameter, new_at) in &new {
-        if old.iter().any(|(k, _, _)| k == key) {
+    for parameter in &new {
+        if old.iter().any(|p| p.key == parameter.key) {
             continue;
         }
         let label = format!(
             "{} parameter `{}` of {}",
-            key.0,
-            name_of(new_parameter),
+            parameter.key.0,
+            name_of(parameter.node),
             b.label()
         );
-        if flag(new_parameter, "required") {
+        if flag(parameter.node, "required") {
             d.push(
-                new_at,
+                &parameter.at,
                 format!("required {label} added"),
                 breaks("old clients do not send it"),
                 breaks("the client method gains an argument"),
             );
         } else {
+            let input = Input {
+                location: parameter.key.0.clone(),
+                name: name_of(parameter.node),
+                required: false,
+                component: parameter.component.clone(),
+            };
             d.push(
-                new_at,
+                &parameter.at,
                 format!("optional {label} added"),
                 ok("old clients leave it out"),
-                ok("a new field and setter of the operation's `Params` struct, which has `Default` and is `#[non_exhaustive]`"),
+                if input.is_params_field(signature.common) {
+                    signature.optional_input_added(&format!("`{}`", input.name))
+                } else {
+                    ok("the client method's inputs are unchanged")
+                },
             );
         }
     }
 }
 
-fn body(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>) {
+fn body(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>, signature: &Signature<'_>) {
     let at = b.at.push("requestBody");
     let label = format!("the request body of {}", b.label());
     let (old, new) = (
@@ -311,7 +405,11 @@ fn body(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>) {
                 } else {
                     ok("old clients send none, which the server accepts")
                 },
-                breaks("the client method gains a body argument"),
+                if flag(new, "required") {
+                    breaks("the client method gains a body argument")
+                } else {
+                    signature.optional_input_added("`body`")
+                },
             );
             return;
         }

@@ -470,3 +470,166 @@ impl fmt::Display for Chain<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    /// The error body of an API whose document names one.
+    #[derive(Debug, serde::Deserialize)]
+    struct Envelope {
+        error: Detail,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Detail {
+        code: String,
+    }
+
+    fn with_request_id(id: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-request-id", HeaderValue::from_static(id));
+        headers
+    }
+
+    #[test]
+    fn the_apis_error_body_is_an_api_error_with_its_problems() {
+        let body = br#"{"error":{"code":"ValidationFailed","message":"The request has 2 validation errors.",
+            "errors":[{"property":"email","message":"must be an email address","errorCode":"InvalidFormat"},
+                      {"field":"lines[0].sku","detail":"is required"}]},"requestId":"01J0"}"#;
+        let mut headers = with_request_id("from-header");
+        headers.insert("retry-after", HeaderValue::from_static("2"));
+        let error = Error::<Envelope>::from_answer(
+            StatusCode::BAD_REQUEST,
+            &headers,
+            Bytes::from_static(body),
+        );
+        let api = error.api_error().expect("the API's error");
+        assert_eq!(api.body().error.code, "ValidationFailed");
+        assert_eq!(api.message(), Some("The request has 2 validation errors."));
+        assert_eq!(api.request_id(), Some("01J0"), "the body's id first");
+        assert_eq!(api.retry_after(), Some(Duration::from_secs(2)));
+        assert_eq!(
+            api.problems(),
+            [
+                FieldProblem {
+                    property: "email".to_owned(),
+                    message: "must be an email address".to_owned(),
+                    code: Some("InvalidFormat".to_owned()),
+                },
+                FieldProblem {
+                    property: "lines[0].sku".to_owned(),
+                    message: "is required".to_owned(),
+                    code: None,
+                },
+            ]
+        );
+        assert_eq!(error.status(), Some(StatusCode::BAD_REQUEST));
+        assert_eq!(
+            error.to_string(),
+            "the API refused the request with 400 Bad Request: The request has 2 validation errors. \
+             — email: must be an email address (InvalidFormat); lines[0].sku: is required \
+             (retry after 2 s) [request id 01J0]"
+        );
+    }
+
+    #[test]
+    fn a_problem_details_body_gives_its_detail_and_errors() {
+        let body = br#"{"type":"about:blank","title":"Not Found","detail":"No order 7.","errors":["gone"]}"#;
+        let error = Error::<Value>::from_answer(
+            StatusCode::NOT_FOUND,
+            &HeaderMap::new(),
+            Bytes::from_static(body),
+        );
+        let api = error.api_error().expect("any JSON is a Value");
+        assert_eq!(api.message(), Some("No order 7."));
+        assert_eq!(api.problems()[0].message, "gone");
+        assert_eq!(api.request_id(), None);
+    }
+
+    #[test]
+    fn a_body_that_is_not_the_error_body_is_an_unexpected_status() {
+        let html = Bytes::from_static(b"<html>\n<h1>502 Bad Gateway</h1></html>");
+        let error = Error::<Envelope>::from_answer(
+            StatusCode::BAD_GATEWAY,
+            &with_request_id("r-1"),
+            html.clone(),
+        );
+        let Error::UnexpectedStatus {
+            status,
+            body,
+            request_id,
+        } = &error
+        else {
+            panic!("not an unexpected status: {error:?}");
+        };
+        assert_eq!(
+            (*status, body, request_id.as_deref()),
+            (StatusCode::BAD_GATEWAY, &html, Some("r-1"))
+        );
+        assert_eq!(
+            error.to_string(),
+            "the API answered 502 Bad Gateway, which this operation does not expect [request id r-1]; \
+             the body starts: <html> <h1>502 Bad Gateway</h1></html>"
+        );
+        let other_json = Error::<Envelope>::from_answer(
+            StatusCode::CONFLICT,
+            &HeaderMap::new(),
+            Bytes::from_static(br#"{"message":"not ours"}"#),
+        );
+        assert!(matches!(other_json, Error::UnexpectedStatus { .. }));
+        let success =
+            Error::<Value>::from_answer(StatusCode::ACCEPTED, &HeaderMap::new(), Bytes::new());
+        assert_eq!(
+            success.to_string(),
+            "the API answered 202 Accepted, which this operation does not expect, with an empty body"
+        );
+    }
+
+    #[test]
+    fn display_lists_ten_problems_and_counts_the_rest() {
+        let items: Vec<Value> = (0..12)
+            .map(|i| serde_json::json!({"name": format!("f{i}"), "message": "bad"}))
+            .collect();
+        let body =
+            serde_json::to_vec(&serde_json::json!({"message": "Invalid.", "details": items}))
+                .unwrap();
+        let error = Error::<Value>::from_answer(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &HeaderMap::new(),
+            body.into(),
+        );
+        let text = error.to_string();
+        assert!(text.contains("f9: bad; and 2 more"), "{text}");
+        assert!(!text.contains("f10"), "{text}");
+    }
+
+    #[test]
+    fn a_failure_becomes_an_error_of_any_body_and_quotes_a_bounded_snippet() {
+        let long = "x".repeat(SNIPPET_CHARS + 50);
+        let failure = Failure::decode(
+            StatusCode::OK,
+            &with_request_id("r-2"),
+            long.as_bytes(),
+            "expected `{`",
+        );
+        let error: Error<Envelope> = failure.into();
+        let Error::Decode {
+            snippet,
+            request_id,
+            ..
+        } = &error
+        else {
+            panic!("not a decode error: {error:?}");
+        };
+        assert_eq!(snippet.chars().count(), SNIPPET_CHARS + 1);
+        assert!(snippet.ends_with('…'));
+        assert_eq!(request_id.as_deref(), Some("r-2"));
+        assert_eq!(error.request_id(), Some("r-2"));
+        let invalid: Error<Envelope> = Failure::invalid("listOrders: bad header").into();
+        assert_eq!(invalid.to_string(), "listOrders: bad header");
+        assert_eq!(invalid.status(), None);
+        assert!(!invalid.is_timeout());
+    }
+}

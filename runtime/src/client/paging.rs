@@ -63,3 +63,98 @@ where
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::StreamExt;
+    use std::sync::{Arc, Mutex};
+
+    /// Walks a listing of `total` numbers served `page` at a time by `serve`
+    /// (offset asked → the page); returns the items and the offsets asked for.
+    async fn walk_with(
+        first: u32,
+        serve: impl Fn(u32) -> Result<Page<u32>, String> + Send + Sync + 'static,
+    ) -> (Vec<Result<u32, String>>, Vec<u32>) {
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&asked);
+        let serve = Arc::new(serve);
+        let items = walk(first, move |offset| {
+            log.lock().unwrap().push(offset);
+            let serve = Arc::clone(&serve);
+            async move { serve(offset) }
+        })
+        .collect::<Vec<_>>()
+        .await;
+        let asked = asked.lock().unwrap().clone();
+        (items, asked)
+    }
+
+    fn listing(total: u32, page: u32) -> impl Fn(u32) -> Result<Page<u32>, String> {
+        move |offset| {
+            Ok(Page {
+                items: (offset..total.min(offset + page)).collect(),
+                offset: offset.into(),
+                total: total.into(),
+            })
+        }
+    }
+
+    fn ok(range: std::ops::Range<u32>) -> Vec<Result<u32, String>> {
+        range.map(Ok).collect()
+    }
+
+    #[tokio::test]
+    async fn every_item_of_every_page_in_order_and_no_more_requests_than_pages() {
+        let (items, asked) = walk_with(0, listing(7, 3)).await;
+        assert_eq!(items, ok(0..7));
+        assert_eq!(asked, [0, 3, 6]);
+        let (items, asked) = walk_with(4, listing(7, 3)).await;
+        assert_eq!(items, ok(4..7));
+        assert_eq!(asked, [4]);
+        let (items, asked) = walk_with(0, listing(0, 3)).await;
+        assert!(items.is_empty());
+        assert_eq!(asked, [0]);
+    }
+
+    #[tokio::test]
+    async fn an_empty_page_ends_the_walk_before_the_total() {
+        let (items, asked) = walk_with(0, |offset| {
+            Ok(Page {
+                items: if offset == 0 { vec![1, 2] } else { Vec::new() },
+                offset: offset.into(),
+                total: 100,
+            })
+        })
+        .await;
+        assert_eq!(items, [Ok(1), Ok(2)]);
+        assert_eq!(asked, [0, 2]);
+    }
+
+    #[tokio::test]
+    async fn an_api_that_ignores_the_offset_is_asked_once_more_not_forever() {
+        let (items, asked) = walk_with(0, |_| {
+            Ok(Page {
+                items: vec![1, 2],
+                offset: 0,
+                total: 100,
+            })
+        })
+        .await;
+        assert_eq!(items, [Ok(1), Ok(2), Ok(1), Ok(2)]);
+        assert_eq!(asked, [0, 2]);
+    }
+
+    #[tokio::test]
+    async fn the_first_error_is_yielded_and_ends_the_walk() {
+        let (items, asked) = walk_with(0, |offset| match offset {
+            0 => listing(10, 4)(0),
+            _ => Err(format!("failed at {offset}")),
+        })
+        .await;
+        let mut expected = ok(0..4);
+        expected.push(Err("failed at 4".to_owned()));
+        assert_eq!(items, expected);
+        assert_eq!(asked, [0, 4]);
+    }
+}

@@ -140,3 +140,116 @@ fn seconds(value: &str) -> Option<Duration> {
         .filter(|s| s.is_finite() && *s >= 0.0)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.insert(*name, HeaderValue::from_str(value).expect("a header value"));
+        }
+        headers
+    }
+
+    #[test]
+    fn only_idempotent_methods_are_retried_unless_asked() {
+        let policy = RetryPolicy::default();
+        for method in [Method::GET, Method::PUT, Method::DELETE, Method::HEAD] {
+            assert!(policy.covers(&method), "{method}");
+        }
+        assert!(!policy.covers(&Method::POST));
+        assert!(!policy.covers(&Method::PATCH));
+        let eager = RetryPolicy {
+            retry_non_idempotent: true,
+            ..RetryPolicy::default()
+        };
+        assert!(eager.covers(&Method::POST));
+        assert!(!RetryPolicy::none().covers(&Method::GET));
+    }
+
+    #[test]
+    fn overload_and_gateway_statuses_are_retryable() {
+        for status in [429, 502, 503, 504] {
+            assert!(
+                retryable_status(StatusCode::from_u16(status).unwrap()),
+                "{status}"
+            );
+        }
+        for status in [400, 401, 404, 409, 500, 501] {
+            assert!(
+                !retryable_status(StatusCode::from_u16(status).unwrap()),
+                "{status}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_backoff_doubles_with_jitter_and_never_exceeds_max_delay() {
+        let policy = RetryPolicy {
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_millis(350),
+            ..RetryPolicy::default()
+        };
+        for _ in 0..50 {
+            let first = policy.backoff(1);
+            assert!(first >= Duration::from_millis(50) && first <= Duration::from_millis(100));
+            let second = policy.backoff(2);
+            assert!(second >= Duration::from_millis(100) && second <= Duration::from_millis(200));
+            let capped = policy.backoff(3);
+            assert!(capped >= Duration::from_millis(175) && capped <= Duration::from_millis(350));
+            assert!(policy.backoff(u32::MAX) <= policy.max_delay);
+        }
+    }
+
+    #[test]
+    fn retry_after_is_seconds_a_date_or_the_fallback_header() {
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", " 7 ")])),
+            Some(Duration::from_secs(7))
+        );
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", "1.5")])),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            retry_after(&headers(&[(
+                "retry-after",
+                "Wed, 21 Oct 2015 07:28:00 GMT"
+            )])),
+            Some(Duration::ZERO),
+            "a date in the past is no wait"
+        );
+        let soon = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(120));
+        let wait = retry_after(&headers(&[("retry-after", &soon)])).expect("a date");
+        assert!(wait > Duration::from_secs(100) && wait <= Duration::from_secs(120));
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", "soon"), ("x-retry-after", "3")])),
+            Some(Duration::from_secs(3))
+        );
+        assert_eq!(retry_after(&headers(&[("retry-after", "-1")])), None);
+        assert_eq!(retry_after(&HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn a_wait_longer_than_max_delay_is_not_waited() {
+        let policy = RetryPolicy {
+            max_delay: Duration::from_secs(10),
+            ..RetryPolicy::default()
+        };
+        assert_eq!(
+            policy.delay_after(1, &headers(&[("retry-after", "10")])),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(
+            policy.delay_after(1, &headers(&[("retry-after", "11")])),
+            None
+        );
+        let backoff = policy
+            .delay_after(1, &HeaderMap::new())
+            .expect("the backoff");
+        assert!(backoff <= policy.base_delay);
+    }
+}

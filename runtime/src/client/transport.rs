@@ -730,3 +730,167 @@ fn has_data_key(body: &[u8]) -> bool {
     let mut deserializer = serde_json::Deserializer::from_slice(body);
     deserializer.deserialize_any(TopLevel).unwrap_or(false)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call() -> Call {
+        Call::new("listOrders", Method::GET, "/orders/{id}/lines", &[])
+    }
+
+    fn answer(body: &'static str) -> Answer {
+        Answer {
+            status: StatusCode::OK,
+            headers: HeaderMap::new(),
+            body: Bytes::from_static(body.as_bytes()),
+        }
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Order {
+        id: u32,
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Optional {
+        data: Option<u32>,
+        note: Option<String>,
+    }
+
+    #[test]
+    fn path_parameters_are_encoded_and_arrays_joined() {
+        let mut call = call();
+        call.path_param("id", &["A/1", "b c"]);
+        assert_eq!(call.path, "/orders/A%2F1,b%20c/lines");
+    }
+
+    #[test]
+    fn query_parameters_follow_their_style_and_skip_absent_values() {
+        let mut call = call();
+        call.query("tag", &["a b", "c&d"], Style::Comma, false);
+        call.query("tag", &["x", "y"], Style::Pipe, false);
+        call.query("tag", &["x", "y"], Style::Space, false);
+        call.query("id", &[1, 2], Style::Comma, true);
+        call.query("since", &Option::<String>::None, Style::Comma, true);
+        call.query("flag", &true, Style::Comma, true);
+        call.query_text("dqb", "o=eq&p=name");
+        call.query_text("empty", "");
+        assert_eq!(
+            call.query,
+            "tag=a%20b,c%26d&tag=x|y&tag=x%20y&id=1&id=2&flag=true&dqb=o%3Deq%26p%3Dname"
+        );
+        assert_eq!(param_text(&["a", "b"]), "a,b");
+        assert_eq!(param_text(&Option::<u8>::None), "");
+    }
+
+    #[test]
+    fn a_header_that_cannot_be_sent_fails_the_call_naming_it() {
+        let mut call = call();
+        call.header("x-count", &3);
+        call.header("x-ids", &[1, 2]);
+        call.header("x-none", &Option::<u8>::None);
+        assert_eq!(call.headers.get("x-count").unwrap(), "3");
+        assert_eq!(call.headers.get("x-ids").unwrap(), "1,2");
+        assert!(!call.headers.contains_key("x-none"));
+        assert!(call.problem.is_none());
+        call.header("x-note", &"two\nlines");
+        call.header("x-other", &"also\rbad");
+        let problem = call.problem.expect("kept for the send").to_string();
+        assert_eq!(
+            problem,
+            "listOrders: the header `x-note` cannot carry the value given (line breaks and other control characters cannot be sent)"
+        );
+    }
+
+    #[test]
+    fn a_form_body_is_the_objects_pairs_with_arrays_repeated() {
+        let mut call = call();
+        call.form_body(
+            "application/x-www-form-urlencoded",
+            &serde_json::json!({"ids": [1, 2], "name": "a b", "none": null}),
+        );
+        assert_eq!(call.body.as_deref(), Some(&b"ids=1&ids=2&name=a%20b"[..]));
+        assert_eq!(
+            call.headers.get(header::CONTENT_TYPE).unwrap(),
+            "application/x-www-form-urlencoded"
+        );
+        let mut scalar = self::call();
+        scalar.form_body("application/x-www-form-urlencoded", &3);
+        assert!(scalar.problem.is_some());
+    }
+
+    #[test]
+    fn a_bare_body_parses_once_and_a_wrapped_one_only_on_fallback() {
+        assert_eq!(
+            answer(r#"{"id":7}"#).json::<Order>(Envelope::Bare).unwrap(),
+            Order { id: 7 }
+        );
+        let wrapped = answer(r#"{"data":{"id":7},"status":"ok"}"#);
+        assert_eq!(
+            wrapped.json::<Order>(Envelope::Fallback).unwrap(),
+            Order { id: 7 }
+        );
+        assert!(wrapped.json::<Order>(Envelope::Bare).is_err());
+        let error = answer(r#"{"other":1}"#)
+            .json::<Order>(Envelope::Fallback)
+            .map_err(Error::<Value>::from)
+            .expect_err("not an order");
+        assert!(
+            matches!(
+                error,
+                Error::Decode {
+                    status: StatusCode::OK,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn a_type_a_wrapper_would_decode_as_is_probed_by_its_keys() {
+        let wrapped = answer(r#"{"status":"ok","data":{"data":3,"note":"n"}}"#);
+        assert_eq!(
+            wrapped.json::<Optional>(Envelope::Probe).unwrap(),
+            Optional {
+                data: Some(3),
+                note: Some("n".to_owned())
+            }
+        );
+        let bare = answer(r#"{"note":"n","nested":{"data":1}}"#);
+        assert_eq!(
+            bare.json::<Optional>(Envelope::Probe).unwrap(),
+            Optional {
+                data: None,
+                note: Some("n".to_owned())
+            }
+        );
+        assert!(has_data_key(br#"{"a":[1,{"data":2}],"data":null}"#));
+        assert!(!has_data_key(br#"[{"data":1}]"#));
+        assert!(!has_data_key(b"not json"));
+    }
+
+    #[test]
+    fn text_must_be_utf8_and_bytes_are_as_they_came() {
+        assert_eq!(answer("plain").text().unwrap(), "plain");
+        let broken = Answer {
+            status: StatusCode::OK,
+            headers: HeaderMap::new(),
+            body: Bytes::from_static(b"\xff"),
+        };
+        assert!(broken.text().is_err());
+        assert_eq!(&broken.bytes()[..], b"\xff");
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug() {
+        let secret = Secret("lfs_token".to_owned());
+        assert_eq!(format!("{secret:?}"), "<redacted>");
+        let credentials = Credentials {
+            token: Some(secret.clone()),
+            basic: Some(("user".to_owned(), secret)),
+        };
+        assert!(!format!("{credentials:?}").contains("lfs_token"));
+    }
+}

@@ -752,3 +752,253 @@ impl fmt::Display for QueryError {
 }
 
 impl std::error::Error for QueryError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_escape_at_the_very_end_is_decoded() {
+        assert_eq!(decode_component("a%41"), "aA");
+        assert_eq!(decode_component("%41"), "A");
+        assert_eq!(decode_component("name%3D"), "name=");
+    }
+
+    #[test]
+    fn malformed_escapes_are_kept_as_written() {
+        assert_eq!(decode_component("100%"), "100%");
+        assert_eq!(decode_component("a%4"), "a%4");
+        assert_eq!(decode_component("%zz%41"), "%zzA");
+        assert_eq!(decode_component("%%41"), "%A");
+        // An escape cut short by a multi-byte character keeps the character whole.
+        assert_eq!(decode_component("%é"), "%é");
+        assert_eq!(decode_component("%aé"), "%aé");
+    }
+
+    #[test]
+    fn plus_is_a_space_and_escaped_bytes_make_utf8() {
+        assert_eq!(decode_component("a+b%2Bc"), "a b+c");
+        assert_eq!(decode_component("M%C3%BCller"), "Müller");
+    }
+
+    /// The properties of a listing, as a models crate generates them.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Field {
+        Name,
+        Quantity,
+        Active,
+        CreatedAt,
+    }
+
+    impl Property for Field {
+        const ALL: &'static [Self] = &[
+            Field::Name,
+            Field::Quantity,
+            Field::Active,
+            Field::CreatedAt,
+        ];
+        const MAX_COUNT: u32 = 100;
+        const DEFAULT_COUNT: u32 = 25;
+        const DEFAULT_SORT: &'static [Self] = &[Field::CreatedAt, Field::Name];
+
+        fn name(self) -> &'static str {
+            match self {
+                Field::Name => "name",
+                Field::Quantity => "quantity",
+                Field::Active => "active",
+                Field::CreatedAt => "createdAt",
+            }
+        }
+
+        fn kind(self) -> ValueKind {
+            match self {
+                Field::Name => ValueKind::String,
+                Field::Quantity => ValueKind::Integer,
+                Field::Active => ValueKind::Boolean,
+                Field::CreatedAt => ValueKind::DateTime,
+            }
+        }
+    }
+
+    type Query = DynamicQuery<Field>;
+
+    fn error(text: &str) -> String {
+        Query::parse(text).expect_err(text).message().to_owned()
+    }
+
+    #[test]
+    fn a_built_query_reads_back_as_itself() {
+        let query = Query::new()
+            .filter(Field::Name, Op::StartsWith, "Mü & co=")
+            .or()
+            .filter(Field::Quantity, Op::In, Value::list([1, 2, 3]))
+            .filter(Field::Active, Op::NotEqual, Option::<bool>::None)
+            .sort(Field::Quantity, Direction::Descending)
+            .offset(40)
+            .count(20);
+        let text = query.to_query_string();
+        assert_eq!(
+            text,
+            "o=StartsWith%7COrElse&p=name&v=M%C3%BC%20%26%20co%3D&o=In&p=quantity&v=1%2C2%2C3\
+             &o=NotEqual&p=active&v=null&s=quantity%2Cdesc&offset=40&count=20"
+        );
+        assert_eq!(Query::parse(&text), Ok(query.clone()));
+        assert_eq!(text.parse::<Query>(), Ok(query));
+    }
+
+    #[test]
+    fn ops_read_by_full_name_or_short_code_and_join_by_and_unless_or_else() {
+        let query = Query::parse(
+            "?o=eq&p=name&v=a&o=gtoe|OrElse&p=quantity&v=3&o=ltoe|AndAlso&p=quantity&v=9",
+        )
+        .expect("valid");
+        let read: Vec<(Op, Join)> = query
+            .filters()
+            .iter()
+            .map(|f| (f.op, f.join_next))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                (Op::Equals, Join::And),
+                (Op::GreaterThanOrEqual, Join::Or),
+                (Op::LessThanOrEqual, Join::And)
+            ]
+        );
+        assert_eq!(query.filters()[1].value, Value::Integer(3));
+        for op in Op::ALL {
+            assert_eq!(Op::parse(op.name()), Some(op));
+            assert_eq!(Op::parse(op.short_code()), Some(op));
+        }
+        assert_eq!(Op::parse("equals"), None);
+    }
+
+    #[test]
+    fn values_are_read_as_the_property_type_says() {
+        let query = Query::parse("o=eq&p=active&v=True&o=in&p=name&v=a,b&o=eq&p=quantity&v=null")
+            .expect("valid");
+        let values: Vec<&Value> = query.filters().iter().map(|f| &f.value).collect();
+        assert_eq!(
+            values,
+            [
+                &Value::Boolean(true),
+                &Value::List(vec![Value::from("a"), Value::from("b")]),
+                &Value::Null
+            ]
+        );
+        assert_eq!(
+            error("o=eq&p=quantity&v=seven"),
+            "filter 1: `seven` is not a value of `quantity`, which takes an integer"
+        );
+        assert_eq!(
+            error("o=in&p=quantity&v=1,x"),
+            "filter 1: `x` is not a value of `quantity`, which takes an integer"
+        );
+        assert_eq!(
+            error("o=gt&p=name&v=null"),
+            "filter 1: null can only be compared with Equals or NotEqual, not GreaterThan"
+        );
+        assert_eq!(
+            error("o=cts&p=quantity&v=1"),
+            "filter 1: Contains only applies to text, and `quantity` is not text"
+        );
+        assert_eq!(
+            error("o=lt&p=active&v=true"),
+            "filter 1: `active` cannot be ordered with LessThan"
+        );
+    }
+
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn date_times_are_rfc_3339_in_utc() {
+        let query =
+            Query::parse("o=gt&p=createdAt&v=2026-03-14T10%3A30%3A00%2B01%3A00").expect("valid");
+        let Value::DateTime(at) = &query.filters()[0].value else {
+            panic!("not a date-time: {query:?}");
+        };
+        assert_eq!(at.to_rfc3339(), "2026-03-14T09:30:00+00:00");
+        assert!(error("o=gt&p=createdAt&v=yesterday").contains("an RFC 3339 date-time"));
+    }
+
+    #[test]
+    fn a_filter_out_of_order_or_incomplete_is_refused_by_its_number() {
+        assert_eq!(
+            error("o=eq&p=name&v=a&o=eq&o=eq"),
+            "filter 2 has an `o` but no `p` and `v`; every filter is `o=<op>&p=<property>&v=<value>`"
+        );
+        assert!(error("p=name&v=a").starts_with("a `p` must follow an `o`"));
+        assert!(error("o=eq&v=a").starts_with("a `v` must follow an `o` and a `p`"));
+        assert_eq!(
+            error("o=eq&p=name"),
+            "filter 1 is incomplete; every filter is `o=<op>&p=<property>&v=<value>`"
+        );
+        assert!(
+            error("o=like&p=name&v=a")
+                .starts_with("filter 1: `like` is not an op; use one of Equals (eq), ")
+        );
+        assert_eq!(
+            error("o=eq|XorElse&p=name&v=a"),
+            "filter 1: `|XorElse` is not a logical operator; use `|OrElse` (or `|AndAlso`)"
+        );
+    }
+
+    #[test]
+    fn an_unknown_property_names_the_known_ones() {
+        let expected = "`colour` is not a property of this listing; use one of name, quantity, active, createdAt";
+        assert_eq!(error("o=eq&p=colour&v=red"), expected);
+        assert_eq!(error("s=colour"), expected);
+    }
+
+    #[test]
+    fn sorting_is_ascending_unless_desc_and_ends_with_the_default_keys() {
+        let query = Query::parse("s=name,DESC&s=quantity").expect("valid");
+        assert_eq!(
+            query.sorting(),
+            [
+                Sort {
+                    property: Field::Name,
+                    direction: Direction::Descending
+                },
+                Sort {
+                    property: Field::Quantity,
+                    direction: Direction::Ascending
+                },
+            ]
+        );
+        let effective: Vec<(Field, Direction)> = query
+            .effective_sort()
+            .iter()
+            .map(|key| (key.property, key.direction))
+            .collect();
+        assert_eq!(
+            effective,
+            [
+                (Field::Name, Direction::Descending),
+                (Field::Quantity, Direction::Ascending),
+                (Field::CreatedAt, Direction::Ascending),
+            ]
+        );
+        assert_eq!(
+            error("s=name,up"),
+            "sort `name,up`: `up` is not a direction; use asc or desc"
+        );
+    }
+
+    #[test]
+    fn paging_takes_the_first_of_each_and_clamps_the_page_size() {
+        let query =
+            Query::parse("offset=-5&count=500&offset=10&count=2&colour=red").expect("valid");
+        assert_eq!(query.requested_offset(), Some(0));
+        assert_eq!(query.requested_count(), Some(500));
+        assert_eq!(query.effective_offset(), 0);
+        assert_eq!(query.effective_count(), Field::MAX_COUNT);
+        let plain = Query::parse("").expect("empty is the first page");
+        assert_eq!(plain, Query::new());
+        assert_eq!(plain.effective_count(), Field::DEFAULT_COUNT);
+        assert_eq!(Query::new().count(0).effective_count(), 1);
+        assert_eq!(
+            error("count=many"),
+            "`count=many`: count must be an integer"
+        );
+    }
+}

@@ -133,3 +133,97 @@ impl FromParam for chrono::NaiveDate {
             .map_err(|_| ParamError::invalid_format("must be a date such as 2026-03-14"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse<T: FromParam>(text: &str) -> Result<T, ParamError> {
+        T::from_param(Cow::Borrowed(text))
+    }
+
+    #[test]
+    fn an_integer_out_of_range_says_the_range_and_anything_else_the_type() {
+        assert_eq!(parse::<i32>("-42"), Ok(-42));
+        let too_big = parse::<u8>("256").expect_err("out of range");
+        assert_eq!(
+            (too_big.code, &*too_big.message),
+            ("OutOfRange", "must be between 0 and 255")
+        );
+        let negative = parse::<u32>("-1").expect_err("out of range");
+        assert_eq!(negative.code, "OutOfRange");
+        for text in ["", "-", "1.5", "12a", " 1"] {
+            let error = parse::<i64>(text).expect_err(text);
+            assert_eq!(
+                (error.code, &*error.message),
+                ("InvalidType", "must be an integer"),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn numbers_must_be_finite() {
+        assert_eq!(parse::<f64>("2.5e3"), Ok(2500.0));
+        assert_eq!(parse::<f32>("-0.5"), Ok(-0.5));
+        for text in ["NaN", "inf", "-infinity", "1e400", "x"] {
+            assert_eq!(
+                parse::<f64>(text),
+                Err(ParamError::invalid_type("must be a number")),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn booleans_are_lower_case_true_or_false() {
+        assert_eq!(parse::<bool>("true"), Ok(true));
+        assert_eq!(parse::<bool>("false"), Ok(false));
+        assert_eq!(
+            parse::<bool>("True"),
+            Err(ParamError::invalid_type("must be true or false"))
+        );
+        assert_eq!(parse::<String>("as it is"), Ok("as it is".to_owned()));
+    }
+
+    #[test]
+    fn an_unknown_enum_value_lists_the_expected_ones() {
+        let error = ParamError::from_enum(UnknownEnumValue {
+            value: "purple".to_owned(),
+            expected: &["red", "green"],
+        });
+        assert_eq!(error.code, "InvalidEnumValue");
+        assert_eq!(error.message, "must be one of: red, green");
+    }
+
+    #[cfg(feature = "uuid")]
+    #[test]
+    fn uuids_are_a_format() {
+        let id = parse::<uuid::Uuid>("67e55044-10b1-426f-9247-bb680e5fe0c8").expect("a UUID");
+        assert_eq!(id.to_string(), "67e55044-10b1-426f-9247-bb680e5fe0c8");
+        assert_eq!(
+            parse::<uuid::Uuid>("67e55044"),
+            Err(ParamError::invalid_format("must be a UUID"))
+        );
+    }
+
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn date_times_become_utc_and_dates_are_plain() {
+        let at =
+            parse::<chrono::DateTime<chrono::Utc>>("2026-03-14T10:30:00+01:00").expect("RFC 3339");
+        assert_eq!(at.to_rfc3339(), "2026-03-14T09:30:00+00:00");
+        assert_eq!(
+            parse::<chrono::DateTime<chrono::Utc>>("2026-03-14").map_err(|e| e.code),
+            Err("InvalidFormat")
+        );
+        assert_eq!(
+            parse::<chrono::NaiveDate>("2026-03-14").map(|d| d.to_string()),
+            Ok("2026-03-14".to_owned())
+        );
+        assert_eq!(
+            parse::<chrono::NaiveDate>("14.03.2026").map_err(|e| e.code),
+            Err("InvalidFormat")
+        );
+    }
+}

@@ -903,3 +903,281 @@ pub fn check_enum_value(
         None => report.push(path, type_message("a string", value), "InvalidType"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A schema as a models crate writes it: `{ sku (1..=8 chars), quantity (≥ 1) }`,
+    /// both required, nothing else allowed.
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Line {
+        sku: String,
+        quantity: i32,
+    }
+
+    impl Validate for Line {
+        fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+            path.push_key("sku");
+            check_length(&self.sku, Some(1), Some(8), None, path, report);
+            path.pop();
+            path.push_key("quantity");
+            check_range(
+                f64::from(self.quantity),
+                Some((1.0, false)),
+                None,
+                None,
+                path,
+                report,
+            );
+            path.pop();
+        }
+    }
+
+    impl ValidateJson for Line {
+        fn validate_json<'v>(value: &'v Value, path: &mut Path<'v>, report: &mut Report) {
+            let Some(object) = expect_object(value, path, report) else {
+                return;
+            };
+            check_required_properties(object, &["sku", "quantity"], path, report);
+            check_unknown_properties(object, &["sku", "quantity"], path, report);
+            property::<String>(object, "sku", Null::Refused, path, report);
+            property::<i32>(object, "quantity", Null::Refused, path, report);
+        }
+    }
+
+    fn problems(report: &Report) -> Vec<(String, String, String)> {
+        report
+            .problems()
+            .iter()
+            .map(|p| (p.property.clone(), p.message.clone(), p.error_code.clone()))
+            .collect()
+    }
+
+    fn owned(expected: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+        expected
+            .iter()
+            .map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_body_decodes() {
+        let lines: Vec<Line> =
+            from_json_slice(br#"[{"sku":"A-1","quantity":2}]"#, "body").expect("valid");
+        assert_eq!(lines[0].sku, "A-1");
+    }
+
+    #[test]
+    fn a_body_that_decodes_reports_every_broken_constraint() {
+        let report = from_json_slice::<Vec<Line>>(
+            br#"[{"sku":"A-1","quantity":2},{"sku":"","quantity":0},{"sku":"TOO-LONG-1","quantity":1}]"#,
+            "body",
+        )
+        .expect_err("constraints");
+        assert_eq!(
+            problems(&report),
+            owned(&[
+                ("[1].sku", "must be 1 to 8 characters long", "OutOfRange"),
+                ("[1].quantity", "must be at least 1", "OutOfRange"),
+                ("[2].sku", "must be 1 to 8 characters long", "OutOfRange"),
+            ])
+        );
+        assert_eq!(
+            report.summary("request"),
+            "The request has 3 validation errors."
+        );
+    }
+
+    #[test]
+    fn rules_join_the_checks_of_a_body_that_decodes() {
+        let report = from_json_slice_with::<Line>(br#"{"sku":"","quantity":1}"#, "body", |line| {
+            vec![Problem {
+                property: "sku".to_owned(),
+                message: format!("`{}` is not in the catalogue", line.sku),
+                error_code: "UnknownSku".to_owned(),
+            }]
+        })
+        .expect_err("both");
+        assert_eq!(report.total(), 2);
+        assert_eq!(report.problems()[1].error_code, "UnknownSku");
+    }
+
+    #[test]
+    fn a_body_that_does_not_decode_is_walked_for_every_problem() {
+        let report = from_json_slice::<Vec<Line>>(
+            br#"[{"sku":7,"colour":"red"},{"sku":null,"quantity":70000000000},"x"]"#,
+            "body",
+        )
+        .expect_err("types");
+        assert_eq!(
+            problems(&report),
+            owned(&[
+                ("[0].quantity", "is required", "Required"),
+                ("[0].colour", "is not a known property", "UnknownProperty"),
+                ("[0].sku", "must be a string, not a number", "InvalidType"),
+                ("[1].sku", "must not be null", "InvalidType"),
+                (
+                    "[1].quantity",
+                    "must be between -2147483648 and 2147483647",
+                    "OutOfRange"
+                ),
+                ("[2]", "must be an object, not a string", "InvalidType"),
+            ])
+        );
+    }
+
+    #[test]
+    fn a_body_that_is_not_json_is_one_problem_with_the_root() {
+        let report = from_json_slice::<Line>(b"{\"sku\":", "body").expect_err("syntax");
+        assert_eq!(report.total(), 1);
+        assert_eq!(report.problems()[0].property, "body");
+        assert_eq!(report.problems()[0].error_code, "InvalidJson");
+        assert_eq!(
+            report.summary("request"),
+            "The request has 1 validation error."
+        );
+    }
+
+    #[test]
+    fn a_full_report_counts_what_it_no_longer_keeps() {
+        let mut report = Report::new();
+        for _ in 0..MAX_PROBLEMS + 3 {
+            report.push(&Path::new("body"), "is wrong", "Wrong");
+        }
+        assert_eq!(report.problems().len(), MAX_PROBLEMS);
+        assert_eq!((report.omitted(), report.total()), (3, MAX_PROBLEMS + 3));
+        assert_eq!(
+            report.summary("request"),
+            "The request has 103 validation errors; the first 100 are listed, 3 more were not."
+        );
+        assert!(report.to_string().ends_with("; and 3 more"));
+    }
+
+    #[test]
+    fn paths_render_as_keys_and_indexes() {
+        let mut path = Path::new("body");
+        assert_eq!(path.to_string(), "body");
+        assert_eq!(path.child("sku"), "sku");
+        path.push_index(3);
+        path.push_key("lineItems");
+        path.push_index(0);
+        assert_eq!(path.to_string(), "[3].lineItems[0]");
+        assert_eq!(path.child("sku"), "[3].lineItems[0].sku");
+        path.pop();
+        path.pop();
+        path.pop();
+        path.push_key("name");
+        assert_eq!(path.to_string(), "name");
+    }
+
+    #[test]
+    fn constraint_messages_say_the_bounds() {
+        let path = Path::new("value");
+        let mut report = Report::new();
+        check_length("", Some(1), None, None, &path, &mut report);
+        check_length("ab", Some(3), None, Some("TooShort"), &path, &mut report);
+        check_length("abcd", None, Some(3), None, &path, &mut report);
+        check_length("äöü", Some(3), Some(3), None, &path, &mut report);
+        check_range(
+            5.0,
+            Some((5.0, true)),
+            Some((5.0, true)),
+            None,
+            &path,
+            &mut report,
+        );
+        check_range(
+            5.0,
+            Some((5.0, false)),
+            Some((4.5, false)),
+            None,
+            &path,
+            &mut report,
+        );
+        check_multiple_of(0.3, 0.1, None, &path, &mut report);
+        check_multiple_of(0.35, 0.1, None, &path, &mut report);
+        check_items(0, Some(1), None, None, &path, &mut report);
+        check_items(4, Some(2), Some(3), None, &path, &mut report);
+        check_unique(&[1, 2, 1], None, &path, &mut report);
+        check_property_count(0, Some(1), None, &path, &mut report);
+        let messages: Vec<String> = problems(&report)
+            .into_iter()
+            .map(|(_, message, code)| format!("{message} ({code})"))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "must not be empty (OutOfRange)",
+                "must be at least 3 characters long (TooShort)",
+                "must be at most 3 characters long (OutOfRange)",
+                "must be greater than 5 (OutOfRange)",
+                "must be less than 5 (OutOfRange)",
+                "must be at most 4.5 (OutOfRange)",
+                "must be a multiple of 0.1 (OutOfRange)",
+                "must not be empty (OutOfRange)",
+                "must have at most 3 items, not 4 (OutOfRange)",
+                "must not contain the same item twice (OutOfRange)",
+                "must have 1 to any properties (OutOfRange)",
+            ]
+        );
+    }
+
+    #[test]
+    fn email_addresses_are_checked_leniently() {
+        let path = Path::new("email");
+        for valid in ["a@b", "first.last+tag@example.co.uk", "\"a b\"@example.com"] {
+            let mut report = Report::new();
+            check_email(valid, None, &path, &mut report);
+            assert!(report.is_empty(), "{valid}");
+        }
+        for invalid in ["", "a", "@b", "a@", "a b@c", "a@b c", "a@@b"] {
+            let mut report = Report::new();
+            check_email(invalid, None, &path, &mut report);
+            assert_eq!(
+                report.problems()[0].message,
+                "must be an email address",
+                "{invalid}"
+            );
+        }
+    }
+
+    #[test]
+    fn open_enums_keep_unknown_values_and_the_check_names_the_known_ones() {
+        #[derive(Debug, PartialEq)]
+        enum Colour {
+            Red,
+            Unknown(String),
+        }
+        let decode = |json: &str| {
+            let mut deserializer = serde_json::Deserializer::from_str(json);
+            deserialize_open_enum(
+                &mut deserializer,
+                |text| (text == "red").then_some(Colour::Red),
+                Colour::Unknown,
+            )
+        };
+        assert_eq!(decode("\"red\"").expect("known"), Colour::Red);
+        assert_eq!(
+            decode("\"mauve\"").expect("kept"),
+            Colour::Unknown("mauve".to_owned())
+        );
+        assert!(decode("3").is_err());
+        let mut report = Report::new();
+        check_enum_value(
+            &Value::from("mauve"),
+            &["red", "green"],
+            &Path::new("colour"),
+            &mut report,
+        );
+        check_enum_value(&Value::from(3), &["red"], &Path::new("colour"), &mut report);
+        assert_eq!(
+            problems(&report),
+            owned(&[
+                ("colour", "must be one of: red, green", "InvalidEnumValue"),
+                ("colour", "must be a string, not a number", "InvalidType"),
+            ])
+        );
+    }
+}

@@ -175,3 +175,127 @@ fn parse_q(value: &str) -> u16 {
         _ => 1000,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    const JSON_OR_CSV: &[&str] = &["text/csv", "application/json"];
+
+    fn with_accept(values: &[&'static str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append(ACCEPT, HeaderValue::from_static(value));
+        }
+        headers
+    }
+
+    fn chosen(accept: &[&'static str], offered: &'static [&'static str]) -> Option<&'static str> {
+        negotiate(&with_accept(accept), offered).ok()
+    }
+
+    #[test]
+    fn without_a_preference_json_is_chosen_when_offered() {
+        assert_eq!(chosen(&[], JSON_OR_CSV), Some("application/json"));
+        assert_eq!(chosen(&["*/*"], JSON_OR_CSV), Some("application/json"));
+        assert_eq!(chosen(&["*"], JSON_OR_CSV), Some("application/json"));
+        assert_eq!(chosen(&[], &["text/csv", "text/plain"]), Some("text/csv"));
+        assert_eq!(
+            chosen(&["text/*"], &["text/csv", "text/plain"]),
+            Some("text/csv")
+        );
+    }
+
+    #[test]
+    fn the_highest_q_wins_then_the_most_specific_range() {
+        assert_eq!(chosen(&["text/csv"], JSON_OR_CSV), Some("text/csv"));
+        assert_eq!(
+            chosen(&["application/json;q=0.5, text/csv;q=0.8"], JSON_OR_CSV),
+            Some("text/csv")
+        );
+        assert_eq!(
+            chosen(&["*/*;q=0.9", "TEXT/CSV"], JSON_OR_CSV),
+            Some("text/csv")
+        );
+        // The specific range's q applies to its type, not the wildcard's.
+        assert_eq!(
+            chosen(&["*/*", "application/json;q=0.1"], JSON_OR_CSV),
+            Some("text/csv")
+        );
+        assert_eq!(
+            chosen(&["application/json; charset=utf-8; q=1"], JSON_OR_CSV),
+            Some("application/json")
+        );
+    }
+
+    #[test]
+    fn q_zero_and_unlisted_types_are_not_acceptable() {
+        assert_eq!(chosen(&["text/csv;q=0"], JSON_OR_CSV), None);
+        assert_eq!(chosen(&["*/*;q=0"], JSON_OR_CSV), None);
+        assert_eq!(chosen(&["image/png"], JSON_OR_CSV), None);
+        assert_eq!(
+            chosen(&["text/csv;q=0", "*/*"], JSON_OR_CSV),
+            Some("application/json")
+        );
+        let refused = negotiate(&with_accept(&["image/png"]), JSON_OR_CSV).expect_err("406");
+        assert_eq!(refused.status(), http::StatusCode::NOT_ACCEPTABLE);
+    }
+
+    #[test]
+    fn malformed_ranges_and_q_values_are_read_past() {
+        assert_eq!(
+            chosen(&["nonsense, text/csv"], JSON_OR_CSV),
+            Some("text/csv")
+        );
+        // Nothing but malformed ranges is no preference at all.
+        assert_eq!(
+            chosen(&["/csv, text/"], JSON_OR_CSV),
+            Some("application/json")
+        );
+        assert_eq!(
+            chosen(&["text/csv;q=high, application/json;q=0.9"], JSON_OR_CSV),
+            Some("text/csv")
+        );
+    }
+
+    #[test]
+    fn a_wildcard_of_the_document_matches_concrete_types() {
+        const VENDOR_JSON: &[&str] = &["application/*+json"];
+        assert_eq!(
+            chosen(&["application/vnd.acme+json"], VENDOR_JSON),
+            Some("application/*+json")
+        );
+        assert_eq!(
+            response_type("application/*+json", VENDOR_JSON, "application/json"),
+            "application/json"
+        );
+        assert!(accepts(
+            &["application/*+json"],
+            "application/vnd.acme+json; charset=utf-8"
+        ));
+        assert!(!accepts(&["application/*+json"], "application/xml"));
+        assert!(accepts(&["*/*"], "image/png"));
+        assert!(accepts(
+            &["Application/JSON"],
+            "application/json;charset=UTF-8"
+        ));
+        assert!(!accepts(&["application/json"], "application"));
+    }
+
+    #[test]
+    fn a_response_without_the_negotiated_type_uses_its_own_first() {
+        assert_eq!(
+            response_type("text/csv", &["application/json"], "application/json"),
+            "application/json"
+        );
+        assert_eq!(
+            response_type("text/csv", JSON_OR_CSV, "application/json"),
+            "text/csv"
+        );
+        assert_eq!(
+            response_type("text/csv", &[], "application/json"),
+            "application/json"
+        );
+    }
+}

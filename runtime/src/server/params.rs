@@ -8,8 +8,12 @@ use std::borrow::Cow;
 use http::HeaderMap;
 use percent_encoding::percent_decode_str;
 
+use crate::models::dynamic_query::{DynamicQuery, Property};
 pub use crate::models::param::{FromParam, ParamError};
 use crate::models::validation::{Path, Report};
+
+/// The error code of a dynamic query that does not parse.
+pub const INVALID_DYNAMIC_QUERY: &str = "InvalidDynamicQuery";
 
 /// Parses a parameter given once: `None`, with a problem under `name`, when
 /// it does not parse, or when it is missing and `required`.
@@ -89,6 +93,31 @@ fn missing<T>(name: &'static str, required: bool, report: &mut Report) -> Option
         report.push(&Path::new(name), "is required", "Required");
     }
     None
+}
+
+/// Parses the text of a parameter with an `x-dynamic-query` extension into
+/// its query type: `None`, with an `InvalidDynamicQuery` problem under
+/// `name` naming what is wrong, when it does not parse (an unknown property
+/// or op, a value that does not fit its property's type, an unbalanced
+/// triplet, paging that is not an integer). A text its schema's checks
+/// already refused (too long, say) is not parsed as well: one problem per
+/// parameter, as for the other parameters.
+pub fn dynamic_query<P: Property>(
+    text: Option<String>,
+    name: &'static str,
+    report: &mut Report,
+) -> Option<DynamicQuery<P>> {
+    let text = text?;
+    if report.problems().iter().any(|p| p.property == name) {
+        return None;
+    }
+    match DynamicQuery::parse(&text) {
+        Ok(query) => Some(query),
+        Err(error) => {
+            report.push(&Path::new(name), error.message(), INVALID_DYNAMIC_QUERY);
+            None
+        }
+    }
 }
 
 // ---- where values are --------------------------------------------------------------
@@ -316,5 +345,214 @@ mod tests {
         );
         headers.insert("authorization", HeaderValue::from_static("  "));
         assert_eq!(header_credential(&headers, "authorization"), None);
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Listing {
+        Name,
+    }
+
+    impl Property for Listing {
+        const ALL: &'static [Self] = &[Listing::Name];
+        const MAX_COUNT: u32 = 10;
+        const DEFAULT_COUNT: u32 = 10;
+        const DEFAULT_SORT: &'static [Self] = &[];
+
+        fn name(self) -> &'static str {
+            "name"
+        }
+
+        fn kind(self) -> crate::models::dynamic_query::ValueKind {
+            crate::models::dynamic_query::ValueKind::String
+        }
+    }
+
+    #[test]
+    fn a_dynamic_query_is_parsed_or_one_problem_names_the_parameter() {
+        let mut report = Report::new();
+        let query: Option<DynamicQuery<Listing>> =
+            dynamic_query(Some("o=eq&p=name&v=x".to_owned()), "q", &mut report);
+        assert_eq!(query.map(|q| q.filters().len()), Some(1));
+        assert!(report.is_empty());
+
+        let query: Option<DynamicQuery<Listing>> = dynamic_query(None, "q", &mut report);
+        assert!(query.is_none() && report.is_empty());
+
+        let query: Option<DynamicQuery<Listing>> =
+            dynamic_query(Some("o=eq&p=colour&v=x".to_owned()), "q", &mut report);
+        assert!(query.is_none());
+        let problems = report.problems();
+        assert_eq!(problems.len(), 1);
+        assert_eq!(
+            (
+                problems[0].property.as_str(),
+                problems[0].error_code.as_str()
+            ),
+            ("q", INVALID_DYNAMIC_QUERY)
+        );
+        assert!(
+            problems[0].message.contains("`colour`"),
+            "{}",
+            problems[0].message
+        );
+
+        // Already refused by its checks: not parsed, not reported twice.
+        let query: Option<DynamicQuery<Listing>> =
+            dynamic_query(Some("o=eq&p=colour&v=x".to_owned()), "q", &mut report);
+        assert!(query.is_none());
+        assert_eq!(report.total(), 1);
+    }
+
+    fn problems(report: &Report) -> Vec<String> {
+        report.problems().iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn query_pairs_decode_plus_escapes_and_broken_utf8() {
+        let pairs: Vec<(String, String)> =
+            query_pairs(Some("a=1+2&b=%C3%BC%2B&&c&d=%FF&e=100%&=x"))
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect();
+        let expected = [
+            ("a", "1 2"),
+            ("b", "ü+"),
+            ("c", ""),
+            ("d", "\u{fffd}"),
+            ("e", "100%"),
+            ("", "x"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        assert_eq!(pairs, expected);
+        assert_eq!(query_pairs(None).count(), 0);
+    }
+
+    #[test]
+    fn a_value_that_does_not_parse_or_is_missing_is_reported_by_name() {
+        let mut report = Report::new();
+        let limit: Option<u32> = value(Some(Cow::Borrowed("ten")), "limit", false, &mut report);
+        let page: Option<u32> = value(None, "page", true, &mut report);
+        let size: Option<u32> = value(None, "size", false, &mut report);
+        let offset: Option<u32> = value(Some(Cow::Borrowed("20")), "offset", true, &mut report);
+        assert_eq!((limit, page, size, offset), (None, None, None, Some(20)));
+        assert_eq!(
+            problems(&report),
+            [
+                "limit: must be an integer (InvalidType)",
+                "page: is required (Required)"
+            ]
+        );
+    }
+
+    #[test]
+    fn lists_split_by_their_style_and_name_each_bad_item() {
+        let mut report = Report::new();
+        let ids: Option<Vec<i32>> =
+            list(Some(Cow::Borrowed("1,2,3")), ',', "ids", true, &mut report);
+        assert_eq!(ids, Some(vec![1, 2, 3]));
+        let piped: Option<Vec<String>> =
+            list(Some(Cow::Borrowed("a|b")), '|', "tags", true, &mut report);
+        assert_eq!(piped, Some(vec!["a".to_owned(), "b".to_owned()]));
+        let empty: Option<Vec<i32>> = list(Some(Cow::Borrowed("")), ',', "ids", true, &mut report);
+        assert_eq!(empty, Some(Vec::new()));
+        assert!(report.is_empty());
+        let bad: Option<Vec<i32>> = list(
+            Some(Cow::Borrowed("1,x,3,y")),
+            ',',
+            "ids",
+            true,
+            &mut report,
+        );
+        assert_eq!(bad, None);
+        let repeated: Option<Vec<bool>> = exploded(
+            vec![Cow::Borrowed("true"), Cow::Borrowed("no")],
+            "flags",
+            false,
+            &mut report,
+        );
+        assert_eq!(repeated, None);
+        let none: Option<Vec<bool>> = exploded(Vec::new(), "flags", true, &mut report);
+        assert_eq!(none, None);
+        assert_eq!(
+            problems(&report),
+            [
+                "ids[1]: must be an integer (InvalidType)",
+                "ids[3]: must be an integer (InvalidType)",
+                "flags[1]: must be true or false (InvalidType)",
+                "flags: is required (Required)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_path_parameter_is_its_segment_without_the_template_around_it() {
+        let path_text = "/orders/ORD%2F1/lines/v2-7.json";
+        assert_eq!(path_segment(path_text, 2, "", "").as_deref(), Some("ORD/1"));
+        assert_eq!(
+            path_segment(path_text, 4, "v2-", ".json").as_deref(),
+            Some("7")
+        );
+        assert_eq!(path_segment(path_text, 4, "v3-", ".json"), None);
+        assert_eq!(path_segment(path_text, 9, "", ""), None);
+        let mut report = Report::new();
+        let line: Option<u8> = path(path_text, 4, "v2-", ".json", "line", &mut report);
+        assert_eq!(line, Some(7));
+        let ids: Option<Vec<u8>> = path_list("/a/1,2", 2, "", "", "ids", &mut report);
+        assert_eq!(ids, Some(vec![1, 2]));
+        let broken: Option<String> = path("/a/%FF", 2, "", "", "name", &mut report);
+        assert_eq!(broken, None);
+        assert_eq!(
+            problems(&report),
+            ["name: is not valid UTF-8 text (InvalidType)"]
+        );
+    }
+
+    #[test]
+    fn headers_and_cookies_are_read_by_name() {
+        let mut headers = HeaderMap::new();
+        headers.append("x-ids", HeaderValue::from_static("1, 2"));
+        headers.append("x-ids", HeaderValue::from_static("3,"));
+        headers.insert("x-count", HeaderValue::from_static("4"));
+        headers.append(
+            http::header::COOKIE,
+            HeaderValue::from_static("a=1; session=\"s%20t\""),
+        );
+        headers.append(http::header::COOKIE, HeaderValue::from_static("theme=dark"));
+        let mut report = Report::new();
+        let ids: Option<Vec<u8>> = header_list(&headers, "x-ids", "X-Ids", true, &mut report);
+        assert_eq!(ids, Some(vec![1, 2, 3]));
+        let count: Option<u8> = header(&headers, "x-count", "X-Count", true, &mut report);
+        assert_eq!(count, Some(4));
+        let missing: Option<u8> = header(&headers, "x-absent", "X-Absent", true, &mut report);
+        assert_eq!(missing, None);
+        assert_eq!(cookie_value(&headers, "session").as_deref(), Some("s t"));
+        assert_eq!(cookie_value(&headers, "theme").as_deref(), Some("dark"));
+        assert_eq!(cookie_value(&headers, "sess"), None);
+        let a: Option<Vec<u8>> = cookie_list(&headers, "a", true, &mut report);
+        assert_eq!(a, Some(vec![1]));
+        assert_eq!(problems(&report), ["X-Absent: is required (Required)"]);
+    }
+
+    #[test]
+    fn credentials_are_present_only_when_not_empty() {
+        let mut headers = HeaderMap::new();
+        headers.insert("authorization", HeaderValue::from_static("bearer  lfs_1 "));
+        headers.insert(
+            http::header::COOKIE,
+            HeaderValue::from_static("token=; other=x"),
+        );
+        assert_eq!(authorization(&headers, "Bearer").as_deref(), Some("lfs_1"));
+        assert_eq!(authorization(&headers, "Basic"), None);
+        assert_eq!(cookie_credential(&headers, "token"), None);
+        assert_eq!(cookie_credential(&headers, "other").as_deref(), Some("x"));
+        assert_eq!(
+            query_credential(Some("api_key=k%2B1&api_key=2"), "api_key").as_deref(),
+            Some("k+1")
+        );
+        assert_eq!(query_credential(Some("api_key="), "api_key"), None);
+        headers.insert("authorization", HeaderValue::from_static("Bearer"));
+        assert_eq!(authorization(&headers, "Bearer"), None);
     }
 }

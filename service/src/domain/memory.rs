@@ -206,6 +206,18 @@ impl TenantRepository for MemoryRepository {
         Ok(())
     }
 
+    async fn add_token(&self, tenant: &TenantRecord) -> Result<()> {
+        let mut state = self.state();
+        if state.environments.get(&tenant.id) != Some(&tenant.environment) {
+            return Err(DomainError::Internal(format!(
+                "tenant {} is not a tenant of {}",
+                tenant.id, tenant.environment
+            )));
+        }
+        state.bind(tenant);
+        Ok(())
+    }
+
     async fn find_token(&self, key_id: &str) -> Result<Option<TokenRecord>> {
         let state = self.state();
         Ok(state.tokens.get(key_id).map(|token| TokenRecord {

@@ -87,6 +87,12 @@ pub trait TenantRepository: Send + Sync {
     /// is missing or already in an environment is refused and nothing changes.
     fn bind_tenant(&self, tenant: &TenantRecord) -> impl Future<Output = Result<()>> + Send;
 
+    /// Stores another token for the stored tenant `tenant.id`, which must be
+    /// in `tenant.environment` (`tenant`'s name and creation time are not
+    /// used). A tenant that is missing, of another environment or in none is
+    /// refused and nothing changes.
+    fn add_token(&self, tenant: &TenantRecord) -> impl Future<Output = Result<()>> + Send;
+
     /// The token whose public key id is `key_id`, with its tenant's environment.
     fn find_token(&self, key_id: &str) -> impl Future<Output = Result<Option<TokenRecord>>> + Send;
 

@@ -129,3 +129,80 @@ mod tests {
         }
     }
 }
+
+/// What a reader of an order sees after each move: its state, when it
+/// reached each step, and when it last changed.
+#[cfg(test)]
+mod move_tests {
+    use chrono::{DateTime, TimeZone, Utc};
+
+    use super::*;
+    use crate::seed::sample_sales_order;
+
+    fn at(minute: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 3, 10, 8, minute, 0).unwrap()
+    }
+
+    /// The order's step timestamps: picked, packed, shipped, delivered, cancelled.
+    fn stamps(order: &SalesOrder) -> [Option<DateTime<Utc>>; 5] {
+        [
+            order.picked_at,
+            order.packed_at,
+            order.shipped_at,
+            order.delivered_at,
+            order.cancelled_at,
+        ]
+    }
+
+    #[test]
+    fn each_step_records_when_it_was_reached() {
+        let mut order = sample_sales_order(1);
+        assert_eq!(stamps(&order), [None; 5]);
+        use SalesOrderState::*;
+        let steps = [
+            (Picked, [Some(at(1)), None, None, None, None]),
+            (Packed, [Some(at(1)), Some(at(2)), None, None, None]),
+            // Ready to be shipped has no timestamp of its own.
+            (
+                ReadyToBeShipped,
+                [Some(at(1)), Some(at(2)), None, None, None],
+            ),
+            (Shipped, [Some(at(1)), Some(at(2)), Some(at(4)), None, None]),
+            (
+                Delivered,
+                [Some(at(1)), Some(at(2)), Some(at(4)), Some(at(5)), None],
+            ),
+        ];
+        for (minute, (state, expected)) in (1..).zip(steps) {
+            move_to(&mut order, state.clone(), at(minute)).unwrap();
+            assert_eq!(order.state, state);
+            assert_eq!(stamps(&order), expected, "after {state}");
+            assert_eq!(order.updated_at, at(minute), "after {state}");
+        }
+    }
+
+    #[test]
+    fn a_cancelled_order_records_when_and_a_refused_move_changes_nothing() {
+        let mut order = sample_sales_order(1);
+        move_to(&mut order, SalesOrderState::Picked, at(1)).unwrap();
+        move_to(&mut order, SalesOrderState::Cancelled, at(2)).unwrap();
+        assert_eq!(order.state, SalesOrderState::Cancelled);
+        assert_eq!(stamps(&order), [Some(at(1)), None, None, None, Some(at(2))]);
+        assert_eq!(order.updated_at, at(2));
+
+        let before = order.clone();
+        let refused = move_to(&mut order, SalesOrderState::Packed, at(3));
+        assert!(
+            matches!(
+                refused,
+                Err(DomainError::Conflict {
+                    property: "state",
+                    code: "InvalidOperation",
+                    ..
+                })
+            ),
+            "{refused:?}"
+        );
+        assert_eq!(order, before, "a refused move leaves the order as it was");
+    }
+}

@@ -52,6 +52,21 @@ pub async fn create(
     Ok(tenant)
 }
 
+/// Gives the stored tenant `tenant`, of `environment`, another token; its
+/// earlier tokens keep working. Tokens are stored hashed and shown once, so
+/// this is the way to a token when one is lost (the operator's `token
+/// create`). `emulation` as for [`create`].
+pub async fn add_token(
+    repository: &impl TenantRepository,
+    tenant: uuid::Uuid,
+    environment: Environment,
+    emulation: bool,
+) -> Result<NewTenant> {
+    let (record, tenant) = record(tenant, "", environment, emulation)?;
+    repository.add_token(&record).await?;
+    Ok(tenant)
+}
+
 /// Creates a tenant in no environment, without a token: nothing reaches it
 /// until [`bind`] (decision D36). Its data can be written meanwhile.
 pub async fn create_unbound(repository: &impl TenantRepository, name: &str) -> Result<uuid::Uuid> {
@@ -91,4 +106,45 @@ pub fn binding(tenant: uuid::Uuid, environment: Environment, emulation: bool) ->
 pub async fn bind(repository: &impl TenantRepository, binding: Binding) -> Result<NewTenant> {
     repository.bind_tenant(&binding.record).await?;
     Ok(binding.tenant)
+}
+
+/// A tenant made in no environment is reached by no token until it is
+/// bound; then the token shown before binding reaches it, and only it.
+#[cfg(test)]
+mod binding_tests {
+    use super::*;
+    use crate::domain::memory::MemoryRepository;
+    use crate::domain::tenancy::parse_credential;
+
+    #[tokio::test]
+    async fn the_token_shown_before_binding_reaches_the_unbound_tenant_once_bound() {
+        let repository = MemoryRepository::default();
+        let id = create_unbound(&repository, "Demo").await.unwrap();
+        let other = create_unbound(&repository, "Other").await.unwrap();
+        assert_ne!(id, other, "each tenant has an id of its own");
+        assert_eq!(repository.tenant_environment(id).await.unwrap(), None);
+
+        let binding = binding(id, Environment::Staging, false).unwrap();
+        let shown = binding.tenant().clone();
+        assert_eq!(shown.tenant_id, id);
+        let key_id = parse_credential(&shown.token, Environment::Staging)
+            .unwrap()
+            .key_id
+            .to_owned();
+        assert!(
+            repository.find_token(&key_id).await.unwrap().is_none(),
+            "nothing is stored before the binding"
+        );
+
+        let bound = bind(&repository, binding).await.unwrap();
+        assert_eq!((bound.tenant_id, &bound.token), (id, &shown.token));
+        assert_eq!(
+            repository.tenant_environment(id).await.unwrap(),
+            Some(Environment::Staging)
+        );
+        let token = repository.find_token(&key_id).await.unwrap().unwrap();
+        assert_eq!(token.tenant_id, id);
+        assert!(token.serves(Environment::Staging));
+        assert_eq!(repository.tenant_environment(other).await.unwrap(), None);
+    }
 }

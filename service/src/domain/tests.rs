@@ -304,3 +304,39 @@ async fn returns_arrive_before_they_complete_and_tags_are_checked() {
     assert_eq!(page[0].tag.as_deref(), Some("inspected"));
     assert!(page[0].completed_at.is_some());
 }
+
+#[tokio::test]
+async fn another_token_is_given_only_to_a_tenant_of_its_environment() {
+    use super::TenantRepository as _;
+    use super::tenancy::{matches, parse_credential};
+    let repository = MemoryRepository::default();
+    let staging = tenant(&repository).await;
+
+    let added = tenants::add_token(&repository, staging, Environment::Staging, false)
+        .await
+        .unwrap();
+    assert_eq!(added.tenant_id, staging);
+    let presented = parse_credential(&added.token, Environment::Staging).unwrap();
+    let stored = repository
+        .find_token(presented.key_id)
+        .await
+        .unwrap()
+        .expect("the token is stored");
+    assert_eq!(stored.tenant_id, staging);
+    assert!(stored.serves(Environment::Staging) && !stored.emulation);
+    assert!(matches(&added.token, &stored.secret_hash));
+
+    // Of another environment, in none, or unknown: refused.
+    let unbound = tenants::create_unbound(&repository, "Half").await.unwrap();
+    for (tenant, environment) in [
+        (staging, Environment::Production),
+        (unbound, Environment::Staging),
+        (Uuid::new_v4(), Environment::Staging),
+    ] {
+        let refused = tenants::add_token(&repository, tenant, environment, false).await;
+        assert!(
+            matches!(refused, Err(DomainError::Internal(_))),
+            "{environment}: {refused:?}"
+        );
+    }
+}

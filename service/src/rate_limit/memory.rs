@@ -149,3 +149,47 @@ mod tests {
         assert!(store.keys() >= 100);
     }
 }
+
+/// `Retry-After` is a whole number of seconds, and a client relies on it
+/// both ways: waiting that long is enough, and it is not longer than needed.
+#[cfg(test)]
+mod retry_after_tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn waiting_retry_after_seconds_is_enough_and_a_second_less_is_not() {
+        // Refusals at whole seconds and between them (the wait is rounded up).
+        for refused_after in [0, 1, 500, 999, 30_000, 30_250, 59_999] {
+            let store = MemoryStore::new();
+            let start = Instant::now();
+            assert!(matches!(
+                store.hit("k", 1, start),
+                Verdict::Allowed { remaining: 0 }
+            ));
+            let at = start + Duration::from_millis(refused_after);
+            let Verdict::Refused { retry_after } = store.hit("k", 1, at) else {
+                panic!("a second request within the window was allowed");
+            };
+            let wait = Duration::from_secs(retry_after);
+            let needed = WINDOW - Duration::from_millis(refused_after);
+            assert!(
+                wait >= needed && wait < needed + Duration::from_secs(1),
+                "refused {refused_after} ms after the first request: Retry-After {retry_after} s, \
+                 the window frees up in {needed:?}"
+            );
+            assert!(
+                matches!(
+                    store.hit("k", 1, at + wait - Duration::from_secs(1)),
+                    Verdict::Refused { .. }
+                ),
+                "allowed a second before Retry-After ({refused_after} ms)"
+            );
+            assert!(
+                matches!(store.hit("k", 1, at + wait), Verdict::Allowed { .. }),
+                "still refused after waiting Retry-After ({refused_after} ms)"
+            );
+        }
+    }
+}

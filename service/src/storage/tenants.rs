@@ -91,6 +91,31 @@ impl TenantRepository for Store {
         })
     }
 
+    async fn add_token(&self, tenant: &TenantRecord) -> Result<()> {
+        in_write!(self.pool, |tx| {
+            // A tenant's environment never changes once set (D35, D36): read
+            // without a lock.
+            let row = tx
+                .fetch_optional(
+                    query("SELECT environment FROM tenants WHERE id = $1").bind(tenant.id),
+                )
+                .await?;
+            let stored = match row {
+                Some(row) => stored_environment(row.get(0)?),
+                None => None,
+            };
+            if stored != Some(tenant.environment) {
+                return Err(DomainError::Internal(format!(
+                    "tenant {} is not a tenant of {}",
+                    tenant.id, tenant.environment
+                ))
+                .into());
+            }
+            insert_token(tx, tenant).await?;
+            Ok(())
+        })
+    }
+
     async fn find_token(&self, key_id: &str) -> Result<Option<TokenRecord>> {
         let row = self
             .pool

@@ -84,6 +84,10 @@ impl TenantRepository for Crashing<'_> {
         self.call()?;
         self.store.bind_tenant(tenant).await
     }
+    async fn add_token(&self, tenant: &TenantRecord) -> Result<()> {
+        self.call()?;
+        self.store.add_token(tenant).await
+    }
     async fn find_token(&self, key_id: &str) -> Result<Option<TokenRecord>> {
         self.call()?;
         self.store.find_token(key_id).await

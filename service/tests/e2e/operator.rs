@@ -1,5 +1,5 @@
 //! The operator commands on one database serving both environments: each
-//! acts only on tenants of the environment it is run for (`--environment`,
+//! (imports, state changes, tags, `token create`) acts only on tenants of the environment it is run for (`--environment`,
 //! staging by default as for `serve`), and refuses another's with an error
 //! that says which environment the tenant is in, changing nothing
 //! (decision D37).
@@ -89,13 +89,14 @@ on_both_backends! {
         // Every tenant command, run for staging (by default, and said) on the
         // production tenant: refused, naming the tenant's environment.
         let id = production.to_string();
-        let commands: [&[&str]; 6] = [
+        let commands: [&[&str]; 7] = [
             &["import", "sales-orders", orders.path(), "--tenant", &id],
             &["import", "returns", returns.path(), "--tenant", &id],
             &["sales-order", "advance", "SHOP-1", "Picked", "--tenant", &id],
             &["return", "advance", "RET-1", "arrived", "--tenant", &id],
             &["return", "tag", "RET-1", "damaged", "--tenant", &id],
             &["receiving-order", "advance", "RO-1", "ArrivedToWarehouse", "--tenant", &id],
+            &["token", "create", "--tenant", &id],
         ];
         for environment in [&[][..], &["--environment", "staging"][..]] {
             for command in commands {
@@ -136,6 +137,7 @@ on_both_backends! {
         assert_eq!(service.count_where(untouched, production).await, 1);
         let arrived = "SELECT COUNT(*) FROM receiving_orders WHERE tenant_id = $1 AND state = 'ArrivedToWarehouse'";
         assert_eq!(service.count_where(arrived, production).await, 0);
+        assert_eq!(service.count_rows("tokens", production).await, 1, "no token added");
 
         // … and acts for production.
         for command in &commands[2..] {
@@ -148,6 +150,7 @@ on_both_backends! {
                        AND tag = 'damaged' AND arrived_to_warehouse_at IS NOT NULL";
         assert_eq!(service.count_where(changed, production).await, 1);
         assert_eq!(service.count_where(arrived, production).await, 1);
+        assert_eq!(service.count_rows("tokens", production).await, 2, "a token added");
 
         // The other way round: run for production, a staging tenant is refused.
         let id = staging.id.to_string();
@@ -181,11 +184,21 @@ on_both_backends! {
         let (succeeded, _, stderr) = operator(database, &["return", "tag", "RET-1", "x", "--tenant", &id]).await;
         assert!(!succeeded && stderr.contains("does not exist"), "{stderr}");
 
-        // The staging tenant itself is served by the staging defaults.
+        // The staging tenant itself is served by the staging defaults, and a
+        // token the operator adds for it works on the staging instance.
         let id = staging.id.to_string();
         let (succeeded, _, stderr) =
             operator(database, &["import", "sales-orders", orders.path(), "--tenant", &id]).await;
         assert!(succeeded, "{stderr}");
         assert_eq!(sales_order_state(service, staging.id).await, SalesOrderState::Created);
+        let (succeeded, printed, stderr) = operator(database, &["token", "create", "--tenant", &id]).await;
+        assert!(succeeded, "{stderr}");
+        let printed: serde_json::Value = serde_json::from_str(&printed).expect("token create prints JSON");
+        assert_eq!(printed["tenantId"], id.as_str());
+        let token = printed["token"].as_str().expect("a token");
+        let order = service.client(token).get_sales_order("SHOP-1").await.expect("the new token works");
+        assert_eq!(order.state, SalesOrderState::Created);
+        let order = staging.client.get_sales_order("SHOP-1").await.expect("the first token still works");
+        assert_eq!(order.state, SalesOrderState::Created);
     }
 }

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Auth, Op, Server, params};
+use super::{Auth, Op, Server, dynamic_query, params};
 use crate::emit::docs;
 use crate::error::Result;
 use crate::ir::{BodyKind, Docs, ParamLocation, Parameter, RequestBody};
@@ -276,8 +276,12 @@ fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     let mut all_optional = true;
     for param in &op.params {
         let ident = format_ident!("{}", param.field);
-        let ty = params::field_type(server, param)?;
-        let doc = param_doc(param);
+        let ty = match dynamic_query::field_type(server, param) {
+            Some(query) => query,
+            None => params::field_type(server, param)?,
+        };
+        let mut doc = param_doc(param);
+        doc.extend(dynamic_query::field_doc(param));
         all_optional &= !param.required;
         fields.push(quote!(#doc pub #ident: #ty,));
     }

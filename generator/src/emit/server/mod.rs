@@ -13,6 +13,7 @@
 //! `openapi-runtime` crate's `server` feature, re-exported.
 
 mod api;
+mod dynamic_query;
 mod forms;
 mod params;
 mod responses;

@@ -3,7 +3,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Auth, Op, Server, forms, params, security};
+use super::{Auth, Op, Server, dynamic_query, forms, params, security};
 use crate::emit::docs;
 use crate::emit::models::checks::CheckContext;
 use crate::error::{Error, Result};
@@ -327,6 +327,7 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
                 params::read(server, param, local, &op.op.path)?
             });
             steps.push(params::checks(server, param, local));
+            steps.push(dynamic_query::parse(server, param, local));
         }
         steps.push(quote! {
             if !report.is_empty() {

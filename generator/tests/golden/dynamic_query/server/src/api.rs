@@ -4,6 +4,7 @@
 //! The API as a trait, [`QueriesApi`]: its request context and one request struct per operation.
 
 use crate::error::ApiError;
+use crate::models;
 use crate::request_id::RequestId;
 use crate::responses;
 
@@ -51,5 +52,7 @@ pub struct ListEventsRequest {
     /// Unknown properties are refused.
     ///
     /// The `q` query parameter.
-    pub q: Option<String>,
+    ///
+    /// Parsed into [`ListEventsQQuery`](crate::models::ListEventsQQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `q`.
+    pub q: Option<models::ListEventsQQuery>,
 }

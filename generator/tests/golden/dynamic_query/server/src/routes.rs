@@ -16,6 +16,7 @@ use axum::extract::Request;
 use axum::response::Response;
 use crate::api::{self, QueriesApi, RequestContext};
 use crate::error::ApiError;
+use crate::models;
 use crate::models::validation::Report;
 use crate::request_id::RequestId;
 use crate::settings::Settings;
@@ -81,6 +82,7 @@ async fn handle_list_events<A: QueriesApi>(
         }
     }
     let q: Option<String> = params::value(q, "q", false, &mut report);
+    let q: Option<models::ListEventsQQuery> = params::dynamic_query(q, "q", &mut report);
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
