@@ -1,10 +1,14 @@
 //! `logistics-bench`: the benchmarks behind `cargo xtask bench`.
 //!
 //! ```text
-//! logistics-bench [--quick] [--only codegen|layer|service|rate-limit] [--backend sqlite|postgres]
-//!                 [--root DIR] [--service-bin PATH] [--out FILE]
+//! logistics-bench [--quick] [--only codegen|layer|service|rate-limit|rate-limit-memory]
+//!                 [--backend sqlite|postgres] [--root DIR] [--service-bin PATH] [--out FILE]
 //!                 [--postgres URL] [--connections N] [--max-connections N]
+//! logistics-bench serve --layers on|off --database URL --listen ADDR
 //! ```
+//!
+//! The second form is the server the service part starts for its layers
+//! comparison (`serve.rs`), not a benchmark.
 //!
 //! Every figure is measured here, on loopback, with loops bounded in count
 //! and time; nothing is asserted. The report is a Markdown document printed
@@ -16,6 +20,7 @@ mod layer;
 mod load;
 mod rate_limit;
 mod report;
+mod serve;
 mod service;
 
 use std::path::PathBuf;
@@ -25,8 +30,18 @@ use std::time::{Duration, Instant};
 use load::Load;
 use service::Backend;
 
+/// What `--only` can choose; `rate-limit-memory` is the in-memory store's
+/// part of `rate-limit` alone (to run under `valgrind`).
+const PARTS: [&str; 5] = [
+    "codegen",
+    "layer",
+    "service",
+    "rate-limit",
+    "rate-limit-memory",
+];
+
 const USAGE: &str = "\
-usage: logistics-bench [--quick] [--only codegen|layer|service|rate-limit] [--backend sqlite|postgres]
+usage: logistics-bench [--quick] [--only codegen|layer|service|rate-limit|rate-limit-memory] [--backend sqlite|postgres]
                        [--root DIR] [--service-bin PATH] [--out FILE]
                        [--postgres URL] [--connections N] [--max-connections N]
 ";
@@ -63,9 +78,10 @@ fn parse_args() -> Result<Args, String> {
             "--quick" => args.quick = true,
             "--only" => {
                 let only = value("--only")?;
-                if !["codegen", "layer", "service", "rate-limit"].contains(&only.as_str()) {
+                if !PARTS.contains(&only.as_str()) {
                     return Err(format!(
-                        "--only {only}: expected codegen, layer, service or rate-limit"
+                        "--only {only}: expected one of {}",
+                        PARTS.join(", ")
                     ));
                 }
                 args.only = Some(only);
@@ -104,7 +120,13 @@ fn parse_args() -> Result<Args, String> {
 }
 
 fn main() -> ExitCode {
-    match run() {
+    let mut given = std::env::args().skip(1).peekable();
+    let outcome = if given.peek().is_some_and(|word| word == "serve") {
+        serve::run(given.skip(1))
+    } else {
+        run()
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
@@ -177,6 +199,7 @@ fn run() -> Result<(), String> {
             },
             max_connections: args.max_connections,
             log,
+            layer_rounds: if args.quick { 1 } else { 3 },
         };
         report.service_load = Some(options.load);
         report.max_connections = args.max_connections;
@@ -193,11 +216,17 @@ fn run() -> Result<(), String> {
         }
     }
 
-    let rate_limit = if wants("rate-limit") {
+    let memory_only = args.only.as_deref() == Some("rate-limit-memory");
+    let rate_limit = if wants("rate-limit") || memory_only {
         eprintln!("rate limit …");
         let redis = std::env::var("LFS_TEST_REDIS_URL")
             .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
-        Some(rate_limit::run(&args.postgres, &redis, args.quick)?)
+        Some(rate_limit::run(
+            &args.postgres,
+            &redis,
+            args.quick,
+            !memory_only,
+        )?)
     } else {
         None
     };

@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+use logistics_service::rate_limit::WINDOW;
 use logistics_service::rate_limit::database::DatabaseStore;
 use logistics_service::rate_limit::memory::MemoryStore;
 use logistics_service::rate_limit::redis::RedisStore;
@@ -14,20 +15,25 @@ use logistics_service::storage::Store;
 
 /// The figures of one run.
 pub struct Results {
-    /// (keys, ns per check) for the in-memory store.
-    memory: Vec<(usize, f64)>,
+    /// (keys, ns per check in each round) for the in-memory store.
+    memory: Vec<(usize, Vec<f64>)>,
     /// (store, p50 µs, p99 µs, bare round trip p50 µs, checks/s with 8 tasks).
     shared: Vec<(String, f64, f64, f64, f64)>,
     skipped: Vec<String>,
 }
 
-/// Runs the rate-limit benchmarks; `postgres` is the admin URL.
-pub fn run(postgres: &str, redis: &str, quick: bool) -> Result<Results, String> {
+/// Runs the rate-limit benchmarks; `postgres` is the admin URL. Without
+/// `shared`, only the in-memory store (`--only rate-limit-memory`, for
+/// `valgrind`).
+pub fn run(postgres: &str, redis: &str, quick: bool, shared: bool) -> Result<Results, String> {
     let mut results = Results {
         memory: memory(quick),
         shared: Vec::new(),
         skipped: Vec::new(),
     };
+    if !shared {
+        return Ok(results);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -45,30 +51,97 @@ pub fn run(postgres: &str, redis: &str, quick: bool) -> Result<Results, String> 
     Ok(results)
 }
 
-/// ns per check of the in-memory store holding `keys` windows.
-fn memory(quick: bool) -> Vec<(usize, f64)> {
-    let checks = if quick { 200_000 } else { 1_000_000 };
-    let mut rows = Vec::new();
-    for keys in [1usize, 1_000, 10_000, 100_000] {
-        let store = MemoryStore::new();
-        let names: Vec<String> = (0..keys)
-            .map(|n| format!("lfs:rate:staging:key{n:08}"))
-            .collect();
-        let now = Instant::now();
-        for name in &names {
-            store.hit(name, u32::MAX, now);
+/// The numbers of windows the in-memory store is measured with.
+const KEY_COUNTS: [usize; 4] = [1, 1_000, 10_000, 100_000];
+
+/// Requests each window holds in the steady state: every check drops the
+/// oldest request of its key and adds one, as a token calling at a steady
+/// rate does.
+const DEPTH: u64 = 8;
+
+/// The keys are visited in a scattered order (so that caches do not
+/// flatter the large stores) that reaches every key once in `keys` checks:
+/// a prime that divides no key count.
+const STRIDE: u64 = 2_654_435_761;
+
+/// One in-memory store holding `keys` windows in the steady state, with a
+/// clock of its own: each check is `WINDOW / (keys × DEPTH)` after the one
+/// before, so every key is checked `DEPTH` times a window whatever the count,
+/// and every check does the same work (one window found, one request
+/// dropped, one added, a sweep of the shard once a window).
+struct SteadyStore {
+    keys: u64,
+    store: MemoryStore,
+    start: Instant,
+    step_nanos: u64,
+    done: u64,
+    /// The key of the current check, formatted in place as the service
+    /// formats its own (a string per check, no table of names to miss in).
+    key: String,
+}
+
+impl SteadyStore {
+    fn new(keys: usize) -> SteadyStore {
+        let keys = keys as u64;
+        let mut steady = SteadyStore {
+            keys,
+            store: MemoryStore::new(),
+            start: Instant::now(),
+            step_nanos: WINDOW.as_nanos() as u64 / (keys * DEPTH),
+            done: 0,
+            key: String::with_capacity(64),
+        };
+        for _ in 0..keys * (DEPTH + 1) {
+            steady.check();
         }
-        // Keys in a scattered order, so that caches do not flatter big maps.
-        let order: Vec<usize> = (0..checks)
-            .map(|n: usize| (n.wrapping_mul(0x9E37_79B9) >> 3) % keys)
-            .collect();
+        steady
+    }
+
+    #[inline(always)]
+    fn check(&mut self) {
+        let n = self.done;
+        self.done += 1;
+        self.key.clear();
+        let _ = write!(
+            self.key,
+            "lfs:rate:staging:key{:08}",
+            n.wrapping_mul(STRIDE) % self.keys
+        );
+        let now = self.start + Duration::from_nanos(n * self.step_nanos);
+        std::hint::black_box(self.store.hit(&self.key, 250, now));
+    }
+
+    /// `count` checks, timed. Not inlined, so that `valgrind --tool=callgrind
+    /// --toggle-collect='*timed_checks*'` counts exactly these.
+    #[inline(never)]
+    fn timed_checks(&mut self, count: u64) -> Duration {
         let started = Instant::now();
-        for &key in &order {
-            std::hint::black_box(store.hit(&names[key], u32::MAX, Instant::now()));
+        for _ in 0..count {
+            self.check();
         }
-        let ns = started.elapsed().as_nanos() as f64 / checks as f64;
-        eprintln!("  rate limit, memory, {keys} keys: {ns:.0} ns per check");
-        rows.push((keys, ns));
+        started.elapsed()
+    }
+}
+
+/// ns per check of the in-memory store at each of [`KEY_COUNTS`]: rounds in
+/// which every store is measured once, in a rotating order; every round's
+/// figure is kept.
+pub fn memory(quick: bool) -> Vec<(usize, Vec<f64>)> {
+    let (checks, rounds) = if quick { (200_000, 3) } else { (1_000_000, 7) };
+    let mut stores: Vec<SteadyStore> = KEY_COUNTS.iter().map(|&k| SteadyStore::new(k)).collect();
+    let mut rows: Vec<(usize, Vec<f64>)> = KEY_COUNTS.iter().map(|&k| (k, Vec::new())).collect();
+    for round in 0..rounds {
+        for turn in 0..stores.len() {
+            let index = (round + turn) % stores.len();
+            let elapsed = stores[index].timed_checks(checks);
+            let ns = elapsed.as_nanos() as f64 / checks as f64;
+            eprintln!(
+                "  rate limit, memory, round {}: {} keys: {ns:.0} ns per check",
+                round + 1,
+                KEY_COUNTS[index]
+            );
+            rows[index].1.push(ns);
+        }
     }
     rows
 }
@@ -239,11 +312,22 @@ impl Results {
     pub fn render(&self) -> String {
         let mut text = String::from("\n## Rate limit: cost per request\n\n");
         text.push_str(
-            "The in-memory store, one check with this many windows held (one thread):\n\n",
+            "The in-memory store, one check with this many windows held (one thread; each window \
+             in the steady state of 8 requests, one dropped and one added a check; rotating \
+             rounds):\n\n",
         );
-        text.push_str("| windows held | ns per check |\n|---:|---:|\n");
-        for (keys, ns) in &self.memory {
-            let _ = writeln!(text, "| {keys} | {ns:.0} |");
+        text.push_str("| windows held | ns per check, median | min | max | rounds |\n|---:|---:|---:|---:|---:|\n");
+        for (keys, rounds) in &self.memory {
+            let mut sorted = rounds.clone();
+            sorted.sort_by(f64::total_cmp);
+            let _ = writeln!(
+                text,
+                "| {keys} | {:.0} | {:.0} | {:.0} | {} |",
+                sorted.get(sorted.len() / 2).copied().unwrap_or_default(),
+                sorted.first().copied().unwrap_or_default(),
+                sorted.last().copied().unwrap_or_default(),
+                sorted.len()
+            );
         }
         text.push_str(
             "\nA shared store, one check (1,000 tokens in turn, each under its limit of 250), \

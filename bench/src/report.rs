@@ -227,6 +227,7 @@ impl Report {
                 writeln!(out, "\n{skipped}")?;
             }
             writeln!(out)?;
+            self.write_layers(out, load)?;
 
             if !self.service.is_empty() {
                 writeln!(out, "## How cost grows\n")?;
@@ -302,6 +303,53 @@ impl Report {
             }
         }
         Ok(())
+    }
+}
+
+impl Report {
+    /// GET sales order with the operations layers on and off, per backend.
+    fn write_layers(&self, out: &mut String, load: &Load) -> std::fmt::Result {
+        let Some(rounds) = self
+            .service
+            .first()
+            .map(|r| r.layers.first().map_or(0, |l| l.runs.len()))
+        else {
+            return Ok(());
+        };
+        writeln!(
+            out,
+            "## GET sales order with the operations layers on and off ({rounds} rotating round(s) of {} s, default pool, all three servers on the same seeded database)\n",
+            load.duration.as_secs_f64()
+        )?;
+        writeln!(
+            out,
+            "| backend | server | layers | req/s (median) | ratio to layers off | p50 | p99 | errors |"
+        )?;
+        writeln!(out, "|---|---|---|---:|---:|---:|---:|---:|")?;
+        for results in &self.service {
+            let throughput =
+                |runs: &[Stats]| median_f64(runs.iter().map(Stats::throughput).collect());
+            let off = results
+                .layers
+                .iter()
+                .find(|l| !l.layers)
+                .map_or(0.0, |l| throughput(&l.runs));
+            for variant in &results.layers {
+                let this = throughput(&variant.runs);
+                writeln!(
+                    out,
+                    "| {} | {} | {} | {this:.0} | {:.3} | {:.2} ms | {:.2} ms | {} |",
+                    results.backend.name(),
+                    variant.server,
+                    if variant.layers { "on" } else { "off" },
+                    this / off.max(1e-9),
+                    median_f64(variant.runs.iter().map(|s| s.percentile_ms(50.0)).collect()),
+                    median_f64(variant.runs.iter().map(|s| s.percentile_ms(99.0)).collect()),
+                    variant.runs.iter().map(|s| s.errors).sum::<u64>(),
+                )?;
+            }
+        }
+        writeln!(out)
     }
 }
 

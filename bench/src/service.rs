@@ -55,6 +55,8 @@ pub struct Options {
     pub max_connections: Option<u32>,
     /// Where the service's output goes.
     pub log: PathBuf,
+    /// Rounds of the layers comparison (each server once a round).
+    pub layer_rounds: usize,
 }
 
 /// One backend's results.
@@ -73,6 +75,28 @@ pub struct Results {
     pub peak_rss_kib: u64,
     /// Seconds spent seeding.
     pub seed_seconds: f64,
+    /// GET sales order with the operations layers on and off.
+    pub layers: Vec<LayerRuns>,
+}
+
+/// One server's rounds of GET sales order in the layers comparison.
+pub struct LayerRuns {
+    /// Which server.
+    pub server: &'static str,
+    /// Whether the operations layers are on.
+    pub layers: bool,
+    /// One load run per round.
+    pub runs: Vec<Stats>,
+}
+
+impl LayerRuns {
+    fn new(server: &'static str, layers: bool) -> LayerRuns {
+        LayerRuns {
+            server,
+            layers,
+            runs: Vec::new(),
+        }
+    }
 }
 
 /// A tenant with its token.
@@ -149,11 +173,13 @@ async fn run_on(backend: Backend, url: &str, options: &Options) -> Result<Result
     let main_size = options.return_sizes[options.return_sizes.len() / 2];
     let main = &tenants[&main_size];
 
-    let mut server = Server::start(&options.binary, url, options.max_connections, &options.log)?;
+    let mut server = Server::service(&options.binary, url, options.max_connections, &options.log)?;
     let outcome = drive(backend, server.address, main, main_size, &tenants, options).await;
     let peak_rss_kib = server.peak_rss_kib();
     server.stop();
     let (cases, bulk, batch_growth, list_growth) = outcome?;
+    let token: Arc<str> = Arc::from(main.token.as_str());
+    let layers = compare_layers(url, &token, options).await?;
     Ok(Results {
         backend,
         cases,
@@ -162,6 +188,7 @@ async fn run_on(backend: Backend, url: &str, options: &Options) -> Result<Result
         list_growth,
         peak_rss_kib,
         seed_seconds,
+        layers,
     })
 }
 
@@ -185,19 +212,7 @@ async fn drive(
     let groups = (main_size / data::RETURNS_PER_SALES_ORDER).max(1) as u64;
     let run_id = uuid::Uuid::new_v4().simple().to_string();
     let makers: Vec<(String, load::MakeRequest)> = vec![
-        ("GET sales order".to_owned(), {
-            let token = token.clone();
-            Arc::new(move |n| {
-                let reference =
-                    data::sales_order_reference(1 + (spread(n) % SALES_ORDERS as u64) as usize);
-                load::request(
-                    "GET",
-                    &format!("/openapi/v1/SalesOrders/{reference}"),
-                    &token,
-                    None,
-                )
-            })
-        }),
+        ("GET sales order".to_owned(), get_sales_order(token.clone())),
         ("GET customer".to_owned(), {
             let token = token.clone();
             Arc::new(move |n| {
@@ -308,6 +323,77 @@ async fn drive(
     Ok((cases, bulk, batch_growth, list_growth))
 }
 
+/// GET sales order, spread over the tenant's 1,000 orders.
+fn get_sales_order(token: Arc<str>) -> load::MakeRequest {
+    Arc::new(move |n| {
+        let reference = data::sales_order_reference(1 + (spread(n) % SALES_ORDERS as u64) as usize);
+        load::request(
+            "GET",
+            &format!("/openapi/v1/SalesOrders/{reference}"),
+            &token,
+            None,
+        )
+    })
+}
+
+/// GET sales order served three ways, in rotating rounds: the binary, and
+/// this bench's own server (`serve.rs`) with the operations layers on and
+/// off. All three run at once on the seeded database, with the default pool.
+async fn compare_layers(
+    url: &str,
+    token: &Arc<str>,
+    options: &Options,
+) -> Result<Vec<LayerRuns>, String> {
+    let mut servers = vec![
+        (
+            LayerRuns::new("`logistics-service serve --rate-limit 0`", true),
+            Server::service(&options.binary, url, None, &options.log)?,
+        ),
+        (
+            LayerRuns::new("bench server, `server::app`", true),
+            Server::bench(true, url, &options.log)?,
+        ),
+        (
+            LayerRuns::new("bench server, the generated router alone", false),
+            Server::bench(false, url, &options.log)?,
+        ),
+    ];
+    let make = get_sales_order(token.clone());
+    let warm = Load {
+        duration: Duration::from_millis(300),
+        max_requests: 2_000,
+        ..options.load
+    };
+    for (_, server) in &servers {
+        load::run(server.address, warm, make.clone()).await;
+    }
+    let count = servers.len();
+    for round in 0..options.layer_rounds {
+        for turn in 0..count {
+            let (runs, server) = &mut servers[(round + turn) % count];
+            let stats = load::run(server.address, options.load, make.clone()).await;
+            if stats.ok == 0 {
+                return Err(format!(
+                    "GET sales order, {}: no successful request ({})",
+                    runs.server,
+                    stats.first_error.unwrap_or_default()
+                ));
+            }
+            eprintln!(
+                "  round {}: {} (layers {}): {:.0} req/s, p50 {:.2} ms, p99 {:.2} ms",
+                round + 1,
+                runs.server,
+                if runs.layers { "on" } else { "off" },
+                stats.throughput(),
+                stats.percentile_ms(50.0),
+                stats.percentile_ms(99.0)
+            );
+            runs.runs.push(stats);
+        }
+    }
+    Ok(servers.into_iter().map(|(runs, _)| runs).collect())
+}
+
 /// Spreads request numbers over the keys (a multiplicative hash), so that
 /// concurrent connections ask for different rows.
 fn spread(n: u64) -> u64 {
@@ -401,45 +487,71 @@ async fn seed(url: &str, return_sizes: &[usize]) -> Result<BTreeMap<usize, Tenan
     Ok(tenants)
 }
 
-/// The service binary, running.
+/// A loopback address nothing listens on yet.
+fn free_address() -> Result<SocketAddr, String> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    Ok(([127, 0, 0, 1], port).into())
+}
+
+/// A server under test, running as a child process.
 struct Server {
     child: Child,
     address: SocketAddr,
 }
 
 impl Server {
-    fn start(
+    /// The `logistics-service` binary serving `database` with `--rate-limit 0`.
+    fn service(
         binary: &Path,
         database: &str,
         max_connections: Option<u32>,
         log: &Path,
     ) -> Result<Server, String> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map_err(|e| e.to_string())?
-            .port();
-        let address: SocketAddr = ([127, 0, 0, 1], port).into();
-        let log_file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .map_err(|e| format!("{}: {e}", log.display()))?;
+        let address = free_address()?;
         let mut command = Command::new(binary);
         command
             .args(["--database", database, "serve", "--listen"])
             .arg(address.to_string())
             .args(["--rate-limit", "0"])
             .env_remove("DATABASE_URL")
-            .env_remove("LOGISTICS_MAX_CONNECTIONS")
-            .stdin(Stdio::null())
-            .stdout(log_file.try_clone().map_err(|e| e.to_string())?)
-            .stderr(log_file);
+            .env_remove("LOGISTICS_MAX_CONNECTIONS");
         if let Some(n) = max_connections {
             command.args(["--max-connections", &n.to_string()]);
         }
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("{}: {e}", binary.display()))?;
+        Server::start(command, address, log)
+    }
+
+    /// This bench's own binary serving `database` (`serve.rs`), with the
+    /// operations layers on or off.
+    fn bench(layers: bool, database: &str, log: &Path) -> Result<Server, String> {
+        let address = free_address()?;
+        let own = std::env::current_exe().map_err(|e| e.to_string())?;
+        let mut command = Command::new(own);
+        command
+            .args(["serve", "--layers", if layers { "on" } else { "off" }])
+            .args(["--database", database, "--listen"])
+            .arg(address.to_string());
+        Server::start(command, address, log)
+    }
+
+    /// Starts `command`, its output appended to `log`, and waits until it
+    /// listens on `address`.
+    fn start(mut command: Command, address: SocketAddr, log: &Path) -> Result<Server, String> {
+        let log_file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .map_err(|e| format!("{}: {e}", log.display()))?;
+        command
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .stdout(log_file.try_clone().map_err(|e| e.to_string())?)
+            .stderr(log_file);
+        let program = command.get_program().to_string_lossy().into_owned();
+        let mut child = command.spawn().map_err(|e| format!("{program}: {e}"))?;
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if std::net::TcpStream::connect(address).is_ok() {
@@ -447,14 +559,14 @@ impl Server {
             }
             if let Ok(Some(status)) = child.try_wait() {
                 return Err(format!(
-                    "the service exited ({status}) before listening; see {}",
+                    "{program} exited ({status}) before listening; see {}",
                     log.display()
                 ));
             }
             if Instant::now() > deadline {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err("the service did not listen within 60 s".to_owned());
+                return Err(format!("{program} did not listen within 60 s"));
             }
             std::thread::sleep(Duration::from_millis(50));
         }
