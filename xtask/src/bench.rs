@@ -1,6 +1,12 @@
-//! `cargo xtask bench [--quick] [--only codegen|layer|service|rate-limit]`: builds the
+//! `cargo xtask bench [--quick] [--only codegen|layer|service|rate-limit|compile]`: builds the
 //! service and the benchmark driver (`bench/`, `logistics-bench`) in release
 //! and runs it; the report is printed and written to `target/bench/report.md`.
+//!
+//! `--only compile` is measured here instead ([`compile`]): it times cargo
+//! builds of generated crates against progenitor's, which needs no release
+//! build of the service.
+
+mod compile;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,15 +17,19 @@ use crate::{Result, fail};
 /// Runs the benchmarks from the workspace `root` with `args` (`--quick`,
 /// `--only PART`, and any other option of `logistics-bench`, passed on).
 pub fn run(root: &Path, args: &[&str]) -> Result<()> {
-    if let Some(only) = args
+    let only = args
         .windows(2)
         .find(|pair| pair[0] == "--only")
-        .map(|pair| pair[1])
-        && !["codegen", "layer", "service", "rate-limit"].contains(&only)
-    {
-        return Err(fail(format!(
-            "--only {only}: expected codegen, layer, service or rate-limit"
-        )));
+        .map(|pair| pair[1]);
+    match only {
+        Some("compile") if args.len() == 2 => return compile::run(root, &target_dir(root)),
+        Some("compile") => return Err(fail("--only compile takes no other option")),
+        Some(only) if !["codegen", "layer", "service", "rate-limit"].contains(&only) => {
+            return Err(fail(format!(
+                "--only {only}: expected codegen, layer, service, rate-limit or compile"
+            )));
+        }
+        _ => {}
     }
     cargo(
         root,

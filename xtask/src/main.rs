@@ -11,7 +11,7 @@
 //! - `cargo xtask external-specs`: generate crates for every vendored public
 //!   document (and every golden fixture) into one scratch workspace and build it.
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
-//! - `cargo xtask bench [--quick] [--only codegen|layer|service]`: the
+//! - `cargo xtask bench [--quick] [--only codegen|layer|service|rate-limit|compile]`: the
 //!   benchmarks (`bench/`), a Markdown report in `target/bench/report.md`.
 //! - `cargo xtask mutants [--scope S] [--file GLOB]... [--unit] [-- ARGS]`: mutation
 //!   testing with a pinned cargo-mutants (docs/testing.md).
@@ -67,12 +67,15 @@ tasks:
                       them with clippy and rustdoc, warnings as errors
   test                format, codegen drift, clippy, tests and rustdoc: every
                       check a change must pass
-  bench [--quick] [--only codegen|layer|service]
+  bench [--quick] [--only codegen|layer|service|rate-limit|compile]
                       build the service and bench/ in release and measure:
                       codegen time, the generated layer against hand-written
                       axum, the service on SQLite and PostgreSQL; prints a
                       Markdown report and writes target/bench/report.md
                       (about 2 minutes after the build; --quick: 30 s)
+                      --only compile: no release build; the generated crates
+                      beside progenitor's (generation, debug rebuild, lines),
+                      written to target/bench/compile.md
   mutants [--scope default|domain|generator|runtime|all] [--file GLOB]...
           [--unit] [-- CARGO-MUTANTS-ARGS]
                       mutation testing: installs cargo-mutants (pinned) into

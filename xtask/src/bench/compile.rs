@@ -1,0 +1,491 @@
+//! `cargo xtask bench --only compile`: this generator beside progenitor on
+//! the same documents, in one run: generation time, the debug rebuild of
+//! the generated crates alone (dependencies built) and lines of generated
+//! code.
+//!
+//! Ours is the models and client crates (what a client user builds);
+//! progenitor's is its one crate. A rebuild is the crate's `src/lib.rs`
+//! touched and `cargo build` run, two ways: as cargo does by default
+//! (incremental, which a regeneration that changes little also gets) and
+//! with `CARGO_INCREMENTAL=0` (the crates compiled from nothing, as on CI).
+//! The two generators alternate run by run, so both see the same load;
+//! medians are reported. Installing progenitor and building dependencies
+//! run under `nice`; the measured commands at normal priority.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use openapi_codegen::RuntimeSource;
+
+use crate::test::{cargo_bin, run_command};
+use crate::{Result, fail};
+
+/// The progenitor this is measured against (`cargo-progenitor`).
+const PROGENITOR_VERSION: &str = "0.15.1";
+/// Timed runs of each measurement, per generator.
+const RUNS: usize = 5;
+/// The document issue 19 names.
+const FIRST: &str = "codegen-tests/specs/external/buildomat.json";
+/// Where the other candidates are: every vendored document.
+const FOLDERS: [&str; 2] = [
+    "codegen-tests/specs/external",
+    "codegen-tests/specs/external-3.1",
+];
+
+/// What was measured for one document.
+struct Row {
+    document: String,
+    bytes: u64,
+    generate: [Duration; 2],
+    incremental: [Timing; 2],
+    scratch: [Timing; 2],
+    lines: [Lines; 2],
+}
+
+/// Median wall and CPU (user + system, cargo and rustc) time of a build.
+#[derive(Clone, Copy)]
+struct Timing {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// Lines of the generated Rust files: all that are not blank, and of those
+/// the ones that are not comments (documentation included).
+#[derive(Clone, Copy)]
+struct Lines {
+    non_blank: usize,
+    code: usize,
+}
+
+/// Runs the compile bench from the workspace `root`, with cargo's `target`
+/// folder; prints the report and writes it to `target/bench/compile.md`.
+pub fn run(root: &Path, target: &Path) -> Result<()> {
+    let before = load_average();
+    let started = Instant::now();
+    let progenitor = install_progenitor(target)?;
+    let work = target.join("bench").join("compile");
+    if work.exists() {
+        std::fs::remove_dir_all(&work).map_err(|e| fail(format!("{}: {e}", work.display())))?;
+    }
+    let first = root.join(FIRST);
+    let taken = taken_by_both(root, &progenitor, &work, 2)?;
+    let largest = taken[0].clone();
+    // A second document when the largest is the first one: the next largest.
+    let mut documents = vec![first.clone()];
+    documents.extend(taken.into_iter().filter(|d| *d != first).take(1));
+    let mut rows = Vec::new();
+    for document in &documents {
+        eprintln!("compile bench: {}", relative(root, document));
+        rows.push(measure(root, target, &progenitor, &work, document)?);
+    }
+    let after = load_average();
+    let report = render(
+        &rows,
+        &relative(root, &largest),
+        &before,
+        &after,
+        started.elapsed(),
+    );
+    print!("{report}");
+    let out = target.join("bench").join("compile.md");
+    std::fs::write(&out, &report).map_err(|e| fail(format!("{}: {e}", out.display())))?;
+    eprintln!("wrote {}", out.display());
+    Ok(())
+}
+
+/// `cargo install`s the pinned progenitor under `target/bench-tools` (a
+/// no-op once it is there); the path of its binary.
+fn install_progenitor(target: &Path) -> Result<PathBuf> {
+    let tools = target.join("bench-tools");
+    let mut command = niced(&cargo_bin());
+    command.args([
+        "install",
+        "--locked",
+        "--quiet",
+        "--version",
+        PROGENITOR_VERSION,
+        "--root",
+    ]);
+    command.arg(&tools).arg("cargo-progenitor");
+    run_command(command)?;
+    Ok(tools.join("bin").join("cargo-progenitor"))
+}
+
+/// The `count` largest vendored documents that both generators take,
+/// largest first.
+fn taken_by_both(
+    root: &Path,
+    progenitor: &Path,
+    work: &Path,
+    count: usize,
+) -> Result<Vec<PathBuf>> {
+    let mut candidates = Vec::new();
+    for folder in FOLDERS {
+        let dir = root.join(folder);
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let spec = matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("json" | "yaml" | "yml")
+            );
+            if spec && let Ok(meta) = entry.metadata() {
+                candidates.push((meta.len(), path));
+            }
+        }
+    }
+    candidates.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let probe = work.join("probe");
+    let mut taken = Vec::new();
+    for (_, path) in candidates {
+        let both = progenitor_generate(progenitor, &path, &probe.join("progenitor"), "probe", true)
+            .is_ok()
+            && openapi_codegen::generate_standalone_with(
+                &path,
+                "probe",
+                crate::generate::COMMAND,
+                &RuntimeSource::Path("runtime".to_owned()),
+            )
+            .is_ok();
+        let _ = std::fs::remove_dir_all(&probe);
+        if both {
+            taken.push(path);
+            if taken.len() == count {
+                break;
+            }
+        }
+    }
+    if taken.is_empty() {
+        return Err(fail("no vendored document is taken by both generators"));
+    }
+    Ok(taken)
+}
+
+fn measure(
+    root: &Path,
+    target: &Path,
+    progenitor: &Path,
+    work: &Path,
+    document: &Path,
+) -> Result<Row> {
+    let stem = crate::generate::default_name(document)?;
+    let name = format!("bench-{stem}");
+    let client = format!("{name}-client");
+    let ours = work.join(&stem).join("ours");
+    let theirs = work.join(&stem).join("progenitor");
+    let runtime = RuntimeSource::Path(root.join("runtime").to_string_lossy().into_owned());
+
+    let mut generate = [Vec::new(), Vec::new()];
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        crate::generate::generate(root, document, &ours, &name, &runtime)?;
+        generate[0].push(started.elapsed());
+        if theirs.exists() {
+            std::fs::remove_dir_all(&theirs)
+                .map_err(|e| fail(format!("{}: {e}", theirs.display())))?;
+        }
+        let started = Instant::now();
+        progenitor_generate(
+            progenitor,
+            document,
+            &theirs,
+            &format!("{stem}-progenitor"),
+            false,
+        )?;
+        generate[1].push(started.elapsed());
+    }
+    // A workspace of its own, as it would be anywhere but under this one.
+    let manifest = theirs.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
+    std::fs::write(&manifest, format!("{text}\n[workspace]\n"))
+        .map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
+
+    // Our output builds with the versions this workspace has built.
+    std::fs::copy(root.join("Cargo.lock"), ours.join("Cargo.lock"))
+        .map_err(|e| fail(format!("{}: {e}", ours.display())))?;
+    let ours_build = Build {
+        dir: ours.clone(),
+        touch: ours.join("models/src/lib.rs"),
+        package: Some(client),
+        target: target.to_path_buf(),
+    };
+    let theirs_build = Build {
+        dir: theirs.clone(),
+        touch: theirs.join("src/lib.rs"),
+        package: None,
+        target: target.to_path_buf(),
+    };
+    for build in [&ours_build, &theirs_build] {
+        for incremental in [true, false] {
+            build.prepare(incremental)?;
+        }
+    }
+    let mut incremental = [Vec::new(), Vec::new()];
+    let mut scratch = [Vec::new(), Vec::new()];
+    for _ in 0..RUNS {
+        for (i, build) in [&ours_build, &theirs_build].into_iter().enumerate() {
+            incremental[i].push(build.timed(true)?);
+        }
+        for (i, build) in [&ours_build, &theirs_build].into_iter().enumerate() {
+            scratch[i].push(build.timed(false)?);
+        }
+    }
+    let bytes = std::fs::metadata(document).map(|m| m.len()).unwrap_or(0);
+    Ok(Row {
+        document: relative(root, document),
+        bytes,
+        generate: [median(&generate[0]), median(&generate[1])],
+        incremental: [timing(&incremental[0]), timing(&incremental[1])],
+        scratch: [timing(&scratch[0]), timing(&scratch[1])],
+        lines: [
+            lines(&[ours.join("models/src"), ours.join("client/src")])?,
+            lines(&[theirs.join("src")])?,
+        ],
+    })
+}
+
+/// One generated crate (or crate pair) to rebuild.
+struct Build {
+    dir: PathBuf,
+    touch: PathBuf,
+    package: Option<String>,
+    target: PathBuf,
+}
+
+impl Build {
+    fn command(&self, incremental: bool) -> Command {
+        let mut command = Command::new(cargo_bin());
+        self.configure(&mut command, incremental);
+        command
+    }
+
+    fn configure(&self, command: &mut Command, incremental: bool) {
+        command
+            .current_dir(&self.dir)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env("CARGO_INCREMENTAL", if incremental { "1" } else { "0" })
+            .args(["build", "--quiet"]);
+        if let Some(package) = &self.package {
+            command.args(["-p", package]);
+        }
+    }
+
+    /// Builds the dependencies (and the crates once), niced and untimed.
+    fn prepare(&self, incremental: bool) -> Result<()> {
+        let mut command = niced(&cargo_bin());
+        self.configure(&mut command, incremental);
+        run_command(command)
+    }
+
+    /// Touches the crate and rebuilds it at normal priority.
+    fn timed(&self, incremental: bool) -> Result<Timing> {
+        touch(&self.touch)?;
+        let cpu = children_cpu();
+        let started = Instant::now();
+        run_command(self.command(incremental))?;
+        Ok(Timing {
+            wall: started.elapsed(),
+            cpu: children_cpu().saturating_sub(cpu),
+        })
+    }
+}
+
+/// Generates `document` with progenitor into `out` as the crate `name`.
+fn progenitor_generate(
+    progenitor: &Path,
+    document: &Path,
+    out: &Path,
+    name: &str,
+    quiet: bool,
+) -> Result<()> {
+    let mut command = Command::new(progenitor);
+    command
+        .arg("progenitor")
+        .arg("--input")
+        .arg(document)
+        .arg("--output")
+        .arg(out)
+        .args(["--name", name, "--version", "0.1.0"]);
+    if quiet {
+        command
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+    } else {
+        command.stdout(std::process::Stdio::null());
+    }
+    run_command(command)
+}
+
+fn niced(program: &str) -> Command {
+    let mut command = Command::new("nice");
+    command.args(["-n", "10", program]);
+    command
+}
+
+/// Sets the file's modification time to now (what `touch` does), so that
+/// cargo rebuilds its crate.
+fn touch(path: &Path) -> Result<()> {
+    let file = std::fs::File::options()
+        .append(true)
+        .open(path)
+        .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+    file.set_modified(std::time::SystemTime::now())
+        .map_err(|e| fail(format!("{}: {e}", path.display())))
+}
+
+/// CPU time (user + system) of this process's waited-for children, from
+/// `/proc/self/stat` (in clock ticks of 10 ms); zero where there is none.
+fn children_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    // cutime and cstime are fields 16 and 17 of the line (13 and 14 here).
+    let ticks: u64 = [13, 14]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+        .sum();
+    Duration::from_millis(ticks * 10)
+}
+
+fn lines(dirs: &[PathBuf]) -> Result<Lines> {
+    let mut counted = Lines {
+        non_blank: 0,
+        code: 0,
+    };
+    for dir in dirs {
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+            for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                counted.non_blank += 1;
+                if !line.starts_with("//") {
+                    counted.code += 1;
+                }
+            }
+        }
+    }
+    Ok(counted)
+}
+
+fn median(values: &[Duration]) -> Duration {
+    let mut sorted = values.to_vec();
+    sorted.sort();
+    sorted.get(sorted.len() / 2).copied().unwrap_or_default()
+}
+
+fn timing(values: &[Timing]) -> Timing {
+    Timing {
+        wall: median(&values.iter().map(|t| t.wall).collect::<Vec<_>>()),
+        cpu: median(&values.iter().map(|t| t.cpu).collect::<Vec<_>>()),
+    }
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+fn seconds(duration: Duration) -> String {
+    format!("{:.2} s", duration.as_secs_f64())
+}
+
+fn ratio(ours: Duration, theirs: Duration) -> String {
+    if theirs.is_zero() {
+        return "–".to_owned();
+    }
+    format!("{:.2}", ours.as_secs_f64() / theirs.as_secs_f64())
+}
+
+fn render(rows: &[Row], largest: &str, before: &str, after: &str, wall: Duration) -> String {
+    let mut out = String::new();
+    out.push_str("## Compile time: this generator beside progenitor\n\n");
+    out.push_str(&format!(
+        "- run: `cargo xtask bench --only compile`, {:.0} s in all; progenitor {PROGENITOR_VERSION} (`cargo-progenitor`, release build)\n",
+        wall.as_secs_f64()
+    ));
+    out.push_str(&format!(
+        "- load average (1, 5, 15 min) before: {before}; after: {after}\n"
+    ));
+    out.push_str(&format!(
+        "- the largest vendored document both generators take: `{largest}`\n"
+    ));
+    out.push_str(&format!(
+        "- medians of {RUNS} runs, the generators alternating; ours is the models + client crates, progenitor's its one crate; a rebuild touches `src/lib.rs` (ours: the models') and runs `cargo build` (debug, dependencies built); CPU is user + system time of cargo and rustc\n"
+    ));
+    out.push_str("- generation: ours in process in the unoptimised xtask (what `cargo xtask generate` runs), progenitor as its release binary, files written in both\n\n");
+    out.push_str("| document | measure | ours | progenitor | ours / progenitor |\n|---|---|---:|---:|---:|\n");
+    for row in rows {
+        let doc = format!("`{}` ({} kB)", row.document, row.bytes / 1000);
+        let mut line = |measure: &str, ours: String, theirs: String, r: String| {
+            out.push_str(&format!(
+                "| {doc} | {measure} | {ours} | {theirs} | {r} |\n"
+            ));
+        };
+        line(
+            "generation",
+            seconds(row.generate[0]),
+            seconds(row.generate[1]),
+            ratio(row.generate[0], row.generate[1]),
+        );
+        for (label, timings) in [
+            (
+                "rebuild, incremental (cargo's default): wall",
+                &row.incremental,
+            ),
+            (
+                "rebuild, from scratch (`CARGO_INCREMENTAL=0`): wall",
+                &row.scratch,
+            ),
+        ] {
+            line(
+                label,
+                seconds(timings[0].wall),
+                seconds(timings[1].wall),
+                ratio(timings[0].wall, timings[1].wall),
+            );
+            line(
+                &label.replace(": wall", ": CPU"),
+                seconds(timings[0].cpu),
+                seconds(timings[1].cpu),
+                ratio(timings[0].cpu, timings[1].cpu),
+            );
+        }
+        let [ours, theirs] = row.lines;
+        line(
+            "lines of Rust (non-blank / not comments)",
+            format!("{} / {}", ours.non_blank, ours.code),
+            format!("{} / {}", theirs.non_blank, theirs.code),
+            format!(
+                "{:.2} / {:.2}",
+                ours.non_blank as f64 / theirs.non_blank.max(1) as f64,
+                ours.code as f64 / theirs.code.max(1) as f64
+            ),
+        );
+    }
+    out
+}
