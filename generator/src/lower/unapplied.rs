@@ -52,3 +52,26 @@ fn walk(value: &Value, at: &Pointer, names_properties: bool, found: &mut Vec<Poi
         _ => {}
     }
 }
+
+/// The readOnly/writeOnly note counts every schema that uses them, those in
+/// a list of schemas (`allOf`, `oneOf`, `anyOf`) too.
+#[cfg(test)]
+mod note_tests {
+    use super::*;
+
+    #[test]
+    fn read_only_in_a_list_of_schemas_is_counted() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n\
+                    components:\n  schemas:\n    Pet:\n      allOf:\n\
+                    \x20       - {type: object, properties: {id: {type: integer, readOnly: true}}}\n\
+                    \x20       - {type: object, properties: {secret: {type: string, writeOnly: true}}}\n";
+        let doc = Document::parse(text, "rw.yaml", false).unwrap();
+        let note = read_write_only_note(&doc).expect("no note for readOnly inside allOf");
+        assert!(
+            note.contains(
+                "(2 schema(s), the first at rw.yaml#/components/schemas/Pet/allOf/0/properties/id)"
+            ),
+            "{note}"
+        );
+    }
+}
