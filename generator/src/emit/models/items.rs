@@ -616,7 +616,15 @@ fn union_items(
         let ident = format_ident!("{}", v.name);
         let ty = variant_ty(v);
         let line = match &v.shape.ty {
-            Ty::Named(named) => format!(" A [`{named}`]."),
+            // The type may live in another module: link to it by its path.
+            Ty::Named(named) => {
+                let path = cx.types.shape(&v.shape).to_string().replace(' ', "");
+                if path == *named {
+                    format!(" A [`{named}`].")
+                } else {
+                    format!(" A [`{named}`]({path}).")
+                }
+            }
             _ => format!(" The `{}` alternative.", v.name),
         };
         quote!(#[doc = #line] #ident(#ty),)
