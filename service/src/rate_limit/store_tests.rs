@@ -3,8 +3,8 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::atomic::Ordering::SeqCst;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -107,7 +107,9 @@ async fn test_redis() -> Option<SocketAddr> {
                 std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
             let message = format!("Redis at {url} cannot be used: {error}");
             assert!(!under_ci, "{message}; under CI this test must run");
-            eprintln!("\n!!!!! SKIPPED: {message}. This test did NOT run; under CI=true it fails.\n");
+            eprintln!(
+                "\n!!!!! SKIPPED: {message}. This test did NOT run; under CI=true it fails.\n"
+            );
             None
         }
     }
@@ -238,7 +240,11 @@ async fn the_redis_store_reconnects_a_second_after_losing_redis() {
         hit().await.map_err(|e| e.0).unwrap(),
         Verdict::Allowed { remaining: 8 }
     );
-    assert_eq!(relay.connections(), 1, "one connection serves every request");
+    assert_eq!(
+        relay.connections(),
+        1,
+        "one connection serves every request"
+    );
 
     relay.cut().await;
     assert!(hit().await.is_err(), "the connection was lost");
