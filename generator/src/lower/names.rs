@@ -172,6 +172,28 @@ mod tests {
     }
 
     #[test]
+    fn only_a_leading_sign_is_spelled_out() {
+        // Inside a name, `+` and `-` separate words, as in media types and
+        // headers; only a sign in front is a value's sign (`+1`, `-1`).
+        assert_eq!(type_name("application/vnd.api+json"), "ApplicationVndApiJson");
+        assert_eq!(type_name("merge-patch+json"), "MergePatchJson");
+        assert_eq!(field_name("1+1"), "n1_1");
+        assert_eq!(field_name("x-1"), "x_1");
+        assert_eq!(field_name("-x"), "minus_x");
+        assert_eq!(field_name("+x"), "plus_x");
+    }
+
+    #[test]
+    fn a_symbol_separates_words_even_when_it_is_not_ascii() {
+        // Non-ASCII letters are dropped, but a symbol is a word boundary,
+        // whatever its alphabet: the words either side must not run together.
+        assert_eq!(field_name("price€total"), "price_total");
+        assert_eq!(type_name("net–weight"), "NetWeight");
+        assert_eq!(field_name("net–weight"), "net_weight");
+        assert_eq!(field_name("café"), "caf");
+    }
+
+    #[test]
     fn resolves_collisions_in_order() {
         let mut ns = Namespace::default();
         assert_eq!(ns.claim("FooBar".into()), "FooBar");
