@@ -499,4 +499,44 @@ mod tests {
         let lifted: Vec<&str> = api.common_headers.iter().map(|p| p.wire.as_str()).collect();
         assert_eq!(lifted, ["X-Tenant-Id"]);
     }
+
+    #[test]
+    fn a_header_some_operation_lacks_is_not_lifted() {
+        // `/b` takes a header, but not the component `/a` takes.
+        let api = api(
+            "paths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/Tenant'}]\n      responses: {'200': {description: ok}}\n  /b:\n    get:\n      parameters: [{name: X-Other, in: header, schema: {type: string}}]\n      responses: {'200': {description: ok}}\ncomponents:\n  parameters:\n    Tenant: {name: X-Tenant-Id, in: header, schema: {type: string}}\n",
+        );
+        assert!(api.common_headers.is_empty(), "{:?}", api.common_headers);
+    }
+
+    #[test]
+    fn names_servers_by_the_first_words_of_their_description() {
+        let api = api(concat!(
+            "servers:\n",
+            "  - {url: 'https://api.example.com', description: 'Production. Live data'}\n",
+            "  - {url: 'https://eu.example.com', description: 'EU west data centre'}\n",
+            "  - {url: 'https://a.example.com', description: 'One server of the many we run'}\n",
+            "  - {url: 'https://b.example.com'}\n",
+            "  - {url: 'https://c.example.com', description: 'Production: the other one'}\n",
+            "  - {url: 'https://d.example.com', description: '(no name)'}\n",
+            "paths: {}\n",
+        ));
+        let names: Vec<(&str, &str)> = api
+            .servers
+            .iter()
+            .map(|s| (s.name.as_str(), s.url.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("Production", "https://api.example.com"),
+                ("EuWestDataCentre", "https://eu.example.com"),
+                // More than four words is a sentence, not a name.
+                ("Server3", "https://a.example.com"),
+                ("Server4", "https://b.example.com"),
+                ("Production2", "https://c.example.com"),
+                ("Server6", "https://d.example.com"),
+            ]
+        );
+    }
 }
