@@ -471,6 +471,34 @@ mod tests {
     }
 
     #[test]
+    fn boxes_the_variants_through_which_a_union_holds_itself() {
+        // Node is a Leaf or a Pair, and a Pair holds a Node: the cycle is
+        // boxed at each step, the union's variant as the struct's field.
+        let api = api(
+            "paths: {}\ncomponents:\n  schemas:\n    Node: {oneOf: [{$ref: '#/components/schemas/Leaf'}, {$ref: '#/components/schemas/Pair'}]}\n    Leaf: {type: object, properties: {value: {type: string}}}\n    Pair: {type: object, properties: {left: {$ref: '#/components/schemas/Node'}, label: {$ref: '#/components/schemas/Leaf'}}}\n",
+        );
+        let variants: Vec<(String, bool)> = match &api.type_named("Node").unwrap().kind {
+            TypeKind::Union(u) => u
+                .variants
+                .iter()
+                .map(|v| (v.name.clone(), v.boxed))
+                .collect(),
+            other => panic!("Node is {other:?}"),
+        };
+        assert_eq!(
+            variants,
+            [("Leaf".to_owned(), false), ("Pair".to_owned(), true)]
+        );
+        assert_eq!(
+            struct_fields(&api, "Pair"),
+            [
+                ("left".to_owned(), false, true),
+                ("label".to_owned(), false, false)
+            ]
+        );
+    }
+
+    #[test]
     fn marks_request_types_and_types_with_checks() {
         let api = api(
             "paths:\n  /a:\n    post:\n      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/In'}}}}\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Out'}}}}\ncomponents:\n  schemas:\n    In: {type: object, properties: {x: {$ref: '#/components/schemas/Leaf'}}}\n    Leaf: {type: object, properties: {s: {type: string, minLength: 2}}}\n    Out: {type: object, properties: {n: {type: integer, format: int32}}}\n",
