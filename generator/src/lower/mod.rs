@@ -499,6 +499,17 @@ mod tests {
     }
 
     #[test]
+    fn an_object_whose_other_properties_or_size_are_checked_has_checks() {
+        let api = api(
+            "paths: {}\ncomponents:\n  schemas:\n    Tags: {type: object, properties: {name: {type: string}}, additionalProperties: {type: string, minLength: 2}}\n    Counted: {type: object, properties: {name: {type: string}}, minProperties: 1}\n    Free: {type: object, properties: {name: {type: string}}, additionalProperties: {type: string}}\n",
+        );
+        let checked = |name: &str| api.type_named(name).unwrap().has_checks;
+        assert!(checked("Tags"), "the values are checked");
+        assert!(checked("Counted"), "the number of entries is checked");
+        assert!(!checked("Free"));
+    }
+
+    #[test]
     fn marks_request_types_and_types_with_checks() {
         let api = api(
             "paths:\n  /a:\n    post:\n      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/In'}}}}\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Out'}}}}\ncomponents:\n  schemas:\n    In: {type: object, properties: {x: {$ref: '#/components/schemas/Leaf'}}}\n    Leaf: {type: object, properties: {s: {type: string, minLength: 2}}}\n    Out: {type: object, properties: {n: {type: integer, format: int32}}}\n",
