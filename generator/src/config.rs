@@ -127,10 +127,10 @@ impl Target {
 
     /// A target for a document alone with only a client, as `cargo xtask
     /// generate --client-only` makes: one crate, `<name>-client` in
-    /// `client/`, with the models as its `models` module. Rebuilding one
-    /// crate costs about half of rebuilding two (each rustc run pays for
-    /// loading the dependencies, expanding, checking and saving its
-    /// incremental state), and a client alone needs no models crate to share.
+    /// `client/`, with the models as its `models` module. One crate
+    /// rebuilds faster than two (each rustc run pays again for loading the
+    /// dependencies, expanding derives and saving its incremental state),
+    /// and a client alone needs no models crate to share.
     pub fn client_only(spec: PathBuf, name: &str) -> Self {
         Target {
             server: None,

@@ -5,7 +5,7 @@
 //! By default the folder holds three crates: `<name>-models`,
 //! `<name>-client` and `<name>-server`. With `--client-only` it holds one,
 //! `<name>-client`, with the models as its `models` module: what a client
-//! alone needs, and half the crates to rebuild at each regeneration.
+//! alone needs, and one crate to rebuild at each regeneration, not two.
 //!
 //! The generated crates depend on `openapi-runtime`. By default (`vendor`)
 //! this workspace's `runtime/` crate is copied into `DIR/openapi-runtime/`
