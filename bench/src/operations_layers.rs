@@ -50,6 +50,10 @@ pub struct Turn {
     pub stats: Stats,
     /// The server's CPU time (user + system, all threads) over the turn.
     pub cpu: Duration,
+    /// The driver's (this process's) CPU time over the turn.
+    pub driver_cpu: Duration,
+    /// How the server's live threads were scheduled over the turn.
+    pub scheduling: Scheduling,
     /// The instructions the server executed over the turn (under callgrind).
     pub instructions: Option<u64>,
     /// The 1-minute load average when the turn started.
@@ -65,6 +69,11 @@ impl Turn {
     /// Server CPU time per request, in microseconds.
     pub fn cpu_micros_per_request(&self) -> f64 {
         self.cpu.as_secs_f64() * 1e6 / self.requests().max(1) as f64
+    }
+
+    /// The driver's CPU time per request, in microseconds.
+    pub fn driver_micros_per_request(&self) -> f64 {
+        self.driver_cpu.as_secs_f64() * 1e6 / self.requests().max(1) as f64
     }
 
     /// Instructions per request, when counted.
@@ -137,12 +146,16 @@ pub async fn run(
                     turn.stats.first_error.clone().unwrap_or_default()
                 ));
             }
+            let per_request = turn.requests().max(1) as f64;
             eprintln!(
-                "  round {}: {} (layers {}): {:.1} µs CPU/request{}, {:.0} req/s, p50 {:.2} ms, load {:.2}",
+                "  round {}: {} (layers {}): {:.1} µs CPU/request (driver {:.1} µs; server waited {:.1} µs for a core, {:.2} voluntary switches){}, {:.0} req/s, p50 {:.2} ms, load {:.2}",
                 round + 1,
                 runs.server,
                 if runs.layers { "on" } else { "off" },
                 turn.cpu_micros_per_request(),
+                turn.driver_micros_per_request(),
+                turn.scheduling.run_delay.as_secs_f64() * 1e6 / per_request,
+                turn.scheduling.voluntary_switches as f64 / per_request,
                 turn.instructions_per_request()
                     .map_or_else(String::new, |n| format!(", {n:.0} instructions/request")),
                 turn.stats.throughput(),
@@ -177,9 +190,13 @@ async fn measure(
         callgrind_control(server.pid(), "--zero")?;
     }
     let load_average = load_average_1min();
+    let own = std::process::id();
+    let (driver_before, scheduled_before) = (cpu_time(own)?, Scheduling::of(server.pid()));
     let before = cpu_time(server.pid())?;
     let stats = load::run(server.address, load, make.clone()).await;
     let cpu = cpu_time(server.pid())?.saturating_sub(before);
+    let driver_cpu = cpu_time(own)?.saturating_sub(driver_before);
+    let scheduling = Scheduling::of(server.pid()).since(&scheduled_before);
     let instructions = if callgrind {
         Some(callgrind_dump(server.pid())?)
     } else {
@@ -188,6 +205,8 @@ async fn measure(
     Ok(Turn {
         stats,
         cpu,
+        driver_cpu,
+        scheduling,
         instructions,
         load_average,
     })
@@ -217,6 +236,58 @@ fn parse_cpu_ticks(stat: &str) -> Option<u64> {
     let utime: u64 = fields.next()?.parse().ok()?;
     let stime: u64 = fields.next()?.parse().ok()?;
     Some(utime + stime)
+}
+
+/// How a process's live threads were scheduled (summed over
+/// `/proc/<pid>/task/*`): a diagnostic of where a server's wall time went
+/// besides its CPU time. Threads that ended in between are not counted.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Scheduling {
+    /// Time runnable but waiting for a core (`schedstat`'s second field).
+    pub run_delay: Duration,
+    /// Times a thread gave up its core to wait (for I/O, a lock, a wake-up).
+    pub voluntary_switches: u64,
+}
+
+impl Scheduling {
+    fn of(pid: u32) -> Scheduling {
+        let mut total = Scheduling::default();
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return total;
+        };
+        for task in tasks.flatten() {
+            let path = task.path();
+            if let Some(delay) = std::fs::read_to_string(path.join("schedstat"))
+                .ok()
+                .and_then(|text| text.split_whitespace().nth(1)?.parse::<u64>().ok())
+            {
+                total.run_delay += Duration::from_nanos(delay);
+            }
+            if let Some(switches) =
+                std::fs::read_to_string(path.join("status"))
+                    .ok()
+                    .and_then(|text| {
+                        text.lines()
+                            .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))?
+                            .trim()
+                            .parse::<u64>()
+                            .ok()
+                    })
+            {
+                total.voluntary_switches += switches;
+            }
+        }
+        total
+    }
+
+    fn since(&self, before: &Scheduling) -> Scheduling {
+        Scheduling {
+            run_delay: self.run_delay.saturating_sub(before.run_delay),
+            voluntary_switches: self
+                .voluntary_switches
+                .saturating_sub(before.voluntary_switches),
+        }
+    }
 }
 
 /// The 1-minute load average.

@@ -360,9 +360,12 @@ impl Report {
         };
         writeln!(
             out,
-            "| backend | server | layers | {unit} (median) | each round | ratio to layers off | req/s (median) | each round | p50 | p99 | errors |"
+            "| backend | server | layers | {unit} (median) | each round | ratio to layers off | driver CPU per request (median) | req/s (median) | each round | p50 | p99 | errors |"
         )?;
-        writeln!(out, "|---|---|---|---:|---|---:|---:|---|---:|---:|---:|")?;
+        writeln!(
+            out,
+            "|---|---|---|---:|---|---:|---:|---:|---|---:|---:|---:|"
+        )?;
         let metric = |turn: &Turn| {
             if callgrind {
                 turn.instructions_per_request().unwrap_or(f64::NAN)
@@ -392,13 +395,14 @@ impl Report {
                 };
                 writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {:.3} | {:.0} | {} | {:.2} ms | {:.2} ms | {} |",
+                    "| {} | {} | {} | {} | {} | {:.3} | {:.1} µs | {:.0} | {} | {:.2} ms | {:.2} ms | {} |",
                     backend.name(),
                     variant.server,
                     if variant.layers { "on" } else { "off" },
                     shown(this),
                     each(&|t| shown(metric(t))),
                     this / off,
+                    median_of(variant, &|t| t.driver_micros_per_request()),
                     median_of(variant, &|t| t.stats.throughput()),
                     each(&|t| format!("{:.0}", t.stats.throughput())),
                     median_of(variant, &|t| t.stats.percentile_ms(50.0)),
