@@ -16,7 +16,7 @@ mod compile;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::test::{cargo_bin, run_command};
+use crate::test::{cargo_command, run_command};
 use crate::{Result, fail};
 
 /// Runs the benchmarks from the workspace `root` with `args` (`--quick`,
@@ -70,28 +70,10 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     run_command(command)
 }
 
-/// What `cargo run` sets in the environment of the program it runs (this
-/// task, through the `cargo xtask` alias) about that program's package.
-/// A cargo started from here inherits them, and cargo compares a build
-/// script's `rerun-if-env-changed` variables with its own environment, not
-/// with what it sets for the script: ring 0.17.14's build script declares
-/// `CARGO_PKG_NAME`, `CARGO_PKG_VERSION_*`, `CARGO_MANIFEST_DIR`,
-/// `CARGO_MANIFEST_LINKS` and `OUT_DIR`, so with them inherited ring's build
-/// script counts as changed and ring, rustls, sqlx and everything over them
-/// are rebuilt — and rebuilt again by the next release build from a shell.
-/// (briansmith/ring#2454, fixed in ring after 0.17.14; cargo: rust-lang/cargo#16134.)
-const SET_BY_CARGO_RUN: [&str; 5] = [
-    "CARGO_MANIFEST_DIR",
-    "CARGO_MANIFEST_PATH",
-    "CARGO_MANIFEST_LINKS",
-    "CARGO_PRIMARY_PACKAGE",
-    "OUT_DIR",
-];
-
 /// `cargo build --release --locked -p logistics-bench -p logistics-service`
 /// with the environment a shell would give it (less what `cargo run` added).
 fn release_build(root: &Path) -> Command {
-    let mut command = Command::new(cargo_bin());
+    let mut command = cargo_command();
     command.current_dir(root).args([
         "build",
         "--release",
@@ -101,16 +83,6 @@ fn release_build(root: &Path) -> Command {
         "-p",
         "logistics-service",
     ]);
-    for (name, _) in std::env::vars_os() {
-        let name = name.to_string_lossy();
-        if name.starts_with("CARGO_PKG_")
-            || name.starts_with("CARGO_BIN_")
-            || name.starts_with("CARGO_CRATE_")
-            || SET_BY_CARGO_RUN.contains(&name.as_ref())
-        {
-            command.env_remove(name.as_ref());
-        }
-    }
     command
 }
 
