@@ -48,6 +48,5 @@ pub use axum;
 /// The models crate (`logistics-models`): the types of bodies and parameters, and their validation.
 pub use logistics_models as models;
 
-/// How this API's error responses are written: every error the router answers, its own
-/// included, is rendered with [`ApiError::render_as`] in this format.
+/// How this API's error responses are written: every error the router answers, its own included, is rendered with [`ApiError::render_as`] in this format, the shape of the document's `ErrorResponse` (`{error: {code, message, errors}, requestId, timestamp}`).
 pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;

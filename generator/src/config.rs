@@ -54,12 +54,23 @@ pub struct Target {
     /// The name of the server trait; by default made from `info.title`.
     #[serde(default)]
     pub trait_name: Option<String>,
-    /// The schema every error response uses (`components.schemas` key), whose
-    /// shape the server stubs render for every error they answer themselves.
-    /// It must have `error.code`, `error.message`, `error.errors[]` with
-    /// `property`/`message`/`errorCode`, `requestId` and `timestamp`.
+    /// The schema every error response uses (`components.schemas` key): the
+    /// client's `ErrorBody`, and the shape the server stubs write every error
+    /// in, their own included. Its properties are matched by name to the
+    /// parts of an error (status, message, error code, the problems, the
+    /// request id, the time; see ARCHITECTURE.md); a required one that
+    /// matches none is an error. Without one, the server stubs write RFC
+    /// 9457 problem details (`application/problem+json`).
     #[serde(default)]
     pub error_schema: Option<String>,
+    /// API-key security schemes (by their `components.securitySchemes`
+    /// name) whose key the client sends after `Bearer `, for documents that
+    /// say so only in words (an `apiKey` in `Authorization` described as
+    /// "sent as `Bearer <token>`"). Other API keys are sent as given;
+    /// `type: http, scheme: bearer` needs no entry. The server stubs hand
+    /// the header's value to the authentication hook as it came.
+    #[serde(default)]
+    pub bearer_api_keys: Vec<String>,
     /// Whether the client also accepts success bodies wrapped as
     /// `{"data": ..., "status": ...}`.
     #[serde(default)]
@@ -110,6 +121,7 @@ impl Target {
             server: Some(krate("server")),
             trait_name: None,
             error_schema: None,
+            bearer_api_keys: Vec::new(),
             client_accepts_data_envelope: false,
             client_example: None,
             version: None,

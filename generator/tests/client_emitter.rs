@@ -26,6 +26,7 @@ fn target() -> Target {
         server: None,
         trait_name: None,
         error_schema: None,
+        bearer_api_keys: Vec::new(),
         client_accepts_data_envelope: true,
         client_example: None,
         version: None,
@@ -203,6 +204,55 @@ fn an_error_schema_must_be_a_schema_of_the_document() {
     target.error_schema = Some("Item".to_owned());
     let generated = generate(&data(), &target, "test").unwrap();
     assert!(file(&generated, "client/src/lib.rs").contains("pub type ErrorBody = models::Item;"));
+}
+
+#[test]
+fn an_api_key_in_authorization_gets_bearer_only_where_the_settings_ask() {
+    let text = r#"
+openapi: 3.0.3
+info: {title: Keys, version: '1'}
+security: [{token: []}]
+paths:
+  /ping:
+    get:
+      operationId: ping
+      responses:
+        '204': {description: Up.}
+components:
+  securitySchemes:
+    token: {type: apiKey, in: header, name: Authorization}
+"#;
+    let doc = openapi_codegen::parse::Document::parse(text, "keys.yaml", false).unwrap();
+    let mut target = target();
+    let generate = |target: &Target| openapi_codegen::generate_from(&doc, target, "test");
+    let generated = generate(&target).unwrap();
+    let ops = flat(file(&generated, "client/src/operations.rs"));
+    assert!(
+        ops.contains("Scheme::Header { name: \"Authorization\", prefix: None, }"),
+        "{ops}"
+    );
+    assert!(
+        !flat(file(&generated, "client/src/config.rs")).contains("Bearer <token>"),
+        "the docs do not promise a prefix"
+    );
+
+    target.bearer_api_keys = vec!["token".to_owned()];
+    let generated = generate(&target).unwrap();
+    let ops = flat(file(&generated, "client/src/operations.rs"));
+    assert!(
+        ops.contains("Scheme::Header { name: \"Authorization\", prefix: Some(\"Bearer\"), }"),
+        "{ops}"
+    );
+    assert!(
+        flat(file(&generated, "client/src/config.rs"))
+            .contains("in the `Authorization` header as `Bearer <token>`")
+    );
+
+    // A name that is no API key in a header is a settings error.
+    target.bearer_api_keys = vec!["tokens".to_owned()];
+    let error = generate(&target).unwrap_err();
+    assert!(matches!(error, Error::Config { .. }), "{error}");
+    assert!(error.to_string().contains("`tokens`"), "{error}");
 }
 
 #[test]

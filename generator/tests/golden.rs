@@ -39,7 +39,9 @@
 //!   boolean schemas, `$ref` beside other keywords, `prefixItems`,
 //!   `contentMediaType`/`contentEncoding`, `pathItems`, `webhooks`,
 //!   `jsonSchemaDialect`, `info.summary`, `license.identifier`);
-//!   `openapi_3_1_webhooks`: a 3.1 document without `paths`.
+//!   `openapi_3_1_webhooks`: a 3.1 document without `paths`;
+//! - `problem_details`: no error schema, so the server stubs answer errors as
+//!   RFC 9457 problem details.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -107,6 +107,115 @@ fn with_an_error_schema_its_responses_are_not_variants() {
 }
 
 #[test]
+fn errors_are_problem_details_without_an_error_schema() {
+    let files = generate(PET_SHOP, None);
+    let lib = file(&files, "server/src/lib.rs");
+    assert!(
+        lib.contains("pub type ErrorBodyFormat = openapi_runtime::server::error::ProblemDetails;"),
+        "{lib}"
+    );
+}
+
+/// A document whose error schema is neither the envelope nor problem details.
+const OTHER_ERRORS: &str = r#"
+openapi: 3.0.3
+info: {title: Shop, version: '1'}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        '200': {description: The pets., content: {application/json: {schema: {type: array, items: {type: string}}}}}
+        '400': {description: Bad., content: {application/vnd.shop.error+json: {schema: {$ref: '#/components/schemas/Failure'}}}}
+components:
+  schemas:
+    Failure:
+      type: object
+      required: [statusCode, reason, traceId]
+      properties:
+        statusCode: {type: integer}
+        reason: {type: string}
+        traceId: {type: string}
+        hint: {type: string}
+        violations:
+          type: array
+          items:
+            type: object
+            required: [field, message]
+            properties:
+              field: {type: string}
+              message: {type: string}
+              rule: {type: string}
+"#;
+
+#[test]
+fn errors_take_the_shape_of_the_error_schema() {
+    let files = generate(OTHER_ERRORS, Some("Failure"));
+    let lib = file(&files, "server/src/lib.rs");
+    assert!(lib.contains("pub struct ErrorBodyFormat;"), "{lib}");
+    let table: String = lib.split_whitespace().collect();
+    for field in [
+        r#"("statusCode",openapi_runtime::server::error::Part::Status)"#,
+        r#"("reason",openapi_runtime::server::error::Part::Title)"#,
+        r#"("traceId",openapi_runtime::server::error::Part::RequestId)"#,
+        r#"("field",openapi_runtime::server::error::ProblemPart::Property)"#,
+        r#"("message",openapi_runtime::server::error::ProblemPart::Message)"#,
+        r#"("rule",openapi_runtime::server::error::ProblemPart::ErrorCode)"#,
+        r#"constCONTENT_TYPE:&'staticstr="application/vnd.shop.error+json";"#,
+    ] {
+        assert!(table.contains(field), "{field} in:\n{lib}");
+    }
+    // An optional property that matches nothing is left out.
+    assert!(!lib.contains("\"hint\""), "{lib}");
+    // The request id's docs say where these bodies carry it.
+    let api = file(&files, "server/src/api.rs");
+    assert!(api.contains("and error bodies in `traceId`."), "{api}");
+    let readme = file(&files, "server/README.md")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        readme.contains("the shape of the document's `Failure`")
+            && readme.contains("`Content-Type: application/vnd.shop.error+json`"),
+        "{readme}"
+    );
+
+    // This interface's envelope is the runtime's own writer.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let doc = Document::load(&root.join("spec/openapi.yaml"), "spec/openapi.yaml").unwrap();
+    let config =
+        openapi_codegen::config::Config::load(&root.join("spec/codegen.toml"), "spec/codegen.toml")
+            .unwrap();
+    let generated = openapi_codegen::generate_from(&doc, &config.api[0], "the test").unwrap();
+    let lib = generated
+        .files
+        .get("generated-server-stubs/src/lib.rs")
+        .expect("the server's lib.rs");
+    assert!(
+        lib.contains("pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;"),
+        "{lib}"
+    );
+}
+
+#[test]
+fn a_required_error_property_that_matches_nothing_is_an_error_with_its_pointer() {
+    let text = OTHER_ERRORS.replace(
+        "required: [statusCode, reason, traceId]",
+        "required: [statusCode, reason, traceId, hint]",
+    );
+    let doc = Document::parse(&text, "shop.yaml", false).unwrap();
+    let mut target = Target::standalone(PathBuf::from("shop.yaml"), "shop");
+    target.error_schema = Some("Failure".to_owned());
+    let error = openapi_codegen::generate_from(&doc, &target, "the test").unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("shop.yaml#/components/schemas/Failure/properties/hint"),
+        "{message}"
+    );
+    assert!(message.contains("`hint`"), "{message}");
+}
+
+#[test]
 fn parameters_are_read_by_location_and_style() {
     let files = generate(PET_SHOP, None);
     let routes = file(&files, "server/src/routes.rs");

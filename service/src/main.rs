@@ -67,8 +67,8 @@ enum Command {
         #[command(subcommand)]
         command: TokenCommand,
     },
-    /// Import warehouse-side data: a JSON array in the read-model shape of
-    /// the spec, validated, all or nothing.
+    /// Import warehouse-side data: a JSON array of what a shop's export has
+    /// (spec/import.yaml), validated, all or nothing.
     Import {
         #[command(subcommand)]
         command: ImportCommand,
@@ -186,7 +186,8 @@ enum ImportCommand {
     /// Import sales orders; each customer is matched by email or created, and
     /// the order's addresses are added to it.
     SalesOrders {
-        /// A JSON file: an array of SalesOrder.
+        /// A JSON file: an array of ShopSalesOrder (spec/import.yaml), or of
+        /// SalesOrder (items with an `id`).
         file: PathBuf,
         /// The tenant the orders belong to.
         #[arg(long)]
@@ -194,7 +195,8 @@ enum ImportCommand {
     },
     /// Import returns (each may carry a tag).
     Returns {
-        /// A JSON file: an array of Return, with an optional `tag`.
+        /// A JSON file: an array of ShopReturn (spec/import.yaml), each with
+        /// an optional `tag`.
         file: PathBuf,
         /// The tenant the returns belong to.
         #[arg(long)]

@@ -305,15 +305,18 @@ pub async fn run(settings: Settings) -> Result<(), String> {
     let store = Store::open(&settings.database, settings.max_connections)
         .await
         .map_err(|e| e.to_string())?;
-    let demo = seed::first_start(&store, settings.environment)
-        .await
-        .map_err(|e| format!("cannot create the demo data: {e}"))?;
+    // Every check that can refuse the settings runs before the demo is
+    // written: a start that fails on its configuration or its address leaves
+    // no unpublished demo behind.
+    let app = app(store.clone(), &settings)?;
     let (listener, address) = bind(settings.listen).await?;
     let metrics_listener = match settings.metrics_listen {
         Some(at) => Some(bind(at).await?.0),
         None => None,
     };
-    let app = app(store.clone(), &settings)?;
+    let demo = seed::first_start(&store, settings.environment)
+        .await
+        .map_err(|e| format!("cannot create the demo data: {e}"))?;
     tracing::info!(
         %address,
         environment = %settings.environment,

@@ -313,6 +313,8 @@ pub struct ServerReadme<'a> {
     /// The trait's methods that check bodies' `x-rules`.
     rule_methods: Vec<String>,
     body_limit_mib: usize,
+    /// How the error body is shown, after "in `ErrorBodyFormat`".
+    errors: String,
 }
 
 impl ServerReadme<'_> {
@@ -324,10 +326,12 @@ impl ServerReadme<'_> {
         has_security: bool,
         principal: &str,
         operations: Vec<OperationRow>,
+        errors: String,
     ) -> Result<String> {
         let (header_line_1, header_line_2) = header_lines(cx);
         render(
             &ServerReadme {
+                errors,
                 header_line_1,
                 header_line_2,
                 package,

@@ -5,7 +5,8 @@
 //! `Content-Type`, malformed JSON, a bad parameter, a schema violation, an
 //! error of the implementation, a panic — is an [`ApiError`], rendered by
 //! [`ApiError::render_as`] in the API's [`ErrorFormat`] (such as
-//! [`ErrorEnvelope`]) with the request's `X-Request-Id`.
+//! [`ErrorEnvelope`], [`ProblemDetails`] or a table of [`Field`]s written
+//! with [`write_fields`]) with the request's `X-Request-Id`.
 //! An error's internal cause is logged with `tracing`, never sent.
 
 use std::borrow::Cow;
@@ -16,6 +17,8 @@ use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{HeaderMap, StatusCode};
+
+pub use crate::server::error_shape::{Field, Part, ProblemDetails, ProblemPart, write_fields};
 
 use crate::models::validation::{Problem, Report};
 use crate::server::request_id::{RequestId, X_REQUEST_ID};
@@ -316,7 +319,7 @@ impl ApiError {
     }
 
     /// The error response in the [`ErrorEnvelope`] format; see
-    /// [`render_as`](Self::render_as).
+    /// [`render_as`](Self::render_as), which writes the API's own format.
     pub fn render(self, request_id: &RequestId, operation_id: Option<&'static str>) -> Response {
         self.render_as::<ErrorEnvelope>(request_id, operation_id)
     }
@@ -474,9 +477,11 @@ impl std::error::Error for ApiError {
     }
 }
 
-/// Rendered with a new request id, for use outside the router (for example in
-/// a tower layer); prefer [`ApiError::render`] with
-/// [`RequestId::from_headers`] of the request, which keeps a sane incoming id.
+/// Rendered in the [`ErrorEnvelope`] with a new request id, for use outside
+/// the router (for example in a tower layer); prefer [`ApiError::render_as`]
+/// in the server-stubs crate's `ErrorBodyFormat`, with
+/// [`RequestId::from_headers`] of the request, which keeps the API's format
+/// and a sane incoming id.
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         self.render(&RequestId::generate(), None)
@@ -484,10 +489,10 @@ impl IntoResponse for ApiError {
 }
 
 /// The current time as RFC 3339 in UTC, to the second (`2026-03-14T10:02:11Z`).
-struct Timestamp(u64);
+pub(crate) struct Timestamp(u64);
 
 impl Timestamp {
-    fn now() -> Self {
+    pub(crate) fn now() -> Self {
         let seconds = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());

@@ -11,6 +11,7 @@
 
 pub mod body;
 pub mod error;
+mod error_shape;
 pub mod multipart;
 pub mod negotiation;
 pub mod object_params;

@@ -28,7 +28,7 @@ impl Readiness {
     /// A probe of the database at `url` (as the service opens it); it does not
     /// connect until asked.
     pub fn new(url: &str) -> Result<Readiness, String> {
-        let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let pool = if crate::storage::is_postgres(url) {
             let options = PgConnectOptions::from_str(url).map_err(|e| e.to_string())?;
             Probe::Postgres(
                 PgPoolOptions::new()

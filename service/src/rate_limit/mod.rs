@@ -1,4 +1,4 @@
-//! The per-token rate limit (decision D22): a sliding window of one minute.
+//! The per-token rate limit (decisions D22 and D33): a sliding window of one minute.
 //!
 //! Only tokens that authenticate are counted: the check runs inside the
 //! authentication of a request (see [`admit`]), after the token was found and
@@ -36,6 +36,7 @@ use tower::{Layer, Service};
 use self::database::DatabaseStore;
 use self::memory::MemoryStore;
 use self::redis::RedisStore;
+use crate::storage::is_postgres;
 
 /// The window the limit counts requests in.
 pub const WINDOW: Duration = Duration::from_secs(60);
@@ -107,10 +108,6 @@ impl FromStr for StoreChoice {
             )),
         }
     }
-}
-
-fn is_postgres(url: &str) -> bool {
-    url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
 /// Milliseconds to wait, as the whole seconds of `Retry-After` (at least 1).

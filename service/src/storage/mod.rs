@@ -182,7 +182,9 @@ pub fn redact(url: &str) -> String {
 }
 
 /// Whether `url` names a PostgreSQL database (anything else is a SQLite file).
-fn is_postgres(url: &str) -> bool {
+/// Storage, the rate-limit store and the readiness probe all ask here, so
+/// that they agree on the backend.
+pub(crate) fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 

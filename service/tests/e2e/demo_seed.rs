@@ -519,3 +519,62 @@ async fn sqlite_a_killed_first_start_is_followed_by_a_whole_demo() {
 async fn postgres_a_killed_first_start_is_followed_by_a_whole_demo() {
     a_killed_first_start_is_followed_by_a_whole_demo(Backend::Postgres).await;
 }
+
+/// Runs the service binary on `database` with `serve_args` until it exits,
+/// and returns its exit status and what it wrote on stderr.
+fn start_that_fails(database: &str, serve_args: &[&str]) -> (std::process::ExitStatus, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_logistics-service"))
+        .args(["--environment", "staging", "--database", database, "serve"])
+        .args(serve_args)
+        .env_remove("DATABASE_URL")
+        .env_remove("LOGISTICS_ENVIRONMENT")
+        .env_remove("LOGISTICS_RATE_LIMIT_STORE")
+        .output()
+        .expect("the service binary runs");
+    (
+        output.status,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A first start refused on its settings (a rate-limit store the database
+/// cannot be, an address in use) writes no demo: each such start used to
+/// leave one more unpublished demo tenant behind.
+async fn a_refused_start_writes_no_demo(backend: Backend) {
+    let Some(database) = TestDatabase::create(backend).await else {
+        return;
+    };
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let taken = taken.local_addr().unwrap().to_string();
+    let mut refusals = vec![vec!["--listen", taken.as_str()]];
+    if backend == Backend::Sqlite {
+        refusals.push(vec![
+            "--listen",
+            "127.0.0.1:0",
+            "--rate-limit-store",
+            "database",
+        ]);
+    }
+    for serve_args in refusals {
+        let (status, stderr) =
+            tokio::task::block_in_place(|| start_that_fails(&database.url, &serve_args));
+        assert!(!status.success(), "{serve_args:?} is refused: {stderr}");
+        for table in ["tenants", "customers", "sales_orders", "returns"] {
+            assert_eq!(
+                rows(backend, &database, table).await,
+                0,
+                "{serve_args:?} was refused after writing {table}: {stderr}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_refused_start_writes_no_demo() {
+    a_refused_start_writes_no_demo(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_refused_start_writes_no_demo() {
+    a_refused_start_writes_no_demo(Backend::Postgres).await;
+}

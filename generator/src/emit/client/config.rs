@@ -7,6 +7,7 @@ use quote::{format_ident, quote};
 
 use super::operations::{http_scheme_name, rust_types, summary};
 use crate::emit::{Context, docs};
+use crate::error::{Error, Result};
 use crate::ir::{Api, ParamLocation, Parameter, Primitive, SecurityScheme, SecuritySchemeKind, Ty};
 use crate::lower::names::Namespace;
 
@@ -47,7 +48,9 @@ pub(super) struct EnvironmentRow {
 
 /// Names and rows of what the module sets up; `methods` holds the names
 /// `Client` already has.
-pub(super) fn setup(api: &Api, methods: &mut Namespace) -> Setup {
+pub(super) fn setup(cx: &Context<'_>, methods: &mut Namespace) -> Result<Setup> {
+    let api = cx.api;
+    check_bearer_api_keys(cx)?;
     let mut variants = Namespace::with_reserved(&["Custom"]);
     let environments = api
         .servers
@@ -70,7 +73,7 @@ pub(super) fn setup(api: &Api, methods: &mut Namespace) -> Setup {
         .filter(|s| !matches!(&s.kind, SecuritySchemeKind::Http { scheme } if scheme == "basic"))
         .collect();
     let token = (!token_schemes.is_empty()).then(|| {
-        let sent = token_schemes.iter().map(|s| how_sent(s)).collect();
+        let sent = token_schemes.iter().map(|s| how_sent(cx, s)).collect();
         (format_ident!("{}", setters.claim("token".to_owned())), sent)
     });
     let basic = api
@@ -90,12 +93,50 @@ pub(super) fn setup(api: &Api, methods: &mut Namespace) -> Setup {
             )
         })
         .collect();
-    Setup {
+    Ok(Setup {
         environments,
         token,
         basic,
         headers,
+    })
+}
+
+/// Whether the client sends the API key of `scheme` after `Bearer `: only
+/// where the codegen settings ask (`bearer-api-keys`).
+pub(super) fn sends_bearer_api_key(cx: &Context<'_>, scheme: &SecurityScheme) -> bool {
+    matches!(
+        &scheme.kind,
+        SecuritySchemeKind::ApiKey {
+            location: ParamLocation::Header,
+            ..
+        }
+    ) && cx.target.bearer_api_keys.contains(&scheme.name)
+}
+
+/// Every name of `bearer-api-keys` is an API key sent in a header.
+fn check_bearer_api_keys(cx: &Context<'_>) -> Result<()> {
+    for name in &cx.target.bearer_api_keys {
+        let is_header_key = cx.api.security_schemes.iter().any(|s| {
+            &s.name == name
+                && matches!(
+                    &s.kind,
+                    SecuritySchemeKind::ApiKey {
+                        location: ParamLocation::Header,
+                        ..
+                    }
+                )
+        });
+        if !is_header_key {
+            return Err(Error::Config {
+                file: "codegen settings".to_owned(),
+                message: format!(
+                    "`bearer-api-keys` names `{name}`, which is not an API key sent in a header in {}'s components.securitySchemes",
+                    cx.api.source
+                ),
+            });
+        }
     }
+    Ok(())
 }
 
 /// `X-Tenant-Id` → `tenant_id`: the field name without the `x_` of custom headers.
@@ -109,12 +150,12 @@ fn header_method_name(header: &Parameter) -> String {
 }
 
 /// How a token reaches the API under `scheme`, for the docs.
-fn how_sent(scheme: &SecurityScheme) -> String {
+fn how_sent(cx: &Context<'_>, scheme: &SecurityScheme) -> String {
     let what = match &scheme.kind {
         SecuritySchemeKind::ApiKey { location, name } => match location {
             ParamLocation::Query => format!("as the query parameter `{name}`"),
             ParamLocation::Cookie => format!("as the cookie `{name}`"),
-            _ if name.eq_ignore_ascii_case("authorization") => {
+            _ if sends_bearer_api_key(cx, scheme) => {
                 format!("in the `{name}` header as `Bearer <token>`")
             }
             _ => format!("in the `{name}` header"),

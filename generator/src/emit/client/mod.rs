@@ -37,7 +37,7 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
             methods.claim(stream.fn_ident.to_string());
         }
     }
-    let setup = config::setup(cx.api, &mut methods);
+    let setup = config::setup(cx, &mut methods)?;
     let error_body = error_body(cx)?;
     let has_streams = plans.iter().any(|p| p.stream.is_some());
 

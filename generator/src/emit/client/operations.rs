@@ -775,7 +775,7 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     let id = &op.id;
     let method = format_ident!("{}", op.method.as_str());
     let path = &op.path;
-    let security = security_tokens(cx.api, op);
+    let security = security_tokens(cx, op);
     let mut statements = Vec::new();
     let mut bodies = Vec::new();
     for arg in &plan.args {
@@ -1016,7 +1016,8 @@ fn multipart_statements(form: &FormStruct<'_>) -> TokenStream {
 }
 
 /// The security alternatives of `op`, as `Scheme`s.
-fn security_tokens(api: &Api, op: &Operation) -> TokenStream {
+fn security_tokens(cx: &Context<'_>, op: &Operation) -> TokenStream {
+    let api = cx.api;
     let alternatives = op.security.iter().map(|requirement| {
         let schemes = requirement
             .schemes
@@ -1038,9 +1039,8 @@ fn security_tokens(api: &Api, op: &Operation) -> TokenStream {
                         ParamLocation::Cookie => {
                             quote!(Scheme::Cookie { name: #name })
                         }
-                        // An API key in `Authorization` is a token of the
-                        // `Bearer` scheme unless it names its own.
-                        _ if name.eq_ignore_ascii_case("authorization") => {
+                        // Only where the settings ask (`bearer-api-keys`).
+                        _ if super::config::sends_bearer_api_key(cx, scheme) => {
                             header(name, Some("Bearer".to_owned()))
                         }
                         _ => header(name, None),

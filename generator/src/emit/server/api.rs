@@ -169,12 +169,20 @@ fn context_tokens(server: &Server<'_>) -> Result<TokenStream> {
         doc_lines.push(principal_doc.trim().to_owned());
     }
     let doc = docs::attrs(&doc_lines);
+    let request_id_doc = docs::attrs(&[
+        "The request's id: its `X-Request-Id` when that is sane, a new one otherwise.".to_owned(),
+        match super::error_format::request_id_place(server)? {
+            Some(place) => {
+                format!("The response carries it in `X-Request-Id`, and error bodies in {place}.")
+            }
+            None => "The response carries it in `X-Request-Id`.".to_owned(),
+        },
+    ]);
     Ok(quote! {
         #doc
         #[derive(Debug)]
         pub struct RequestContext #generics {
-            /// The request's id: its `X-Request-Id` when that is sane, a new one otherwise.
-            /// The response carries it in `X-Request-Id`, and error bodies in `requestId`.
+            #request_id_doc
             pub request_id: RequestId,
             /// The `operationId` of the operation called.
             pub operation_id: &'static str,

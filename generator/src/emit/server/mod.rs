@@ -14,6 +14,7 @@
 
 mod api;
 mod dynamic_query;
+mod error_format;
 mod forms;
 mod params;
 mod responses;
@@ -84,7 +85,7 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     }
 
     let lib_path = root.join("src/lib.rs");
-    files.insert(&lib_path, cx.rust_file(&lib_path, lib_tokens(&server))?);
+    files.insert(&lib_path, cx.rust_file(&lib_path, lib_tokens(&server)?)?);
 
     let mut dependencies = vec![
         Dependency::new(&cx.target.models.package, &[]),
@@ -376,7 +377,7 @@ pub(crate) fn concrete_media_type(kind: &BodyKind) -> &'static str {
     }
 }
 
-fn lib_tokens(server: &Server<'_>) -> TokenStream {
+fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
     let cx = server.cx;
     let api = cx.api;
     let trait_name = &server.trait_name;
@@ -486,7 +487,8 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
         " The models crate (`{}`): the types of bodies and parameters, and their validation.",
         cx.target.models.package
     );
-    quote! {
+    let error_format = error_format::tokens(server)?;
+    Ok(quote! {
         #doc
 
         #(#[rustfmt::skip] pub mod #modules;)*
@@ -508,10 +510,8 @@ fn lib_tokens(server: &Server<'_>) -> TokenStream {
         #[doc = #models_doc]
         pub use #models_crate as models;
 
-        /// How this API's error responses are written: every error the router answers, its own
-        /// included, is rendered with [`ApiError::render_as`] in this format.
-        pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;
-    }
+        #error_format
+    })
 }
 
 fn readme(server: &Server<'_>, package: &str) -> Result<String> {
@@ -543,5 +543,6 @@ fn readme(server: &Server<'_>, package: &str) -> Result<String> {
         server.has_security,
         principal,
         rows,
+        error_format::readme_text(server)?,
     )
 }

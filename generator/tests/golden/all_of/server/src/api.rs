@@ -9,7 +9,7 @@ use crate::request_id::RequestId;
 #[derive(Debug)]
 pub struct RequestContext {
     /// The request's id: its `X-Request-Id` when that is sane, a new one otherwise.
-    /// The response carries it in `X-Request-Id`, and error bodies in `requestId`.
+    /// The response carries it in `X-Request-Id`, and error bodies in `instance` (as `urn:request-id:<id>`).
     pub request_id: RequestId,
     /// The `operationId` of the operation called.
     pub operation_id: &'static str,

@@ -43,6 +43,8 @@ pub use axum;
 /// The models crate (`openapi-3-1-webhooks-models`): the types of bodies and parameters, and their validation.
 pub use openapi_3_1_webhooks_models as models;
 
-/// How this API's error responses are written: every error the router answers, its own
-/// included, is rendered with [`ApiError::render_as`] in this format.
-pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;
+/// How this API's error responses are written: every error the router answers, its
+/// own included, is rendered with [`ApiError::render_as`] in this format. The
+/// document names no error schema: RFC 9457 problem details
+/// (`application/problem+json`), every problem of a 400 listed in `errors`.
+pub type ErrorBodyFormat = openapi_runtime::server::error::ProblemDetails;

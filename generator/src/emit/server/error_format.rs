@@ -1,0 +1,435 @@
+//! `ErrorBodyFormat`: how the server stubs write every error they answer.
+//!
+//! Without an `error-schema` in the codegen settings, errors are RFC 9457
+//! problem details (`application/problem+json`, the runtime's
+//! `ProblemDetails`). With one, they take that schema's shape: each of its
+//! properties is matched by name to a part of the error (its status,
+//! message, error code, problems, the request id, the time, …), and the
+//! crate states the result as a table of the runtime's `Field`s, so a
+//! reader sees what goes where. A schema with this workspace's envelope
+//! shape uses the runtime's `ErrorEnvelope`, which writes the same body
+//! without the table. A required property that matches nothing is an
+//! error naming it: the body would not be valid otherwise.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::Server;
+use crate::error::{Error, Result};
+use crate::ir::{Field, Primitive, Shape, Ty, TypeDef, TypeKind};
+
+/// A part of an error a property can hold (the runtime's `Part`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Status,
+    Title,
+    Message,
+    Code,
+    RequestId,
+    Instance,
+    Timestamp,
+    Text(&'static str),
+    Problems(Vec<(String, ProblemPart)>),
+    Object(Vec<(String, Part)>),
+}
+
+/// A part of one problem (the runtime's `ProblemPart`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProblemPart {
+    Property,
+    Message,
+    ErrorCode,
+}
+
+/// The format the settings and the document give the crate's errors.
+enum Format {
+    /// No `error-schema`: the runtime's `ProblemDetails`.
+    ProblemDetails,
+    /// The `error-schema` named `schema` has this workspace's envelope
+    /// shape: the runtime's `ErrorEnvelope`.
+    Envelope { schema: String },
+    /// Any other `error-schema`: its properties as a table.
+    Table {
+        schema: String,
+        fields: Vec<(String, Part)>,
+        media_type: String,
+    },
+}
+
+fn format(server: &Server<'_>) -> Result<Format> {
+    let Some(schema) = &server.cx.target.error_schema else {
+        return Ok(Format::ProblemDetails);
+    };
+    let def = error_type(server, schema)?;
+    let fields = object_fields(server, def, 0)?;
+    if fields == envelope() {
+        return Ok(Format::Envelope {
+            schema: schema.clone(),
+        });
+    }
+    Ok(Format::Table {
+        schema: schema.clone(),
+        fields,
+        media_type: media_type(server, def),
+    })
+}
+
+/// Where the error bodies carry the request id, for the docs of
+/// `RequestContext::request_id`: `` `requestId` ``, `` `error.traceId` ``,
+/// or none when the error schema has no place for it.
+pub(super) fn request_id_place(server: &Server<'_>) -> Result<Option<String>> {
+    fn find(fields: &[(String, Part)]) -> Option<String> {
+        fields.iter().find_map(|(name, part)| match part {
+            Part::RequestId => Some(format!("`{name}`")),
+            Part::Instance => Some(format!("`{name}` (as `urn:request-id:<id>`)")),
+            Part::Object(inner) => find(inner).map(|place| format!("`{name}.{}", &place[1..])),
+            _ => None,
+        })
+    }
+    Ok(match format(server)? {
+        Format::ProblemDetails => Some("`instance` (as `urn:request-id:<id>`)".to_owned()),
+        Format::Envelope { .. } => Some("`requestId`".to_owned()),
+        Format::Table { fields, .. } => find(&fields),
+    })
+}
+
+/// How the crate's README shows the error body: what follows "is rendered
+/// by `ApiError::render_as` in `ErrorBodyFormat`".
+pub(super) fn readme_text(server: &Server<'_>) -> Result<String> {
+    Ok(match format(server)? {
+        Format::ProblemDetails => "\
+, RFC 9457 problem details\n(the document names no error schema), every \
+problem of a 400 listed in\n`errors` and the request id in `instance`:
+
+```json
+{\"type\": \"about:blank\", \"title\": \"Bad Request\", \"status\": 400,
+ \"detail\": \"The request has 2 validation errors.\",
+ \"instance\": \"urn:request-id:01J8ZQ6W3K2N5V7X9Y1B3D5F7H\",
+ \"errors\": [{\"property\": \"[0].receiveType\", \"detail\": \"must be one of: …\", \"code\": \"InvalidEnumValue\"}]}
+```
+
+with `Content-Type: application/problem+json`."
+            .to_owned(),
+        Format::Envelope { schema } => format!(
+            ", the shape of the\ndocument's `{schema}`:
+
+```json
+{{\"error\": {{\"code\": 400, \"message\": \"The request has 2 validation errors.\",
+           \"errors\": [{{\"property\": \"[0].receiveType\", \"message\": \"must be one of: …\", \"errorCode\": \"InvalidEnumValue\"}}]}},
+ \"requestId\": \"01J8ZQ6W3K2N5V7X9Y1B3D5F7H\", \"timestamp\": \"2026-03-14T10:02:11Z\"}}
+```
+
+with `Content-Type: application/json`."
+        ),
+        Format::Table {
+            schema, media_type, ..
+        } => format!(
+            ", the shape of the\ndocument's `{schema}` (`ErrorBodyFormat::ERROR_FIELDS` says which \
+             property\nholds which part of the error), with `Content-Type: {media_type}`."
+        ),
+    })
+}
+
+/// The `ErrorBodyFormat` item of the crate root.
+pub(super) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
+    let (schema, fields, media_type) = match format(server)? {
+        Format::ProblemDetails => {
+            return Ok(quote! {
+                /// How this API's error responses are written: every error the router answers, its
+                /// own included, is rendered with [`ApiError::render_as`] in this format. The
+                /// document names no error schema: RFC 9457 problem details
+                /// (`application/problem+json`), every problem of a 400 listed in `errors`.
+                pub type ErrorBodyFormat = openapi_runtime::server::error::ProblemDetails;
+            });
+        }
+        Format::Envelope { schema } => {
+            let doc = format!(
+                " How this API's error responses are written: every error the router answers, its \
+                 own included, is rendered with [`ApiError::render_as`] in this format, the shape of \
+                 the document's `{schema}` (`{{error: {{code, message, errors}}, requestId, timestamp}}`)."
+            );
+            return Ok(quote! {
+                #[doc = #doc]
+                pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;
+            });
+        }
+        Format::Table {
+            schema,
+            fields,
+            media_type,
+        } => (schema, fields, media_type),
+    };
+    let table = fields_tokens(&fields);
+    let doc = format!(
+        " How this API's error responses are written: every error the router answers, its own \
+         included, is rendered with [`ApiError::render_as`] in the shape of the document's \
+         `{schema}`, as [`ERROR_FIELDS`](Self::ERROR_FIELDS) says, as `{media_type}`."
+    );
+    Ok(quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct ErrorBodyFormat;
+
+        impl ErrorBodyFormat {
+            /// Each property of the error schema and the part of the error it holds.
+            pub const ERROR_FIELDS: &'static [openapi_runtime::server::error::Field] = &#table;
+        }
+
+        impl openapi_runtime::server::error::ErrorFormat for ErrorBodyFormat {
+            const CONTENT_TYPE: &'static str = #media_type;
+
+            fn write_body(error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>) {
+                openapi_runtime::server::error::write_fields(Self::ERROR_FIELDS, error, request_id, body);
+            }
+        }
+    })
+}
+
+/// The type of `components.schemas.<schema>`.
+fn error_type<'a>(server: &Server<'a>, schema: &str) -> Result<&'a TypeDef> {
+    let api = server.cx.api;
+    api.types
+        .iter()
+        .find(|t| t.schema_name.as_deref() == Some(schema))
+        .ok_or_else(|| {
+            Error::invalid(
+                &api.source,
+                &crate::parse::Pointer::root().push("components").push("schemas"),
+                format!("the codegen settings name `{schema}` as the error schema, but the document has no such schema"),
+            )
+        })
+}
+
+/// The media type the document gives error responses of `def`: a JSON one
+/// (`application/problem+json`, say) when it gives one, else `application/json`.
+fn media_type(server: &Server<'_>, def: &TypeDef) -> String {
+    server
+        .cx
+        .api
+        .operations
+        .iter()
+        .flat_map(|op| &op.responses)
+        .filter(|r| {
+            matches!(&r.body, Some(crate::ir::BodyKind::Json(shape))
+                if matches!(&shape.ty, Ty::Named(name) if *name == def.name))
+        })
+        .flat_map(|r| &r.media_types)
+        .find(|m| {
+            let m = m.to_ascii_lowercase();
+            m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+        })
+        .cloned()
+        .unwrap_or_else(|| "application/json".to_owned())
+}
+
+/// `requestId` → `requestid`: names compared without case or separators.
+fn simple(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// The struct of a named type, following aliases.
+fn struct_of<'a>(server: &Server<'a>, shape: &Shape) -> Option<(&'a TypeDef, &'a [Field])> {
+    let Ty::Named(name) = &shape.ty else {
+        return None;
+    };
+    let def = server.cx.api.type_named(name)?;
+    match &def.kind {
+        TypeKind::Struct(s) => Some((def, &s.fields)),
+        TypeKind::Alias(inner) | TypeKind::Newtype(inner) => {
+            struct_of(server, inner).map(|(_, fields)| (def, fields))
+        }
+        _ => None,
+    }
+}
+
+/// The fields of an error object: every property that matches a part, in
+/// the schema's order.
+fn object_fields(server: &Server<'_>, def: &TypeDef, depth: usize) -> Result<Vec<(String, Part)>> {
+    let fields = match &def.kind {
+        TypeKind::Struct(s) => &s.fields[..],
+        _ => {
+            return Err(Error::unsupported(
+                server.source(),
+                &def.origin,
+                "the error schema must be an object with properties",
+            ));
+        }
+    };
+    let mut out = Vec::new();
+    for field in fields {
+        match part(server, field, depth)? {
+            Some(part) => out.push((field.wire.clone(), part)),
+            None if field.required => {
+                return Err(Error::unsupported(
+                    server.source(),
+                    &def.origin.push("properties").push(&field.wire),
+                    format!(
+                        "the error schema's required property `{}` matches no part of an error; \
+                         the server stubs fill properties named like status/code (an integer), \
+                         code/errorCode, message/detail, title, type, instance, requestId/traceId, \
+                         timestamp, an object of those, or errors/problems/details (an array of \
+                         objects with property/field, message/detail and code/errorCode)",
+                        field.wire
+                    ),
+                ));
+            }
+            None => {}
+        }
+    }
+    Ok(out)
+}
+
+/// What a property of an error object holds, by its name and type.
+fn part(server: &Server<'_>, field: &Field, depth: usize) -> Result<Option<Part>> {
+    let name = simple(&field.wire);
+    let integer = matches!(
+        &field.shape.ty,
+        Ty::Primitive(
+            Primitive::I16
+                | Primitive::I32
+                | Primitive::I64
+                | Primitive::U16
+                | Primitive::U32
+                | Primitive::U64
+        )
+    );
+    let string = matches!(
+        &field.shape.ty,
+        Ty::Primitive(Primitive::String | Primitive::DateTime)
+    );
+    if integer {
+        return Ok(matches!(
+            name.as_str(),
+            "status" | "code" | "statuscode" | "httpstatus" | "httpcode"
+        )
+        .then_some(Part::Status));
+    }
+    if string {
+        return Ok(match name.as_str() {
+            "message" | "detail" | "description" | "errormessage" | "msg" => Some(Part::Message),
+            "title" | "status" | "reason" => Some(Part::Title),
+            "code" | "errorcode" | "error" => Some(Part::Code),
+            "type" => Some(Part::Text("about:blank")),
+            "instance" => Some(Part::Instance),
+            "requestid" | "traceid" | "correlationid" => Some(Part::RequestId),
+            "timestamp" | "time" | "datetime" | "occurredat" => Some(Part::Timestamp),
+            _ => None,
+        });
+    }
+    if let Ty::Array(item) = &field.shape.ty {
+        let listed = matches!(
+            name.as_str(),
+            "errors" | "problems" | "details" | "violations" | "invalidparams" | "issues"
+        );
+        return match struct_of(server, item) {
+            Some((def, fields)) if listed => problem_fields(server, def, fields).map(Some),
+            _ => Ok(None),
+        };
+    }
+    match struct_of(server, &field.shape) {
+        // A nested object (the envelope's `error`), at most a few deep.
+        Some((def, _)) if depth < 4 => {
+            let fields = object_fields(server, def, depth + 1)?;
+            Ok((!fields.is_empty()).then_some(Part::Object(fields)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The fields of one problem in an error's list.
+fn problem_fields(server: &Server<'_>, def: &TypeDef, fields: &[Field]) -> Result<Part> {
+    let mut out = Vec::new();
+    for field in fields {
+        let string = matches!(&field.shape.ty, Ty::Primitive(Primitive::String));
+        let part = match simple(&field.wire).as_str() {
+            _ if !string => None,
+            "property" | "field" | "name" | "path" | "pointer" | "parameter" | "param"
+            | "location" => Some(ProblemPart::Property),
+            "message" | "detail" | "description" | "reason" | "msg" => Some(ProblemPart::Message),
+            "errorcode" | "code" | "type" | "rule" => Some(ProblemPart::ErrorCode),
+            _ => None,
+        };
+        match part {
+            Some(part) => out.push((field.wire.clone(), part)),
+            None if field.required => {
+                return Err(Error::unsupported(
+                    server.source(),
+                    &def.origin.push("properties").push(&field.wire),
+                    format!(
+                        "the error schema's problems have a required property `{}` that matches \
+                         no part of a problem (property/field, message/detail, code/errorCode, \
+                         all strings)",
+                        field.wire
+                    ),
+                ));
+            }
+            None => {}
+        }
+    }
+    Ok(Part::Problems(out))
+}
+
+/// This workspace's envelope, which the runtime writes as `ErrorEnvelope`.
+fn envelope() -> Vec<(String, Part)> {
+    let s = str::to_owned;
+    vec![
+        (
+            s("error"),
+            Part::Object(vec![
+                (s("code"), Part::Status),
+                (s("message"), Part::Message),
+                (
+                    s("errors"),
+                    Part::Problems(vec![
+                        (s("property"), ProblemPart::Property),
+                        (s("message"), ProblemPart::Message),
+                        (s("errorCode"), ProblemPart::ErrorCode),
+                    ]),
+                ),
+            ]),
+        ),
+        (s("requestId"), Part::RequestId),
+        (s("timestamp"), Part::Timestamp),
+    ]
+}
+
+/// The table as the runtime's `&[Field]` expression.
+fn fields_tokens(fields: &[(String, Part)]) -> TokenStream {
+    let entries = fields.iter().map(|(name, part)| {
+        let part = part_tokens(part);
+        quote!((#name, #part))
+    });
+    quote!([#(#entries),*])
+}
+
+fn part_tokens(part: &Part) -> TokenStream {
+    let runtime = quote!(openapi_runtime::server::error);
+    match part {
+        Part::Status => quote!(#runtime::Part::Status),
+        Part::Title => quote!(#runtime::Part::Title),
+        Part::Message => quote!(#runtime::Part::Message),
+        Part::Code => quote!(#runtime::Part::Code),
+        Part::RequestId => quote!(#runtime::Part::RequestId),
+        Part::Instance => quote!(#runtime::Part::Instance),
+        Part::Timestamp => quote!(#runtime::Part::Timestamp),
+        Part::Text(text) => quote!(#runtime::Part::Text(#text)),
+        Part::Problems(fields) => {
+            let entries = fields.iter().map(|(name, part)| {
+                let part = match part {
+                    ProblemPart::Property => quote!(Property),
+                    ProblemPart::Message => quote!(Message),
+                    ProblemPart::ErrorCode => quote!(ErrorCode),
+                };
+                quote!((#name, #runtime::ProblemPart::#part))
+            });
+            quote!(#runtime::Part::Problems(&[#(#entries),*]))
+        }
+        Part::Object(fields) => {
+            let table = fields_tokens(fields);
+            quote!(#runtime::Part::Object(&#table))
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! Error bodies other than this workspace's envelope: [`ProblemDetails`]
+//! (RFC 9457, the default of a document that names no error schema) and
+//! [`write_fields`], which writes an [`ApiError`] in the shape of any error
+//! schema as a table of [`Field`]s (a generated server-stubs crate states
+//! its document's table).
+
+use std::io::Write as _;
+
+use crate::server::error::{ApiError, ErrorFormat, Timestamp};
+use crate::server::request_id::RequestId;
+
+/// What a field of an error body holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The HTTP status, as a number (`400`).
+    Status,
+    /// The status's reason phrase (`Bad Request`).
+    Title,
+    /// The summary of the error ([`ApiError::message`]).
+    Message,
+    /// The error code ([`ApiError::error_code`]), or the reason phrase
+    /// when the error has none.
+    Code,
+    /// The request id, as the `X-Request-Id` header has it.
+    RequestId,
+    /// The request id as a URI (`urn:request-id:<id>`): RFC 9457's
+    /// `instance`, which names the occurrence of the problem.
+    Instance,
+    /// The time of rendering, RFC 3339 in UTC, to the second.
+    Timestamp,
+    /// A fixed text, such as RFC 9457's `type` (`about:blank`).
+    Text(&'static str),
+    /// Every problem ([`ApiError::listed_problems`]), an object each with
+    /// these fields.
+    Problems(&'static [(&'static str, ProblemPart)]),
+    /// An object with these fields.
+    Object(&'static [Field]),
+}
+
+/// What a field of one problem holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemPart {
+    /// The property, parameter or header the problem is about.
+    Property,
+    /// What is wrong with it.
+    Message,
+    /// The problem's error code (`Required`, `MaxLength`, …).
+    ErrorCode,
+}
+
+/// A field of an error body: its name and what it holds.
+pub type Field = (&'static str, Part);
+
+/// Writes `error` as a JSON object with `fields`, in their order.
+pub fn write_fields(
+    fields: &[Field],
+    error: &ApiError,
+    request_id: &RequestId,
+    body: &mut Vec<u8>,
+) {
+    body.push(b'{');
+    for (index, (name, part)) in fields.iter().enumerate() {
+        if index > 0 {
+            body.push(b',');
+        }
+        write_string(body, name);
+        body.push(b':');
+        write_part(*part, error, request_id, body);
+    }
+    body.push(b'}');
+}
+
+fn write_part(part: Part, error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>) {
+    let reason = error.status().canonical_reason().unwrap_or("Error");
+    match part {
+        Part::Status => write_number(body, error.status().as_u16()),
+        Part::Title => write_string(body, reason),
+        Part::Message => write_string(body, error.message()),
+        Part::Code => write_string(body, error.error_code().unwrap_or(reason)),
+        Part::RequestId => write_string(body, request_id.as_str()),
+        Part::Instance => write_string(body, &format!("urn:request-id:{}", request_id.as_str())),
+        Part::Timestamp => write_string(body, &Timestamp::now().to_string()),
+        Part::Text(text) => write_string(body, text),
+        Part::Problems(fields) => {
+            body.push(b'[');
+            for (index, problem) in error.listed_problems().iter().enumerate() {
+                if index > 0 {
+                    body.push(b',');
+                }
+                body.push(b'{');
+                for (position, (name, part)) in fields.iter().enumerate() {
+                    if position > 0 {
+                        body.push(b',');
+                    }
+                    write_string(body, name);
+                    body.push(b':');
+                    write_string(
+                        body,
+                        match part {
+                            ProblemPart::Property => &problem.property,
+                            ProblemPart::Message => &problem.message,
+                            ProblemPart::ErrorCode => &problem.error_code,
+                        },
+                    );
+                }
+                body.push(b'}');
+            }
+            body.push(b']');
+        }
+        Part::Object(fields) => write_fields(fields, error, request_id, body),
+    }
+}
+
+// Writing to a `Vec` does not fail, nor does serialising a string.
+fn write_string(body: &mut Vec<u8>, text: &str) {
+    let _ = serde_json::to_writer(&mut *body, text);
+}
+
+fn write_number(body: &mut Vec<u8>, number: u16) {
+    let _ = write!(body, "{number}");
+}
+
+/// RFC 9457 problem details, as `application/problem+json`:
+///
+/// ```json
+/// {"type": "about:blank", "title": "Bad Request", "status": 400,
+///  "detail": "The request has 1 validation error.",
+///  "instance": "urn:request-id:01J8ZQ6W3K2N5V7X9Y1B3D5F7H",
+///  "errors": [{"property": "sku", "detail": "is required", "code": "Required"}]}
+/// ```
+///
+/// `type` is `about:blank` (the status says what happened), `title` the
+/// status's reason phrase, `detail` [`ApiError::message`], `instance` the
+/// request id (the `X-Request-Id` header's) as a URI, and the extension
+/// `errors` every problem ([`ApiError::listed_problems`]): the property,
+/// parameter or header it is about, what is wrong and its error code.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProblemDetails;
+
+impl ProblemDetails {
+    /// The fields, in the order they are written.
+    pub const FIELDS: &'static [Field] = &[
+        ("type", Part::Text("about:blank")),
+        ("title", Part::Title),
+        ("status", Part::Status),
+        ("detail", Part::Message),
+        ("instance", Part::Instance),
+        (
+            "errors",
+            Part::Problems(&[
+                ("property", ProblemPart::Property),
+                ("detail", ProblemPart::Message),
+                ("code", ProblemPart::ErrorCode),
+            ]),
+        ),
+    ];
+}
+
+impl ErrorFormat for ProblemDetails {
+    const CONTENT_TYPE: &'static str = "application/problem+json";
+
+    fn write_body(error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>) {
+        write_fields(Self::FIELDS, error, request_id, body);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use http::StatusCode;
+
+    use super::*;
+    use crate::models::validation::Problem;
+    use crate::server::error::ErrorEnvelope;
+
+    fn id() -> RequestId {
+        RequestId::from_headers(&{
+            let mut headers = http::HeaderMap::new();
+            headers.insert(
+                "x-request-id",
+                "01J8ZQ6W3K2N5V7X9Y1B3D5F7H".parse().unwrap(),
+            );
+            headers
+        })
+    }
+
+    fn written(fields: &[Field], error: &ApiError) -> serde_json::Value {
+        let mut body = Vec::new();
+        write_fields(fields, error, &id(), &mut body);
+        serde_json::from_slice(&body).expect("valid JSON")
+    }
+
+    #[test]
+    fn problem_details_list_every_problem() {
+        let error = ApiError::bad_request([
+            Problem {
+                property: "sku".to_owned(),
+                message: "is required".to_owned(),
+                error_code: "Required".to_owned(),
+            },
+            Problem {
+                property: "quantity".to_owned(),
+                message: "must be at least 1".to_owned(),
+                error_code: "Minimum".to_owned(),
+            },
+        ]);
+        let body = written(ProblemDetails::FIELDS, &error);
+        assert_eq!(
+            body,
+            serde_json::json!({
+                "type": "about:blank",
+                "title": "Bad Request",
+                "status": 400,
+                "detail": "The request has 2 validation errors.",
+                "instance": "urn:request-id:01J8ZQ6W3K2N5V7X9Y1B3D5F7H",
+                "errors": [
+                    {"property": "sku", "detail": "is required", "code": "Required"},
+                    {"property": "quantity", "detail": "must be at least 1", "code": "Minimum"},
+                ],
+            })
+        );
+        let response = error.render_as::<ProblemDetails>(&id(), None);
+        assert_eq!(
+            response.headers()[http::header::CONTENT_TYPE],
+            "application/problem+json"
+        );
+    }
+
+    #[test]
+    fn a_not_found_is_one_problem_about_the_path() {
+        let body = written(
+            ProblemDetails::FIELDS,
+            &ApiError::route_not_found("/nowhere"),
+        );
+        assert_eq!(body["status"], 404);
+        assert_eq!(body["title"], "Not Found");
+        assert_eq!(body["detail"], "No operation has the path /nowhere.");
+        assert_eq!(
+            body["errors"],
+            serde_json::json!([{"property": "path", "detail": "No operation has the path /nowhere.", "code": "RouteNotFound"}])
+        );
+    }
+
+    #[test]
+    fn fields_can_state_the_envelope_and_any_other_shape() {
+        const ENVELOPE: &[Field] = &[
+            (
+                "error",
+                Part::Object(&[
+                    ("code", Part::Status),
+                    ("message", Part::Message),
+                    (
+                        "errors",
+                        Part::Problems(&[
+                            ("property", ProblemPart::Property),
+                            ("message", ProblemPart::Message),
+                            ("errorCode", ProblemPart::ErrorCode),
+                        ]),
+                    ),
+                ]),
+            ),
+            ("requestId", Part::RequestId),
+            ("timestamp", Part::Timestamp),
+        ];
+        let error = ApiError::new(StatusCode::CONFLICT, "Duplicate", "It exists.").at("sku");
+        let mut envelope = Vec::new();
+        ErrorEnvelope::write_body(&error, &id(), &mut envelope);
+        let mut envelope: serde_json::Value = serde_json::from_slice(&envelope).unwrap();
+        let mut mapped = written(ENVELOPE, &error);
+        // The seconds may differ between the two renderings.
+        for body in [&mut envelope, &mut mapped] {
+            assert!(body["timestamp"].as_str().unwrap().ends_with('Z'));
+            body["timestamp"] = serde_json::Value::Null;
+        }
+        assert_eq!(mapped, envelope);
+
+        let other: &[Field] = &[("code", Part::Code), ("title", Part::Title)];
+        assert_eq!(
+            written(other, &error),
+            serde_json::json!({"code": "Duplicate", "title": "Conflict"})
+        );
+    }
+}
