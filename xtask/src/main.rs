@@ -12,7 +12,7 @@
 //! - `cargo xtask external-specs`: generate crates for every vendored public
 //!   document (and every golden fixture) into one scratch workspace and build it.
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
-//! - `cargo xtask bench [--quick] [--only codegen|layer|service|rate-limit|compile]`: the
+//! - `cargo xtask bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile]`: the
 //!   benchmarks (`bench/`), a Markdown report in `target/bench/report.md`.
 //! - `cargo xtask mutants [--scope S] [--file GLOB]... [--unit] [-- ARGS]`: mutation
 //!   testing with a pinned cargo-mutants (docs/testing.md).
@@ -65,12 +65,13 @@ tasks:
                       --client-only: one crate, the client, with the models
                       as its `models` module
   external-specs      generate models, client and server crates for every
-                      document in codegen-tests/specs/external/ (and every
-                      golden fixture) into target/external-specs/ and check
-                      them with clippy and rustdoc, warnings as errors
-  test                format, codegen drift, clippy, tests and rustdoc: every
-                      check a change must pass
-  bench [--quick] [--only codegen|layer|service|rate-limit|compile]
+                      document in codegen-tests/specs/external/ and
+                      external-3.1/ (and every golden fixture) into
+                      target/external-specs/ and check them with clippy and
+                      rustdoc, warnings as errors
+  test                format, codegen drift, clippy, tests, rustdoc and
+                      external-specs: every check a change must pass
+  bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile]
                       build the service and bench/ in release and measure:
                       codegen time, the generated layer against hand-written
                       axum, the service on SQLite and PostgreSQL; prints a
