@@ -175,7 +175,10 @@ mod tests {
     fn only_a_leading_sign_is_spelled_out() {
         // Inside a name, `+` and `-` separate words, as in media types and
         // headers; only a sign in front is a value's sign (`+1`, `-1`).
-        assert_eq!(type_name("application/vnd.api+json"), "ApplicationVndApiJson");
+        assert_eq!(
+            type_name("application/vnd.api+json"),
+            "ApplicationVndApiJson"
+        );
         assert_eq!(type_name("merge-patch+json"), "MergePatchJson");
         assert_eq!(field_name("1+1"), "n1_1");
         assert_eq!(field_name("x-1"), "x_1");
