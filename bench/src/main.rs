@@ -1,14 +1,21 @@
 //! `logistics-bench`: the benchmarks behind `cargo xtask bench`.
 //!
 //! ```text
-//! logistics-bench [--quick] [--only codegen|layer|service|rate-limit|rate-limit-memory]
+//! logistics-bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|rate-limit-memory]
 //!                 [--backend sqlite|postgres] [--root DIR] [--service-bin PATH] [--out FILE]
 //!                 [--postgres URL] [--connections N] [--max-connections N]
+//!                 [--layer-rounds N] [--layer-requests N] [--callgrind] [--command TEXT]
 //! logistics-bench serve --layers on|off --database URL --listen ADDR
 //! ```
 //!
 //! The second form is the server the service part starts for its layers
 //! comparison (`serve.rs`), not a benchmark.
+//!
+//! `--only service-layers` is that comparison alone (`operations_layers.rs`),
+//! on a database seeded with only the tenant it reads; `--callgrind` (with
+//! it only) runs its servers under valgrind's callgrind and counts
+//! instructions per request. `--command` is how the report names the run
+//! (`cargo xtask bench` passes its own command line).
 //!
 //! Every figure is measured here, on loopback, with loops bounded in count
 //! and time; nothing is asserted. The report is a Markdown document printed
@@ -18,6 +25,7 @@ mod codegen;
 mod data;
 mod layer;
 mod load;
+mod operations_layers;
 mod rate_limit;
 mod report;
 mod serve;
@@ -31,19 +39,22 @@ use load::Load;
 use service::Backend;
 
 /// What `--only` can choose; `rate-limit-memory` is the in-memory store's
-/// part of `rate-limit` alone (to run under `valgrind`).
-const PARTS: [&str; 5] = [
+/// part of `rate-limit` alone (to run under `valgrind`), `service-layers`
+/// the operations layers comparison of `service` alone.
+const PARTS: [&str; 6] = [
     "codegen",
     "layer",
     "service",
+    "service-layers",
     "rate-limit",
     "rate-limit-memory",
 ];
 
 const USAGE: &str = "\
-usage: logistics-bench [--quick] [--only codegen|layer|service|rate-limit|rate-limit-memory] [--backend sqlite|postgres]
-                       [--root DIR] [--service-bin PATH] [--out FILE]
+usage: logistics-bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|rate-limit-memory]
+                       [--backend sqlite|postgres] [--root DIR] [--service-bin PATH] [--out FILE]
                        [--postgres URL] [--connections N] [--max-connections N]
+                       [--layer-rounds N] [--layer-requests N] [--callgrind] [--command TEXT]
 ";
 
 /// The command line.
@@ -57,6 +68,10 @@ struct Args {
     postgres: String,
     connections: usize,
     max_connections: Option<u32>,
+    layer_rounds: Option<usize>,
+    layer_requests: Option<u64>,
+    callgrind: bool,
+    command: String,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -70,6 +85,13 @@ fn parse_args() -> Result<Args, String> {
         postgres: "postgres://postgres@127.0.0.1:5432/test".to_owned(),
         connections: 32,
         max_connections: None,
+        layer_rounds: None,
+        layer_requests: None,
+        callgrind: false,
+        command: std::iter::once("logistics-bench".to_owned())
+            .chain(std::env::args().skip(1))
+            .collect::<Vec<_>>()
+            .join(" "),
     };
     let mut given = std::env::args().skip(1);
     while let Some(arg) = given.next() {
@@ -109,12 +131,31 @@ fn parse_args() -> Result<Args, String> {
                         .map_err(|_| "--max-connections: not a number".to_owned())?,
                 )
             }
+            "--layer-rounds" => {
+                args.layer_rounds = Some(
+                    value("--layer-rounds")?
+                        .parse()
+                        .map_err(|_| "--layer-rounds: not a number".to_owned())?,
+                )
+            }
+            "--layer-requests" => {
+                args.layer_requests = Some(
+                    value("--layer-requests")?
+                        .parse()
+                        .map_err(|_| "--layer-requests: not a number".to_owned())?,
+                )
+            }
+            "--callgrind" => args.callgrind = true,
+            "--command" => args.command = value("--command")?,
             "-h" | "--help" => {
                 print!("{USAGE}");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
+    }
+    if args.callgrind && args.only.as_deref() != Some("service-layers") {
+        return Err("--callgrind goes with --only service-layers".to_owned());
     }
     Ok(args)
 }
@@ -139,7 +180,7 @@ fn run() -> Result<(), String> {
     let args = parse_args()?;
     let started = Instant::now();
     let wants = |part: &str| args.only.as_deref().is_none_or(|only| only == part);
-    let mut report = report::Report::new(args.quick, args.connections);
+    let mut report = report::Report::new(&args.command, args.connections);
 
     if wants("codegen") {
         eprintln!("codegen …");
@@ -161,7 +202,8 @@ fn run() -> Result<(), String> {
         report.layer_load = Some((load, rounds));
         report.layer = Some(layer::run(load, rounds)?);
     }
-    if wants("service") {
+    let layers_only = args.only.as_deref() == Some("service-layers");
+    if wants("service") || layers_only {
         let backends: Vec<Backend> = match args.backend {
             Some(backend) => vec![backend],
             None => vec![Backend::Sqlite, Backend::Postgres],
@@ -199,14 +241,31 @@ fn run() -> Result<(), String> {
             },
             max_connections: args.max_connections,
             log,
-            layer_rounds: if args.quick { 1 } else { 3 },
+            layers: layers_options(&args, &log_dir),
         };
         report.service_load = Some(options.load);
         report.max_connections = args.max_connections;
+        report.layers_options = Some(options.layers.clone());
         for backend in backends {
-            eprintln!("service on {} …", backend.name());
-            match service::run(backend, &options) {
-                Ok(results) => report.service.push(results),
+            eprintln!(
+                "{} on {} …",
+                if layers_only {
+                    "operations layers"
+                } else {
+                    "service"
+                },
+                backend.name()
+            );
+            let outcome = if layers_only {
+                service::run_layers(backend, &options).map(|layers| (None, layers))
+            } else {
+                service::run(backend, &options).map(|(results, layers)| (Some(results), layers))
+            };
+            match outcome {
+                Ok((results, layers)) => {
+                    report.service.extend(results);
+                    report.operations_layers.push((backend, layers));
+                }
                 Err(error) if backend == Backend::Postgres && args.backend.is_none() => {
                     eprintln!("warning: PostgreSQL skipped: {error}");
                     report.skipped.push(format!("PostgreSQL skipped: {error}"));
@@ -245,4 +304,22 @@ fn run() -> Result<(), String> {
         eprintln!("wrote {}", out.display());
     }
     Ok(())
+}
+
+/// The operations layers comparison's rounds and requests: by default 5
+/// rounds of 10,000 requests per server (2 of 2,000 with `--quick`); under
+/// callgrind, which runs a server some 50 times slower, 3 of 1,000.
+fn layers_options(args: &Args, log_dir: &std::path::Path) -> operations_layers::Options {
+    let (rounds, requests) = match (args.callgrind, args.quick) {
+        (true, _) => (3, 1_000),
+        (false, true) => (2, 2_000),
+        (false, false) => (5, 10_000),
+    };
+    operations_layers::Options {
+        rounds: args.layer_rounds.unwrap_or(rounds),
+        requests: args.layer_requests.unwrap_or(requests),
+        connections: args.connections,
+        time_cap: Duration::from_secs(if args.callgrind { 600 } else { 60 }),
+        callgrind: args.callgrind.then(|| log_dir.join("callgrind")),
+    }
 }

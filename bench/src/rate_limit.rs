@@ -111,9 +111,8 @@ impl SteadyStore {
         std::hint::black_box(self.store.hit(&self.key, 250, now));
     }
 
-    /// `count` checks, timed. Not inlined, so that `valgrind --tool=callgrind
-    /// --toggle-collect='*timed_checks*'` counts exactly these.
-    #[inline(never)]
+    /// `count` checks, timed.
+    #[inline(always)]
     fn timed_checks(&mut self, count: u64) -> Duration {
         let started = Instant::now();
         for _ in 0..count {
@@ -122,6 +121,37 @@ impl SteadyStore {
         started.elapsed()
     }
 }
+
+/// The timed checks of each of [`KEY_COUNTS`], a function of its own each
+/// (never inlined), so that `valgrind --tool=callgrind
+/// --toggle-collect='*timed_checks*'` counts exactly the timed checks, and
+/// `callgrind_annotate --inclusive=yes` splits them by the number of windows
+/// held (docs/performance.md has the recipe).
+const TIMED_CHECKS: [fn(&mut SteadyStore, u64) -> Duration; 4] = [
+    timed_checks_with_1_window,
+    timed_checks_with_1000_windows,
+    timed_checks_with_10000_windows,
+    timed_checks_with_100000_windows,
+];
+
+macro_rules! timed_checks {
+    ($($name:ident: $keys:expr),*) => {$(
+        #[inline(never)]
+        fn $name(store: &mut SteadyStore, count: u64) -> Duration {
+            // The count makes each body differ, so that the compiler does not
+            // merge the four into one symbol.
+            assert_eq!(store.keys, $keys);
+            store.timed_checks(count)
+        }
+    )*};
+}
+
+timed_checks!(
+    timed_checks_with_1_window: 1,
+    timed_checks_with_1000_windows: 1_000,
+    timed_checks_with_10000_windows: 10_000,
+    timed_checks_with_100000_windows: 100_000
+);
 
 /// ns per check of the in-memory store at each of [`KEY_COUNTS`]: rounds in
 /// which every store is measured once, in a rotating order; every round's
@@ -133,7 +163,7 @@ pub fn memory(quick: bool) -> Vec<(usize, Vec<f64>)> {
     for round in 0..rounds {
         for turn in 0..stores.len() {
             let index = (round + turn) % stores.len();
-            let elapsed = stores[index].timed_checks(checks);
+            let elapsed = TIMED_CHECKS[index](&mut stores[index], checks);
             let ns = elapsed.as_nanos() as f64 / checks as f64;
             eprintln!(
                 "  rate limit, memory, round {}: {} keys: {ns:.0} ns per check",

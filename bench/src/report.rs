@@ -6,11 +6,13 @@ use std::time::Duration;
 use crate::codegen::Timing;
 use crate::layer::Comparison;
 use crate::load::{Load, Stats};
+use crate::operations_layers::{self, LayerRuns, Turn};
 use crate::service::{Backend, Results, median};
 
 /// Everything measured in one run.
 pub struct Report {
-    quick: bool,
+    /// How the run was started, as the report names it.
+    command: String,
     connections: usize,
     /// Codegen timings.
     pub codegen: Option<Vec<Timing>>,
@@ -24,6 +26,10 @@ pub struct Report {
     pub max_connections: Option<u32>,
     /// The service, per backend.
     pub service: Vec<Results>,
+    /// How the operations layers comparison ran.
+    pub layers_options: Option<operations_layers::Options>,
+    /// The operations layers comparison, per backend.
+    pub operations_layers: Vec<(Backend, Vec<LayerRuns>)>,
     /// What could not run.
     pub skipped: Vec<String>,
     /// How long the whole run took.
@@ -50,9 +56,9 @@ fn verdict(met: bool) -> &'static str {
 
 impl Report {
     /// An empty report.
-    pub fn new(quick: bool, connections: usize) -> Self {
+    pub fn new(command: &str, connections: usize) -> Self {
         Report {
-            quick,
+            command: command.to_owned(),
             connections,
             codegen: None,
             layer_load: None,
@@ -60,6 +66,8 @@ impl Report {
             service_load: None,
             max_connections: None,
             service: Vec::new(),
+            layers_options: None,
+            operations_layers: Vec::new(),
             skipped: Vec::new(),
             wall: Duration::ZERO,
             load_before: load_average(),
@@ -77,8 +85,8 @@ impl Report {
         writeln!(out, "# Benchmark report\n")?;
         writeln!(
             out,
-            "- run: `cargo xtask bench{}`, {} s of measuring and seeding",
-            if self.quick { " --quick" } else { "" },
+            "- run: `{}`, {} s of measuring and seeding",
+            self.command,
             self.wall.as_secs()
         )?;
         writeln!(out, "- machine: {}", machine())?;
@@ -164,70 +172,14 @@ impl Report {
             writeln!(out)?;
         }
 
-        if let Some(load) = &self.service_load
-            && (!self.service.is_empty() || !self.skipped.is_empty())
-        {
-            writeln!(
-                out,
-                "## The service end to end (release binary as a child process, {} s per case{})\n",
-                load.duration.as_secs_f64(),
-                match self.max_connections {
-                    Some(n) => format!(", `--max-connections {n}`"),
-                    None => ", default pool".to_owned(),
-                }
-            )?;
-            writeln!(
-                out,
-                "| backend | case | req/s | p50 | p99 | errors | target |"
-            )?;
-            writeln!(out, "|---|---|---:|---:|---:|---:|---|")?;
-            for results in &self.service {
-                let backend = results.backend.name();
-                for (name, stats) in &results.cases {
-                    let target = if name == "GET sales order" && results.backend == Backend::Sqlite
-                    {
-                        format!(
-                            "≥ 15,000 req/s: {}",
-                            verdict(stats.throughput() >= 15_000.0)
-                        )
-                    } else {
-                        String::new()
-                    };
-                    writeln!(
-                        out,
-                        "| {backend} | {name} | {:.0} | {:.2} ms | {:.2} ms | {} | {target} |",
-                        stats.throughput(),
-                        stats.percentile_ms(50.0),
-                        stats.percentile_ms(99.0),
-                        stats.errors
-                    )?;
-                }
-                let bulk = median(&results.bulk);
-                let limit = match results.backend {
-                    Backend::Sqlite => 250.0,
-                    Backend::Postgres => 500.0,
-                };
-                writeln!(
-                    out,
-                    "| {backend} | bulk upsert 1,000 orders × 10 lines, one at a time ({} runs) | {:.1} orders/s | {} (median) | {} (max) | 0 | < {limit:.0} ms: {} |",
-                    results.bulk.len(),
-                    1000.0 / bulk.as_secs_f64().max(1e-9),
-                    ms(bulk),
-                    ms(results.bulk.last().copied().unwrap_or_default()),
-                    verdict(bulk.as_secs_f64() * 1000.0 < limit)
-                )?;
-                let rss = results.peak_rss_kib as f64 / 1024.0;
-                writeln!(
-                    out,
-                    "| {backend} | server peak RSS (VmHWM) over the whole run | | {rss:.1} MiB | | | < 100 MiB: {} |",
-                    verdict(rss < 100.0)
-                )?;
+        if let Some(load) = &self.service_load {
+            if !self.service.is_empty() {
+                self.write_service(out, load)?;
             }
             for skipped in &self.skipped {
-                writeln!(out, "\n{skipped}")?;
+                writeln!(out, "{skipped}\n")?;
             }
-            writeln!(out)?;
-            self.write_layers(out, load)?;
+            self.write_layers(out)?;
 
             if !self.service.is_empty() {
                 writeln!(out, "## How cost grows\n")?;
@@ -307,49 +259,221 @@ impl Report {
 }
 
 impl Report {
-    /// GET sales order with the operations layers on and off, per backend.
-    fn write_layers(&self, out: &mut String, load: &Load) -> std::fmt::Result {
-        let Some(rounds) = self
-            .service
-            .first()
-            .map(|r| r.layers.first().map_or(0, |l| l.runs.len()))
-        else {
+    /// The service's cases, per backend.
+    fn write_service(&self, out: &mut String, load: &Load) -> std::fmt::Result {
+        writeln!(
+            out,
+            "## The service end to end (release binary as a child process, {} s per case{})\n",
+            load.duration.as_secs_f64(),
+            match self.max_connections {
+                Some(n) => format!(", `--max-connections {n}`"),
+                None => ", default pool".to_owned(),
+            }
+        )?;
+        writeln!(
+            out,
+            "| backend | case | req/s | p50 | p99 | errors | target |"
+        )?;
+        writeln!(out, "|---|---|---:|---:|---:|---:|---|")?;
+        for results in &self.service {
+            let backend = results.backend.name();
+            for (name, stats) in &results.cases {
+                let target = if name == "GET sales order" && results.backend == Backend::Sqlite {
+                    format!(
+                        "≥ 15,000 req/s: {}",
+                        verdict(stats.throughput() >= 15_000.0)
+                    )
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "| {backend} | {name} | {:.0} | {:.2} ms | {:.2} ms | {} | {target} |",
+                    stats.throughput(),
+                    stats.percentile_ms(50.0),
+                    stats.percentile_ms(99.0),
+                    stats.errors
+                )?;
+            }
+            let bulk = median(&results.bulk);
+            let limit = match results.backend {
+                Backend::Sqlite => 250.0,
+                Backend::Postgres => 500.0,
+            };
+            writeln!(
+                out,
+                "| {backend} | bulk upsert 1,000 orders × 10 lines, one at a time ({} runs) | {:.1} orders/s | {} (median) | {} (max) | 0 | < {limit:.0} ms: {} |",
+                results.bulk.len(),
+                1000.0 / bulk.as_secs_f64().max(1e-9),
+                ms(bulk),
+                ms(results.bulk.last().copied().unwrap_or_default()),
+                verdict(bulk.as_secs_f64() * 1000.0 < limit)
+            )?;
+            let rss = results.peak_rss_kib as f64 / 1024.0;
+            writeln!(
+                out,
+                "| {backend} | server peak RSS (VmHWM) over the whole run | | {rss:.1} MiB | | | < 100 MiB: {} |",
+                verdict(rss < 100.0)
+            )?;
+        }
+        writeln!(out)
+    }
+
+    /// GET sales order with the operations layers on and off, per backend:
+    /// the server's CPU time (or, under callgrind, instructions) per request
+    /// and the throughput, with the layers' cost from the bench server's pair.
+    fn write_layers(&self, out: &mut String) -> std::fmt::Result {
+        let Some(options) = &self.layers_options else {
             return Ok(());
+        };
+        if self.operations_layers.is_empty() {
+            return Ok(());
+        }
+        let callgrind = options.callgrind.is_some();
+        let loads: Vec<f64> = self
+            .operations_layers
+            .iter()
+            .flat_map(|(_, runs)| runs.iter().flat_map(|r| &r.turns))
+            .map(|turn| turn.load_average)
+            .collect();
+        let (low, high) = loads
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &l| {
+                (lo.min(l), hi.max(l))
+            });
+        writeln!(
+            out,
+            "## GET sales order with the operations layers on and off\n\n{} rotating round(s); in each, every server is sent {} requests by {} connections{}; default pool, all three servers on the same seeded database; 1-minute load average at the turns: {low:.2} to {high:.2}.\n",
+            options.rounds,
+            options.requests,
+            options.connections,
+            if callgrind {
+                ", under valgrind's callgrind, its instructions counted over them (user space only: the kernel's work is not in the count)"
+            } else {
+                ", its CPU time (user + system, all threads, `/proc/<pid>/stat`) read before and after"
+            },
+        )?;
+        let unit = if callgrind {
+            "instructions per request"
+        } else {
+            "server CPU per request"
         };
         writeln!(
             out,
-            "## GET sales order with the operations layers on and off ({rounds} rotating round(s) of {} s, default pool, all three servers on the same seeded database)\n",
-            load.duration.as_secs_f64()
+            "| backend | server | layers | {unit} (median) | each round | ratio to layers off | driver CPU per request (median) | req/s (median) | each round | p50 | p99 | errors |"
         )?;
         writeln!(
             out,
-            "| backend | server | layers | req/s (median) | ratio to layers off | p50 | p99 | errors |"
+            "|---|---|---|---:|---|---:|---:|---:|---|---:|---:|---:|"
         )?;
-        writeln!(out, "|---|---|---|---:|---:|---:|---:|---:|")?;
-        for results in &self.service {
-            let throughput =
-                |runs: &[Stats]| median_f64(runs.iter().map(Stats::throughput).collect());
-            let off = results
-                .layers
+        let metric = |turn: &Turn| {
+            if callgrind {
+                turn.instructions_per_request().unwrap_or(f64::NAN)
+            } else {
+                turn.cpu_micros_per_request()
+            }
+        };
+        let shown = |value: f64| {
+            if callgrind {
+                format!("{value:.0}")
+            } else {
+                format!("{value:.1} µs")
+            }
+        };
+        for (backend, runs) in &self.operations_layers {
+            let median_of = |variant: &LayerRuns, f: &dyn Fn(&Turn) -> f64| {
+                median_f64(variant.turns.iter().map(f).collect())
+            };
+            let off = runs
                 .iter()
-                .find(|l| !l.layers)
-                .map_or(0.0, |l| throughput(&l.runs));
-            for variant in &results.layers {
-                let this = throughput(&variant.runs);
+                .find(|r| !r.layers)
+                .map_or(f64::NAN, |r| median_of(r, &metric));
+            for variant in runs {
+                let this = median_of(variant, &metric);
+                let each = |f: &dyn Fn(&Turn) -> String| {
+                    variant.turns.iter().map(f).collect::<Vec<_>>().join(" / ")
+                };
                 writeln!(
                     out,
-                    "| {} | {} | {} | {this:.0} | {:.3} | {:.2} ms | {:.2} ms | {} |",
-                    results.backend.name(),
+                    "| {} | {} | {} | {} | {} | {:.3} | {:.1} µs | {:.0} | {} | {:.2} ms | {:.2} ms | {} |",
+                    backend.name(),
                     variant.server,
                     if variant.layers { "on" } else { "off" },
-                    this / off.max(1e-9),
-                    median_f64(variant.runs.iter().map(|s| s.percentile_ms(50.0)).collect()),
-                    median_f64(variant.runs.iter().map(|s| s.percentile_ms(99.0)).collect()),
-                    variant.runs.iter().map(|s| s.errors).sum::<u64>(),
+                    shown(this),
+                    each(&|t| shown(metric(t))),
+                    this / off,
+                    median_of(variant, &|t| t.driver_micros_per_request()),
+                    median_of(variant, &|t| t.stats.throughput()),
+                    each(&|t| format!("{:.0}", t.stats.throughput())),
+                    median_of(variant, &|t| t.stats.percentile_ms(50.0)),
+                    median_of(variant, &|t| t.stats.percentile_ms(99.0)),
+                    variant.turns.iter().map(|t| t.stats.errors).sum::<u64>(),
                 )?;
             }
         }
-        writeln!(out)
+        writeln!(out)?;
+        for (backend, runs) in &self.operations_layers {
+            let pair = |layers: bool| runs.iter().find(|r| r.bench_server && r.layers == layers);
+            let (Some(on), Some(off)) = (pair(true), pair(false)) else {
+                continue;
+            };
+            let cost = LayersCost::of(on, off, &metric);
+            writeln!(
+                out,
+                "{}: the operations layers cost **{}** {} (median of the rounds' differences, bench server on − off; {} to {} over the rounds), **{:.1} %** of the request with them on; server throughput with them on / off: {:.3} (wall clock, moved by the machine's other load).\n",
+                backend.name(),
+                shown(cost.difference),
+                if callgrind {
+                    "instructions per request"
+                } else {
+                    "of server CPU per request"
+                },
+                shown(cost.lowest),
+                shown(cost.highest),
+                cost.share * 100.0,
+                cost.throughput_ratio,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What the layers cost, from the bench server's on and off turns paired by
+/// round (each round's two turns ran back to back, so drift of the machine
+/// between rounds cancels out of their difference).
+struct LayersCost {
+    /// The median of the rounds' differences (on − off).
+    difference: f64,
+    /// The smallest and largest difference.
+    lowest: f64,
+    highest: f64,
+    /// The median difference over the median with the layers on.
+    share: f64,
+    /// The median throughput with the layers on over the median with them off.
+    throughput_ratio: f64,
+}
+
+impl LayersCost {
+    fn of(on: &LayerRuns, off: &LayerRuns, metric: &dyn Fn(&Turn) -> f64) -> LayersCost {
+        let mut differences: Vec<f64> = on
+            .turns
+            .iter()
+            .zip(&off.turns)
+            .map(|(on, off)| metric(on) - metric(off))
+            .collect();
+        differences.sort_by(f64::total_cmp);
+        let median_metric = |runs: &LayerRuns| median_f64(runs.turns.iter().map(metric).collect());
+        let throughput = |runs: &LayerRuns| {
+            median_f64(runs.turns.iter().map(|t| t.stats.throughput()).collect())
+        };
+        let difference = median_f64(differences.clone());
+        LayersCost {
+            difference,
+            lowest: differences.first().copied().unwrap_or(f64::NAN),
+            highest: differences.last().copied().unwrap_or(f64::NAN),
+            share: difference / median_metric(on),
+            throughput_ratio: throughput(on) / throughput(off),
+        }
     }
 }
 

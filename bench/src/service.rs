@@ -16,6 +16,7 @@ use sqlx::Connection;
 
 use crate::data;
 use crate::load::{self, Load, Stats};
+use crate::operations_layers::{self, LayerRuns};
 
 /// Which database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +56,8 @@ pub struct Options {
     pub max_connections: Option<u32>,
     /// Where the service's output goes.
     pub log: PathBuf,
-    /// Rounds of the layers comparison (each server once a round).
-    pub layer_rounds: usize,
+    /// The operations layers comparison.
+    pub layers: operations_layers::Options,
 }
 
 /// One backend's results.
@@ -75,28 +76,6 @@ pub struct Results {
     pub peak_rss_kib: u64,
     /// Seconds spent seeding.
     pub seed_seconds: f64,
-    /// GET sales order with the operations layers on and off.
-    pub layers: Vec<LayerRuns>,
-}
-
-/// One server's rounds of GET sales order in the layers comparison.
-pub struct LayerRuns {
-    /// Which server.
-    pub server: &'static str,
-    /// Whether the operations layers are on.
-    pub layers: bool,
-    /// One load run per round.
-    pub runs: Vec<Stats>,
-}
-
-impl LayerRuns {
-    fn new(server: &'static str, layers: bool) -> LayerRuns {
-        LayerRuns {
-            server,
-            layers,
-            runs: Vec::new(),
-        }
-    }
 }
 
 /// A tenant with its token.
@@ -107,8 +86,35 @@ struct Tenant {
 const CUSTOMERS: usize = 100;
 const SALES_ORDERS: usize = 1000;
 
-/// Runs every service case on `backend`.
-pub fn run(backend: Backend, options: &Options) -> Result<Results, String> {
+/// Runs every service case on `backend`, then the operations layers
+/// comparison on the same database.
+pub fn run(backend: Backend, options: &Options) -> Result<(Results, Vec<LayerRuns>), String> {
+    on_scratch_database(backend, &options.postgres, |runtime, url| {
+        runtime.block_on(run_on(backend, url, options))
+    })
+}
+
+/// Only the operations layers comparison on `backend`, on a database seeded
+/// with the one tenant it reads (`--only service-layers`).
+pub fn run_layers(backend: Backend, options: &Options) -> Result<Vec<LayerRuns>, String> {
+    on_scratch_database(backend, &options.postgres, |runtime, url| {
+        runtime.block_on(async {
+            let tenants = seed(url, &[0]).await?;
+            let token: Arc<str> = Arc::from(tenants[&0].token.as_str());
+            operations_layers::run(url, &token, &options.binary, &options.log, &options.layers)
+                .await
+        })
+    })
+}
+
+/// Runs `work` on a fresh database of `backend` (a SQLite file in a scratch
+/// folder, or a database of its own on the PostgreSQL server at `admin`),
+/// removed afterwards.
+fn on_scratch_database<T>(
+    backend: Backend,
+    admin: &str,
+    work: impl FnOnce(&tokio::runtime::Runtime, &str) -> Result<T, String>,
+) -> Result<T, String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -121,17 +127,14 @@ pub fn run(backend: Backend, options: &Options) -> Result<Results, String> {
         }
         Backend::Postgres => {
             let name = format!("lfs_bench_{}", uuid::Uuid::new_v4().simple());
-            runtime.block_on(postgres_admin(
-                &options.postgres,
-                &format!("CREATE DATABASE {name}"),
-            ))?;
-            (database_url(&options.postgres, &name), Some(name))
+            runtime.block_on(postgres_admin(admin, &format!("CREATE DATABASE {name}")))?;
+            (database_url(admin, &name), Some(name))
         }
     };
-    let result = runtime.block_on(run_on(backend, &url, options));
+    let result = work(&runtime, &url);
     if let Some(name) = database {
         if let Err(error) = runtime.block_on(postgres_admin(
-            &options.postgres,
+            admin,
             &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
         )) {
             eprintln!("warning: could not drop {name}: {error}");
@@ -166,7 +169,11 @@ async fn postgres_admin(admin: &str, statement: &str) -> Result<(), String> {
     Ok(())
 }
 
-async fn run_on(backend: Backend, url: &str, options: &Options) -> Result<Results, String> {
+async fn run_on(
+    backend: Backend,
+    url: &str,
+    options: &Options,
+) -> Result<(Results, Vec<LayerRuns>), String> {
     let seeding = Instant::now();
     let tenants = seed(url, &options.return_sizes).await?;
     let seed_seconds = seeding.elapsed().as_secs_f64();
@@ -179,8 +186,9 @@ async fn run_on(backend: Backend, url: &str, options: &Options) -> Result<Result
     server.stop();
     let (cases, bulk, batch_growth, list_growth) = outcome?;
     let token: Arc<str> = Arc::from(main.token.as_str());
-    let layers = compare_layers(url, &token, options).await?;
-    Ok(Results {
+    let layers =
+        operations_layers::run(url, &token, &options.binary, &options.log, &options.layers).await?;
+    let results = Results {
         backend,
         cases,
         bulk,
@@ -188,8 +196,8 @@ async fn run_on(backend: Backend, url: &str, options: &Options) -> Result<Result
         list_growth,
         peak_rss_kib,
         seed_seconds,
-        layers,
-    })
+    };
+    Ok((results, layers))
 }
 
 type Driven = (
@@ -324,7 +332,7 @@ async fn drive(
 }
 
 /// GET sales order, spread over the tenant's 1,000 orders.
-fn get_sales_order(token: Arc<str>) -> load::MakeRequest {
+pub fn get_sales_order(token: Arc<str>) -> load::MakeRequest {
     Arc::new(move |n| {
         let reference = data::sales_order_reference(1 + (spread(n) % SALES_ORDERS as u64) as usize);
         load::request(
@@ -334,64 +342,6 @@ fn get_sales_order(token: Arc<str>) -> load::MakeRequest {
             None,
         )
     })
-}
-
-/// GET sales order served three ways, in rotating rounds: the binary, and
-/// this bench's own server (`serve.rs`) with the operations layers on and
-/// off. All three run at once on the seeded database, with the default pool.
-async fn compare_layers(
-    url: &str,
-    token: &Arc<str>,
-    options: &Options,
-) -> Result<Vec<LayerRuns>, String> {
-    let mut servers = vec![
-        (
-            LayerRuns::new("`logistics-service serve --rate-limit 0`", true),
-            Server::service(&options.binary, url, None, &options.log)?,
-        ),
-        (
-            LayerRuns::new("bench server, `server::app`", true),
-            Server::bench(true, url, &options.log)?,
-        ),
-        (
-            LayerRuns::new("bench server, the generated router alone", false),
-            Server::bench(false, url, &options.log)?,
-        ),
-    ];
-    let make = get_sales_order(token.clone());
-    let warm = Load {
-        duration: Duration::from_millis(300),
-        max_requests: 2_000,
-        ..options.load
-    };
-    for (_, server) in &servers {
-        load::run(server.address, warm, make.clone()).await;
-    }
-    let count = servers.len();
-    for round in 0..options.layer_rounds {
-        for turn in 0..count {
-            let (runs, server) = &mut servers[(round + turn) % count];
-            let stats = load::run(server.address, options.load, make.clone()).await;
-            if stats.ok == 0 {
-                return Err(format!(
-                    "GET sales order, {}: no successful request ({})",
-                    runs.server,
-                    stats.first_error.unwrap_or_default()
-                ));
-            }
-            eprintln!(
-                "  round {}: {} (layers {}): {:.0} req/s, p50 {:.2} ms, p99 {:.2} ms",
-                round + 1,
-                runs.server,
-                if runs.layers { "on" } else { "off" },
-                stats.throughput(),
-                stats.percentile_ms(50.0),
-                stats.percentile_ms(99.0)
-            );
-            runs.runs.push(stats);
-        }
-    }
-    Ok(servers.into_iter().map(|(runs, _)| runs).collect())
 }
 
 /// Spreads request numbers over the keys (a multiplicative hash), so that
@@ -497,9 +447,22 @@ fn free_address() -> Result<SocketAddr, String> {
 }
 
 /// A server under test, running as a child process.
-struct Server {
+pub struct Server {
     child: Child,
-    address: SocketAddr,
+    /// Where it listens.
+    pub address: SocketAddr,
+}
+
+/// `program`, or `program` run by `wrapper` (`valgrind …`) when there is one.
+fn wrapped(wrapper: &[String], program: &Path) -> Command {
+    match wrapper.split_first() {
+        Some((first, rest)) => {
+            let mut command = Command::new(first);
+            command.args(rest).arg(program);
+            command
+        }
+        None => Command::new(program),
+    }
 }
 
 impl Server {
@@ -510,8 +473,19 @@ impl Server {
         max_connections: Option<u32>,
         log: &Path,
     ) -> Result<Server, String> {
+        Server::service_wrapped(&[], binary, database, max_connections, log)
+    }
+
+    /// [`Server::service`], run by `wrapper` (empty: none).
+    pub fn service_wrapped(
+        wrapper: &[String],
+        binary: &Path,
+        database: &str,
+        max_connections: Option<u32>,
+        log: &Path,
+    ) -> Result<Server, String> {
         let address = free_address()?;
-        let mut command = Command::new(binary);
+        let mut command = wrapped(wrapper, binary);
         command
             .args(["--database", database, "serve", "--listen"])
             .arg(address.to_string())
@@ -525,16 +499,26 @@ impl Server {
     }
 
     /// This bench's own binary serving `database` (`serve.rs`), with the
-    /// operations layers on or off.
-    fn bench(layers: bool, database: &str, log: &Path) -> Result<Server, String> {
+    /// operations layers on or off, run by `wrapper` (empty: none).
+    pub fn bench_wrapped(
+        wrapper: &[String],
+        layers: bool,
+        database: &str,
+        log: &Path,
+    ) -> Result<Server, String> {
         let address = free_address()?;
         let own = std::env::current_exe().map_err(|e| e.to_string())?;
-        let mut command = Command::new(own);
+        let mut command = wrapped(wrapper, &own);
         command
             .args(["serve", "--layers", if layers { "on" } else { "off" }])
             .args(["--database", database, "--listen"])
             .arg(address.to_string());
         Server::start(command, address, log)
+    }
+
+    /// The child's process id (valgrind's, when run by it: the same process).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Starts `command`, its output appended to `log`, and waits until it
@@ -552,7 +536,8 @@ impl Server {
             .stderr(log_file);
         let program = command.get_program().to_string_lossy().into_owned();
         let mut child = command.spawn().map_err(|e| format!("{program}: {e}"))?;
-        let deadline = Instant::now() + Duration::from_secs(60);
+        // Under valgrind a server takes tens of seconds to listen.
+        let deadline = Instant::now() + Duration::from_secs(180);
         loop {
             if std::net::TcpStream::connect(address).is_ok() {
                 return Ok(Server { child, address });
@@ -566,7 +551,7 @@ impl Server {
             if Instant::now() > deadline {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("{program} did not listen within 60 s"));
+                return Err(format!("{program} did not listen within 180 s"));
             }
             std::thread::sleep(Duration::from_millis(50));
         }

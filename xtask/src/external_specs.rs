@@ -14,14 +14,13 @@
 //! between runs, so a rerun only rebuilds what changed.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use openapi_codegen::config::Target;
 use openapi_codegen::emit::{Files, RuntimeSource, WorkspaceToml};
 
 use crate::codegen::write_if_changed;
-use crate::test::{cargo_bin, run_command};
+use crate::test::{cargo_command, run_command};
 use crate::{Result, fail};
 
 /// The command quoted in the generated files' headers.
@@ -54,7 +53,7 @@ pub fn run(root: &Path) -> Result<()> {
     std::fs::copy(root.join("Cargo.lock"), scratch.join("Cargo.lock"))
         .map_err(|e| fail(format!("copying Cargo.lock: {e}")))?;
     let cargo = |args: &[&str]| {
-        let mut command = Command::new(cargo_bin());
+        let mut command = cargo_command();
         command
             .current_dir(&scratch)
             .env(

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use crate::test::{cargo_bin, run_command};
+use crate::test::{cargo_command, run_command};
 use crate::{Result, fail};
 
 /// The cargo-mutants version this task installs and runs.
@@ -195,7 +195,7 @@ fn install(root: &Path) -> Result<std::path::PathBuf> {
             "==> installing cargo-mutants {VERSION} into {}",
             tools.display()
         );
-        let mut command = Command::new(cargo_bin());
+        let mut command = cargo_command();
         command
             .args([
                 "install",

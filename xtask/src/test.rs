@@ -35,7 +35,7 @@ pub fn run(root: &Path) -> Result<()> {
         crate::external_specs::run(root)
     })?;
     step("rustdoc of the generated crates", || {
-        let mut command = Command::new(cargo_bin());
+        let mut command = cargo_command();
         command
             .current_dir(root)
             .env("RUSTDOCFLAGS", "-D warnings")
@@ -81,9 +81,46 @@ pub fn cargo_bin() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
 }
 
+/// What `cargo run` sets in the environment of the program it runs (this
+/// task, through the `cargo xtask` alias) about that program's package.
+/// A cargo started from here inherits them, and cargo compares a build
+/// script's `rerun-if-env-changed` variables with its own environment, not
+/// with what it sets for the script: ring 0.17.14's build script declares
+/// `CARGO_PKG_NAME`, `CARGO_PKG_VERSION_*`, `CARGO_MANIFEST_DIR`,
+/// `CARGO_MANIFEST_LINKS` and `OUT_DIR`, so with them inherited ring's build
+/// script counts as changed and ring, rustls, sqlx and everything over them
+/// are rebuilt — and rebuilt again by the next release build from a shell.
+/// (briansmith/ring#2454, fixed in ring after 0.17.14; cargo: rust-lang/cargo#16134.)
+const SET_BY_CARGO_RUN: [&str; 5] = [
+    "CARGO_MANIFEST_DIR",
+    "CARGO_MANIFEST_PATH",
+    "CARGO_MANIFEST_LINKS",
+    "CARGO_PRIMARY_PACKAGE",
+    "OUT_DIR",
+];
+
+/// A command that runs the cargo that runs this task, with the environment a
+/// shell would give it: what `cargo run` set for this task is removed, so
+/// that a build from here and a build from a shell (CI's next step, a user's
+/// next command) share what they built instead of rebuilding it.
+pub fn cargo_command() -> Command {
+    let mut command = Command::new(cargo_bin());
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_BIN_")
+            || name.starts_with("CARGO_CRATE_")
+            || SET_BY_CARGO_RUN.contains(&name.as_ref())
+        {
+            command.env_remove(name.as_ref());
+        }
+    }
+    command
+}
+
 /// Runs `cargo ARGS` in `root`.
 pub fn cargo(root: &Path, args: &[&str]) -> Result<()> {
-    let mut command = Command::new(cargo_bin());
+    let mut command = cargo_command();
     command.current_dir(root).args(args);
     run_command(command)
 }

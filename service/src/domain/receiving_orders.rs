@@ -554,4 +554,159 @@ mod integration_ownership_tests {
             "an order created without an integration is updated without one"
         );
     }
+
+    #[test]
+    fn only_the_owning_integration_changes_a_transfer_detail() {
+        let detail = |integration_id: Option<uuid::Uuid>| {
+            let mut detail: TransferDetail = serde_json::from_value(serde_json::json!({
+                "transferType": "PickupTransfer",
+                "pickupTransfer": {"pickupDate": "2026-03-14T09:30:00Z"}
+            }))
+            .unwrap();
+            detail.integration_id = integration_id;
+            detail
+        };
+        let refused = |detail: &TransferDetail, order: &ExistingOrder| {
+            transfer_detail_conflict(detail, order).map(|(code, _)| code)
+        };
+        let (ours, theirs) = (uuid::Uuid::from_u128(7), uuid::Uuid::from_u128(8));
+        assert_eq!(refused(&detail(Some(ours)), &created(Some(ours))), None);
+        assert_eq!(
+            refused(&detail(None), &created(Some(ours))),
+            None,
+            "a detail sent without an integration id"
+        );
+        assert_eq!(refused(&detail(None), &created(None)), None);
+        for order in [created(Some(ours)), created(None)] {
+            assert_eq!(
+                refused(&detail(Some(theirs)), &order),
+                Some("UpdateFromDifferentIntegration"),
+                "{order:?}"
+            );
+        }
+    }
+}
+
+/// A state's name is what the database stores and what an operator types to
+/// advance an order: each state has the name decisions D11 gives it, and
+/// reads back as itself.
+#[cfg(test)]
+mod state_name_tests {
+    use super::ReceivingOrderState;
+
+    #[test]
+    fn each_state_has_its_name_and_reads_back_from_it() {
+        let names = ReceivingOrderState::ALL.map(ReceivingOrderState::as_str);
+        assert_eq!(
+            names,
+            ["Created", "ArrivedToWarehouse", "Completed", "Cancelled"]
+        );
+        for state in ReceivingOrderState::ALL {
+            assert_eq!(
+                ReceivingOrderState::parse(state.as_str()),
+                Some(state),
+                "{state:?}"
+            );
+        }
+        assert_eq!(
+            ReceivingOrderState::parse("Shipped"),
+            None,
+            "a sales order's state"
+        );
+        assert_eq!(ReceivingOrderState::parse(""), None);
+    }
+}
+
+/// Which transfer object goes with which `transferType` (decisions D9 and
+/// D10): an order or a transfer detail may carry its own type's object, and
+/// an object of another type is refused, named by its property.
+#[cfg(test)]
+mod transfer_object_tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// Each transfer type and the property of its object.
+    const KINDS: [(&str, &str); 3] = [
+        ("CargoTransfer", "cargoTransfer"),
+        ("PickupTransfer", "pickupTransfer"),
+        ("CarriageTransfer", "carriageTransfer"),
+    ];
+
+    const MISMATCH: &str = "ReceivingOrderTransferTypeTransferDetailsMismatch";
+
+    /// A valid object for `property`.
+    fn object(property: &str) -> Value {
+        match property {
+            "pickupTransfer" => json!({"pickupDate": "2026-03-14T09:30:00Z"}),
+            _ => json!({"shipmentDate": "2026-03-14T09:30:00Z"}),
+        }
+    }
+
+    /// For each type, a request of that type carrying its own object, and
+    /// the property of every other type's object.
+    fn each_kind(base: Value) -> impl Iterator<Item = (Value, Vec<&'static str>)> {
+        KINDS.into_iter().map(move |(kind, own)| {
+            let mut request = base.clone();
+            request["transferType"] = json!(kind);
+            request[own] = object(own);
+            let others = KINDS
+                .into_iter()
+                .map(|(_, property)| property)
+                .filter(|property| *property != own)
+                .collect();
+            (request, others)
+        })
+    }
+
+    fn found(problems: Vec<Problem>) -> Vec<(String, String)> {
+        problems
+            .into_iter()
+            .map(|p| (p.property, p.error_code))
+            .collect()
+    }
+
+    #[test]
+    fn a_transfer_detail_carries_its_own_object_and_no_other() {
+        let detail_problems = |request: &Value| {
+            let detail: TransferDetail = serde_json::from_value(request.clone()).unwrap();
+            found(check_transfer_detail(&detail))
+        };
+        for (detail, others) in each_kind(json!({})) {
+            assert_eq!(detail_problems(&detail), [], "{detail}");
+            for other in others {
+                let mut mixed = detail.clone();
+                mixed[other] = object(other);
+                assert_eq!(
+                    detail_problems(&mixed),
+                    [(other.to_owned(), MISMATCH.to_owned())],
+                    "{mixed}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_order_of_a_batch_carries_its_own_object_and_no_other() {
+        let order = json!({
+            "receiveType": "Standard",
+            "lineItems": [{"sku": "A", "expectedQuantity": 1, "hasLimitCheck": false, "tolerance": 0}]
+        });
+        let batch_problems = |request: &Value| {
+            let batch: Vec<ReceivingOrder> = serde_json::from_value(json!([request])).unwrap();
+            found(check_batch(&batch))
+        };
+        for (order, others) in each_kind(order) {
+            assert_eq!(batch_problems(&order), [], "{order}");
+            for other in others {
+                let mut mixed = order.clone();
+                mixed[other] = object(other);
+                assert_eq!(
+                    batch_problems(&mixed),
+                    [(format!("[0].{other}"), MISMATCH.to_owned())],
+                    "{mixed}"
+                );
+            }
+        }
+    }
 }

@@ -521,3 +521,30 @@ mod token_generator_tests {
         }
     }
 }
+
+/// An environment's name is what an operator gives `--environment`, what the
+/// database stores for a tenant and what names the default database file
+/// (`./data/<environment>.db`): each environment has its own, which reads
+/// back as it; any other name is refused, naming the two there are.
+#[cfg(test)]
+mod environment_name_tests {
+    use super::Environment;
+
+    #[test]
+    fn each_environment_has_its_name_and_reads_back_from_it() {
+        for (environment, name) in [
+            (Environment::Staging, "staging"),
+            (Environment::Production, "production"),
+        ] {
+            assert_eq!(environment.as_str(), name);
+            assert_eq!(environment.to_string(), name, "as displayed");
+            assert_eq!(Environment::parse(name), Some(environment));
+            assert_eq!(name.parse::<Environment>(), Ok(environment));
+        }
+        assert_eq!(Environment::parse("Staging"), None);
+        assert_eq!(
+            "live".parse::<Environment>(),
+            Err("`live` is not an environment; use staging or production".to_owned())
+        );
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -19,6 +19,30 @@ use super::connection::serve_connection;
 /// [`crate::http_server`]. `connection_limit` is the resolved limit.
 pub async fn serve(
     listener: TcpListener,
+    app: Router,
+    settings: ConnectionSettings,
+    connection_limit: usize,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    serve_from(listener, app, settings, connection_limit, shutdown).await
+}
+
+/// Where connections come from: the listener, or in tests one whose accept
+/// fails as it does when the process is out of file descriptors.
+trait Incoming {
+    fn accept(&mut self) -> impl Future<Output = io::Result<TcpStream>>;
+}
+
+impl Incoming for TcpListener {
+    async fn accept(&mut self) -> io::Result<TcpStream> {
+        TcpListener::accept(self)
+            .await
+            .map(|(stream, _peer)| stream)
+    }
+}
+
+async fn serve_from(
+    mut listener: impl Incoming,
     app: Router,
     settings: ConnectionSettings,
     connection_limit: usize,
@@ -56,7 +80,7 @@ pub async fn serve(
         let stream = tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
+                Ok(stream) => {
                     backoff = Duration::from_millis(10);
                     stream
                 }
@@ -133,4 +157,132 @@ fn is_connection_error(error: &io::Error) -> bool {
             | io::ErrorKind::ConnectionAborted
             | io::ErrorKind::ConnectionReset
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+
+    /// Linux's "Too many open files", what `accept` says when the process
+    /// has no file descriptor left.
+    const EMFILE: i32 = 24;
+
+    /// A listener whose accept fails with EMFILE while `exhausted` is set,
+    /// counting the attempts. After `MOST_FAILURES` failures it stops
+    /// failing, so that a loop retrying at once (which never yields) cannot
+    /// hang the test: it fails the assertion on the count instead.
+    struct OutOfDescriptors {
+        listener: TcpListener,
+        exhausted: Arc<AtomicBool>,
+        attempts: Arc<AtomicUsize>,
+    }
+
+    const MOST_FAILURES: usize = 1_000;
+
+    impl Incoming for OutOfDescriptors {
+        async fn accept(&mut self) -> io::Result<TcpStream> {
+            let attempt = self.attempts.fetch_add(1, Ordering::SeqCst);
+            if self.exhausted.load(Ordering::SeqCst) && attempt < MOST_FAILURES {
+                return Err(io::Error::from_raw_os_error(EMFILE));
+            }
+            TcpListener::accept(&self.listener)
+                .await
+                .map(|(stream, _peer)| stream)
+        }
+    }
+
+    #[derive(Clone, Default)]
+    struct Log(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Log {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Out of file descriptors, the loop neither spins on `accept` (which
+    /// fails at once, again and again, taking a core and starving the
+    /// connections that are open) nor gives up: it waits longer each time,
+    /// warns once, and serves again when descriptors are free.
+    #[tokio::test]
+    async fn out_of_file_descriptors_accepting_backs_off_warns_once_and_recovers() {
+        let log = Log::default();
+        let writer = log.clone();
+        let _subscriber = tracing::subscriber::set_default(
+            tracing_subscriber::fmt()
+                .with_ansi(false)
+                .with_writer(move || writer.clone())
+                .finish(),
+        );
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let exhausted = Arc::new(AtomicBool::new(true));
+        let attempts = Arc::new(AtomicUsize::new(0));
+        let incoming = OutOfDescriptors {
+            listener,
+            exhausted: Arc::clone(&exhausted),
+            attempts: Arc::clone(&attempts),
+        };
+        let app = Router::new().route("/", axum::routing::get(|| async { "served" }));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(serve_from(
+            incoming,
+            app,
+            ConnectionSettings::default(),
+            16,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // Waits of 10, 20, 40, 80, 160 ms: about 5 attempts in 300 ms (fewer
+        // on a loaded machine), where a loop without back-off makes them all.
+        let tried = attempts.load(Ordering::SeqCst);
+        assert!(
+            (2..=8).contains(&tried),
+            "{tried} accept attempts in 300 ms out of file descriptors"
+        );
+        let logged = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            logged.matches("cannot accept connections").count(),
+            1,
+            "one warning for all the failures: {logged}"
+        );
+        assert!(logged.contains("Too many open files"), "{logged}");
+
+        // Descriptors free again: a waiting client is served (within the
+        // next wait, at most a second).
+        exhausted.store(false, Ordering::SeqCst);
+        let answer = tokio::time::timeout(Duration::from_secs(5), async {
+            let mut client = TcpStream::connect(address).await.unwrap();
+            client
+                .write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .await
+                .unwrap();
+            let mut answer = String::new();
+            client.read_to_string(&mut answer).await.unwrap();
+            answer
+        })
+        .await
+        .expect("no answer within 5 s once descriptors were free");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.ends_with("served"), "{answer}");
+
+        stop.send(()).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), server)
+            .await
+            .expect("the loop did not stop")
+            .unwrap()
+            .unwrap();
+    }
 }

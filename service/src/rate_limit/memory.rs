@@ -1,14 +1,27 @@
 //! The in-memory store: each instance counts its own requests.
 //!
-//! Windows are kept in 16 shards, each behind its own lock, keyed by a keyed
-//! hash of the token's key. A request touches only its own window, so its
-//! cost does not grow with the number of tokens; windows quiet for a whole
-//! minute are swept from a shard at most once a minute (a pass over that
-//! shard, spread across requests).
+//! A request costs the same whatever the number of windows held: one keyed
+//! hash of the token's key (which picks one of 16 shards, each behind its own
+//! lock, and is the window's key in that shard's map, used as it is), one
+//! probe of that map, and a pop and a push at the two ends of the window's
+//! request times. Windows quiet for a whole minute are swept from a shard at
+//! most once a minute (a pass over that shard, spread across requests).
+//!
+//! The times are milliseconds of the store's own clock, 4 bytes each (the
+//! Redis store counts in milliseconds too): a window of 250 requests is
+//! 1 KB, of 8 requests 32 bytes, so that many windows stay in the caches.
+//! A `u32` of milliseconds wraps after 49.7 days; ages are taken modulo
+//! 2^32 and read as signed, which is right while every time held is less
+//! than 24.8 days old. Every time held is less than four minutes old: a
+//! window's times are less than a minute older than its newest (older ones
+//! are dropped when it counts one), a shard that counted nothing for a
+//! minute is emptied before it counts again (so it is swept at least every
+//! two minutes), and a sweep drops a window whose newest time is a minute
+//! old: at most three minutes after that time.
 
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, VecDeque};
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -16,15 +29,47 @@ use super::{Verdict, WINDOW};
 
 const SHARDS: usize = 16;
 
+/// The window in milliseconds of the store's clock.
+const WINDOW_MS: i32 = WINDOW.as_millis() as i32;
+
 /// Sliding windows of request times, per key.
 pub struct MemoryStore {
     hasher: RandomState,
+    /// Time zero of the store's millisecond clock.
+    epoch: Instant,
     shards: Box<[Mutex<Shard>]>,
 }
 
 struct Shard {
-    windows: HashMap<u64, VecDeque<Instant>>,
+    /// Request times of each key (milliseconds of the store's clock, oldest
+    /// first), by the keyed hash of the key.
+    windows: HashMap<u64, VecDeque<u32>, BuildHasherDefault<AlreadyHashed>>,
     swept: Instant,
+    /// The latest time the shard counted a request at.
+    last: Instant,
+}
+
+/// The maps' hasher: their keys are already keyed hashes of the tokens' keys
+/// (SipHash with the store's random keys, so a client cannot choose tokens
+/// that collide), which are used as they are instead of being hashed again.
+#[derive(Default)]
+struct AlreadyHashed(u64);
+
+impl Hasher for AlreadyHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used (the keys are `u64`); folded for completeness.
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
 }
 
 impl Default for MemoryStore {
@@ -39,48 +84,59 @@ impl MemoryStore {
         let now = Instant::now();
         MemoryStore {
             hasher: RandomState::new(),
+            epoch: now,
             shards: (0..SHARDS)
                 .map(|_| {
                     Mutex::new(Shard {
-                        windows: HashMap::new(),
+                        windows: HashMap::default(),
                         swept: now,
+                        last: now,
                     })
                 })
                 .collect(),
         }
     }
 
+    /// `now` on the store's millisecond clock (modulo 2^32).
+    fn milliseconds(&self, now: Instant) -> u32 {
+        let since = now.saturating_duration_since(self.epoch);
+        (since.as_secs() * 1000 + u64::from(since.subsec_millis())) as u32
+    }
+
     /// Counts a request of `key` at `now` against `per_minute`.
     pub fn hit(&self, key: &str, per_minute: u32, now: Instant) -> Verdict {
         let hash = self.hasher.hash_one(key);
-        let mut shard = self.shards[(hash as usize) % SHARDS]
+        let at = self.milliseconds(now);
+        // The shard from bits the map does not use: it takes its bucket from
+        // the low bits and its tag from the top seven.
+        let mut shard = self.shards[(hash >> 32) as usize % SHARDS]
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if now.saturating_duration_since(shard.swept) >= WINDOW {
+        if now.saturating_duration_since(shard.last) >= WINDOW {
+            // Every window has been quiet for a whole window.
+            shard.windows.clear();
+            shard.swept = now;
+        } else if now.saturating_duration_since(shard.swept) >= WINDOW {
             // Forget keys that have been quiet for a whole window.
-            shard.windows.retain(|_, times| {
-                times
-                    .back()
-                    .is_some_and(|t| now.saturating_duration_since(*t) < WINDOW)
-            });
+            shard
+                .windows
+                .retain(|_, times| times.back().is_some_and(|&t| age(at, t) < WINDOW_MS));
             shard.swept = now;
         }
+        shard.last = shard.last.max(now);
         let times = shard.windows.entry(hash).or_default();
-        while times
-            .front()
-            .is_some_and(|t| now.saturating_duration_since(*t) >= WINDOW)
-        {
+        while times.front().is_some_and(|&t| age(at, t) >= WINDOW_MS) {
             times.pop_front();
         }
         let limit = per_minute as usize;
         if times.len() >= limit {
             let oldest = times[times.len() - limit];
-            let wait = WINDOW.saturating_sub(now.saturating_duration_since(oldest));
+            let wait = WINDOW_MS - age(at, oldest).max(0);
             return Verdict::Refused {
-                retry_after: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
+                retry_after: super::whole_seconds(i64::from(wait)),
             };
         }
-        times.push_back(now);
+        times.push_back(at);
         Verdict::Allowed {
             remaining: (limit - times.len()) as u64,
         }
@@ -99,6 +155,13 @@ impl MemoryStore {
             })
             .sum()
     }
+}
+
+/// How long before `now` a request at `then` was, in milliseconds; negative
+/// for a request counted at a later time by another thread (which took its
+/// time before this one, but the lock after it).
+fn age(now: u32, then: u32) -> i32 {
+    now.wrapping_sub(then) as i32
 }
 
 #[cfg(test)]
@@ -147,6 +210,44 @@ mod tests {
         }
         assert!(store.keys() <= 100 + 1000 / 4, "{} keys kept", store.keys());
         assert!(store.keys() >= 100);
+    }
+
+    #[test]
+    fn a_time_taken_before_the_latest_one_held_is_counted_not_dropped() {
+        // Two threads take their times, then the lock in the other order.
+        let store = MemoryStore::new();
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        assert_eq!(
+            store.hit("a", 2, at(10_000)),
+            Verdict::Allowed { remaining: 1 }
+        );
+        assert_eq!(
+            store.hit("a", 2, at(9_999)),
+            Verdict::Allowed { remaining: 0 }
+        );
+        assert_eq!(
+            store.hit("a", 2, at(10_000)),
+            Verdict::Refused { retry_after: 60 }
+        );
+    }
+
+    #[test]
+    fn a_window_is_not_mistaken_for_a_new_one_when_the_clock_wraps() {
+        // 2^32 ms later the store's u32 clock reads the same again; the shard
+        // had counted nothing since, so the old window is gone.
+        let store = MemoryStore::new();
+        let start = Instant::now();
+        assert_eq!(store.hit("a", 1, start), Verdict::Allowed { remaining: 0 });
+        let wrapped = start + Duration::from_millis(1 << 32);
+        assert_eq!(
+            store.hit("a", 1, wrapped),
+            Verdict::Allowed { remaining: 0 }
+        );
+        assert_eq!(
+            store.hit("a", 1, wrapped),
+            Verdict::Refused { retry_after: 60 }
+        );
     }
 }
 
