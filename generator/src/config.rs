@@ -99,6 +99,12 @@ pub struct Target {
     /// (`open-enums = false` turns it off).
     #[serde(default = "yes")]
     pub open_enums: bool,
+    /// Whether the models are the client crate's `models` module instead of
+    /// a crate of their own: one crate to build for a client alone (see
+    /// [`Target::client_only`]). Not a setting of `codegen.toml`, whose
+    /// targets share their models crate with the server stubs.
+    #[serde(skip)]
+    pub models_in_client: bool,
 }
 
 fn yes() -> bool {
@@ -127,6 +133,21 @@ impl Target {
             version: None,
             changelog: None,
             open_enums: true,
+            models_in_client: false,
+        }
+    }
+
+    /// A target for a document alone with only a client, as `cargo xtask
+    /// generate --client-only` makes: one crate, `<name>-client` in
+    /// `client/`, with the models as its `models` module. One crate
+    /// rebuilds faster than two (each rustc run pays again for loading the
+    /// dependencies, expanding derives and saving its incremental state),
+    /// and a client alone needs no models crate to share.
+    pub fn client_only(spec: PathBuf, name: &str) -> Self {
+        Target {
+            server: None,
+            models_in_client: true,
+            ..Target::standalone(spec, name)
         }
     }
 

@@ -77,7 +77,8 @@ pub fn generate(root: &Path, target: &Target, command: &str) -> Result<Generated
 /// there (see [`generate_standalone_with`] for other sources).
 pub fn generate_standalone(spec: &Path, name: &str, command: &str) -> Result<Generated> {
     let runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
-    generate_standalone_with(spec, name, command, &runtime)
+    let target = Target::standalone(spec.to_path_buf(), name);
+    generate_standalone_with(&target, command, &runtime)
 }
 
 /// The files of the runtime crate at `runtime_dir` (its `Cargo.toml` and
@@ -113,20 +114,21 @@ pub fn vendor_runtime(runtime_dir: &Path, into: &Path) -> Result<emit::Files> {
     Ok(files)
 }
 
-/// Like [`generate_standalone`], with the runtime from `runtime`.
+/// Like [`generate_standalone`], for `target` (its document path as given,
+/// its crates those of [`Target::standalone`] or [`Target::client_only`])
+/// with the runtime from `runtime`.
 pub fn generate_standalone_with(
-    spec: &Path,
-    name: &str,
+    target: &Target,
     command: &str,
     runtime: &RuntimeSource,
 ) -> Result<Generated> {
+    let spec = &target.spec;
     let label = spec.to_string_lossy().replace('\\', "/");
     let doc = parse::Document::load(spec, &label)?;
-    let target = Target::standalone(spec.to_path_buf(), name);
-    let api = lower_for(&doc, &target)?;
+    let api = lower_for(&doc, target)?;
     let cx = Context {
         api: &api,
-        target: &target,
+        target,
         command,
         client_example: None,
     };
@@ -176,6 +178,14 @@ fn lower_for(doc: &parse::Document, target: &Target) -> Result<ir::Api> {
 
 /// Every crate the target asks for.
 fn emit_all(cx: &Context<'_>) -> Result<Files> {
+    if cx.target.models_in_client && (cx.target.client.is_none() || cx.target.server.is_some()) {
+        return Err(Error::Config {
+            file: cx.api.source.clone(),
+            message: "the models can be the client crate's module only when the client is \
+                      generated alone: the server stubs need them as a crate of their own"
+                .to_owned(),
+        });
+    }
     let mut files = emit::emit_models(cx)?;
     if cx.target.client.is_some() {
         files.extend(emit::emit_client(cx)?);

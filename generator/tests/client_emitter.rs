@@ -32,6 +32,7 @@ fn target() -> Target {
         version: None,
         changelog: None,
         open_enums: true,
+        models_in_client: false,
     }
 }
 

@@ -1,12 +1,14 @@
 //! A standalone output (`cargo xtask generate --out DIR`, the runtime
 //! vendored) builds on its own: no dependency on a path outside `DIR`, and
 //! `cargo check --offline` succeeds there with this workspace's `Cargo.lock`
-//! copied in (so that nothing new is resolved).
+//! copied in (so that nothing new is resolved). The same for the one crate
+//! of `--client-only`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use openapi_codegen::RuntimeSource;
+use openapi_codegen::config::Target;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -72,9 +74,47 @@ fn a_vendored_output_builds_with_nothing_outside_it() {
     }
 
     // And it builds there, offline.
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("standalone");
+    builds_offline(&generated.files, "standalone");
+}
+
+/// With `--client-only`: one crate, whose `models` module holds what the
+/// models crate would (types of several modules naming each other, the
+/// typed `dqb` queries), and which builds with no warning.
+#[test]
+fn a_client_only_output_is_one_crate_that_builds() {
+    let root = root();
+    let spec = root.join("spec/openapi.yaml");
+    let target = Target::client_only(spec, "alone");
+    let runtime = RuntimeSource::Path(root.join("runtime").to_string_lossy().into_owned());
+    let generated =
+        openapi_codegen::generate_standalone_with(&target, "the test", &runtime).unwrap();
+    let manifests: Vec<&Path> = generated
+        .files
+        .iter()
+        .map(|(path, _)| path)
+        .filter(|path| path.ends_with("Cargo.toml"))
+        .collect();
+    assert_eq!(
+        manifests,
+        [Path::new("Cargo.toml"), Path::new("client/Cargo.toml")]
+    );
+    assert!(generated.files.get("client/src/models.rs").is_some());
+    assert!(
+        generated
+            .files
+            .get("client/src/models/queries.rs")
+            .is_some()
+    );
+    builds_offline(&generated.files, "client-only");
+}
+
+/// Writes `files` into a scratch folder named `name` and runs `cargo check
+/// --offline` there with this workspace's `Cargo.lock`, warnings denied.
+fn builds_offline(files: &openapi_codegen::emit::Files, name: &str) {
+    let root = root();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
-    for (path, contents) in generated.files.iter() {
+    for (path, contents) in files.iter() {
         let full = dir.join(path);
         std::fs::create_dir_all(full.parent().unwrap()).unwrap();
         std::fs::write(&full, contents).unwrap();

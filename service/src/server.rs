@@ -181,7 +181,7 @@ async fn deadline(
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     let request_id = RequestId::from_headers(request.headers());
-    let operation = ops::operation_of(request.method(), request.uri().path());
+    let operation = ops::Operation::of(&request).id();
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(

@@ -1,6 +1,11 @@
 //! `cargo xtask generate --spec PATH --out DIR [--name NAME] [--runtime
-//! vendor|path:PATH|git:URL]`: the generator on any document, into a folder
-//! that becomes a small workspace of its own.
+//! vendor|path:PATH|git:URL] [--client-only]`: the generator on any
+//! document, into a folder that becomes a small workspace of its own.
+//!
+//! By default the folder holds three crates: `<name>-models`,
+//! `<name>-client` and `<name>-server`. With `--client-only` it holds one,
+//! `<name>-client`, with the models as its `models` module: what a client
+//! alone needs, and one crate to rebuild at each regeneration, not two.
 //!
 //! The generated crates depend on `openapi-runtime`. By default (`vendor`)
 //! this workspace's `runtime/` crate is copied into `DIR/openapi-runtime/`
@@ -11,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use openapi_codegen::RuntimeSource;
+use openapi_codegen::config::Target;
 
 use crate::{Result, fail};
 
@@ -23,6 +29,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     let mut out = None;
     let mut name = None;
     let mut runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
+    let mut client_only = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let mut value = || {
@@ -35,6 +42,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
             "--out" => out = Some(PathBuf::from(value()?)),
             "--name" => name = Some(value()?),
             "--runtime" => runtime = runtime_source(&value()?)?,
+            "--client-only" => client_only = true,
             other => return Err(fail(format!("unknown argument `{other}`"))),
         }
     }
@@ -44,10 +52,19 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         Some(name) => name,
         None => default_name(&spec)?,
     };
-    let written = generate(root, &spec, &out, &name, &runtime)?;
+    let target = if client_only {
+        Target::client_only(spec, &name)
+    } else {
+        Target::standalone(spec, &name)
+    };
+    let written = generate(root, &target, &out, &runtime)?;
+    let crates = if client_only {
+        "the client crate, the models its module"
+    } else {
+        "models, client and server crates"
+    };
     println!(
-        "generated {} files for `{name}` into {} (models, client and server crates; run `cargo check` there)",
-        written,
+        "generated {written} files for `{name}` into {} ({crates}; run `cargo check` there)",
         out.display()
     );
     Ok(())
@@ -67,18 +84,17 @@ fn runtime_source(text: &str) -> Result<RuntimeSource> {
     }
 }
 
-/// Generates `spec` into `out` with crate names `<name>-models`, `-client`,
-/// `-server`, the runtime from `runtime` (copied from `root/runtime` when
-/// vendored); returns how many files were written.
+/// Generates the crates of `target` (a [`Target::standalone`] or
+/// [`Target::client_only`]) into `out`, the runtime from `runtime` (copied
+/// from `root/runtime` when vendored); returns how many files were written.
 pub fn generate(
     root: &Path,
-    spec: &Path,
+    target: &Target,
     out: &Path,
-    name: &str,
     runtime: &RuntimeSource,
 ) -> Result<usize> {
     let started = Instant::now();
-    let mut generated = openapi_codegen::generate_standalone_with(spec, name, COMMAND, runtime)?;
+    let mut generated = openapi_codegen::generate_standalone_with(target, COMMAND, runtime)?;
     if let RuntimeSource::Vendored(dir) = runtime {
         if out.join(dir).exists() {
             // An earlier copy: files the runtime no longer has must go.

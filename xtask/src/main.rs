@@ -6,8 +6,9 @@
 //!   the documents since a revision, compatible or breaking on the wire and
 //!   for Rust code, and whether the crates' version follows semver.
 //! - `cargo xtask generate --spec PATH --out DIR [--name NAME] [--runtime
-//!   vendor|path:PATH|git:URL]`: the generator on any document, into a
-//!   standalone workspace (the runtime crate copied in by default).
+//!   vendor|path:PATH|git:URL] [--client-only]`: the generator on any
+//!   document, into a standalone workspace (the runtime crate copied in by
+//!   default); `--client-only` makes one crate, the client with its models.
 //! - `cargo xtask external-specs`: generate crates for every vendored public
 //!   document (and every golden fixture) into one scratch workspace and build it.
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
@@ -56,11 +57,13 @@ tasks:
                       on the wire and for Rust code using the generated crates;
                       fail when a change breaks and the crates' version was not
                       bumped as semver asks; --changelog prints a draft section
-  generate --spec PATH --out DIR [--name NAME] [--runtime SOURCE]
+  generate --spec PATH --out DIR [--name NAME] [--runtime SOURCE] [--client-only]
                       generate models, client and server crates for any
                       OpenAPI 3.0 document into DIR, a workspace of its own;
                       SOURCE of openapi-runtime: vendor (default: copied into
-                      DIR/openapi-runtime), path:PATH or git:URL
+                      DIR/openapi-runtime), path:PATH or git:URL;
+                      --client-only: one crate, the client, with the models
+                      as its `models` module
   external-specs      generate models, client and server crates for every
                       document in codegen-tests/specs/external/ and
                       external-3.1/ (and every golden fixture) into

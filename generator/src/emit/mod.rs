@@ -74,6 +74,49 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// Whether the models are the client crate's `models` module rather
+    /// than a crate ([`Target::models_in_client`]).
+    pub(crate) fn models_inline(&self) -> bool {
+        self.target.models_in_client && self.target.client.is_some()
+    }
+
+    /// The folder of the models' source files: the models crate's `src/`,
+    /// or the client crate's `src/models/`.
+    pub(crate) fn models_src(&self) -> PathBuf {
+        match (&self.target.client, self.models_inline()) {
+            (Some(client), true) => client.path.join("src/models"),
+            _ => self.target.models.path.join("src"),
+        }
+    }
+
+    /// The file that declares the models' modules: the models crate's
+    /// `src/lib.rs`, or the client crate's `src/models.rs`.
+    pub(crate) fn models_root_file(&self) -> PathBuf {
+        match (&self.target.client, self.models_inline()) {
+            (Some(client), true) => client.path.join("src/models.rs"),
+            _ => self.target.models.path.join("src/lib.rs"),
+        }
+    }
+
+    /// How the models' own code names their root: `crate`, or
+    /// `crate::models` inside the client crate.
+    pub(crate) fn models_root(&self) -> TokenStream {
+        if self.models_inline() {
+            quote::quote!(crate::models)
+        } else {
+            quote::quote!(crate)
+        }
+    }
+
+    /// How code outside the models names them: `shop_models`, or
+    /// `shop_client::models`.
+    pub(crate) fn models_path_text(&self) -> String {
+        match (&self.target.client, self.models_inline()) {
+            (Some(client), true) => format!("{}::models", client.lib_name()),
+            _ => self.target.models.lib_name(),
+        }
+    }
+
     /// The header that opens every generated Rust file.
     pub fn rust_header(&self) -> String {
         format!(

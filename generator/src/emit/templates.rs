@@ -243,7 +243,7 @@ impl WorkspaceToml {
             .iter()
             .flat_map(|target| {
                 [
-                    Some(&target.models),
+                    Some(&target.models).filter(|_| !target.models_in_client),
                     target.client.as_ref(),
                     target.server.as_ref(),
                 ]
@@ -391,6 +391,8 @@ pub struct ClientReadme<'a> {
     lib_name: String,
     crate_path: String,
     models_package: &'a str,
+    /// Whether the models are this crate's `models` module.
+    models_inline: bool,
     title: &'a str,
     version: &'a str,
     source: &'a str,
@@ -434,6 +436,7 @@ impl ClientReadme<'_> {
                 lib_name: krate.lib_name(),
                 crate_path: krate.path.to_string_lossy().replace('\\', "/"),
                 models_package: &cx.target.models.package,
+                models_inline: cx.models_inline(),
                 title: &cx.api.title,
                 version: &cx.api.version,
                 source: &cx.api.source,

@@ -207,8 +207,7 @@ where
     }
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
-        let operation =
-            super::operation_of(request.method(), request.uri().path()).unwrap_or("none");
+        let operation = super::Operation::of(&request).id().unwrap_or("none");
         let pool = (self.pool)();
         if pool.size >= pool.max && pool.idle == 0 {
             ::metrics::counter!("lfs_db_pool_exhausted_total").increment(1);

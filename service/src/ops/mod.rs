@@ -144,6 +144,34 @@ async fn render_metrics(State(ops): State<Ops>) -> impl IntoResponse {
     )
 }
 
+/// The operation a request calls, found once per request by the outermost
+/// layer (`trace::settle_request_id`) and kept in its extensions, so that
+/// the span, the metrics and the deadline do not each match the path
+/// against every template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Operation(Option<&'static str>);
+
+impl Operation {
+    /// Matches the request's method and path against the document's.
+    pub fn find<B>(request: &http::Request<B>) -> Operation {
+        Operation(operation_of(request.method(), request.uri().path()))
+    }
+
+    /// The operation the outermost layer found, or, for a request that did
+    /// not pass it, the one found now.
+    pub fn of<B>(request: &http::Request<B>) -> Operation {
+        match request.extensions().get::<Operation>() {
+            Some(found) => *found,
+            None => Operation::find(request),
+        }
+    }
+
+    /// Its `operationId`; `None` for a path of no operation.
+    pub fn id(self) -> Option<&'static str> {
+        self.0
+    }
+}
+
 /// The `operationId` of the operation `method` and `path` call, if any
 /// (`HEAD` calls the `GET` operation).
 pub fn operation_of(method: &http::Method, path: &str) -> Option<&'static str> {

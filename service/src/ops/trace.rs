@@ -17,12 +17,15 @@ use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::trace::{MakeSpan, OnResponse, TraceLayer};
 use tracing::Span;
 
-/// Gives the request its id, the one the router will use.
+/// Gives the request its id, the one the router will use, and finds its
+/// operation once for the layers inside (span, metrics, deadline).
 pub async fn settle_request_id(mut request: Request<Body>) -> Request<Body> {
     let id = RequestId::from_headers(request.headers());
     request
         .headers_mut()
         .insert(&X_REQUEST_ID, id.to_header_value());
+    let operation = super::Operation::find(&request);
+    request.extensions_mut().insert(operation);
     request
 }
 
@@ -37,7 +40,7 @@ impl<B> MakeSpan<B> for RequestSpan {
             .get(&X_REQUEST_ID)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("-");
-        let operation = super::operation_of(request.method(), request.uri().path()).unwrap_or("-");
+        let operation = super::Operation::of(request).id().unwrap_or("-");
         tracing::info_span!(
             "request",
             method = %request.method(),

@@ -3,9 +3,12 @@
 //! the generated crates alone (dependencies built) and lines of generated
 //! code.
 //!
-//! Ours is the models and client crates (what a client user builds);
-//! progenitor's is its one crate. A rebuild is the crate's `src/lib.rs`
-//! touched and `cargo build` run, two ways: as cargo does by default
+//! Ours two ways: the one crate of `cargo xtask generate --client-only`
+//! (the client with the models as its module: what a client user builds,
+//! as progenitor's crate is), and the models and client crates of the
+//! default three-crate layout (what a user who also wants the server stubs
+//! builds for the client); progenitor's is its one crate. A rebuild is the
+//! first crate's `src/lib.rs` touched and `cargo build` run, two ways: as cargo does by default
 //! (incremental, which a regeneration that changes little also gets) and
 //! with `CARGO_INCREMENTAL=0` (the crates compiled from nothing, as on CI).
 //! The two generators alternate run by run, so both see the same load;
@@ -17,6 +20,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use openapi_codegen::RuntimeSource;
+use openapi_codegen::config::Target;
 
 use crate::test::{cargo_bin, run_command};
 use crate::{Result, fail};
@@ -33,14 +37,24 @@ const FOLDERS: [&str; 2] = [
     "codegen-tests/specs/external-3.1",
 ];
 
-/// What was measured for one document.
+/// The builds measured, in the report's column order.
+const BUILDS: usize = 3;
+/// Ours with `--client-only`: one crate.
+const ONE: usize = 0;
+/// Ours, the models and client crates of the three-crate layout.
+const CRATES: usize = 1;
+/// Progenitor's crate.
+const THEIRS: usize = 2;
+
+/// What was measured for one document: generation (ours `--client-only`,
+/// progenitor), then a column per build.
 struct Row {
     document: String,
     bytes: u64,
     generate: [Duration; 2],
-    incremental: [Timing; 2],
-    scratch: [Timing; 2],
-    lines: [Lines; 2],
+    incremental: [Timing; BUILDS],
+    scratch: [Timing; BUILDS],
+    lines: [Lines; BUILDS],
 }
 
 /// Median wall and CPU (user + system, cargo and rustc) time of a build.
@@ -143,8 +157,7 @@ fn taken_by_both(
         let both = progenitor_generate(progenitor, &path, &probe.join("progenitor"), "probe", true)
             .is_ok()
             && openapi_codegen::generate_standalone_with(
-                &path,
-                "probe",
+                &Target::standalone(path.clone(), "probe"),
                 crate::generate::COMMAND,
                 &RuntimeSource::Path("runtime".to_owned()),
             )
@@ -174,13 +187,15 @@ fn measure(
     let name = format!("bench-{stem}");
     let client = format!("{name}-client");
     let ours = work.join(&stem).join("ours");
+    let crates = work.join(&stem).join("ours-crates");
     let theirs = work.join(&stem).join("progenitor");
     let runtime = RuntimeSource::Path(root.join("runtime").to_string_lossy().into_owned());
 
+    let one_crate = Target::client_only(document.to_path_buf(), &name);
     let mut generate = [Vec::new(), Vec::new()];
     for _ in 0..RUNS {
         let started = Instant::now();
-        crate::generate::generate(root, document, &ours, &name, &runtime)?;
+        crate::generate::generate(root, &one_crate, &ours, &runtime)?;
         generate[0].push(started.elapsed());
         if theirs.exists() {
             std::fs::remove_dir_all(&theirs)
@@ -203,33 +218,41 @@ fn measure(
     std::fs::write(&manifest, format!("{text}\n[workspace]\n"))
         .map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
 
-    // Our output builds with the versions this workspace has built.
-    std::fs::copy(root.join("Cargo.lock"), ours.join("Cargo.lock"))
-        .map_err(|e| fail(format!("{}: {e}", ours.display())))?;
-    let ours_build = Build {
-        dir: ours.clone(),
-        touch: ours.join("models/src/lib.rs"),
-        package: Some(client),
+    crate::generate::generate(
+        root,
+        &Target::standalone(document.to_path_buf(), &name),
+        &crates,
+        &runtime,
+    )?;
+
+    // Our outputs build with the versions this workspace has built.
+    for dir in [&ours, &crates] {
+        std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock"))
+            .map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+    }
+    let build = |dir: &Path, touch: &str, package: Option<&str>| Build {
+        dir: dir.to_path_buf(),
+        touch: dir.join(touch),
+        package: package.map(str::to_owned),
         target: target.to_path_buf(),
     };
-    let theirs_build = Build {
-        dir: theirs.clone(),
-        touch: theirs.join("src/lib.rs"),
-        package: None,
-        target: target.to_path_buf(),
-    };
-    for build in [&ours_build, &theirs_build] {
+    let builds: [Build; BUILDS] = [
+        build(&ours, "client/src/lib.rs", Some(&client)),
+        build(&crates, "models/src/lib.rs", Some(&client)),
+        build(&theirs, "src/lib.rs", None),
+    ];
+    for build in &builds {
         for incremental in [true, false] {
             build.prepare(incremental)?;
         }
     }
-    let mut incremental = [Vec::new(), Vec::new()];
-    let mut scratch = [Vec::new(), Vec::new()];
+    let mut incremental: [Vec<Timing>; BUILDS] = Default::default();
+    let mut scratch: [Vec<Timing>; BUILDS] = Default::default();
     for _ in 0..RUNS {
-        for (i, build) in [&ours_build, &theirs_build].into_iter().enumerate() {
+        for (i, build) in builds.iter().enumerate() {
             incremental[i].push(build.timed(true)?);
         }
-        for (i, build) in [&ours_build, &theirs_build].into_iter().enumerate() {
+        for (i, build) in builds.iter().enumerate() {
             scratch[i].push(build.timed(false)?);
         }
     }
@@ -238,10 +261,11 @@ fn measure(
         document: relative(root, document),
         bytes,
         generate: [median(&generate[0]), median(&generate[1])],
-        incremental: [timing(&incremental[0]), timing(&incremental[1])],
-        scratch: [timing(&scratch[0]), timing(&scratch[1])],
+        incremental: incremental.each_ref().map(|t| timing(t)),
+        scratch: scratch.each_ref().map(|t| timing(t)),
         lines: [
-            lines(&[ours.join("models/src"), ours.join("client/src")])?,
+            lines(&[ours.join("client/src")])?,
+            lines(&[crates.join("models/src"), crates.join("client/src")])?,
             lines(&[theirs.join("src")])?,
         ],
     })
@@ -353,16 +377,22 @@ fn children_cpu() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
+/// The lines of the Rust files under `dirs`, subfolders included.
 fn lines(dirs: &[PathBuf]) -> Result<Lines> {
     let mut counted = Lines {
         non_blank: 0,
         code: 0,
     };
-    for dir in dirs {
+    let mut pending = dirs.to_vec();
+    while let Some(dir) = pending.pop() {
         let entries =
-            std::fs::read_dir(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+            std::fs::read_dir(&dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
         for entry in entries.flatten() {
             let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
             if path.extension().and_then(|e| e.to_str()) != Some("rs") {
                 continue;
             }
@@ -435,22 +465,24 @@ fn render(rows: &[Row], largest: &str, before: &str, after: &str, wall: Duration
         "- the largest vendored document both generators take: `{largest}`\n"
     ));
     out.push_str(&format!(
-        "- medians of {RUNS} runs, the generators alternating; ours is the models + client crates, progenitor's its one crate; a rebuild touches `src/lib.rs` (ours: the models') and runs `cargo build` (debug, dependencies built); CPU is user + system time of cargo and rustc\n"
+        "- medians of {RUNS} runs, the builds alternating; ours as `cargo xtask generate --client-only` makes it (one crate: the client, the models its module) and as the default three-crate layout makes it (the models and client crates a client user of that layout builds), progenitor's its one crate; a rebuild touches the first crate's `src/lib.rs` (ours: the client's, or the models') and runs `cargo build` (debug, dependencies built); CPU is user + system time of cargo and rustc\n"
     ));
-    out.push_str("- generation: ours in process in the unoptimised xtask (what `cargo xtask generate` runs), progenitor as its release binary, files written in both\n\n");
-    out.push_str("| document | measure | ours | progenitor | ours / progenitor |\n|---|---|---:|---:|---:|\n");
+    out.push_str("- generation: ours (`--client-only`) in process in the unoptimised xtask (what `cargo xtask generate` runs), progenitor as its release binary, files written in both\n\n");
+    out.push_str("| document | measure | ours: one crate | ours: models + client crates | progenitor | one crate / progenitor | two crates / progenitor |\n|---|---|---:|---:|---:|---:|---:|\n");
     for row in rows {
         let doc = format!("`{}` ({} kB)", row.document, row.bytes / 1000);
-        let mut line = |measure: &str, ours: String, theirs: String, r: String| {
-            out.push_str(&format!(
-                "| {doc} | {measure} | {ours} | {theirs} | {r} |\n"
-            ));
+        let mut line = |measure: &str, cells: [String; 5]| {
+            out.push_str(&format!("| {doc} | {measure} | {} |\n", cells.join(" | ")));
         };
         line(
             "generation",
-            seconds(row.generate[0]),
-            seconds(row.generate[1]),
-            ratio(row.generate[0], row.generate[1]),
+            [
+                seconds(row.generate[0]),
+                "–".to_owned(),
+                seconds(row.generate[1]),
+                ratio(row.generate[0], row.generate[1]),
+                "–".to_owned(),
+            ],
         );
         for (label, timings) in [
             (
@@ -462,29 +494,38 @@ fn render(rows: &[Row], largest: &str, before: &str, after: &str, wall: Duration
                 &row.scratch,
             ),
         ] {
-            line(
-                label,
-                seconds(timings[0].wall),
-                seconds(timings[1].wall),
-                ratio(timings[0].wall, timings[1].wall),
-            );
-            line(
-                &label.replace(": wall", ": CPU"),
-                seconds(timings[0].cpu),
-                seconds(timings[1].cpu),
-                ratio(timings[0].cpu, timings[1].cpu),
-            );
+            let cells = |of: fn(&Timing) -> Duration| {
+                let [one, crates, theirs] = timings.each_ref().map(of);
+                [
+                    seconds(one),
+                    seconds(crates),
+                    seconds(theirs),
+                    ratio(one, theirs),
+                    ratio(crates, theirs),
+                ]
+            };
+            line(label, cells(|t| t.wall));
+            line(&label.replace(": wall", ": CPU"), cells(|t| t.cpu));
         }
-        let [ours, theirs] = row.lines;
-        line(
-            "lines of Rust (non-blank / not comments)",
-            format!("{} / {}", ours.non_blank, ours.code),
-            format!("{} / {}", theirs.non_blank, theirs.code),
+        let lines = row.lines;
+        let theirs = lines[THEIRS];
+        let share = |ours: Lines| {
             format!(
                 "{:.2} / {:.2}",
                 ours.non_blank as f64 / theirs.non_blank.max(1) as f64,
                 ours.code as f64 / theirs.code.max(1) as f64
-            ),
+            )
+        };
+        let count = |l: Lines| format!("{} / {}", l.non_blank, l.code);
+        line(
+            "lines of Rust (non-blank / not comments)",
+            [
+                count(lines[ONE]),
+                count(lines[CRATES]),
+                count(theirs),
+                share(lines[ONE]),
+                share(lines[CRATES]),
+            ],
         );
     }
     out

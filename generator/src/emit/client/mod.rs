@@ -57,11 +57,22 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
         cx.rust_file(&path, lib_tokens(cx, &error_body, has_streams, has_types))?,
     );
 
-    let mut dependencies = vec![
-        Dependency::new(&cx.target.models.package, &[]),
-        Dependency::new("openapi-runtime", &["client"]),
-        Dependency::new("reqwest", &[]),
-    ];
+    let mut dependencies = if cx.models_inline() {
+        // The models' dependencies, with the runtime's `client` feature.
+        let mut models = super::models::dependencies(&super::models::UsedDeps::of(cx.api));
+        for dependency in &mut models {
+            if dependency.name == "openapi-runtime" {
+                dependency.features.push("client".to_owned());
+            }
+        }
+        models
+    } else {
+        vec![
+            Dependency::new(&cx.target.models.package, &[]),
+            Dependency::new("openapi-runtime", &["client"]),
+        ]
+    };
+    dependencies.push(Dependency::new("reqwest", &[]));
     if uses_bytes(cx) {
         dependencies.push(Dependency::new("bytes", &[]));
     }
@@ -269,6 +280,7 @@ fn lib_tokens(
     has_types: bool,
 ) -> TokenStream {
     let models = format_ident!("{}", cx.target.models.lib_name());
+    let inline = cx.models_inline();
     let modules = ["client", "config"].map(|m| format_ident!("{m}"));
     let error_doc = match &cx.target.error_schema {
         Some(schema) => format!(
@@ -288,18 +300,20 @@ fn lib_tokens(
         " The `futures-util` crate, for its `StreamExt` and `TryStreamExt`."
     };
     // The documented re-exports, in rustfmt's order (by path).
-    let mut documented = vec![
-        (
-            "futures_util".to_owned(),
-            quote!(#[doc = #futures_doc] pub use futures_util;),
-        ),
-        (
+    let mut documented = vec![(
+        "futures_util".to_owned(),
+        quote!(#[doc = #futures_doc] pub use futures_util;),
+    )];
+    if !inline {
+        documented.push((
             models.to_string(),
             quote! {
                 /// The models crate: the types of the API's bodies and queries.
                 pub use #models as models;
             },
-        ),
+        ));
+    }
+    documented.extend([
         (
             "openapi_runtime".to_owned(),
             quote! {
@@ -314,13 +328,21 @@ fn lib_tokens(
                 pub use reqwest;
             },
         ),
-    ];
+    ]);
     documented.sort_by(|a, b| a.0.cmp(&b.0));
     let documented = documented.into_iter().map(|(_, tokens)| tokens);
+    // The models as a module of this crate, in rustfmt's order of the modules.
+    let models_module = inline.then(|| {
+        quote! {
+            #[rustfmt::skip]
+            pub mod models;
+        }
+    });
     quote! {
         #![doc = include_str!("../README.md")]
 
         #(#[rustfmt::skip] mod #modules;)*
+        #models_module
         #[rustfmt::skip]
         pub mod operations;
 

@@ -21,10 +21,13 @@ use crate::lower::names::{Namespace, field_name};
 /// The module holding types several areas share.
 const COMMON: &str = "common";
 
-/// Writes the models crate.
+/// Writes the models: a crate of their own, or the client crate's `models`
+/// module ([`Context::models_inline`]), whose dependencies the client's
+/// manifest then takes from [`dependencies`].
 pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
     let api = cx.api;
-    let root = &cx.target.models.path;
+    let src = cx.models_src();
+    let root = cx.models_root();
     let modules = modules(api);
     let mut files = Files::default();
     let used = UsedDeps::of(api);
@@ -33,20 +36,20 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
     for (module, types) in &modules {
         let ident = format_ident!("{}", module);
         module_names.push(ident);
-        let path = root.join("src").join(format!("{module}.rs"));
+        let path = src.join(format!("{module}.rs"));
         let tokens = module_tokens(cx, module, types, &modules)?;
         files.insert(&path, cx.rust_file(&path, tokens)?);
     }
 
     let has_queries = !queries::dynamic_queries(api).is_empty();
     if has_queries {
-        let path = root.join("src/queries.rs");
-        let tokens = queries::queries_module(api, &cx.target.models.lib_name());
+        let path = src.join("queries.rs");
+        let tokens = queries::queries_module(api, &root, &cx.models_path_text());
         files.insert(&path, cx.rust_file(&path, tokens)?);
     }
     let named = |name: &str| {
         let ident = format_ident!("{}", name);
-        quote!(crate::#ident)
+        quote!(#root::#ident)
     };
     let types = RustTypes {
         named: &named,
@@ -55,7 +58,7 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
     let from_param = super::server::from_param_impls(cx, &types)?;
     let has_params = !from_param.is_empty();
     if has_params {
-        let path = root.join("src/params.rs");
+        let path = src.join("params.rs");
         let doc = docs::inner_attrs(&[
             "How the models' own types parse from a parameter's text, for the server stubs."
                 .to_owned(),
@@ -71,7 +74,7 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
         files.insert(&path, cx.rust_file(&path, tokens)?);
     }
 
-    let lib_path = root.join("src/lib.rs");
+    let lib_path = cx.models_root_file();
     files.insert(
         &lib_path,
         cx.rust_file(
@@ -79,7 +82,31 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
             lib_tokens(cx, &module_names, &used, has_queries, has_params),
         )?,
     );
+    if cx.models_inline() {
+        return Ok(files);
+    }
 
+    let root = &cx.target.models.path;
+    let description = format!(
+        "Models of the {} API, generated from its OpenAPI document.",
+        api.title
+    );
+    files.insert(
+        root.join("Cargo.toml"),
+        CargoToml::render(
+            cx,
+            &cx.target.models.package,
+            &description,
+            &dependencies(&used),
+        )?,
+    );
+    files.insert(root.join("README.md"), ModelsReadme::render(cx, &modules)?);
+    Ok(files)
+}
+
+/// What the models need: the runtime with the features of the formats they
+/// use, serde, and the crates of those formats.
+pub(crate) fn dependencies(used: &UsedDeps) -> Vec<Dependency> {
     let mut runtime_features = vec!["models"];
     if used.uuid {
         runtime_features.push("uuid");
@@ -104,16 +131,7 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
     if used.regex {
         dependencies.push(Dependency::new("regex-lite", &[]));
     }
-    let description = format!(
-        "Models of the {} API, generated from its OpenAPI document.",
-        api.title
-    );
-    files.insert(
-        root.join("Cargo.toml"),
-        CargoToml::render(cx, &cx.target.models.package, &description, &dependencies)?,
-    );
-    files.insert(root.join("README.md"), ModelsReadme::render(cx, &modules)?);
-    Ok(files)
+    dependencies
 }
 
 /// Which optional dependencies the API's types need.
@@ -222,11 +240,12 @@ fn module_tokens(
     types: &[&TypeDef],
     modules: &BTreeMap<String, Vec<&TypeDef>>,
 ) -> Result<TokenStream> {
+    let root = cx.models_root();
     let named = |name: &str| {
         let ident = format_ident!("{}", name);
         match module_of(modules, name) {
             Some(m) if m == module => quote!(#ident),
-            _ => quote!(crate::#ident),
+            _ => quote!(#root::#ident),
         }
     };
     let rust_types = RustTypes {
@@ -247,10 +266,10 @@ fn module_tokens(
     let needs_runtime = types.iter().any(|t| !matches!(t.kind, TypeKind::Alias(_)));
     let imports = match (needs_runtime, uses_null(types)) {
         (true, true) => quote!(
-            use crate::validation::{self, Null, Path, Report};
+            use #root::validation::{self, Null, Path, Report};
         ),
         (true, false) => quote!(
-            use crate::validation::{self, Path, Report};
+            use #root::validation::{self, Path, Report};
         ),
         _ => TokenStream::new(),
     };

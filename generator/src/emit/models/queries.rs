@@ -25,7 +25,9 @@ pub fn dynamic_queries(api: &Api) -> Vec<(&DynamicQuery, Vec<&str>)> {
 }
 
 /// The `queries` module.
-pub fn queries_module(api: &Api, lib_name: &str) -> TokenStream {
+/// `root` is how the models' code names the models (`crate`), `lib_name`
+/// how the examples do (`shop_models`).
+pub fn queries_module(api: &Api, root: &TokenStream, lib_name: &str) -> TokenStream {
     let items = dynamic_queries(api)
         .into_iter()
         .map(|(query, ops)| query_items(api, query, &ops, lib_name));
@@ -35,7 +37,7 @@ pub fn queries_module(api: &Api, lib_name: &str) -> TokenStream {
     ]);
     quote! {
         #doc
-        use crate::dynamic_query::{DynamicQuery, Property, ValueKind};
+        use #root::dynamic_query::{DynamicQuery, Property, ValueKind};
         #(#items)*
     }
 }
