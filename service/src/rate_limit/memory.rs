@@ -212,6 +212,67 @@ mod tests {
         assert!(store.keys() >= 100);
     }
 
+    // What keeps a check's cost independent of the number of windows
+    // (issue 18, defect 7): no pass over a shard more than once a window,
+    // keys spread over the shards' locks, and the maps taking the keyed hash
+    // as it is. None changes a verdict, so each is pinned down here.
+
+    #[test]
+    fn a_shard_is_swept_at_most_once_a_window() {
+        let store = MemoryStore::new();
+        let created = store.epoch;
+        for seconds in [1, 30, 59] {
+            store.hit("k", 1000, created + Duration::from_secs(seconds));
+        }
+        for shard in store.shards.iter() {
+            assert_eq!(
+                shard.lock().unwrap().swept,
+                created,
+                "a shard was swept within a window of the last sweep"
+            );
+        }
+    }
+
+    #[test]
+    fn a_sweep_drops_a_window_whose_newest_time_is_a_window_old() {
+        let store = MemoryStore::new();
+        let shard_of = |key: &str| (store.hasher.hash_one(key) >> 32) as usize % SHARDS;
+        // Two keys of one shard: the second keeps the shard from being
+        // emptied whole, so that the sweep is what drops the first.
+        let quiet = "quiet".to_owned();
+        let busy = (0..)
+            .map(|n| format!("busy{n}"))
+            .find(|key| shard_of(key) == shard_of(&quiet))
+            .unwrap();
+        let created = store.epoch;
+        store.hit(&quiet, 10, created);
+        store.hit(&busy, 10, created + Duration::from_secs(30));
+        store.hit(&busy, 10, created + WINDOW);
+        assert_eq!(store.keys(), 1, "the quiet window, a minute old, is kept");
+    }
+
+    #[test]
+    fn keys_are_spread_over_every_shard() {
+        let store = MemoryStore::new();
+        let now = Instant::now();
+        for n in 0..1000 {
+            store.hit(&format!("k{n}"), 10, now);
+        }
+        for (index, shard) in store.shards.iter().enumerate() {
+            let held = shard.lock().unwrap().windows.len();
+            // 1000 keys over 16 shards: 62.5 each on average; none empty.
+            assert!(held > 0, "shard {index} holds none of 1000 keys");
+        }
+    }
+
+    #[test]
+    fn the_maps_use_the_keyed_hash_as_it_is() {
+        let maps = BuildHasherDefault::<AlreadyHashed>::default();
+        for hash in [1_u64, 0xdead_beef, u64::MAX, 1 << 63] {
+            assert_eq!(maps.hash_one(hash), hash);
+        }
+    }
+
     #[test]
     fn a_time_taken_before_the_latest_one_held_is_counted_not_dropped() {
         // Two threads take their times, then the lock in the other order.
