@@ -19,7 +19,7 @@ pub(crate) use rust_types::RustTypes;
 pub use server::emit_server;
 pub use templates::{RuntimeSource, WorkspaceToml};
 
-use crate::config::Target;
+use crate::config::{CrateTarget, Target};
 use crate::error::{Error, Result};
 use crate::ir::Api;
 
@@ -77,24 +77,32 @@ impl Context<'_> {
     /// Whether the models are the client crate's `models` module rather
     /// than a crate ([`Target::models_in_client`]).
     pub(crate) fn models_inline(&self) -> bool {
-        self.target.models_in_client && self.target.client.is_some()
+        self.inlining_client().is_some()
+    }
+
+    /// The client crate, when the models are its `models` module.
+    fn inlining_client(&self) -> Option<&CrateTarget> {
+        self.target
+            .client
+            .as_ref()
+            .filter(|_| self.target.models_in_client)
     }
 
     /// The folder of the models' source files: the models crate's `src/`,
     /// or the client crate's `src/models/`.
     pub(crate) fn models_src(&self) -> PathBuf {
-        match (&self.target.client, self.models_inline()) {
-            (Some(client), true) => client.path.join("src/models"),
-            _ => self.target.models.path.join("src"),
+        match self.inlining_client() {
+            Some(client) => client.path.join("src/models"),
+            None => self.target.models.path.join("src"),
         }
     }
 
     /// The file that declares the models' modules: the models crate's
     /// `src/lib.rs`, or the client crate's `src/models.rs`.
     pub(crate) fn models_root_file(&self) -> PathBuf {
-        match (&self.target.client, self.models_inline()) {
-            (Some(client), true) => client.path.join("src/models.rs"),
-            _ => self.target.models.path.join("src/lib.rs"),
+        match self.inlining_client() {
+            Some(client) => client.path.join("src/models.rs"),
+            None => self.target.models.path.join("src/lib.rs"),
         }
     }
 
@@ -111,9 +119,9 @@ impl Context<'_> {
     /// How code outside the models names them: `shop_models`, or
     /// `shop_client::models`.
     pub(crate) fn models_path_text(&self) -> String {
-        match (&self.target.client, self.models_inline()) {
-            (Some(client), true) => format!("{}::models", client.lib_name()),
-            _ => self.target.models.lib_name(),
+        match self.inlining_client() {
+            Some(client) => format!("{}::models", client.lib_name()),
+            None => self.target.models.lib_name(),
         }
     }
 
