@@ -1113,6 +1113,64 @@ mod tests {
         );
     }
 
+    /// How each response's body is read: text whose schema is structured
+    /// is that structure as JSON; a multipart answer is bytes (the client
+    /// does not take parts apart), with or without a schema; media types
+    /// that encode the body the same are all offered, one that encodes it
+    /// otherwise is left out.
+    #[test]
+    fn reads_each_answer_by_its_media_types() {
+        let api = api(concat!(
+            "paths:\n  /a:\n    get:\n      responses:\n",
+            "        '200': {description: ok, content: {text/plain: {schema: {type: array, items: {type: string}}}}}\n",
+            "        '201': {description: ok, content: {multipart/form-data: {schema: {type: object, properties: {a: {type: string}}}}}}\n",
+            "        '202': {description: ok, content: {multipart/mixed: {}}}\n",
+            "        '203':\n          description: ok\n          content:\n",
+            "            application/json: {schema: {type: integer}}\n",
+            "            application/octet-stream: {schema: {type: string, format: binary}}\n",
+            "            application/problem+json: {schema: {type: integer}}\n",
+        ));
+        let read: Vec<(Option<&BodyKind>, Vec<&str>)> = api.operations[0]
+            .responses
+            .iter()
+            .map(|r| {
+                (
+                    r.body.as_ref(),
+                    r.media_types.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        let strings = Shape::of(Ty::Array(Box::new(Shape::of(Ty::Primitive(
+            crate::ir::Primitive::String,
+        )))));
+        let integer = Shape::of(Ty::Primitive(crate::ir::Primitive::I64));
+        assert_eq!(
+            read,
+            [
+                (Some(&BodyKind::Json(strings)), vec!["text/plain"]),
+                (Some(&BodyKind::Binary), vec!["multipart/form-data"]),
+                (Some(&BodyKind::Binary), vec!["multipart/mixed"]),
+                (
+                    Some(&BodyKind::Json(integer)),
+                    vec!["application/json", "application/problem+json"]
+                ),
+            ]
+        );
+    }
+
+    /// A multipart request is taken apart by its schema's properties: it
+    /// cannot go without one.
+    #[test]
+    fn a_multipart_request_needs_a_schema() {
+        let message = error(
+            "paths:\n  /a:\n    post:\n      requestBody: {content: {multipart/form-data: {}}}\n      responses: {'204': {description: done}}\n",
+        );
+        assert!(
+            message.ends_with("/paths/~1a/post/requestBody/content/multipart~1form-data: invalid document: a multipart body needs a schema"),
+            "{message}"
+        );
+    }
+
     #[test]
     fn names_operations_without_ids_from_method_and_path() {
         assert_eq!(

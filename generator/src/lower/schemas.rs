@@ -1387,11 +1387,23 @@ mod tests {
     /// The document whose `components.schemas` is `schemas` (YAML, indented
     /// by four spaces) lowered.
     fn api(schemas: &str) -> Api {
+        lowered(schemas).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// The error lowering `schemas` gives.
+    fn error(schemas: &str) -> String {
+        match lowered(schemas) {
+            Ok(_) => panic!("the document was accepted"),
+            Err(error) => error,
+        }
+    }
+
+    fn lowered(schemas: &str) -> std::result::Result<Api, String> {
         let text = format!(
             "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n{schemas}"
         );
-        let doc = Document::parse(&text, "t.yaml", false).unwrap();
-        crate::lower::lower(&doc).unwrap_or_else(|error| panic!("{error}"))
+        let doc = Document::parse(&text, "t.yaml", false).map_err(|e| e.to_string())?;
+        crate::lower::lower(&doc).map_err(|e| e.to_string())
     }
 
     fn fields<'a>(api: &'a Api, name: &str) -> &'a [Field] {
@@ -1471,6 +1483,70 @@ mod tests {
             "{:?}",
             kind(&api, "Word")
         );
+    }
+
+    /// A union beside properties becomes one struct per alternative; an
+    /// alternative that is itself a union (`oneOf` or `anyOf` alone) would
+    /// be every combination, and is refused, naming the alternative.
+    #[test]
+    fn a_union_inside_an_alternative_beside_properties_is_refused() {
+        for keyword in ["oneOf", "anyOf"] {
+            let message = error(&format!(
+                concat!(
+                    "    U:\n",
+                    "      type: object\n",
+                    "      properties: {{id: {{type: string}}}}\n",
+                    "      oneOf:\n",
+                    "        - {{type: object, properties: {{b: {{type: string}}}}}}\n",
+                    "        - {keyword}: [{{type: object, properties: {{c: {{type: string}}}}}}, {{type: object, properties: {{d: {{type: string}}}}}}]\n",
+                ),
+                keyword = keyword
+            ));
+            assert!(
+                message.ends_with("#/components/schemas/U/oneOf/1: not supported by the generator: a `oneOf`/`anyOf` inside an alternative of a `oneOf`/`anyOf` beside properties cannot be turned into a Rust type"),
+                "{keyword}: {message}"
+            );
+        }
+    }
+
+    /// `allOf` may nest 32 levels below the schema, and no deeper (a guard
+    /// against documents built to exhaust the generator).
+    #[test]
+    fn all_of_nests_at_most_32_levels() {
+        let nested = |levels: usize| {
+            format!(
+                "    Deep: {}{{type: object, properties: {{a: {{type: string}}}}}}{}\n",
+                "{allOf: [".repeat(levels),
+                "]}".repeat(levels)
+            )
+        };
+        let api = api(&nested(33));
+        assert_eq!(fields(&api, "Deep")[0].wire, "a");
+        let message = error(&nested(34));
+        assert!(
+            message.ends_with("invalid document: `allOf` nests deeper than 32 levels"),
+            "{message}"
+        );
+    }
+
+    /// The members of an `allOf` are merged with the members of their own
+    /// `allOf`s, whether a member is only an `allOf` or also has
+    /// properties of its own.
+    #[test]
+    fn merges_the_all_of_of_each_member() {
+        let api = api(concat!(
+            "    A: {type: object, properties: {a: {type: string}}}\n",
+            "    B: {type: object, properties: {b: {type: string}}, allOf: [$ref: '#/components/schemas/A']}\n",
+            "    E: {type: object, properties: {e: {type: string}}}\n",
+            "    C: {allOf: [$ref: '#/components/schemas/E']}\n",
+            "    D:\n",
+            "      allOf:\n",
+            "        - $ref: '#/components/schemas/B'\n",
+            "        - $ref: '#/components/schemas/C'\n",
+            "        - {type: object, properties: {d: {type: string}}}\n",
+        ));
+        let wires: Vec<&str> = fields(&api, "D").iter().map(|f| f.wire.as_str()).collect();
+        assert_eq!(wires, ["b", "a", "e", "d"]);
     }
 
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
