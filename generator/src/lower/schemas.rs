@@ -1549,6 +1549,103 @@ mod tests {
         assert_eq!(wires, ["b", "a", "e", "d"]);
     }
 
+    /// An example of another JSON type than its schema's is noted (the
+    /// docs show it as given); one of the schema's type is not. `null`
+    /// fits a nullable schema or one without a type; an integer may be
+    /// above `i64::MAX`.
+    #[test]
+    fn an_example_fits_when_it_has_its_schemas_json_type() {
+        let cases = [
+            ("{type: string}", "\"a\"", "1"),
+            ("{type: integer}", "18446744073709551615", "1.5"),
+            ("{type: integer}", "-1", "\"1\""),
+            ("{type: number}", "1.5", "\"1.5\""),
+            ("{type: boolean}", "true", "1"),
+            ("{type: array}", "[]", "{}"),
+            ("{type: object}", "{}", "[]"),
+            ("{type: string, nullable: true}", "null", "[]"),
+            ("{description: anything}", "null", "null"),
+            ("{type: string}", "\"b\"", "null"),
+        ];
+        for (schema, fits, other) in cases {
+            let schema: Schema = serde_yaml::from_str(schema).unwrap();
+            let view = View::of(&schema);
+            let fits_value: serde_json::Value = serde_json::from_str(fits).unwrap();
+            let other_value: serde_json::Value = serde_json::from_str(other).unwrap();
+            assert!(view.example_fits(&fits_value), "{fits} for {schema:?}");
+            if fits != other {
+                assert!(!view.example_fits(&other_value), "{other} for {schema:?}");
+            }
+        }
+    }
+
+    /// A schema whose keywords check its value is a newtype that checks
+    /// them; `minLength: 0` and `minItems: 0` check nothing, nor does a
+    /// keyword of another type (`maxLength` beside `type: array`), so
+    /// those are plain aliases.
+    #[test]
+    fn only_keywords_that_can_refuse_a_value_make_checks() {
+        let api = api(concat!(
+            "    AnyLength: {type: string, minLength: 0}\n",
+            "    NotEmpty: {type: string, minLength: 1}\n",
+            "    AnyCount: {type: array, items: {type: string}, minItems: 0}\n",
+            "    SomeItems: {type: array, items: {type: string}, minItems: 1}\n",
+            "    ListWithMaxLength: {type: array, items: {type: string}, maxLength: 3}\n",
+            "    TextWithMaximum: {type: string, maximum: 3}\n",
+        ));
+        let newtypes: Vec<(&str, bool)> = [
+            "AnyLength",
+            "NotEmpty",
+            "AnyCount",
+            "SomeItems",
+            "ListWithMaxLength",
+            "TextWithMaximum",
+        ]
+        .into_iter()
+        .map(|name| (name, matches!(kind(&api, name), TypeKind::Newtype(_))))
+        .collect();
+        assert_eq!(
+            newtypes,
+            [
+                ("AnyLength", false),
+                ("NotEmpty", true),
+                ("AnyCount", false),
+                ("SomeItems", true),
+                ("ListWithMaxLength", false),
+                ("TextWithMaximum", false),
+            ]
+        );
+    }
+
+    /// The variants of a union of inline schemas are named, in this order,
+    /// by the alternative's title, by the one value a required property
+    /// allows, by its type, or else by its position.
+    #[test]
+    fn names_inline_alternatives_by_title_constant_type_or_position() {
+        let api = api(concat!(
+            "    U:\n",
+            "      oneOf:\n",
+            "        - {type: number}\n",
+            "        - {type: boolean}\n",
+            "        - {type: array, items: {type: string}}\n",
+            "        - {type: integer}\n",
+            "        - {type: string}\n",
+            "        - {title: by hand, type: object, properties: {a: {type: string}}}\n",
+            "        - {type: object, required: [kind], properties: {kind: {type: string, enum: [circle]}}}\n",
+            "        - {type: object, properties: {kind: {type: string, enum: [square]}}}\n",
+        ));
+        let TypeKind::Union(union) = kind(&api, "U") else {
+            panic!("{:?}", kind(&api, "U"));
+        };
+        let names: Vec<&str> = union.variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Number", "Boolean", "Array", "Integer", "String", "ByHand", "Circle", "Variant7"
+            ]
+        );
+    }
+
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
         &api.type_named(name)
             .unwrap_or_else(|| panic!("no type {name}"))
