@@ -1646,6 +1646,55 @@ mod tests {
         );
     }
 
+    /// Each format is the Rust type that holds exactly its values: a
+    /// `uint16` is a `u16`, not an `i64` that takes what the API refuses.
+    #[test]
+    fn each_format_is_its_rust_type() {
+        let api = api(concat!(
+            "    F:\n      type: object\n      properties:\n",
+            "        i8: {type: integer, format: int8}\n",
+            "        i16: {type: integer, format: int16}\n",
+            "        i32: {type: integer, format: int32}\n",
+            "        i64: {type: integer, format: int64}\n",
+            "        u8: {type: integer, format: uint8}\n",
+            "        u16: {type: integer, format: uint16}\n",
+            "        u32: {type: integer, format: uint32}\n",
+            "        u64: {type: integer, format: uint64}\n",
+            "        uint: {type: integer, format: uint}\n",
+            "        f32: {type: number, format: float}\n",
+            "        f64: {type: number, format: double}\n",
+            "        date: {type: string, format: date}\n",
+            "        time: {type: string, format: date-time}\n",
+            "        id: {type: string, format: uuid}\n",
+            "        file: {type: string, format: binary}\n",
+        ));
+        let types: Vec<(&str, &Ty)> = fields(&api, "F")
+            .iter()
+            .map(|f| (f.wire.as_str(), &f.shape.ty))
+            .collect();
+        let p = Ty::Primitive;
+        assert_eq!(
+            types,
+            [
+                ("i8", &p(Primitive::I8)),
+                ("i16", &p(Primitive::I16)),
+                ("i32", &p(Primitive::I32)),
+                ("i64", &p(Primitive::I64)),
+                ("u8", &p(Primitive::U8)),
+                ("u16", &p(Primitive::U16)),
+                ("u32", &p(Primitive::U32)),
+                ("u64", &p(Primitive::U64)),
+                ("uint", &p(Primitive::U64)),
+                ("f32", &p(Primitive::F32)),
+                ("f64", &p(Primitive::F64)),
+                ("date", &p(Primitive::Date)),
+                ("time", &p(Primitive::DateTime)),
+                ("id", &p(Primitive::Uuid)),
+                ("file", &p(Primitive::Binary)),
+            ]
+        );
+    }
+
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
         &api.type_named(name)
             .unwrap_or_else(|| panic!("no type {name}"))
