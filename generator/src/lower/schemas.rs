@@ -1695,6 +1695,50 @@ mod tests {
         );
     }
 
+    /// An inline `allOf: [$ref]` is that reference only when nothing
+    /// beside it says more: with properties of its own, or a `oneOf` or
+    /// `anyOf` beside it, it is a type of its own that keeps them.
+    #[test]
+    fn an_inline_all_of_reference_with_more_beside_it_is_a_type_of_its_own() {
+        let api = api(concat!(
+            "    Base: {type: object, properties: {a: {type: string}}}\n",
+            "    Cat: {type: object, properties: {purrs: {type: boolean}}}\n",
+            "    Dog: {type: object, properties: {barks: {type: boolean}}}\n",
+            "    Holder:\n      type: object\n      properties:\n",
+            "        more: {properties: {b: {type: string}}, allOf: [$ref: '#/components/schemas/Base']}\n",
+            "        either:\n",
+            "          allOf: [$ref: '#/components/schemas/Base']\n",
+            "          oneOf: [$ref: '#/components/schemas/Cat', $ref: '#/components/schemas/Dog']\n",
+            "        any:\n",
+            "          allOf: [$ref: '#/components/schemas/Base']\n",
+            "          anyOf: [$ref: '#/components/schemas/Cat', $ref: '#/components/schemas/Dog']\n",
+        ));
+        let types: Vec<(&str, &Ty)> = fields(&api, "Holder")
+            .iter()
+            .map(|f| (f.wire.as_str(), &f.shape.ty))
+            .collect();
+        let named = |name: &str| Ty::Named(name.to_owned());
+        assert_eq!(
+            types,
+            [
+                ("more", &named("HolderMore")),
+                ("either", &named("HolderEither")),
+                ("any", &named("HolderAny")),
+            ]
+        );
+        let more: Vec<&str> = fields(&api, "HolderMore")
+            .iter()
+            .map(|f| f.wire.as_str())
+            .collect();
+        assert_eq!(more, ["b", "a"]);
+        assert!(matches!(kind(&api, "HolderEither"), TypeKind::Union(_)));
+        let any: Vec<&str> = fields(&api, "HolderAny")
+            .iter()
+            .map(|f| f.wire.as_str())
+            .collect();
+        assert_eq!(any, ["a", "purrs", "barks"]);
+    }
+
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
         &api.type_named(name)
             .unwrap_or_else(|| panic!("no type {name}"))
