@@ -1739,6 +1739,32 @@ mod tests {
         assert_eq!(any, ["a", "purrs", "barks"]);
     }
 
+    /// A discriminated alternative written as `{allOf: [$ref], description}`
+    /// (how a 3.0 document documents a `$ref`, and what a 3.1 `$ref` beside
+    /// a description becomes) is tagged by the value the mapping gives its
+    /// reference, or else by the referenced schema's name.
+    #[test]
+    fn a_documented_reference_in_a_discriminated_union_is_tagged_by_its_reference() {
+        let api = api(concat!(
+            "    Cat: {type: object, required: [kind], properties: {kind: {type: string}}}\n",
+            "    Dog: {type: object, required: [kind], properties: {kind: {type: string}}}\n",
+            "    Pet:\n",
+            "      oneOf:\n",
+            "        - {description: A cat., allOf: [$ref: '#/components/schemas/Cat']}\n",
+            "        - {description: A dog., allOf: [$ref: '#/components/schemas/Dog']}\n",
+            "      discriminator: {propertyName: kind, mapping: {cat: '#/components/schemas/Cat'}}\n",
+        ));
+        let TypeKind::Union(union) = kind(&api, "Pet") else {
+            panic!("{:?}", kind(&api, "Pet"));
+        };
+        let tags: Vec<&[String]> = union
+            .variants
+            .iter()
+            .map(|v| v.tag_values.as_slice())
+            .collect();
+        assert_eq!(tags, [["cat".to_owned()], ["Dog".to_owned()]]);
+    }
+
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
         &api.type_named(name)
             .unwrap_or_else(|| panic!("no type {name}"))
