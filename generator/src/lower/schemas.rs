@@ -937,12 +937,17 @@ fn enum_def(values: &[String], repr: EnumRepr) -> EnumDef {
 
 /// The JSON text of a number enum's value: integral values without `.0`.
 fn number_text(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
+    // Every integral value below 2^63 is an `i64` exactly; serde_json would
+    // write those from 1e15 to 1e16 with `.0` (`1000000000000000.0`).
+    if value.fract() == 0.0 && value.abs() < I64_END {
         format!("{}", value as i64)
     } else {
         serde_json::Number::from_f64(value).map_or_else(|| value.to_string(), |n| n.to_string())
     }
 }
+
+/// 2^63: where `i64` ends (`as i64` saturates there).
+const I64_END: f64 = 9_223_372_036_854_775_808.0;
 
 /// The type and JSON texts of an enum of numbers or booleans (nulls dropped:
 /// they make the type nullable); `None` when the values mix types.
@@ -1763,6 +1768,74 @@ mod tests {
             .map(|v| v.tag_values.as_slice())
             .collect();
         assert_eq!(tags, [["cat".to_owned()], ["Dog".to_owned()]]);
+    }
+
+    /// A number enum's value is written as JSON writes it, an integral
+    /// value without `.0` however large, and never as another number:
+    /// from 2^63 on (past `i64`) in exponent form.
+    #[test]
+    fn a_number_value_is_written_as_its_exact_json_text() {
+        let texts: Vec<String> = [1.0, -2.0, 1.5, 1e15, 4e15, 1e18, -1e18, I64_END]
+            .into_iter()
+            .map(number_text)
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "1",
+                "-2",
+                "1.5",
+                "1000000000000000",
+                "4000000000000000",
+                "1000000000000000000",
+                "-1000000000000000000",
+                "9.223372036854776e+18",
+            ]
+        );
+    }
+
+    /// An enum of numbers or booleans is read by its values and its
+    /// `type`, also when a keyword of another type beside them (`maxLength`
+    /// beside `type: integer`, as published documents have) makes
+    /// `openapiv3` hold it untyped; values that are not of its `type` are
+    /// no enum of it (`other_enum`: refused, naming the enum).
+    #[test]
+    fn reads_an_enum_of_numbers_or_booleans_by_its_values_and_type() {
+        let cases: [(&str, Option<(EnumRepr, &[&str])>); 10] = [
+            (
+                "{type: integer, enum: [1, 2], maxLength: 2}",
+                Some((EnumRepr::Integer, &["1", "2"])),
+            ),
+            (
+                "{type: number, enum: [1, 2], maxLength: 2}",
+                Some((EnumRepr::Number, &["1", "2"])),
+            ),
+            (
+                "{type: number, enum: [1.5, 2], maxLength: 2}",
+                Some((EnumRepr::Number, &["1.5", "2"])),
+            ),
+            (
+                "{type: boolean, enum: [true, false], maxLength: 2}",
+                Some((EnumRepr::Boolean, &["true", "false"])),
+            ),
+            ("{enum: [1, 2]}", Some((EnumRepr::Integer, &["1", "2"]))),
+            ("{enum: [true, null]}", Some((EnumRepr::Boolean, &["true"]))),
+            ("{type: string, enum: [1, 2]}", None),
+            ("{type: integer, enum: [1.5], maxLength: 2}", None),
+            ("{type: integer, enum: [true], maxLength: 2}", None),
+            ("{type: boolean, enum: [1], maxLength: 2}", None),
+        ];
+        for (schema, expected) in cases {
+            let parsed: Schema = serde_yaml::from_str(schema).unwrap();
+            let view = View::of(&parsed);
+            let read = view
+                .scalar_enum
+                .as_ref()
+                .map(|(repr, texts)| (*repr, texts.iter().map(String::as_str).collect::<Vec<_>>()));
+            let expected = expected.map(|(repr, texts)| (repr, texts.to_vec()));
+            assert_eq!(read, expected, "{schema}");
+            assert_eq!(view.other_enum, read.is_none(), "{schema}");
+        }
     }
 
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
