@@ -989,6 +989,187 @@ fn http_reason(code: u16) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Api;
+
+    /// The document `yaml` (after `openapi` and `info`) lowered.
+    fn api(yaml: &str) -> Api {
+        lowered(yaml).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// The error lowering the document `yaml` gives.
+    fn error(yaml: &str) -> String {
+        match lowered(yaml) {
+            Ok(_) => panic!("the document was accepted"),
+            Err(error) => error,
+        }
+    }
+
+    fn lowered(yaml: &str) -> std::result::Result<Api, String> {
+        let text = format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\n{yaml}");
+        let doc = Document::parse(&text, "t.yaml", false).map_err(|e| e.to_string())?;
+        crate::lower::lower(&doc).map_err(|e| e.to_string())
+    }
+
+    /// An operation's own parameter replaces the path item's of the same
+    /// name and place; two in one list are a mistake, whichever list.
+    #[test]
+    fn a_parameter_declared_twice_in_one_list_is_refused() {
+        let twice = "- {name: q, in: query, schema: {type: string}}\n        - {name: Q, in: query, schema: {type: integer}}";
+        let in_the_operation = error(&format!(
+            "paths:\n  /a:\n    get:\n      parameters:\n        {twice}\n      responses: {{'200': {{description: ok}}}}\n"
+        ));
+        assert!(
+            in_the_operation.contains("parameter `Q` is declared twice in the same place"),
+            "{in_the_operation}"
+        );
+        assert!(
+            in_the_operation.contains("/paths/~1a/get/parameters/1"),
+            "{in_the_operation}"
+        );
+        let in_the_path_item = error(&format!(
+            "paths:\n  /a:\n    parameters:\n        {twice}\n    get:\n      responses: {{'200': {{description: ok}}}}\n"
+        ));
+        assert!(
+            in_the_path_item.contains("parameter `Q` is declared twice in the same place"),
+            "{in_the_path_item}"
+        );
+        // The operation's own replaces the path item's, keeping its place.
+        let api = api(
+            "paths:\n  /a:\n    parameters:\n      - {name: q, in: query, schema: {type: string}}\n      - {name: r, in: query, schema: {type: string}}\n    get:\n      parameters:\n        - {name: q, in: query, required: true, schema: {type: integer}}\n      responses: {'200': {description: ok}}\n",
+        );
+        let params: Vec<(&str, bool)> = api.operations[0]
+            .params
+            .iter()
+            .map(|p| (p.field.as_str(), p.required))
+            .collect();
+        assert_eq!(params, [("q", true), ("r", false)]);
+    }
+
+    /// Each `{name}` of the path must be a path parameter: a query
+    /// parameter of that name cannot fill it.
+    #[test]
+    fn a_path_template_needs_a_path_parameter_of_its_name() {
+        let message = error(
+            "paths:\n  /a/{id}:\n    get:\n      parameters:\n        - {name: id, in: query, schema: {type: string}}\n        - {name: other, in: path, required: true, schema: {type: string}}\n      responses: {'200': {description: ok}}\n",
+        );
+        assert!(
+            message
+                .contains("the path has `{id}` but the operation declares no path parameter `id`"),
+            "{message}"
+        );
+    }
+
+    /// Only the query spreads an object over pairs (`deepObject`, exploded
+    /// `form`); an object in a header or a cookie is one value, its text,
+    /// even in a cookie's exploded `form` style.
+    #[test]
+    fn an_object_is_spread_over_the_query_only() {
+        let api = api(
+            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: q, in: query, style: form, explode: true, schema: {$ref: '#/components/schemas/O'}}\n        - {name: h, in: header, schema: {$ref: '#/components/schemas/O'}}\n        - {name: c, in: cookie, style: form, explode: true, schema: {$ref: '#/components/schemas/O'}}\n      responses: {'200': {description: ok}}\ncomponents:\n  schemas:\n    O: {type: object, properties: {a: {type: string}}}\n",
+        );
+        let spread: Vec<(&str, bool)> = api.operations[0]
+            .params
+            .iter()
+            .map(|p| (p.wire.as_str(), p.object))
+            .collect();
+        assert_eq!(spread, [("q", true), ("h", false), ("c", false)]);
+    }
+
+    /// What is not spread over the query is one value: an object in
+    /// `form` style not exploded is its text (`q=a,1`), as is an object in a
+    /// header, whatever its properties hold; `deepObject` on a value that
+    /// is not an object is read as exploded `form`, which writes it the same.
+    #[test]
+    fn a_value_not_spread_over_the_query_is_one_value() {
+        let api = api(
+            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: q, in: query, style: form, explode: false, schema: {$ref: '#/components/schemas/O'}}\n        - {name: h, in: header, schema: {$ref: '#/components/schemas/Nested'}}\n        - {name: s, in: query, style: deepObject, schema: {type: string}}\n      responses: {'200': {description: ok}}\ncomponents:\n  schemas:\n    O: {type: object, properties: {a: {type: string}}}\n    Nested: {type: object, properties: {inner: {$ref: '#/components/schemas/O'}}}\n",
+        );
+        let read: Vec<(&str, ParamStyle, bool, bool)> = api.operations[0]
+            .params
+            .iter()
+            .map(|p| (p.wire.as_str(), p.style, p.explode, p.object))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("q", ParamStyle::Form, false, false),
+                ("h", ParamStyle::Simple, false, false),
+                ("s", ParamStyle::Form, true, false),
+            ]
+        );
+    }
+
+    /// A request body's `description` documents the body's argument in the
+    /// generated client and server.
+    #[test]
+    fn a_request_body_keeps_its_description() {
+        let api = api(
+            "paths:\n  /a:\n    post:\n      requestBody:\n        description: The order to place.\n        content: {application/json: {schema: {type: string}}}\n      responses: {'204': {description: done}}\n",
+        );
+        let body = api.operations[0].body.as_ref().unwrap();
+        assert_eq!(
+            body.docs.description.as_deref(),
+            Some("The order to place.")
+        );
+    }
+
+    /// How each response's body is read: text whose schema is structured
+    /// is that structure as JSON; a multipart answer is bytes (the client
+    /// does not take parts apart), with or without a schema; media types
+    /// that encode the body the same are all offered, one that encodes it
+    /// otherwise is left out.
+    #[test]
+    fn reads_each_answer_by_its_media_types() {
+        let api = api(concat!(
+            "paths:\n  /a:\n    get:\n      responses:\n",
+            "        '200': {description: ok, content: {text/plain: {schema: {type: array, items: {type: string}}}}}\n",
+            "        '201': {description: ok, content: {multipart/form-data: {schema: {type: object, properties: {a: {type: string}}}}}}\n",
+            "        '202': {description: ok, content: {multipart/mixed: {}}}\n",
+            "        '203':\n          description: ok\n          content:\n",
+            "            application/json: {schema: {type: integer}}\n",
+            "            application/octet-stream: {schema: {type: string, format: binary}}\n",
+            "            application/problem+json: {schema: {type: integer}}\n",
+        ));
+        let read: Vec<(Option<&BodyKind>, Vec<&str>)> = api.operations[0]
+            .responses
+            .iter()
+            .map(|r| {
+                (
+                    r.body.as_ref(),
+                    r.media_types.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        let strings = Shape::of(Ty::Array(Box::new(Shape::of(Ty::Primitive(
+            crate::ir::Primitive::String,
+        )))));
+        let integer = Shape::of(Ty::Primitive(crate::ir::Primitive::I64));
+        assert_eq!(
+            read,
+            [
+                (Some(&BodyKind::Json(strings)), vec!["text/plain"]),
+                (Some(&BodyKind::Binary), vec!["multipart/form-data"]),
+                (Some(&BodyKind::Binary), vec!["multipart/mixed"]),
+                (
+                    Some(&BodyKind::Json(integer)),
+                    vec!["application/json", "application/problem+json"]
+                ),
+            ]
+        );
+    }
+
+    /// A multipart request is taken apart by its schema's properties: it
+    /// cannot go without one.
+    #[test]
+    fn a_multipart_request_needs_a_schema() {
+        let message = error(
+            "paths:\n  /a:\n    post:\n      requestBody: {content: {multipart/form-data: {}}}\n      responses: {'204': {description: done}}\n",
+        );
+        assert!(
+            message.ends_with("/paths/~1a/post/requestBody/content/multipart~1form-data: invalid document: a multipart body needs a schema"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn names_operations_without_ids_from_method_and_path() {
@@ -1043,5 +1224,67 @@ mod tests {
         assert_eq!(status_name(Status::Code(299)), "Status299");
         assert_eq!(status_name(Status::Range(4)), "Status4xx");
         assert_eq!(status_name(Status::Default), "Default");
+    }
+
+    /// A response's variant is named by its status's reason phrase: a user
+    /// matches `Response::TooManyRequests`, and a status without a reason
+    /// here would become `Status429`, another name in their code.
+    #[test]
+    fn names_each_status_by_its_http_reason() {
+        let expected = [
+            (100, "Continue"),
+            (101, "SwitchingProtocols"),
+            (200, "Ok"),
+            (201, "Created"),
+            (202, "Accepted"),
+            (203, "NonAuthoritativeInformation"),
+            (204, "NoContent"),
+            (205, "ResetContent"),
+            (206, "PartialContent"),
+            (207, "MultiStatus"),
+            (300, "MultipleChoices"),
+            (301, "MovedPermanently"),
+            (302, "Found"),
+            (303, "SeeOther"),
+            (304, "NotModified"),
+            (307, "TemporaryRedirect"),
+            (308, "PermanentRedirect"),
+            (400, "BadRequest"),
+            (401, "Unauthorized"),
+            (402, "PaymentRequired"),
+            (403, "Forbidden"),
+            (404, "NotFound"),
+            (405, "MethodNotAllowed"),
+            (406, "NotAcceptable"),
+            (408, "RequestTimeout"),
+            (409, "Conflict"),
+            (410, "Gone"),
+            (411, "LengthRequired"),
+            (412, "PreconditionFailed"),
+            (413, "PayloadTooLarge"),
+            (414, "UriTooLong"),
+            (415, "UnsupportedMediaType"),
+            (416, "RangeNotSatisfiable"),
+            (422, "UnprocessableEntity"),
+            (423, "Locked"),
+            (428, "PreconditionRequired"),
+            (429, "TooManyRequests"),
+            (500, "InternalServerError"),
+            (501, "NotImplemented"),
+            (502, "BadGateway"),
+            (503, "ServiceUnavailable"),
+            (504, "GatewayTimeout"),
+        ];
+        let named: Vec<(u16, String)> = expected
+            .iter()
+            .map(|&(code, _)| (code, status_name(Status::Code(code))))
+            .collect();
+        let expected: Vec<(u16, String)> = expected
+            .iter()
+            .map(|&(code, name)| (code, name.to_owned()))
+            .collect();
+        assert_eq!(named, expected);
+        // Codes HTTP gives no reason here keep their number.
+        assert_eq!(status_name(Status::Code(418)), "Status418");
     }
 }

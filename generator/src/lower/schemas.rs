@@ -1378,3 +1378,180 @@ impl FormatName for openapiv3::IntegerFormat {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Api;
+
+    /// The document whose `components.schemas` is `schemas` (YAML, indented
+    /// by four spaces) lowered.
+    fn api(schemas: &str) -> Api {
+        lowered(schemas).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// The error lowering `schemas` gives.
+    fn error(schemas: &str) -> String {
+        match lowered(schemas) {
+            Ok(_) => panic!("the document was accepted"),
+            Err(error) => error,
+        }
+    }
+
+    fn lowered(schemas: &str) -> std::result::Result<Api, String> {
+        let text = format!(
+            "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n{schemas}"
+        );
+        let doc = Document::parse(&text, "t.yaml", false).map_err(|e| e.to_string())?;
+        crate::lower::lower(&doc).map_err(|e| e.to_string())
+    }
+
+    fn fields<'a>(api: &'a Api, name: &str) -> &'a [Field] {
+        match kind(api, name) {
+            TypeKind::Struct(def) => &def.fields,
+            other => panic!("{name} is {other:?}"),
+        }
+    }
+
+    /// `{allOf: [$ref], nullable: true}` is how a 3.0 document says that a
+    /// reference may be null: the field is the referenced type, optional
+    /// as a value (`Option`), and a reference to a nullable schema stays so.
+    #[test]
+    fn a_lone_all_of_reference_takes_the_nullable_beside_it() {
+        let api = api(concat!(
+            "    X: {type: object, properties: {a: {type: string}}}\n",
+            "    N: {type: string, nullable: true, maxLength: 3}\n",
+            "    H:\n",
+            "      type: object\n",
+            "      properties:\n",
+            "        x: {nullable: true, allOf: [$ref: '#/components/schemas/X']}\n",
+            "        y: {allOf: [$ref: '#/components/schemas/X']}\n",
+            "        n: {description: a name, allOf: [$ref: '#/components/schemas/N']}\n",
+        ));
+        let shapes: Vec<(&str, &Ty, bool)> = fields(&api, "H")
+            .iter()
+            .map(|f| (f.wire.as_str(), &f.shape.ty, f.shape.nullable))
+            .collect();
+        let named = |name: &str| Ty::Named(name.to_owned());
+        assert_eq!(
+            shapes,
+            [
+                ("x", &named("X"), true),
+                ("y", &named("X"), false),
+                ("n", &named("N"), true),
+            ]
+        );
+    }
+
+    /// A named schema that is only `allOf` of one object (to document it
+    /// apart) is a struct of its own, with the object's fields, not another
+    /// name for the object.
+    #[test]
+    fn a_named_all_of_of_one_object_is_a_struct_of_its_own() {
+        let api = api(concat!(
+            "    Base: {type: object, required: [a], properties: {a: {type: string}}}\n",
+            "    Own:\n",
+            "      description: A base, documented apart.\n",
+            "      allOf: [$ref: '#/components/schemas/Base']\n",
+        ));
+        let own: Vec<(&str, bool)> = fields(&api, "Own")
+            .iter()
+            .map(|f| (f.wire.as_str(), f.required))
+            .collect();
+        assert_eq!(own, [("a", true)]);
+    }
+
+    /// Only a member that says it is something else (a string, an array,
+    /// an enum, a union) makes a named `allOf` that type; a member that
+    /// gives no `type` is merged as an object, as every member was before
+    /// (`is_object_like`), so the named type stays a struct.
+    #[test]
+    fn a_named_all_of_of_one_untyped_member_is_a_struct() {
+        let api = api(concat!(
+            "    Counted: {minProperties: 1}\n",
+            "    Text: {type: string, maxLength: 3}\n",
+            "    Own: {description: Counted apart., allOf: [$ref: '#/components/schemas/Counted']}\n",
+            "    Word: {description: Text apart., allOf: [$ref: '#/components/schemas/Text']}\n",
+        ));
+        assert!(
+            matches!(kind(&api, "Own"), TypeKind::Struct(_)),
+            "{:?}",
+            kind(&api, "Own")
+        );
+        assert!(
+            matches!(kind(&api, "Word"), TypeKind::Alias(shape) if shape.ty == Ty::Named("Text".to_owned())),
+            "{:?}",
+            kind(&api, "Word")
+        );
+    }
+
+    /// A union beside properties becomes one struct per alternative; an
+    /// alternative that is itself a union (`oneOf` or `anyOf` alone) would
+    /// be every combination, and is refused, naming the alternative.
+    #[test]
+    fn a_union_inside_an_alternative_beside_properties_is_refused() {
+        for keyword in ["oneOf", "anyOf"] {
+            let message = error(&format!(
+                concat!(
+                    "    U:\n",
+                    "      type: object\n",
+                    "      properties: {{id: {{type: string}}}}\n",
+                    "      oneOf:\n",
+                    "        - {{type: object, properties: {{b: {{type: string}}}}}}\n",
+                    "        - {keyword}: [{{type: object, properties: {{c: {{type: string}}}}}}, {{type: object, properties: {{d: {{type: string}}}}}}]\n",
+                ),
+                keyword = keyword
+            ));
+            assert!(
+                message.ends_with("#/components/schemas/U/oneOf/1: not supported by the generator: a `oneOf`/`anyOf` inside an alternative of a `oneOf`/`anyOf` beside properties cannot be turned into a Rust type"),
+                "{keyword}: {message}"
+            );
+        }
+    }
+
+    /// `allOf` may nest 32 levels below the schema, and no deeper (a guard
+    /// against documents built to exhaust the generator).
+    #[test]
+    fn all_of_nests_at_most_32_levels() {
+        let nested = |levels: usize| {
+            format!(
+                "    Deep: {}{{type: object, properties: {{a: {{type: string}}}}}}{}\n",
+                "{allOf: [".repeat(levels),
+                "]}".repeat(levels)
+            )
+        };
+        let api = api(&nested(33));
+        assert_eq!(fields(&api, "Deep")[0].wire, "a");
+        let message = error(&nested(34));
+        assert!(
+            message.ends_with("invalid document: `allOf` nests deeper than 32 levels"),
+            "{message}"
+        );
+    }
+
+    /// The members of an `allOf` are merged with the members of their own
+    /// `allOf`s, whether a member is only an `allOf` or also has
+    /// properties of its own.
+    #[test]
+    fn merges_the_all_of_of_each_member() {
+        let api = api(concat!(
+            "    A: {type: object, properties: {a: {type: string}}}\n",
+            "    B: {type: object, properties: {b: {type: string}}, allOf: [$ref: '#/components/schemas/A']}\n",
+            "    E: {type: object, properties: {e: {type: string}}}\n",
+            "    C: {allOf: [$ref: '#/components/schemas/E']}\n",
+            "    D:\n",
+            "      allOf:\n",
+            "        - $ref: '#/components/schemas/B'\n",
+            "        - $ref: '#/components/schemas/C'\n",
+            "        - {type: object, properties: {d: {type: string}}}\n",
+        ));
+        let wires: Vec<&str> = fields(&api, "D").iter().map(|f| f.wire.as_str()).collect();
+        assert_eq!(wires, ["b", "a", "e", "d"]);
+    }
+
+    fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
+        &api.type_named(name)
+            .unwrap_or_else(|| panic!("no type {name}"))
+            .kind
+    }
+}
