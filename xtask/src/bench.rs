@@ -1,4 +1,4 @@
-//! `cargo xtask bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile]`:
+//! `cargo xtask bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile] [--callgrind]`:
 //! builds the service and the benchmark driver (`bench/`, `logistics-bench`)
 //! in release and runs it; the report is printed and written to
 //! `target/bench/report.md`.
@@ -9,7 +9,8 @@
 //!
 //! `--only compile` is measured here instead ([`compile`]): it times cargo
 //! builds of generated crates against progenitor's, which needs no release
-//! build of the service.
+//! build of the service; its one option is `--callgrind` (instructions of a
+//! rebuild besides its time).
 
 mod compile;
 
@@ -27,8 +28,20 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         .find(|pair| pair[0] == "--only")
         .map(|pair| pair[1]);
     match only {
-        Some("compile") if args.len() == 2 => return compile::run(root, &target_dir(root)),
-        Some("compile") => return Err(fail("--only compile takes no other option")),
+        Some("compile") => {
+            // `--only compile` is two of the arguments; `--callgrind` is the
+            // only other one it takes, before or after them.
+            let callgrind = match args.len() {
+                2 => false,
+                3 if args.contains(&"--callgrind") => true,
+                _ => {
+                    return Err(fail(
+                        "--only compile takes no other option than --callgrind",
+                    ));
+                }
+            };
+            return compile::run(root, &target_dir(root), callgrind);
+        }
         Some(only)
             if ![
                 "codegen",

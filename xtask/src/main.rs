@@ -12,8 +12,10 @@
 //! - `cargo xtask external-specs`: generate crates for every vendored public
 //!   document (and every golden fixture) into one scratch workspace and build it.
 //! - `cargo xtask test`: every check a change must pass (the README's test command).
-//! - `cargo xtask bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile]`: the
-//!   benchmarks (`bench/`), a Markdown report in `target/bench/report.md`.
+//! - `cargo xtask bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile]
+//!   [--callgrind]`: the benchmarks (`bench/`), a Markdown report in
+//!   `target/bench/report.md`; `--callgrind` (with `--only service-layers`
+//!   or `compile`) adds instruction counts, which do not depend on the load.
 //! - `cargo xtask mutants [--scope S] [--file GLOB]... [--unit] [-- ARGS]`: mutation
 //!   testing with a pinned cargo-mutants (docs/testing.md).
 
@@ -72,6 +74,7 @@ tasks:
   test                format, codegen drift, clippy, tests, rustdoc and
                       external-specs: every check a change must pass
   bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile]
+        [--callgrind]
                       build the service and bench/ in release and measure:
                       codegen time, the generated layer against hand-written
                       axum, the service on SQLite and PostgreSQL; prints a
@@ -80,6 +83,10 @@ tasks:
                       --only compile: no release build; the generated crates
                       beside progenitor's (generation, debug rebuild, lines),
                       written to target/bench/compile.md
+                      --callgrind (with --only service-layers or compile):
+                      count instructions under valgrind's callgrind, which do
+                      not depend on the load: per request of the service, or
+                      of one incremental rebuild (cargo and rustc apart)
   mutants [--scope default|domain|generator|runtime|all] [--file GLOB]...
           [--unit] [-- CARGO-MUTANTS-ARGS]
                       mutation testing: installs cargo-mutants (pinned) into

@@ -14,6 +14,11 @@
 //! The two generators alternate run by run, so both see the same load;
 //! medians are reported. Installing progenitor and building dependencies
 //! run under `nice`; the measured commands at normal priority.
+//!
+//! Times on a shared machine move with its load. With `--callgrind`, each
+//! build also does one incremental touched rebuild under valgrind's
+//! callgrind, every process traced: the instructions it counts are the same
+//! whatever the load, cargo's and rustc's reported apart.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -54,7 +59,17 @@ struct Row {
     generate: [Duration; 2],
     incremental: [Timing; BUILDS],
     scratch: [Timing; BUILDS],
+    /// With `--callgrind`: the instructions of an incremental rebuild.
+    instructions: Option<[Instructions; BUILDS]>,
     lines: [Lines; BUILDS],
+}
+
+/// Instructions callgrind counted in one build's processes: the compiler's
+/// and the rest's (cargo's).
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+struct Instructions {
+    cargo: u64,
+    rustc: u64,
 }
 
 /// Median wall and CPU (user + system, cargo and rustc) time of a build.
@@ -73,8 +88,13 @@ struct Lines {
 }
 
 /// Runs the compile bench from the workspace `root`, with cargo's `target`
-/// folder; prints the report and writes it to `target/bench/compile.md`.
-pub fn run(root: &Path, target: &Path) -> Result<()> {
+/// folder, with instruction counts if `callgrind`; prints the report and
+/// writes it to `target/bench/compile.md`.
+pub fn run(root: &Path, target: &Path, callgrind: bool) -> Result<()> {
+    if callgrind {
+        // Before the minutes of timed runs, not after them.
+        check_valgrind()?;
+    }
     let before = load_average();
     let started = Instant::now();
     let progenitor = install_progenitor(target)?;
@@ -91,11 +111,19 @@ pub fn run(root: &Path, target: &Path) -> Result<()> {
     let mut rows = Vec::new();
     for document in &documents {
         eprintln!("compile bench: {}", relative(root, document));
-        rows.push(measure(root, target, &progenitor, &work, document)?);
+        rows.push(measure(
+            root,
+            target,
+            &progenitor,
+            &work,
+            document,
+            callgrind,
+        )?);
     }
     let after = load_average();
     let report = render(
         &rows,
+        callgrind,
         &relative(root, &largest),
         &before,
         &after,
@@ -182,6 +210,7 @@ fn measure(
     progenitor: &Path,
     work: &Path,
     document: &Path,
+    callgrind: bool,
 ) -> Result<Row> {
     let stem = crate::generate::default_name(document)?;
     let name = format!("bench-{stem}");
@@ -256,6 +285,16 @@ fn measure(
             scratch[i].push(build.timed(false)?);
         }
     }
+    let instructions = if callgrind {
+        let mut counted = [Instructions::default(); BUILDS];
+        for (count, build) in counted.iter_mut().zip(&builds) {
+            let name = build.dir.file_name().unwrap_or_default();
+            *count = build.instructions(&work.join(&stem).join("callgrind").join(name))?;
+        }
+        Some(counted)
+    } else {
+        None
+    };
     let bytes = std::fs::metadata(document).map(|m| m.len()).unwrap_or(0);
     Ok(Row {
         document: relative(root, document),
@@ -263,6 +302,7 @@ fn measure(
         generate: [median(&generate[0]), median(&generate[1])],
         incremental: incremental.each_ref().map(|t| timing(t)),
         scratch: scratch.each_ref().map(|t| timing(t)),
+        instructions,
         lines: [
             lines(&[ours.join("client/src")])?,
             lines(&[crates.join("models/src"), crates.join("client/src")])?,
@@ -315,6 +355,94 @@ impl Build {
             cpu: children_cpu().saturating_sub(cpu),
         })
     }
+
+    /// Touches the crate and rebuilds it incrementally under callgrind, which
+    /// writes a file per process into `out`; their instructions summed.
+    fn instructions(&self, out: &Path) -> Result<Instructions> {
+        // The last timed run was from scratch, and switching back to
+        // incremental rebuilds the crates: done untraced, so that the traced
+        // run rebuilds the touched crate and what depends on it, as timed.
+        self.prepare(true)?;
+        std::fs::create_dir_all(out).map_err(|e| fail(format!("{}: {e}", out.display())))?;
+        touch(&self.touch)?;
+        // Niced: the count does not depend on the priority, and callgrind's
+        // run, some 50 times slower, need not slow the machine's other work.
+        let mut command = niced("valgrind");
+        command
+            .args(["--tool=callgrind", "--trace-children=yes", "-q"])
+            .arg(format!(
+                "--callgrind-out-file={}",
+                out.join("callgrind.%p").display()
+            ))
+            .arg(cargo_bin());
+        self.configure(&mut command, true);
+        run_command(command)?;
+        callgrind_sums(out)
+    }
+}
+
+/// Fails, saying how to install it, if valgrind cannot be run.
+fn check_valgrind() -> Result<()> {
+    let found = Command::new("valgrind")
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if found {
+        Ok(())
+    } else {
+        Err(fail(
+            "--callgrind runs the builds under valgrind, which was not found: install it (`apt-get install valgrind`)",
+        ))
+    }
+}
+
+/// The sums of the callgrind output files in `dir`, one per process: the
+/// files of a `rustc` are the compiler's, the others cargo's. (A rustup
+/// proxy execs its tool in its own process, so it has no file of its own.)
+fn callgrind_sums(dir: &Path) -> Result<Instructions> {
+    let entries = std::fs::read_dir(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+    let mut sums = Instructions::default();
+    let mut files = 0;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        // A file without them is not a complete callgrind output: counting
+        // it as nothing would understate the build.
+        let (program, count) = callgrind_file(&text).ok_or_else(|| {
+            fail(format!(
+                "{}: no `cmd:` line, or no `summary:` or `totals:` count",
+                path.display()
+            ))
+        })?;
+        if program == "rustc" {
+            sums.rustc += count;
+        } else {
+            sums.cargo += count;
+        }
+        files += 1;
+    }
+    if files == 0 {
+        return Err(fail(format!("{}: callgrind wrote no file", dir.display())));
+    }
+    Ok(sums)
+}
+
+/// The file name of the program on a callgrind output file's `cmd:` line,
+/// and the first event count (the instructions, `Ir`, by default) of its
+/// `summary:` line, or of its `totals:` line when it has no summary.
+fn callgrind_file(text: &str) -> Option<(&str, u64)> {
+    let field = |key: &str| text.lines().find_map(|line| line.strip_prefix(key));
+    let program = field("cmd:")?.split_whitespace().next()?;
+    let program = program.rsplit('/').next()?;
+    let count = field("summary:")
+        .or_else(|| field("totals:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some((program, count))
 }
 
 /// Generates `document` with progenitor into `out` as the crate `name`.
@@ -451,11 +579,31 @@ fn ratio(ours: Duration, theirs: Duration) -> String {
     format!("{:.2}", ours.as_secs_f64() / theirs.as_secs_f64())
 }
 
-fn render(rows: &[Row], largest: &str, before: &str, after: &str, wall: Duration) -> String {
+/// Instructions in millions.
+fn millions(count: u64) -> String {
+    format!("{:.0} M", count as f64 / 1e6)
+}
+
+fn count_ratio(ours: u64, theirs: u64) -> String {
+    if theirs == 0 {
+        return "–".to_owned();
+    }
+    format!("{:.2}", ours as f64 / theirs as f64)
+}
+
+fn render(
+    rows: &[Row],
+    callgrind: bool,
+    largest: &str,
+    before: &str,
+    after: &str,
+    wall: Duration,
+) -> String {
     let mut out = String::new();
     out.push_str("## Compile time: this generator beside progenitor\n\n");
+    let option = if callgrind { " --callgrind" } else { "" };
     out.push_str(&format!(
-        "- run: `cargo xtask bench --only compile`, {:.0} s in all; progenitor {PROGENITOR_VERSION} (`cargo-progenitor`, release build)\n",
+        "- run: `cargo xtask bench --only compile{option}`, {:.0} s in all; progenitor {PROGENITOR_VERSION} (`cargo-progenitor`, release build)\n",
         wall.as_secs_f64()
     ));
     out.push_str(&format!(
@@ -467,6 +615,9 @@ fn render(rows: &[Row], largest: &str, before: &str, after: &str, wall: Duration
     out.push_str(&format!(
         "- medians of {RUNS} runs, the builds alternating; ours as `cargo xtask generate --client-only` makes it (one crate: the client, the models its module) and as the default three-crate layout makes it (the models and client crates a client user of that layout builds), progenitor's its one crate; a rebuild touches the first crate's `src/lib.rs` (ours: the client's, or the models') and runs `cargo build` (debug, dependencies built); CPU is user + system time of cargo and rustc\n"
     ));
+    if callgrind {
+        out.push_str("- instructions: after the timed runs, one incremental rebuild of each build (touched as timed) under `valgrind --tool=callgrind --trace-children=yes`, in millions (M): the sums of callgrind's `summary:` count (`Ir`) over the processes, rustc's apart from cargo's; unlike the times, they do not depend on the load\n");
+    }
     out.push_str("- generation: ours (`--client-only`) in process in the unoptimised xtask (what `cargo xtask generate` runs), progenitor as its release binary, files written in both\n\n");
     out.push_str("| document | measure | ours: one crate | ours: models + client crates | progenitor | one crate / progenitor | two crates / progenitor |\n|---|---|---:|---:|---:|---:|---:|\n");
     for row in rows {
@@ -507,6 +658,25 @@ fn render(rows: &[Row], largest: &str, before: &str, after: &str, wall: Duration
             line(label, cells(|t| t.wall));
             line(&label.replace(": wall", ": CPU"), cells(|t| t.cpu));
         }
+        if let Some(instructions) = row.instructions {
+            let parts = [
+                ("cargo", instructions.map(|i| i.cargo)),
+                ("rustc", instructions.map(|i| i.rustc)),
+                ("total", instructions.map(|i| i.cargo + i.rustc)),
+            ];
+            for (part, [one, crates, theirs]) in parts {
+                line(
+                    &format!("rebuild, incremental: instructions, {part}"),
+                    [
+                        millions(one),
+                        millions(crates),
+                        millions(theirs),
+                        count_ratio(one, theirs),
+                        count_ratio(crates, theirs),
+                    ],
+                );
+            }
+        }
         let lines = row.lines;
         let theirs = lines[THEIRS];
         let share = |ours: Lines| {
@@ -529,4 +699,47 @@ fn render(rows: &[Row], largest: &str, before: &str, after: &str, wall: Duration
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn callgrind_files_are_summed_rustc_apart_from_cargo() {
+        let dir = std::env::temp_dir().join(format!("xtask-callgrind-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+        // Headers as callgrind 3.19 writes them, cut short.
+        write(
+            "callgrind.100",
+            "version: 1\ncreator: callgrind-3.19.0\npid: 100\ncmd:  /toolchain/bin/cargo build --quiet -p c\nevents: Ir\nsummary: 396037712\n\nfn=(1) main\n5 12\ntotals: 396037713\n",
+        );
+        write(
+            "callgrind.101",
+            "pid: 101\ncmd:  /toolchain/bin/rustc --crate-name c client/src/lib.rs\nevents: Ir\nsummary: 675155374\ntotals: 675155375\n",
+        );
+        // A file without `summary:` counts its `totals:`; and a rustc that
+        // is not the first word is not the compiler.
+        write(
+            "callgrind.102",
+            "cmd: /usr/bin/sh -c rustc -vV\nevents: Ir\ntotals: 1000 7\n",
+        );
+        let sums = callgrind_sums(&dir);
+        // A file callgrind had not finished writing fails the sum.
+        write("callgrind.103", "cmd: /toolchain/bin/rustc -vV\n");
+        let unfinished = callgrind_sums(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            sums.ok(),
+            Some(Instructions {
+                cargo: 396_037_712 + 1000,
+                rustc: 675_155_374,
+            })
+        );
+        let Err(error) = unfinished else {
+            panic!("a file without a count was summed");
+        };
+        assert!(error.0.contains("callgrind.103"), "{}", error.0);
+    }
 }
