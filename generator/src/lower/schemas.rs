@@ -1801,25 +1801,28 @@ mod tests {
     /// no enum of it (`other_enum`: refused, naming the enum).
     #[test]
     fn reads_an_enum_of_numbers_or_booleans_by_its_values_and_type() {
-        let cases: [(&str, Option<(EnumRepr, &[&str])>); 10] = [
+        let cases = [
             (
                 "{type: integer, enum: [1, 2], maxLength: 2}",
-                Some((EnumRepr::Integer, &["1", "2"])),
+                Some((EnumRepr::Integer, vec!["1", "2"])),
             ),
             (
                 "{type: number, enum: [1, 2], maxLength: 2}",
-                Some((EnumRepr::Number, &["1", "2"])),
+                Some((EnumRepr::Number, vec!["1", "2"])),
             ),
             (
                 "{type: number, enum: [1.5, 2], maxLength: 2}",
-                Some((EnumRepr::Number, &["1.5", "2"])),
+                Some((EnumRepr::Number, vec!["1.5", "2"])),
             ),
             (
                 "{type: boolean, enum: [true, false], maxLength: 2}",
-                Some((EnumRepr::Boolean, &["true", "false"])),
+                Some((EnumRepr::Boolean, vec!["true", "false"])),
             ),
-            ("{enum: [1, 2]}", Some((EnumRepr::Integer, &["1", "2"]))),
-            ("{enum: [true, null]}", Some((EnumRepr::Boolean, &["true"]))),
+            ("{enum: [1, 2]}", Some((EnumRepr::Integer, vec!["1", "2"]))),
+            (
+                "{enum: [true, null]}",
+                Some((EnumRepr::Boolean, vec!["true"])),
+            ),
             ("{type: string, enum: [1, 2]}", None),
             ("{type: integer, enum: [1.5], maxLength: 2}", None),
             ("{type: integer, enum: [true], maxLength: 2}", None),
@@ -1832,7 +1835,6 @@ mod tests {
                 .scalar_enum
                 .as_ref()
                 .map(|(repr, texts)| (*repr, texts.iter().map(String::as_str).collect::<Vec<_>>()));
-            let expected = expected.map(|(repr, texts)| (repr, texts.to_vec()));
             assert_eq!(read, expected, "{schema}");
             assert_eq!(view.other_enum, read.is_none(), "{schema}");
         }
