@@ -155,7 +155,10 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     if args.callgrind && args.only.as_deref() != Some("service-layers") {
-        return Err("--callgrind goes with --only service-layers".to_owned());
+        return Err(
+            "--callgrind goes with --only service-layers (or, in `cargo xtask bench`, --only compile)"
+                .to_owned(),
+        );
     }
     Ok(args)
 }

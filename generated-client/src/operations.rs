@@ -988,27 +988,11 @@ impl Client {
     }
 }
 
-/// The headers the answers of [`Client::bulk_upsert_receiving_orders`](crate::Client::bulk_upsert_receiving_orders) declare, as [`Client::bulk_upsert_receiving_orders_with_response`](crate::Client::bulk_upsert_receiving_orders_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct BulkUpsertReceivingOrdersHeaders {}
+/// The headers the answers of [`Client::bulk_upsert_receiving_orders`](crate::Client::bulk_upsert_receiving_orders) declare, as [`Client::bulk_upsert_receiving_orders_with_response`](crate::Client::bulk_upsert_receiving_orders_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type BulkUpsertReceivingOrdersHeaders = crate::NoHeaders;
 
-impl BulkUpsertReceivingOrdersHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
-
-/// The headers the answers of [`Client::update_receiving_order_transfer_detail`](crate::Client::update_receiving_order_transfer_detail) declare, as [`Client::update_receiving_order_transfer_detail_with_response`](crate::Client::update_receiving_order_transfer_detail_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct UpdateReceivingOrderTransferDetailHeaders {}
-
-impl UpdateReceivingOrderTransferDetailHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::update_receiving_order_transfer_detail`](crate::Client::update_receiving_order_transfer_detail) declare, as [`Client::update_receiving_order_transfer_detail_with_response`](crate::Client::update_receiving_order_transfer_detail_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type UpdateReceivingOrderTransferDetailHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::create_customer`](crate::Client::create_customer) declare, as [`Client::create_customer_with_response`](crate::Client::create_customer_with_response) reads them: each `None` when the answer lacks it or it is not of its type.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1026,27 +1010,11 @@ impl CreateCustomerHeaders {
     }
 }
 
-/// The headers the answers of [`Client::get_customer`](crate::Client::get_customer) declare, as [`Client::get_customer_with_response`](crate::Client::get_customer_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct GetCustomerHeaders {}
+/// The headers the answers of [`Client::get_customer`](crate::Client::get_customer) declare, as [`Client::get_customer_with_response`](crate::Client::get_customer_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetCustomerHeaders = crate::NoHeaders;
 
-impl GetCustomerHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
-
-/// The headers the answers of [`Client::get_sales_order`](crate::Client::get_sales_order) declare, as [`Client::get_sales_order_with_response`](crate::Client::get_sales_order_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct GetSalesOrderHeaders {}
-
-impl GetSalesOrderHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::get_sales_order`](crate::Client::get_sales_order) declare, as [`Client::get_sales_order_with_response`](crate::Client::get_sales_order_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetSalesOrderHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::list_returns`](crate::Client::list_returns): none by default.
 ///
@@ -1092,16 +1060,8 @@ impl ListReturnsParams {
     }
 }
 
-/// The headers the answers of [`Client::list_returns`](crate::Client::list_returns) declare, as [`Client::list_returns_with_response`](crate::Client::list_returns_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct ListReturnsHeaders {}
-
-impl ListReturnsHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::list_returns`](crate::Client::list_returns) declare, as [`Client::list_returns_with_response`](crate::Client::list_returns_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ListReturnsHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::list_returns_with_tag`](crate::Client::list_returns_with_tag): none by default.
 ///
@@ -1147,13 +1107,5 @@ impl ListReturnsWithTagParams {
     }
 }
 
-/// The headers the answers of [`Client::list_returns_with_tag`](crate::Client::list_returns_with_tag) declare, as [`Client::list_returns_with_tag_with_response`](crate::Client::list_returns_with_tag_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct ListReturnsWithTagHeaders {}
-
-impl ListReturnsWithTagHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::list_returns_with_tag`](crate::Client::list_returns_with_tag) declare, as [`Client::list_returns_with_tag_with_response`](crate::Client::list_returns_with_tag_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ListReturnsWithTagHeaders = crate::NoHeaders;

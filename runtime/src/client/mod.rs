@@ -18,6 +18,6 @@ pub use crate::file::File;
 pub use builder::{ServerVariable, Settings, fill_template};
 pub use error::{ApiError, Error, Failure, FieldProblem};
 pub use form::Multipart;
-pub use response::{Response, read_header};
+pub use response::{NoHeaders, Response, read_header};
 pub use retry::RetryPolicy;
 pub use transport::{Answer, Call, Envelope, Scheme, Style, Transport, param_text};

@@ -62,6 +62,24 @@ impl<T, H> Response<T, H> {
     }
 }
 
+/// The declared headers of an operation whose answers declare none: its
+/// `…Headers` type in a generated client is an alias of this one, so that
+/// such an operation costs no struct of its own. When the document comes to
+/// declare a header, the alias becomes a struct of the same name with a
+/// field per header; code that names the alias keeps building.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct NoHeaders {}
+
+impl NoHeaders {
+    /// Reads nothing from `headers`: the reader a generated client passes
+    /// to [`Answer::into_response`](crate::client::Answer::into_response),
+    /// as it passes a `…Headers` struct's own.
+    pub fn read(_: &HeaderMap) -> Self {
+        Self {}
+    }
+}
+
 /// The header `name` of `headers` parsed as `T`: `None` when it is absent,
 /// not text, or does not parse.
 pub fn read_header<T: FromStr>(headers: &HeaderMap, name: &str) -> Option<T> {

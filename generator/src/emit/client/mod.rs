@@ -318,7 +318,7 @@ fn lib_tokens(
             "openapi_runtime".to_owned(),
             quote! {
                 /// The runtime's types the client's methods and errors name.
-                pub use openapi_runtime::client::{FieldProblem, Response, RetryPolicy};
+                pub use openapi_runtime::client::{FieldProblem, NoHeaders, Response, RetryPolicy};
             },
         ),
         (

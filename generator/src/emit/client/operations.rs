@@ -27,6 +27,7 @@ pub(super) const RESERVED_TYPES: &[&str] = &[
     "Error",
     "ApiError",
     "FieldProblem",
+    "NoHeaders",
     "RetryPolicy",
     "ErrorBody",
     "Response",
@@ -1482,19 +1483,29 @@ fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream {
     }
 }
 
-/// The `{Prefix}Headers` struct: the headers the successes declare, each
-/// `None` when the answer lacks it or it does not parse as its type.
+/// The `{Prefix}Headers` type: a struct of the headers the successes
+/// declare, each `None` when the answer lacks it or it does not parse as its
+/// type; an alias of the runtime's `NoHeaders` when they declare none, so
+/// that an operation without headers costs no struct (and its derives) of
+/// its own, and the name is there for the struct a later header makes.
 fn headers_type(plan: &Plan<'_>) -> TokenStream {
     let fn_name = &plan.fn_ident;
     let response_fn = &plan.response_fn;
     let ty = &plan.headers_ty;
-    let what = if plan.headers.is_empty() {
-        "none yet; a header the document comes to declare is a new field"
-    } else {
-        "each `None` when the answer lacks it or it is not of its type"
-    };
+    let reader = format!(
+        "The headers the answers of [`Client::{fn_name}`](crate::Client::{fn_name}) declare, as [`Client::{response_fn}`](crate::Client::{response_fn}) reads them"
+    );
+    if plan.headers.is_empty() {
+        let doc = docs::attrs(&[format!(
+            "{reader}: none yet. When the document declares one, this becomes a struct with a field per header."
+        )]);
+        return quote! {
+            #doc
+            pub type #ty = crate::NoHeaders;
+        };
+    }
     let doc = docs::attrs(&[format!(
-        "The headers the answers of [`Client::{fn_name}`](crate::Client::{fn_name}) declare, as [`Client::{response_fn}`](crate::Client::{response_fn}) reads them: {what}."
+        "{reader}: each `None` when the answer lacks it or it is not of its type."
     )]);
     let fields = plan.headers.iter().map(|h| {
         let (ident, ty) = (&h.ident, &h.ty);
@@ -1516,11 +1527,6 @@ fn headers_type(plan: &Plan<'_>) -> TokenStream {
         let (ident, wire) = (&h.ident, &h.header.wire);
         quote!(#ident: read_header(headers, #wire),)
     });
-    let headers_arg = if plan.headers.is_empty() {
-        quote!(_: &reqwest::header::HeaderMap)
-    } else {
-        quote!(headers: &reqwest::header::HeaderMap)
-    };
     quote! {
         #doc
         #[derive(Debug, Clone, Default, PartialEq)]
@@ -1530,7 +1536,7 @@ fn headers_type(plan: &Plan<'_>) -> TokenStream {
         }
 
         impl #ty {
-            fn read(#headers_arg) -> Self {
+            fn read(headers: &reqwest::header::HeaderMap) -> Self {
                 Self { #(#reads)* }
             }
         }

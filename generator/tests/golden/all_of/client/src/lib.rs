@@ -17,7 +17,7 @@ pub use all_of_models as models;
 /// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;
 /// The runtime's types the client's methods and errors name.
-pub use openapi_runtime::client::{FieldProblem, Response, RetryPolicy};
+pub use openapi_runtime::client::{FieldProblem, NoHeaders, Response, RetryPolicy};
 /// The `reqwest` crate the client sends requests with, for [`ClientBuilder::http_client`].
 pub use reqwest;
 

@@ -55,13 +55,5 @@ impl Client {
     }
 }
 
-/// The headers the answers of [`Client::place_order`](crate::Client::place_order) declare, as [`Client::place_order_with_response`](crate::Client::place_order_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct PlaceOrderHeaders {}
-
-impl PlaceOrderHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::place_order`](crate::Client::place_order) declare, as [`Client::place_order_with_response`](crate::Client::place_order_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PlaceOrderHeaders = crate::NoHeaders;

@@ -85,13 +85,5 @@ impl ListEventsParams {
     }
 }
 
-/// The headers the answers of [`Client::list_events`](crate::Client::list_events) declare, as [`Client::list_events_with_response`](crate::Client::list_events_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct ListEventsHeaders {}
-
-impl ListEventsHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::list_events`](crate::Client::list_events) declare, as [`Client::list_events_with_response`](crate::Client::list_events_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ListEventsHeaders = crate::NoHeaders;

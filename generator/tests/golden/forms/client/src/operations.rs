@@ -287,16 +287,8 @@ impl UploadForm {
     }
 }
 
-/// The headers the answers of [`Client::upload`](crate::Client::upload) declare, as [`Client::upload_with_response`](crate::Client::upload_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct UploadHeaders {}
-
-impl UploadHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::upload`](crate::Client::upload) declare, as [`Client::upload_with_response`](crate::Client::upload_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type UploadHeaders = crate::NoHeaders;
 
 /// The `multipart/form-data` body of [`Client::put_avatar`](crate::Client::put_avatar): a field per part. Files are sent with their file name and media type.
 #[derive(Debug, Clone, Default)]
@@ -347,27 +339,11 @@ impl PutAvatarParams {
     }
 }
 
-/// The headers the answers of [`Client::put_avatar`](crate::Client::put_avatar) declare, as [`Client::put_avatar_with_response`](crate::Client::put_avatar_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct PutAvatarHeaders {}
+/// The headers the answers of [`Client::put_avatar`](crate::Client::put_avatar) declare, as [`Client::put_avatar_with_response`](crate::Client::put_avatar_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PutAvatarHeaders = crate::NoHeaders;
 
-impl PutAvatarHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
-
-/// The headers the answers of [`Client::log_in`](crate::Client::log_in) declare, as [`Client::log_in_with_response`](crate::Client::log_in_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct LogInHeaders {}
-
-impl LogInHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::log_in`](crate::Client::log_in) declare, as [`Client::log_in_with_response`](crate::Client::log_in_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type LogInHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::search`](crate::Client::search): none by default.
 ///
@@ -404,13 +380,5 @@ impl SearchParams {
     }
 }
 
-/// The headers the answers of [`Client::search`](crate::Client::search) declare, as [`Client::search_with_response`](crate::Client::search_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct SearchHeaders {}
-
-impl SearchHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::search`](crate::Client::search) declare, as [`Client::search_with_response`](crate::Client::search_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type SearchHeaders = crate::NoHeaders;

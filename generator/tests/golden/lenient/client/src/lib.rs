@@ -18,7 +18,7 @@ pub use futures_util;
 /// The models crate: the types of the API's bodies and queries.
 pub use lenient_models as models;
 /// The runtime's types the client's methods and errors name.
-pub use openapi_runtime::client::{FieldProblem, Response, RetryPolicy};
+pub use openapi_runtime::client::{FieldProblem, NoHeaders, Response, RetryPolicy};
 /// The `reqwest` crate the client sends requests with, for [`ClientBuilder::http_client`].
 pub use reqwest;
 

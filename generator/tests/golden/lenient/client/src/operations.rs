@@ -169,16 +169,8 @@ impl HoldParams {
     }
 }
 
-/// The headers the answers of [`Client::hold`](crate::Client::hold) declare, as [`Client::hold_with_response`](crate::Client::hold_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct HoldHeaders {}
-
-impl HoldHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::hold`](crate::Client::hold) declare, as [`Client::hold_with_response`](crate::Client::hold_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type HoldHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::list_things`](crate::Client::list_things): none by default.
 ///
@@ -198,24 +190,8 @@ impl ListThingsParams {
     }
 }
 
-/// The headers the answers of [`Client::list_things`](crate::Client::list_things) declare, as [`Client::list_things_with_response`](crate::Client::list_things_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct ListThingsHeaders {}
+/// The headers the answers of [`Client::list_things`](crate::Client::list_things) declare, as [`Client::list_things_with_response`](crate::Client::list_things_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ListThingsHeaders = crate::NoHeaders;
 
-impl ListThingsHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
-
-/// The headers the answers of [`Client::subscribe`](crate::Client::subscribe) declare, as [`Client::subscribe_with_response`](crate::Client::subscribe_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct SubscribeHeaders {}
-
-impl SubscribeHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::subscribe`](crate::Client::subscribe) declare, as [`Client::subscribe_with_response`](crate::Client::subscribe_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type SubscribeHeaders = crate::NoHeaders;

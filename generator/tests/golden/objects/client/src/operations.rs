@@ -59,13 +59,5 @@ impl Client {
     }
 }
 
-/// The headers the answers of [`Client::create_thing`](crate::Client::create_thing) declare, as [`Client::create_thing_with_response`](crate::Client::create_thing_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct CreateThingHeaders {}
-
-impl CreateThingHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::create_thing`](crate::Client::create_thing) declare, as [`Client::create_thing_with_response`](crate::Client::create_thing_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type CreateThingHeaders = crate::NoHeaders;

@@ -156,16 +156,8 @@ impl Client {
     }
 }
 
-/// The headers the answers of [`Client::create_record`](crate::Client::create_record) declare, as [`Client::create_record_with_response`](crate::Client::create_record_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct CreateRecordHeaders {}
-
-impl CreateRecordHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::create_record`](crate::Client::create_record) declare, as [`Client::create_record_with_response`](crate::Client::create_record_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type CreateRecordHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::get_export`](crate::Client::get_export): none by default.
 ///
@@ -185,16 +177,8 @@ impl GetExportParams {
     }
 }
 
-/// The headers the answers of [`Client::get_export`](crate::Client::get_export) declare, as [`Client::get_export_with_response`](crate::Client::get_export_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct GetExportHeaders {}
-
-impl GetExportHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::get_export`](crate::Client::get_export) declare, as [`Client::get_export_with_response`](crate::Client::get_export_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetExportHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::upload`](crate::Client::upload): none by default.
 ///
@@ -214,13 +198,5 @@ impl UploadParams {
     }
 }
 
-/// The headers the answers of [`Client::upload`](crate::Client::upload) declare, as [`Client::upload_with_response`](crate::Client::upload_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct UploadHeaders {}
-
-impl UploadHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::upload`](crate::Client::upload) declare, as [`Client::upload_with_response`](crate::Client::upload_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type UploadHeaders = crate::NoHeaders;

@@ -154,35 +154,11 @@ impl Client {
     }
 }
 
-/// The headers the answers of [`Client::get_dog`](crate::Client::get_dog) declare, as [`Client::get_dog_with_response`](crate::Client::get_dog_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct GetDogHeaders {}
+/// The headers the answers of [`Client::get_dog`](crate::Client::get_dog) declare, as [`Client::get_dog_with_response`](crate::Client::get_dog_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetDogHeaders = crate::NoHeaders;
 
-impl GetDogHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::get_photo_base64`](crate::Client::get_photo_base64) declare, as [`Client::get_photo_base64_with_response`](crate::Client::get_photo_base64_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetPhotoBase64Headers = crate::NoHeaders;
 
-/// The headers the answers of [`Client::get_photo_base64`](crate::Client::get_photo_base64) declare, as [`Client::get_photo_base64_with_response`](crate::Client::get_photo_base64_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct GetPhotoBase64Headers {}
-
-impl GetPhotoBase64Headers {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
-
-/// The headers the answers of [`Client::put_photo`](crate::Client::put_photo) declare, as [`Client::put_photo_with_response`](crate::Client::put_photo_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct PutPhotoHeaders {}
-
-impl PutPhotoHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::put_photo`](crate::Client::put_photo) declare, as [`Client::put_photo_with_response`](crate::Client::put_photo_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PutPhotoHeaders = crate::NoHeaders;

@@ -16,7 +16,7 @@ pub use operations::*;
 /// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;
 /// The runtime's types the client's methods and errors name.
-pub use openapi_runtime::client::{FieldProblem, Response, RetryPolicy};
+pub use openapi_runtime::client::{FieldProblem, NoHeaders, Response, RetryPolicy};
 /// The models crate: the types of the API's bodies and queries.
 pub use operations_models as models;
 /// The `reqwest` crate the client sends requests with, for [`ClientBuilder::http_client`].

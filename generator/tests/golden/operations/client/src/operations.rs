@@ -310,24 +310,8 @@ impl ReplaceItemParams {
     }
 }
 
-/// The headers the answers of [`Client::replace_item`](crate::Client::replace_item) declare, as [`Client::replace_item_with_response`](crate::Client::replace_item_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct ReplaceItemHeaders {}
+/// The headers the answers of [`Client::replace_item`](crate::Client::replace_item) declare, as [`Client::replace_item_with_response`](crate::Client::replace_item_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ReplaceItemHeaders = crate::NoHeaders;
 
-impl ReplaceItemHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
-
-/// The headers the answers of [`Client::add_note`](crate::Client::add_note) declare, as [`Client::add_note_with_response`](crate::Client::add_note_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct AddNoteHeaders {}
-
-impl AddNoteHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::add_note`](crate::Client::add_note) declare, as [`Client::add_note_with_response`](crate::Client::add_note_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type AddNoteHeaders = crate::NoHeaders;

@@ -84,13 +84,5 @@ impl GetItemParams {
     }
 }
 
-/// The headers the answers of [`Client::get_item`](crate::Client::get_item) declare, as [`Client::get_item_with_response`](crate::Client::get_item_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct GetItemHeaders {}
-
-impl GetItemHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::get_item`](crate::Client::get_item) declare, as [`Client::get_item_with_response`](crate::Client::get_item_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetItemHeaders = crate::NoHeaders;

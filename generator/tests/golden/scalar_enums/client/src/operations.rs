@@ -89,13 +89,5 @@ impl GetLevelParams {
     }
 }
 
-/// The headers the answers of [`Client::get_level`](crate::Client::get_level) declare, as [`Client::get_level_with_response`](crate::Client::get_level_with_response) reads them: none yet; a header the document comes to declare is a new field.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct GetLevelHeaders {}
-
-impl GetLevelHeaders {
-    fn read(_: &reqwest::header::HeaderMap) -> Self {
-        Self {}
-    }
-}
+/// The headers the answers of [`Client::get_level`](crate::Client::get_level) declare, as [`Client::get_level_with_response`](crate::Client::get_level_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetLevelHeaders = crate::NoHeaders;
