@@ -2,7 +2,9 @@
 //! written for. Every document vendored in `codegen-tests/specs/external/`
 //! (OpenAPI 3.0) and `codegen-tests/specs/external-3.1/`, and every golden
 //! fixture of the generator's tests, becomes models, client and server
-//! crates in one scratch workspace under `target/external-specs/`, which
+//! crates, and the one crate of `generate --client-only` (the client with
+//! the models as its module), in one scratch workspace under
+//! `target/external-specs/`, which
 //! must pass `cargo clippy --all-targets` and `cargo doc` with every warning
 //! an error. A document listed in its folder's `refused.txt` must instead
 //! stop the generator with exactly the error given there (a construct the
@@ -46,7 +48,7 @@ pub fn run(root: &Path) -> Result<()> {
     let (files, count, drive) = generate(root)?;
     println!(
         "generated {} crates from {count} documents in {} ms",
-        count * 3,
+        count * 4,
         started.elapsed().as_millis()
     );
     write(&scratch, &files)?;
@@ -209,6 +211,14 @@ fn generate(root: &Path) -> Result<(Files, usize, Vec<String>)> {
         }
         files.extend(generated.files);
         targets.push(target);
+        // The same document as `generate --client-only` makes it: the
+        // models inlined as the client's module must build and lint too.
+        let mut one = Target::client_only(spec.clone(), &format!("{name}-one"));
+        if let Some(client) = one.client.as_mut() {
+            client.path = Path::new(name).join("one").join(&client.path);
+        }
+        files.extend(openapi_codegen::generate(root, &one, COMMAND)?.files);
+        targets.push(one);
     }
     files.insert(
         "Cargo.toml",

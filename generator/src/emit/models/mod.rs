@@ -28,7 +28,7 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
     let api = cx.api;
     let src = cx.models_src();
     let root = cx.models_root();
-    let modules = modules(api);
+    let modules = modules(api, cx.models_inline());
     let mut files = Files::default();
     let used = UsedDeps::of(api);
 
@@ -205,9 +205,20 @@ impl UsedDeps {
 }
 
 /// Types grouped into modules, by module name.
-pub(crate) fn modules(api: &Api) -> BTreeMap<String, Vec<&TypeDef>> {
-    let mut names =
-        Namespace::with_reserved(&["validation", "lib", "dynamic_query", "queries", "params"]);
+///
+/// When the models are the client's `models` module (`inline`), no area is
+/// `models` too: `models::models` is module inception, which clippy refuses.
+/// The three-crate layout keeps such an area's name.
+pub(crate) fn modules(api: &Api, inline: bool) -> BTreeMap<String, Vec<&TypeDef>> {
+    let reserved = [
+        "validation",
+        "lib",
+        "dynamic_query",
+        "queries",
+        "params",
+        "models",
+    ];
+    let mut names = Namespace::with_reserved(&reserved[..reserved.len() - usize::from(!inline)]);
     let mut tag_modules: BTreeMap<String, String> = BTreeMap::new();
     let mut out: BTreeMap<String, Vec<&TypeDef>> = BTreeMap::new();
     for def in &api.types {
@@ -380,5 +391,22 @@ fn lib_tokens(
         #(pub use #globbed::*;)*
 
         #(#reexports)*
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::Document;
+
+    /// The OpenAI document's `Models` tag: an area of that name.
+    #[test]
+    fn an_area_named_models_is_renamed_only_inside_the_clients_models_module() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /models:\n    get:\n      tags: [Models]\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Model'}\ncomponents:\n  schemas:\n    Model: {type: object, properties: {id: {type: string}}}\n";
+        let doc = Document::parse(text, "t.yaml", false).unwrap();
+        let api = crate::lower::lower(&doc).unwrap();
+        let names = |inline| modules(&api, inline).into_keys().collect::<Vec<_>>();
+        assert_eq!(names(false), ["models"], "the models crate's area");
+        assert_eq!(names(true), ["models2"], "the client's models::models2");
     }
 }
