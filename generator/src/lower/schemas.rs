@@ -1840,6 +1840,66 @@ mod tests {
         }
     }
 
+    /// A schema only annotates (an `allOf` member that documents the
+    /// other, a `oneOf: [{}]` that says nothing) when it has no keyword
+    /// that says anything of the value: any one of them is enough.
+    #[test]
+    fn a_schema_only_annotates_when_no_keyword_says_what_the_value_is() {
+        let annotates = |yaml: &str| {
+            let schema: Schema = serde_yaml::from_str(yaml).unwrap();
+            View::of(&schema).only_annotates()
+        };
+        assert!(annotates(
+            "{description: d, title: t, example: 1, deprecated: true}"
+        ));
+        let saying = [
+            "{type: string}",
+            "{properties: {a: {}}}",
+            "{required: [a]}",
+            "{additionalProperties: false}",
+            "{items: {}}",
+            "{enum: [a]}",
+            "{enum: [1]}",
+            "{enum: [1, a]}",
+            "{enum: [null]}",
+            "{oneOf: [{}]}",
+            "{allOf: [{}]}",
+            "{anyOf: [{}]}",
+            "{not: {}}",
+            "{format: uuid}",
+            "{pattern: a}",
+            "{minLength: 1}",
+            "{maxLength: 1}",
+            "{minimum: 1}",
+            "{maximum: 1}",
+            "{multipleOf: 2}",
+        ];
+        let wrong: Vec<&str> = saying.into_iter().filter(|yaml| annotates(yaml)).collect();
+        assert!(wrong.is_empty(), "read as only annotating: {wrong:?}");
+    }
+
+    /// An inline `allOf` of a reference and an object of its own is both
+    /// merged, not the reference alone.
+    #[test]
+    fn an_inline_all_of_of_a_reference_and_properties_merges_both() {
+        let api = api(concat!(
+            "    Base: {type: object, properties: {a: {type: string}}}\n",
+            "    Holder:\n      type: object\n      properties:\n",
+            "        x:\n          allOf:\n",
+            "            - $ref: '#/components/schemas/Base'\n",
+            "            - {type: object, properties: {b: {type: string}}}\n",
+        ));
+        assert_eq!(
+            fields(&api, "Holder")[0].shape.ty,
+            Ty::Named("HolderX".to_owned())
+        );
+        let x: Vec<&str> = fields(&api, "HolderX")
+            .iter()
+            .map(|f| f.wire.as_str())
+            .collect();
+        assert_eq!(x, ["a", "b"]);
+    }
+
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
         &api.type_named(name)
             .unwrap_or_else(|| panic!("no type {name}"))
