@@ -1900,6 +1900,52 @@ mod tests {
         assert_eq!(x, ["a", "b"]);
     }
 
+    /// `not: {required: [a, b]}` beside an object's properties (which
+    /// may not be present together) is read past with a note; any other
+    /// `not` is refused, as is that one without properties beside it.
+    #[test]
+    fn only_a_not_that_names_properties_beside_an_object_is_read_past() {
+        let api = api(
+            "    Pair: {type: object, properties: {a: {type: string}, b: {type: string}}, not: {required: [a, b]}}\n",
+        );
+        let pair: Vec<&str> = fields(&api, "Pair")
+            .iter()
+            .map(|f| f.wire.as_str())
+            .collect();
+        assert_eq!(pair, ["a", "b"]);
+        assert!(
+            api.notes.iter().any(|n| n.contains("`not: {required: [...]}` beside properties (1, the first at t.yaml#/components/schemas/Pair/not)")),
+            "{:?}",
+            api.notes
+        );
+        for refused in [
+            "{type: object, properties: {a: {type: string}}, not: {type: string}}",
+            "{type: object, properties: {a: {type: string}}, not: {description: nothing}}",
+            "{type: object, properties: {a: {type: string}}, not: {required: [a], properties: {a: {type: string}}}}",
+            "{not: {required: [a]}}",
+        ] {
+            let message = error(&format!("    N: {refused}\n"));
+            assert!(
+                message.ends_with("#/components/schemas/N/not: not supported by the generator: `not` schemas cannot be turned into Rust types"),
+                "{refused}: {message}"
+            );
+        }
+    }
+
+    /// `allOf` merges objects into one struct; a member of another type
+    /// (a string beside an object) cannot be merged, and is named.
+    #[test]
+    fn all_of_refuses_to_merge_a_member_that_is_not_an_object() {
+        let message = error(concat!(
+            "    A: {type: object, properties: {a: {type: string}}}\n",
+            "    M: {allOf: [$ref: '#/components/schemas/A', {type: string, maxLength: 3}]}\n",
+        ));
+        assert!(
+            message.ends_with("#/components/schemas/M/allOf/1: not supported by the generator: `allOf` can only merge object schemas; this member is not an object"),
+            "{message}"
+        );
+    }
+
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
         &api.type_named(name)
             .unwrap_or_else(|| panic!("no type {name}"))
