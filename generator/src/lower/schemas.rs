@@ -1840,6 +1840,112 @@ mod tests {
         }
     }
 
+    /// A schema only annotates (an `allOf` member that documents the
+    /// other, a `oneOf: [{}]` that says nothing) when it has no keyword
+    /// that says anything of the value: any one of them is enough.
+    #[test]
+    fn a_schema_only_annotates_when_no_keyword_says_what_the_value_is() {
+        let annotates = |yaml: &str| {
+            let schema: Schema = serde_yaml::from_str(yaml).unwrap();
+            View::of(&schema).only_annotates()
+        };
+        assert!(annotates(
+            "{description: d, title: t, example: 1, deprecated: true}"
+        ));
+        let saying = [
+            "{type: string}",
+            "{properties: {a: {}}}",
+            "{required: [a]}",
+            "{additionalProperties: false}",
+            "{items: {}}",
+            "{enum: [a]}",
+            "{enum: [1]}",
+            "{enum: [1, a]}",
+            "{enum: [null]}",
+            "{oneOf: [{}]}",
+            "{allOf: [{}]}",
+            "{anyOf: [{}]}",
+            "{not: {}}",
+            "{format: uuid}",
+            "{pattern: a}",
+            "{minLength: 1}",
+            "{maxLength: 1}",
+            "{minimum: 1}",
+            "{maximum: 1}",
+            "{multipleOf: 2}",
+        ];
+        let wrong: Vec<&str> = saying.into_iter().filter(|yaml| annotates(yaml)).collect();
+        assert!(wrong.is_empty(), "read as only annotating: {wrong:?}");
+    }
+
+    /// An inline `allOf` of a reference and an object of its own is both
+    /// merged, not the reference alone.
+    #[test]
+    fn an_inline_all_of_of_a_reference_and_properties_merges_both() {
+        let api = api(concat!(
+            "    Base: {type: object, properties: {a: {type: string}}}\n",
+            "    Holder:\n      type: object\n      properties:\n",
+            "        x:\n          allOf:\n",
+            "            - $ref: '#/components/schemas/Base'\n",
+            "            - {type: object, properties: {b: {type: string}}}\n",
+        ));
+        assert_eq!(
+            fields(&api, "Holder")[0].shape.ty,
+            Ty::Named("HolderX".to_owned())
+        );
+        let x: Vec<&str> = fields(&api, "HolderX")
+            .iter()
+            .map(|f| f.wire.as_str())
+            .collect();
+        assert_eq!(x, ["a", "b"]);
+    }
+
+    /// `not: {required: [a, b]}` beside an object's properties (which
+    /// may not be present together) is read past with a note; any other
+    /// `not` is refused, as is that one without properties beside it.
+    #[test]
+    fn only_a_not_that_names_properties_beside_an_object_is_read_past() {
+        let api = api(
+            "    Pair: {type: object, properties: {a: {type: string}, b: {type: string}}, not: {required: [a, b]}}\n",
+        );
+        let pair: Vec<&str> = fields(&api, "Pair")
+            .iter()
+            .map(|f| f.wire.as_str())
+            .collect();
+        assert_eq!(pair, ["a", "b"]);
+        assert!(
+            api.notes.iter().any(|n| n.contains("`not: {required: [...]}` beside properties (1, the first at t.yaml#/components/schemas/Pair/not)")),
+            "{:?}",
+            api.notes
+        );
+        for refused in [
+            "{type: object, properties: {a: {type: string}}, not: {type: string}}",
+            "{type: object, properties: {a: {type: string}}, not: {description: nothing}}",
+            "{type: object, properties: {a: {type: string}}, not: {required: [a], properties: {a: {type: string}}}}",
+            "{not: {required: [a]}}",
+        ] {
+            let message = error(&format!("    N: {refused}\n"));
+            assert!(
+                message.ends_with("#/components/schemas/N/not: not supported by the generator: `not` schemas cannot be turned into Rust types"),
+                "{refused}: {message}"
+            );
+        }
+    }
+
+    /// `allOf` merges objects into one struct; a member of another type
+    /// (a string beside an object) cannot be merged, and is named.
+    #[test]
+    fn all_of_refuses_to_merge_a_member_that_is_not_an_object() {
+        let message = error(concat!(
+            "    A: {type: object, properties: {a: {type: string}}}\n",
+            "    M: {allOf: [$ref: '#/components/schemas/A', {type: string, maxLength: 3}]}\n",
+        ));
+        assert!(
+            message.ends_with("#/components/schemas/M/allOf/1: not supported by the generator: `allOf` can only merge object schemas; this member is not an object"),
+            "{message}"
+        );
+    }
+
     fn kind<'a>(api: &'a Api, name: &str) -> &'a TypeKind {
         &api.type_named(name)
             .unwrap_or_else(|| panic!("no type {name}"))
