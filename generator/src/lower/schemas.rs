@@ -472,7 +472,7 @@ impl<'d> TypeTable<'d> {
     /// optional.
     fn distribute(
         &mut self,
-        mut views: Vec<(View<'_>, Pointer)>,
+        views: Vec<(View<'_>, Pointer)>,
         union: usize,
         view: &View<'_>,
         at: &Pointer,
@@ -483,11 +483,6 @@ impl<'d> TypeTable<'d> {
             ("anyOf", union_view.any_of)
         } else {
             ("oneOf", union_view.one_of)
-        };
-        views[union].0 = View {
-            one_of: &[],
-            any_of: &[],
-            ..union_view.clone()
         };
         let mut alternatives: Vec<Vec<(Schema, Pointer)>> = Vec::with_capacity(members.len());
         for (i, member) in members.iter().enumerate() {
