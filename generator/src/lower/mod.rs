@@ -4,6 +4,8 @@ mod lenient;
 pub mod names;
 mod operations;
 mod schemas;
+#[cfg(test)]
+pub(crate) mod testing;
 mod unapplied;
 
 pub(crate) use operations::MediaKind;
@@ -426,10 +428,7 @@ mod tests {
     use super::*;
     use crate::ir::{Primitive, TypeKind};
 
-    fn api(yaml: &str) -> Api {
-        let text = format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\n{yaml}");
-        lower(&Document::parse(&text, "t.yaml", false).unwrap()).unwrap()
-    }
+    use super::testing::api;
 
     fn struct_fields(api: &Api, name: &str) -> Vec<(String, bool, bool)> {
         match &api.type_named(name).unwrap().kind {

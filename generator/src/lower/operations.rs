@@ -989,26 +989,7 @@ fn http_reason(code: u16) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Api;
-
-    /// The document `yaml` (after `openapi` and `info`) lowered.
-    fn api(yaml: &str) -> Api {
-        lowered(yaml).unwrap_or_else(|error| panic!("{error}"))
-    }
-
-    /// The error lowering the document `yaml` gives.
-    fn error(yaml: &str) -> String {
-        match lowered(yaml) {
-            Ok(_) => panic!("the document was accepted"),
-            Err(error) => error,
-        }
-    }
-
-    fn lowered(yaml: &str) -> std::result::Result<Api, String> {
-        let text = format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\n{yaml}");
-        let doc = Document::parse(&text, "t.yaml", false).map_err(|e| e.to_string())?;
-        crate::lower::lower(&doc).map_err(|e| e.to_string())
-    }
+    use crate::lower::testing::{api, error};
 
     /// An operation's own parameter replaces the path item's of the same
     /// name and place; two in one list are a mistake, whichever list.

@@ -1384,26 +1384,21 @@ mod tests {
     use super::*;
     use crate::ir::Api;
 
+    use crate::lower::testing;
+
     /// The document whose `components.schemas` is `schemas` (YAML, indented
     /// by four spaces) lowered.
     fn api(schemas: &str) -> Api {
-        lowered(schemas).unwrap_or_else(|error| panic!("{error}"))
+        testing::api(&components(schemas))
     }
 
     /// The error lowering `schemas` gives.
     fn error(schemas: &str) -> String {
-        match lowered(schemas) {
-            Ok(_) => panic!("the document was accepted"),
-            Err(error) => error,
-        }
+        testing::error(&components(schemas))
     }
 
-    fn lowered(schemas: &str) -> std::result::Result<Api, String> {
-        let text = format!(
-            "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n{schemas}"
-        );
-        let doc = Document::parse(&text, "t.yaml", false).map_err(|e| e.to_string())?;
-        crate::lower::lower(&doc).map_err(|e| e.to_string())
+    fn components(schemas: &str) -> String {
+        format!("paths: {{}}\ncomponents:\n  schemas:\n{schemas}")
     }
 
     fn fields<'a>(api: &'a Api, name: &str) -> &'a [Field] {

@@ -397,14 +397,13 @@ fn lib_tokens(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::Document;
 
     /// The OpenAI document's `Models` tag: an area of that name.
     #[test]
     fn an_area_named_models_is_renamed_only_inside_the_clients_models_module() {
-        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /models:\n    get:\n      tags: [Models]\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Model'}\ncomponents:\n  schemas:\n    Model: {type: object, properties: {id: {type: string}}}\n";
-        let doc = Document::parse(text, "t.yaml", false).unwrap();
-        let api = crate::lower::lower(&doc).unwrap();
+        let api = crate::lower::testing::api(
+            "paths:\n  /models:\n    get:\n      tags: [Models]\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Model'}\ncomponents:\n  schemas:\n    Model: {type: object, properties: {id: {type: string}}}\n",
+        );
         let names = |inline| modules(&api, inline).into_keys().collect::<Vec<_>>();
         assert_eq!(names(false), ["models"], "the models crate's area");
         assert_eq!(names(true), ["models2"], "the client's models::models2");

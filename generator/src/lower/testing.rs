@@ -1,0 +1,26 @@
+//! What the unit tests of lowering share: a small document lowered, or the
+//! error it gives.
+
+use crate::ir::Api;
+use crate::parse::Document;
+
+/// The document whose YAML after `openapi` and `info` is `rest`, lowered;
+/// the error, as the user reads it, when it is refused.
+pub(crate) fn lowered(rest: &str) -> Result<Api, String> {
+    let text = format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\n{rest}");
+    let doc = Document::parse(&text, "t.yaml", false).map_err(|e| e.to_string())?;
+    super::lower(&doc).map_err(|e| e.to_string())
+}
+
+/// [`lowered`], which must accept the document.
+pub(crate) fn api(rest: &str) -> Api {
+    lowered(rest).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// [`lowered`]'s error, which there must be.
+pub(crate) fn error(rest: &str) -> String {
+    match lowered(rest) {
+        Ok(_) => panic!("the document was accepted"),
+        Err(error) => error,
+    }
+}
