@@ -93,10 +93,11 @@ tasks:
                       target/tools/, runs it with CI=true on the scope (or on
                       the --file globs instead of the scope's files) and
                       prints caught / missed / unviable / timeouts and every
-                      missed mutant; fails if one is missed. Every test
-                      target judges a mutant; --unit: the unit tests only
-                      (faster; re-check what they miss). Slow: see
-                      docs/testing.md
+                      missed mutant; fails if one is missed. The quick
+                      tests (unit; the generator's golden and errors too)
+                      judge every mutant, then every test target judges
+                      again what they missed; --unit: the quick pass only.
+                      Slow: see docs/testing.md
 ";
 
 fn main() -> ExitCode {

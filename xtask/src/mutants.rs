@@ -9,9 +9,16 @@
 //! and builds in `target/mutants-target/`, apart from the normal builds.
 //! Exclusions, each with its reason, are in `.cargo/mutants.toml`, which
 //! cargo-mutants reads itself.
+//!
+//! Each package runs in two passes, because the tests that catch most
+//! mutants are the cheap ones: first its quick tests ([`quick_judges`])
+//! judge every mutant, then every test target judges again only those the
+//! quick tests missed. A mutant is missed only when every test passes, so the
+//! verdict is the one of judging every mutant by every target, for the cost
+//! of linking the end-to-end suite for the few survivors only.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
@@ -77,6 +84,38 @@ fn scope(name: &str) -> Result<Scope> {
     Ok(scope)
 }
 
+/// The folder of each package a scope mutates, relative to the workspace:
+/// a `--file` glob mutates the package whose folder it is in.
+fn folder(package: &str) -> &'static str {
+    match package {
+        "logistics-service" => "service/",
+        "openapi-codegen" => "generator/",
+        _ => "runtime/",
+    }
+}
+
+/// The tests that judge a package's mutants first: those that catch most
+/// mutants in seconds, without linking the slow suites. None where the
+/// package has no such tests (the runtime, judged by another package).
+fn quick_judges(package: &str) -> Option<&'static [&'static str]> {
+    match package {
+        // The binary and the end-to-end suite are not linked per mutant.
+        "logistics-service" => Some(&["--cargo-arg=--lib"]),
+        // `lower/` is judged mostly by the golden files and the errors.
+        "openapi-codegen" => Some(&[
+            "--cargo-arg=--lib",
+            "--cargo-arg=--test=golden",
+            "--cargo-arg=--test=errors",
+        ]),
+        _ => None,
+    }
+}
+
+/// Every test target: the judges of a mutant the quick ones missed. Not
+/// the doctests: they are slow (each is a binary of its own) and assert
+/// nothing the unit and end-to-end tests do not.
+const ALL_JUDGES: &str = "--cargo-test-arg=--all-targets";
+
 /// Runs `cargo xtask mutants ARGS` from the workspace `root`.
 pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     let (own, passed) = match args.iter().position(|a| *a == "--") {
@@ -85,7 +124,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     };
     let mut scope_name = "default";
     let mut files = Vec::new();
-    let mut unit = false;
+    let mut quick_only = false;
     let mut rest = own.iter();
     while let Some(arg) = rest.next() {
         let mut value = || {
@@ -96,7 +135,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         match *arg {
             "--scope" => scope_name = value()?,
             "--file" => files.push(value()?),
-            "--unit" => unit = true,
+            "--unit" => quick_only = true,
             other => return Err(fail(format!("unknown argument to mutants: {other}"))),
         }
     }
@@ -104,79 +143,172 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     let files = if files.is_empty() { scope.files } else { files };
 
     let binary = install(root)?;
-    let output = root.join("target/mutants");
-    let mut command = Command::new(&binary);
-    command
-        .current_dir(root)
-        .env("CI", "true")
-        .env("CARGO_TARGET_DIR", root.join("target/mutants-target"))
-        .args(["mutants", "--no-shuffle", "--output"])
-        .arg(&output);
-    for package in &scope.packages {
-        command.args(["--package", package]);
-    }
-    for file in &files {
-        command.args(["--file", file]);
-    }
-    for package in &scope.test_packages {
-        command.args(["--test-package", package]);
-    }
-    command.arg(tests_argument(unit));
-    command.args(passed);
-    println!(
-        "==> cargo-mutants {VERSION} on {} ({})",
-        scope.packages.join(", "),
-        files.join(", ")
-    );
     let started = Instant::now();
-    // cargo-mutants exits non-zero when a mutant is missed or times out;
-    // the summary below says which, so its status only matters when it
-    // wrote no results at all.
-    let status = command
-        .status()
-        .map_err(|e| fail(format!("could not run {}: {e}", binary.display())))?;
-    let elapsed = started.elapsed().as_secs_f64();
-    let results = output.join("mutants.out");
-    if !results.join("outcomes.json").exists() {
+    let mut total = Summary::default();
+    let mut logs = Vec::new();
+    for package in &scope.packages {
+        let own_files: Vec<&str> = files
+            .iter()
+            .copied()
+            .filter(|f| f.starts_with(folder(package)))
+            .collect();
+        if own_files.is_empty() {
+            continue;
+        }
+        let run = Run {
+            binary: &binary,
+            root,
+            package,
+            files: &own_files,
+            test_packages: &scope.test_packages,
+        };
+        let output = root.join("target/mutants").join(package);
+        let Some(quick) = quick_judges(package) else {
+            total.absorb(run.pass(&output, &[ALL_JUDGES], passed)?);
+            logs.push(output);
+            continue;
+        };
+        let first = run.pass(&output, quick, passed)?;
+        logs.push(output);
+        if quick_only || first.count("missed") == 0 {
+            total.absorb(first);
+            continue;
+        }
+        // What the quick judges missed, judged again by every test target:
+        // only those mutants, named exactly, whatever the first pass chose.
+        let mut again = vec![ALL_JUDGES];
+        again.extend(without_filters(passed));
+        let exact: Vec<String> = first.outcomes["missed"]
+            .iter()
+            .map(|name| format!("--re=^{}$", regex_escape(name)))
+            .collect();
+        again.extend(exact.iter().map(String::as_str));
+        let output = root
+            .join("target/mutants")
+            .join(format!("{package}-recheck"));
+        println!(
+            "==> {} mutants the quick tests missed, judged again by every test target",
+            first.count("missed")
+        );
+        let recheck = run.pass(&output, &[], &again)?;
+        logs.push(output);
+        total.absorb(first.rechecked(recheck));
+    }
+    if logs.is_empty() {
         return Err(fail(format!(
-            "cargo-mutants exited with {status} and wrote no outcomes"
+            "no file of {} matches the --file globs {}",
+            scope.packages.join(", "),
+            files.join(", ")
         )));
     }
-    let summary = Summary::read(&results);
-    if !status.success() && OUTCOMES.iter().all(|o| summary.count(o) == 0) {
-        return Err(fail(format!(
-            "cargo-mutants exited with {status} before testing a mutant: the unmutated \
-             tree did not build or its tests failed (see {})",
-            results.join("log/baseline.log").display()
-        )));
-    }
-    println!("\n{}", summary.report(elapsed, &results));
-    if summary.count("missed") > 0 {
+    println!("\n{}", total.report(started.elapsed().as_secs_f64(), &logs));
+    if total.count("missed") > 0 {
         return Err(fail(format!(
             "{} mutants were missed: add a test that fails for each, or exclude it \
              with its reason in .cargo/mutants.toml",
-            summary.count("missed")
+            total.count("missed")
         )));
-    }
-    if !status.success() && summary.count("timeout") == 0 {
-        return Err(fail(format!("cargo-mutants exited with {status}")));
     }
     Ok(())
 }
 
-/// Which tests judge each mutant. Every target's by default, but not the
-/// doctests: they are slow (each is a binary of its own) and assert nothing
-/// the unit and end-to-end tests do not. With `--unit`, only the unit tests
-/// are built and run (`--lib`, for the build too): two to three times faster
-/// on the service, whose end-to-end suite and binary then need not be linked
-/// for each mutant, but a mutant only another suite catches is then
-/// reported missed, so re-check what it misses without `--unit`.
-fn tests_argument(unit: bool) -> &'static str {
-    if unit {
-        "--cargo-arg=--lib"
-    } else {
-        "--cargo-test-arg=--all-targets"
+/// One package's mutants, run by cargo-mutants.
+struct Run<'a> {
+    binary: &'a Path,
+    root: &'a Path,
+    package: &'a str,
+    files: &'a [&'a str],
+    test_packages: &'a [&'static str],
+}
+
+impl Run<'_> {
+    /// Runs cargo-mutants once, writing to `output/mutants.out`, with the
+    /// `judges` and then the arguments `passed` on; its outcomes.
+    fn pass(&self, output: &Path, judges: &[&str], passed: &[&str]) -> Result<Summary> {
+        let mut command = Command::new(self.binary);
+        command
+            .current_dir(self.root)
+            .env("CI", "true")
+            .env("CARGO_TARGET_DIR", self.root.join("target/mutants-target"))
+            .args(["mutants", "--no-shuffle", "--output"])
+            .arg(output)
+            .args(["--package", self.package]);
+        for file in self.files {
+            command.args(["--file", file]);
+        }
+        for package in self.test_packages {
+            command.args(["--test-package", package]);
+        }
+        command.args(judges).args(passed);
+        println!(
+            "==> cargo-mutants {VERSION} on {} ({}), judged by {}",
+            self.package,
+            self.files.join(", "),
+            judges
+                .iter()
+                .chain(passed.iter().filter(|a| a.starts_with("--cargo")))
+                .map(|a| a.split_once('=').map_or(*a, |(_, v)| v))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        // cargo-mutants exits non-zero when a mutant is missed or times out;
+        // the summary says which, so its status only matters when it wrote
+        // no results at all.
+        let status = command
+            .status()
+            .map_err(|e| fail(format!("could not run {}: {e}", self.binary.display())))?;
+        let results = output.join("mutants.out");
+        if !results.join("outcomes.json").exists() {
+            return Err(fail(format!(
+                "cargo-mutants exited with {status} and wrote no outcomes"
+            )));
+        }
+        let summary = Summary::read(&results);
+        if !status.success() && OUTCOMES.iter().all(|o| summary.count(o) == 0) {
+            return Err(fail(format!(
+                "cargo-mutants exited with {status} before testing a mutant: the unmutated \
+                 tree did not build or its tests failed (see {})",
+                results.join("log/baseline.log").display()
+            )));
+        }
+        if !status.success() && summary.count("missed") + summary.count("timeout") == 0 {
+            return Err(fail(format!("cargo-mutants exited with {status}")));
+        }
+        Ok(summary)
     }
+}
+
+/// The arguments for cargo-mutants less those that choose mutants (`--re`,
+/// `-F`, `--iterate`): the re-check names its mutants itself, and filters
+/// are alternatives to each other, so the user's would widen it.
+fn without_filters<'a>(passed: &[&'a str]) -> Vec<&'a str> {
+    let mut kept = Vec::new();
+    let mut rest = passed.iter();
+    while let Some(arg) = rest.next() {
+        match *arg {
+            "--re" | "-F" => {
+                rest.next();
+            }
+            "--iterate" => {}
+            a if a.starts_with("--re=") || a.starts_with("-F") => {}
+            a => kept.push(a),
+        }
+    }
+    kept
+}
+
+/// `text` as a regular expression that matches only itself: the
+/// characters the `regex` crate gives a meaning escaped, as its `escape`
+/// does.
+fn regex_escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
 }
 
 /// The pinned cargo-mutants, installed into `target/tools/` unless it is
@@ -214,6 +346,7 @@ fn install(root: &Path) -> Result<std::path::PathBuf> {
 
 /// The outcomes of a run, from cargo-mutants' text files: one mutant a line,
 /// one file per outcome.
+#[derive(Default)]
 struct Summary {
     outcomes: BTreeMap<&'static str, Vec<String>>,
 }
@@ -238,11 +371,33 @@ impl Summary {
         Summary { outcomes }
     }
 
-    fn count(&self, outcome: &str) -> usize {
-        self.outcomes.get(outcome).map_or(0, Vec::len)
+    fn names(&self, outcome: &str) -> &[String] {
+        self.outcomes.get(outcome).map_or(&[], Vec::as_slice)
     }
 
-    fn report(&self, elapsed: f64, results: &Path) -> String {
+    fn count(&self, outcome: &str) -> usize {
+        self.names(outcome).len()
+    }
+
+    /// Adds another run's outcomes (another package's) to these.
+    fn absorb(&mut self, other: Summary) {
+        for (outcome, names) in other.outcomes {
+            self.outcomes.entry(outcome).or_default().extend(names);
+        }
+    }
+
+    /// These outcomes, where a mutant the `recheck` judged again has the
+    /// outcome it gave there instead.
+    fn rechecked(mut self, recheck: Summary) -> Summary {
+        let judged_again: Vec<&String> = recheck.outcomes.values().flatten().collect();
+        for names in self.outcomes.values_mut() {
+            names.retain(|name| !judged_again.contains(&name));
+        }
+        self.absorb(recheck);
+        self
+    }
+
+    fn report(&self, elapsed: f64, logs: &[PathBuf]) -> String {
         let total: usize = OUTCOMES.iter().map(|o| self.count(o)).sum();
         let mut text = format!(
             "{total} mutants in {} min {} s: {} caught, {} missed, {} unviable, {} timeouts\n",
@@ -256,12 +411,15 @@ impl Summary {
         for (outcome, heading) in [("missed", "missed"), ("timeout", "timed out")] {
             if self.count(outcome) > 0 {
                 text.push_str(&format!("\n{heading}:\n"));
-                for line in &self.outcomes[outcome] {
+                for line in self.names(outcome) {
                     text.push_str(&format!("  {line}\n"));
                 }
             }
         }
-        text.push_str(&format!("\nlogs and diffs: {}", results.display()));
+        text.push_str("\nlogs and diffs:");
+        for log in logs {
+            text.push_str(&format!(" {}", log.join("mutants.out").display()));
+        }
         text
     }
 }
@@ -283,7 +441,7 @@ mod tests {
         write("timeout.txt", "a.rs:4:1: replace < with <= in h\n");
         // No unviable.txt: an outcome without its file counts none.
         let summary = Summary::read(&dir);
-        let report = summary.report(90.0, &dir);
+        let report = summary.report(90.0, std::slice::from_ref(&dir));
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(
             OUTCOMES.map(|o| summary.count(o)),
@@ -302,6 +460,71 @@ mod tests {
         assert!(
             report.contains("timed out:\n  a.rs:4:1: replace < with <= in h\n"),
             "{report}"
+        );
+    }
+
+    fn summary(outcomes: &[(&'static str, &[&str])]) -> Summary {
+        Summary {
+            outcomes: outcomes
+                .iter()
+                .map(|(o, names)| (*o, names.iter().map(|n| n.to_string()).collect()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_rechecked_mutant_takes_the_outcome_of_the_recheck() {
+        let first = summary(&[
+            ("caught", &["a.rs:1:1: delete ! in f"]),
+            (
+                "missed",
+                &["a.rs:2:1: replace g with ()", "a.rs:3:1: replace h with ()"],
+            ),
+            (
+                "unviable",
+                &["a.rs:4:1: replace k -> T with Default::default()"],
+            ),
+        ]);
+        // The end-to-end suite catches one of the two the unit tests missed.
+        let recheck = summary(&[
+            ("caught", &["a.rs:2:1: replace g with ()"]),
+            ("missed", &["a.rs:3:1: replace h with ()"]),
+        ]);
+        let mut total = first.rechecked(recheck);
+        assert_eq!(OUTCOMES.map(|o| total.count(o)), [2, 1, 1, 0]);
+        assert_eq!(total.names("missed"), ["a.rs:3:1: replace h with ()"]);
+        total.absorb(summary(&[(
+            "timeout",
+            &["b.rs:1:1: replace < with <= in m"],
+        )]));
+        assert_eq!(OUTCOMES.map(|o| total.count(o)), [2, 1, 1, 1]);
+    }
+
+    #[test]
+    fn the_recheck_names_each_mutant_exactly_and_drops_the_users_filters() {
+        let name =
+            "service/src/auth.rs:12:5: replace <impl Cache<K, V>>::get -> Option<V> with None";
+        assert_eq!(
+            regex_escape(name),
+            "service/src/auth\\.rs:12:5: replace <impl Cache<K, V>>::get \\-> Option<V> with None"
+        );
+        assert_eq!(
+            regex_escape("a.b(c)|d*+?[e]{f}^$#&~\\"),
+            "a\\.b\\(c\\)\\|d\\*\\+\\?\\[e\\]\\{f\\}\\^\\$\\#\\&\\~\\\\"
+        );
+        assert_eq!(
+            without_filters(&[
+                "--re",
+                "f",
+                "-Fg",
+                "--iterate",
+                "--re=h",
+                "--jobs",
+                "1",
+                "-E",
+                "x"
+            ]),
+            ["--jobs", "1", "-E", "x"]
         );
     }
 
