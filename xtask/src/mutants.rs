@@ -225,6 +225,8 @@ impl Run<'_> {
     /// Runs cargo-mutants once, writing to `output/mutants.out`, with the
     /// `judges` and then the arguments `passed` on; its outcomes.
     fn pass(&self, output: &Path, judges: &[&str], passed: &[&str]) -> Result<Summary> {
+        // cargo-mutants makes `mutants.out` but not the folders above it.
+        std::fs::create_dir_all(output).map_err(|e| fail(format!("{}: {e}", output.display())))?;
         let mut command = Command::new(self.binary);
         command
             .current_dir(self.root)
