@@ -28,6 +28,9 @@ pub(crate) enum Leniency {
     /// `not: {required: [a, b]}` beside an object's properties: which
     /// properties may not be present together; not checked.
     NotRequiredNotChecked,
+    /// An `enum` of objects or arrays (Docker's `enum: [{}]`, "an empty
+    /// object"): the schema's type, its values not checked against the list.
+    StructureEnumNotChecked,
 }
 
 impl Leniency {
@@ -55,6 +58,10 @@ impl Leniency {
             Leniency::NotRequiredNotChecked => (
                 "`not: {required: [...]}` beside properties",
                 "not checked (the properties may be present together)",
+            ),
+            Leniency::StructureEnumNotChecked => (
+                "`enum`s of objects or arrays",
+                "their schema's type, the value not checked against the list",
             ),
             Leniency::MediaTypeOtherBody => (
                 "media types whose body differs from the first media type's in the same `content`",

@@ -976,6 +976,19 @@ fn scalar_enum_of(
     None
 }
 
+/// Whether an enum's values are all objects, or all arrays, of the
+/// schema's type (nulls aside): read as that type, its values not checked
+/// against the list ([`Leniency::StructureEnumNotChecked`]).
+fn structure_enum_of(values: &[serde_json::Value], typ: Option<&str>) -> bool {
+    let values: Vec<&serde_json::Value> = values.iter().filter(|v| !v.is_null()).collect();
+    let all = |kind: fn(&serde_json::Value) -> bool, name: &str| {
+        values.iter().all(|v| kind(v)) && typ.is_none_or(|t| t == name)
+    };
+    !values.is_empty()
+        && (all(serde_json::Value::is_object, "object")
+            || all(serde_json::Value::is_array, "array"))
+}
+
 fn hint_from_pointer(pointer: &Pointer) -> String {
     let tokens: Vec<String> = pointer.tokens().collect();
     let interesting: Vec<&String> = tokens
@@ -1024,6 +1037,9 @@ pub(crate) struct View<'s> {
     pub scalar_enum: Option<(EnumRepr, Vec<String>)>,
     /// An enum whose values mix types, or do not fit the schema's type.
     pub other_enum: bool,
+    /// An enum of objects or of arrays: read as the schema's type, the
+    /// values not checked against the list (noted as lenient).
+    pub structure_enum: bool,
     /// `enum: [null]` without a `type`: the value is always null.
     pub only_null: bool,
     pub properties: &'s IndexMap<String, ReferenceOr<Box<Schema>>>,
@@ -1060,6 +1076,7 @@ impl<'s> View<'s> {
             string_enum: None,
             scalar_enum: None,
             other_enum: false,
+            structure_enum: false,
             only_null: false,
             properties: &NO_PROPERTIES,
             required: &[],
@@ -1157,7 +1174,9 @@ impl<'s> View<'s> {
                         );
                     } else {
                         view.scalar_enum = scalar_enum_of(&any.enumeration, view.typ);
-                        view.other_enum = view.scalar_enum.is_none();
+                        let structures = structure_enum_of(&any.enumeration, view.typ);
+                        view.structure_enum = view.scalar_enum.is_none() && structures;
+                        view.other_enum = view.scalar_enum.is_none() && !structures;
                     }
                 }
                 view.properties = &any.properties;
@@ -1200,6 +1219,7 @@ impl<'s> View<'s> {
             && self.string_enum.is_none()
             && self.scalar_enum.is_none()
             && !self.other_enum
+            && !self.structure_enum
             && !self.only_null
             && self.one_of.is_empty()
             && self.all_of.is_empty()
@@ -1287,6 +1307,9 @@ impl<'s> View<'s> {
     /// The constraints on this schema's own value; a pattern the generated
     /// code cannot compile is left unchecked, recorded in `lenient`.
     pub fn checks(&self, doc: &Document, at: &Pointer, lenient: &mut Lenient) -> Result<Checks> {
+        if self.structure_enum {
+            lenient.record(Leniency::StructureEnumNotChecked, &at.push("enum"));
+        }
         if self.other_enum {
             return Err(doc.unsupported(
                 &at.push("enum"),
@@ -1827,6 +1850,31 @@ mod tests {
                 .map(|(repr, texts)| (*repr, texts.iter().map(String::as_str).collect::<Vec<_>>()));
             assert_eq!(read, expected, "{schema}");
             assert_eq!(view.other_enum, read.is_none(), "{schema}");
+        }
+    }
+
+    /// An enum of objects or of arrays of the schema's type is read as
+    /// that type, noted; one that mixes them, or whose values are not of
+    /// its type, is refused (`other_enum`).
+    #[test]
+    fn reads_an_enum_of_objects_or_arrays_as_its_type() {
+        let cases = [
+            ("{type: object, enum: [{}]}", true),
+            ("{enum: [{a: 1}, null]}", true),
+            ("{type: array, enum: [[1], []]}", true),
+            ("{enum: [[1]]}", true),
+            ("{type: string, enum: [{}]}", false),
+            ("{type: object, enum: [[1]]}", false),
+            ("{type: array, enum: [{}]}", false),
+            ("{enum: [{}, [1]]}", false),
+            ("{enum: [{}, 1]}", false),
+        ];
+        for (schema, structure) in cases {
+            let parsed: Schema = serde_yaml::from_str(schema).unwrap();
+            let view = View::of(&parsed);
+            assert_eq!(view.structure_enum, structure, "{schema}");
+            assert_eq!(view.other_enum, !structure, "{schema}");
+            assert!(!view.only_annotates(), "{schema}");
         }
     }
 

@@ -1464,6 +1464,11 @@ pub struct Settings {
     /// The `lookahead` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lookahead: Option<String>,
+    /// The `exposedPorts` property.
+    #[serde(rename = "exposedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub exposed_ports: Option<
+        std::collections::BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
+    >,
     /// The `pet` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pet: Option<Pet>,
@@ -1484,6 +1489,7 @@ impl Settings {
             anything: None,
             count: None,
             lookahead: None,
+            exposed_ports: None,
             pet: None,
             contact: None,
             missing,
@@ -1517,6 +1523,18 @@ impl Settings {
     #[must_use]
     pub fn with_lookahead(mut self, lookahead: impl Into<String>) -> Self {
         self.lookahead = Some(lookahead.into());
+        self
+    }
+    /// Sets `exposed_ports` (the `exposedPorts` property).
+    #[must_use]
+    pub fn with_exposed_ports(
+        mut self,
+        exposed_ports: std::collections::BTreeMap<
+            String,
+            serde_json::Map<String, serde_json::Value>,
+        >,
+    ) -> Self {
+        self.exposed_ports = Some(exposed_ports);
         self
     }
     /// Sets `pet` (the `pet` property).
@@ -1573,6 +1591,12 @@ impl validation::ValidateJson for Settings {
         >(object, "anything", Null::Allowed, path, report);
         validation::property::<i64>(object, "count", Null::Allowed, path, report);
         validation::property::<String>(object, "lookahead", Null::Allowed, path, report);
+        validation::property::<
+            std::collections::BTreeMap<
+                String,
+                serde_json::Map<String, serde_json::Value>,
+            >,
+        >(object, "exposedPorts", Null::Allowed, path, report);
         validation::property::<Pet>(object, "pet", Null::Allowed, path, report);
         validation::property::<Contact>(object, "contact", Null::Allowed, path, report);
         validation::property::<
