@@ -176,14 +176,15 @@ pub(crate) fn read(
     let wrap = wrap(&kind);
     let value = match (&param.location, &kind) {
         (ParamLocation::Path, kind) => {
-            let (index, prefix, suffix) = path_position(path_template, wire)
-                .ok_or_else(|| {
-                    unsupported(
-                        server,
-                        param,
-                        "a path parameter must fill a path segment, with at most some fixed text around it",
-                    )
-                })?;
+            let (index, prefix, suffix) = path_position(path_template, wire).ok_or_else(|| {
+                unsupported(
+                    server,
+                    param,
+                    "a path parameter must fill a path segment, with at most some fixed text \
+                         around it, for the server stubs to tell it from the rest; \
+                         `generate --client-only` makes the client alone",
+                )
+            })?;
             let index = Literal::usize_unsuffixed(index);
             match kind {
                 Kind::Scalar(_) => quote! {
