@@ -86,6 +86,17 @@ impl Document {
         let mut reference = reference.to_owned();
         let mut from = at.clone();
         loop {
+            // An empty reference is the document itself (RFC 3986), never
+            // a definition: a reference its author left unfinished.
+            if reference.trim().is_empty() || reference.trim() == "#" {
+                return Err(self.invalid(
+                    &from.push("$ref"),
+                    format!(
+                        "`{reference}` refers to the whole document, not to a definition in \
+                         it: name one (`#/components/schemas/...`)"
+                    ),
+                ));
+            }
             let Some(target) = Pointer::parse_local(&reference) else {
                 return Err(self.unsupported(
                     &from.push("$ref"),
