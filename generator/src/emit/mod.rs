@@ -136,6 +136,7 @@ impl Context<'_> {
 
     /// `tokens` as a formatted Rust file with the header.
     pub fn rust_file(&self, file: &Path, tokens: TokenStream) -> Result<String> {
+        let placeholders = names_a_placeholder(&tokens);
         let parsed: syn::File = syn::parse2(tokens).map_err(|e| Error::Emit {
             file: file.display().to_string(),
             message: e.to_string(),
@@ -143,15 +144,37 @@ impl Context<'_> {
         Ok(format!(
             "{}\n{}",
             self.rust_header(),
-            unparse_spaced(parsed)
+            unparse_spaced(parsed, placeholders)
         ))
     }
+}
+
+/// The names clippy's `disallowed_names` lint refuses for a binding by
+/// default. A document may give them to a property or a parameter, which
+/// then names a constructor's or a setter's argument, or a local.
+const PLACEHOLDER_NAMES: [&str; 3] = ["foo", "baz", "quux"];
+
+/// What opens a file that uses a name of [`PLACEHOLDER_NAMES`], so that the
+/// generated code stays clippy-clean with the document's names.
+const ALLOW_PLACEHOLDERS: &str = "\
+// The document's names include a placeholder clippy refuses by default.
+#![allow(clippy::disallowed_names)]
+";
+
+/// Whether `tokens` use a name of [`PLACEHOLDER_NAMES`] anywhere (a field
+/// too, which costs only an `allow` that was not needed).
+fn names_a_placeholder(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|tree| match tree {
+        proc_macro2::TokenTree::Ident(ident) => PLACEHOLDER_NAMES.iter().any(|name| ident == name),
+        proc_macro2::TokenTree::Group(group) => names_a_placeholder(&group.stream()),
+        _ => false,
+    })
 }
 
 /// `prettyplease` output with a blank line between items, as people write
 /// them; runs of `use` and `mod` declarations stay together (documented
 /// re-exports form a run of their own).
-fn unparse_spaced(file: syn::File) -> String {
+fn unparse_spaced(file: syn::File, allow_placeholders: bool) -> String {
     let mut out = String::new();
     if !file.attrs.is_empty() {
         out.push_str(&prettyplease::unparse(&syn::File {
@@ -159,6 +182,12 @@ fn unparse_spaced(file: syn::File) -> String {
             attrs: file.attrs,
             items: Vec::new(),
         }));
+    }
+    if allow_placeholders {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(ALLOW_PLACEHOLDERS);
     }
     let mut previous: Option<&'static str> = None;
     for item in file.items {
@@ -180,4 +209,24 @@ fn unparse_spaced(file: syn::File) -> String {
         }));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::names_a_placeholder;
+
+    /// Only an identifier counts, nested in any group: not a string, nor a
+    /// longer name that starts with one.
+    #[test]
+    fn finds_a_placeholder_name_only_where_it_is_an_identifier() {
+        assert!(names_a_placeholder(
+            &quote!(impl T { fn new(baz: i64) -> Self { Self { baz } } })
+        ));
+        assert!(names_a_placeholder(&quote!(let quux = 1;)));
+        assert!(!names_a_placeholder(
+            &quote!(let food = "foo"; let foo_bar = 1;)
+        ));
+    }
 }

@@ -4,6 +4,97 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
+// The document's names include a placeholder clippy refuses by default.
+#![allow(clippy::disallowed_names)]
+
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style};
 use crate::Client;
 
-impl Client {}
+impl Client {
+    /// The `getPlaceholders` operation.
+    ///
+    /// `GET /placeholders/{baz}` (operation `getPlaceholders`).
+    ///
+    /// # Arguments
+    ///
+    /// - `baz` (the `baz` path parameter).
+    /// - `params`: the optional inputs (`foo`, `quux`), see [`GetPlaceholdersParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: The placeholders.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn get_placeholders(
+        &self,
+        baz: &str,
+        params: GetPlaceholdersParams,
+    ) -> Result<crate::models::Placeholders, crate::Error> {
+        self.get_placeholders_with_response(baz, params).await.map(Response::into_inner)
+    }
+    /// [`Client::get_placeholders`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetPlaceholdersHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_placeholders`].
+    pub async fn get_placeholders_with_response(
+        &self,
+        baz: &str,
+        params: GetPlaceholdersParams,
+    ) -> Result<
+        Response<crate::models::Placeholders, GetPlaceholdersHeaders>,
+        crate::Error,
+    > {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "getPlaceholders",
+            reqwest::Method::GET,
+            "/placeholders/{baz}",
+            SECURITY,
+        );
+        __call.path_param("baz", baz);
+        __call.query("foo", &params.foo, Style::Comma, true);
+        __call.header("quux", &params.quux);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer
+                    .json::<crate::models::Placeholders>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetPlaceholdersHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+}
+
+/// The optional inputs of [`Client::get_placeholders`](crate::Client::get_placeholders): none by default.
+///
+/// Set them with the methods of the same names, as in `GetPlaceholdersParams::default().foo(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct GetPlaceholdersParams {
+    /// `foo` (the `foo` query parameter).
+    pub foo: Option<String>,
+    /// `quux` (the `quux` header).
+    pub quux: Option<String>,
+}
+
+impl GetPlaceholdersParams {
+    /// Sets `foo`.
+    pub fn foo(mut self, value: impl Into<String>) -> Self {
+        self.foo = Some(value.into());
+        self
+    }
+    /// Sets `quux`.
+    pub fn quux(mut self, value: impl Into<String>) -> Self {
+        self.quux = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::get_placeholders`](crate::Client::get_placeholders) declare, as [`Client::get_placeholders_with_response`](crate::Client::get_placeholders_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetPlaceholdersHeaders = crate::NoHeaders;

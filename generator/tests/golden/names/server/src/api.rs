@@ -3,7 +3,12 @@
 
 //! The API as a trait, [`NamesApi`]: its request context and one request struct per operation.
 
+// The document's names include a placeholder clippy refuses by default.
+#![allow(clippy::disallowed_names)]
+
+use crate::error::ApiError;
 use crate::request_id::RequestId;
+use crate::responses;
 
 /// What a method is told about a request besides its parameters and body: its id, the operation, who made it, the headers every operation takes, and the rest of the request's headers and extensions.
 #[derive(Debug)]
@@ -21,7 +26,31 @@ pub struct RequestContext {
 
 /// The Names API (version 1): one method per operation.
 ///
-/// Serve an implementation with [`router`](crate::routes::router). Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked the operation's parameters and body: a method sees only valid input. It answers with its operation's response enum, or with an [`ApiError`](crate::error::ApiError), which the router renders in the document's error format.
+/// Serve an implementation with [`router`](crate::routes::router). Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked the operation's parameters and body: a method sees only valid input. It answers with its operation's response enum, or with an [`ApiError`], which the router renders in the document's error format.
 ///
 /// No method has a default: when the document gains an operation, an implementation that lacks it no longer compiles.
-pub trait NamesApi: Send + Sync + 'static {}
+pub trait NamesApi: Send + Sync + 'static {
+    /// The `getPlaceholders` operation.
+    ///
+    /// `GET /placeholders/{baz}` (`getPlaceholders`)
+    fn get_placeholders(
+        &self,
+        context: RequestContext,
+        request: GetPlaceholdersRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetPlaceholdersResponse, ApiError>,
+    > + Send;
+}
+
+/// The parameters and body of [`NamesApi::get_placeholders`]: `GET /placeholders/{baz}` (`getPlaceholders`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetPlaceholdersRequest {
+    /// The `baz` path parameter.
+    pub baz: String,
+    /// The `foo` query parameter.
+    pub foo: Option<String>,
+    /// The `quux` header.
+    pub quux: Option<String>,
+}

@@ -35,6 +35,7 @@ pub use openapi_runtime::server::{
 pub use api::*;
 pub use error::ApiError;
 pub use request_id::RequestId;
+pub use responses::*;
 pub use routes::{router, router_with};
 pub use settings::Settings;
 

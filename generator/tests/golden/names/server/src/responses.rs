@@ -4,3 +4,47 @@
 //! One enum per operation of [`NamesApi`](crate::api::NamesApi): the responses its method answers with, each with its typed body and headers.
 //!
 //! Every documented response is a variant; an `ApiError` is answered in the stubs' own error format.
+
+use crate::error::ApiError;
+use crate::models;
+use crate::negotiation;
+use crate::respond;
+
+/// The responses of [`NamesApi::get_placeholders`](crate::api::NamesApi::get_placeholders): `GET /placeholders/{baz}` (`getPlaceholders`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetPlaceholdersResponse {
+    /// 200: The placeholders.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Placeholders,
+    },
+}
+
+impl GetPlaceholdersResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}

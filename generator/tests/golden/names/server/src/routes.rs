@@ -5,10 +5,24 @@
 //!
 //! A handler, in order: takes the request id; authenticates (401 without a credential, without calling the hook); negotiates the response's media type (406); reads the parameters (400 listing every problem); checks the body's `Content-Type` (415), reads it up to the limit (413), decodes and validates it (400); calls the method, catching a panic (500); encodes the answer. Every error is rendered in [`ErrorBodyFormat`](crate::ErrorBodyFormat).
 
+// The document's names include a placeholder clippy refuses by default.
+#![allow(clippy::disallowed_names)]
+
+use std::sync::Arc;
+use std::panic::AssertUnwindSafe;
+use axum::body::Body;
+use axum::extract::State;
+use futures_util::FutureExt as _;
+use http::request::Parts;
 use axum::Router;
-use crate::api::NamesApi;
+use axum::extract::Request;
+use axum::response::Response;
+use crate::api::{self, NamesApi, RequestContext};
+use crate::error::ApiError;
+use crate::models::validation::Report;
+use crate::request_id::RequestId;
 use crate::settings::Settings;
-use crate::respond;
+use crate::{negotiation, params, respond};
 
 /// Serves `api`, an implementation of [`NamesApi`], with the default [`Settings`].
 ///
@@ -19,6 +33,91 @@ pub fn router<A: NamesApi>(api: A) -> Router {
 
 /// Serves `api` with `settings` (for example another body limit); see [`router`].
 pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
-    let _ = (api, settings);
-    Router::new().fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
+    let _ = settings;
+    let shared = Arc::new(Shared { api });
+    Router::new()
+        .route(
+            "/placeholders/{baz}",
+            axum::routing::get(get_placeholders::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
+        .with_state(shared)
+}
+
+/// What every handler shares: the implementation.
+struct Shared<A> {
+    api: A,
+}
+
+/// `GET /placeholders/{baz}` (`getPlaceholders`).
+async fn get_placeholders<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_get_placeholders(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getPlaceholders")
+}
+
+/// Reads and checks a request to `getPlaceholders`, calls [`NamesApi::get_placeholders`], encodes its answer.
+async fn handle_get_placeholders<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getPlaceholders";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut foo = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "foo" && foo.is_none() {
+            foo = Some(query_value);
+        }
+    }
+    let baz: Option<String> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "baz",
+        &mut report,
+    );
+    let foo: Option<String> = params::value(foo, "foo", false, &mut report);
+    let quux: Option<String> = params::header(
+        &parts.headers,
+        "quux",
+        "quux",
+        false,
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(baz) = baz else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::GetPlaceholdersRequest {
+        baz,
+        foo,
+        quux,
+    };
+    let response = shared.api.get_placeholders(context, request).await?;
+    response.into_http(media_type)
 }
