@@ -31,6 +31,9 @@ pub(crate) enum Leniency {
     /// An `enum` of objects or arrays (Docker's `enum: [{}]`, "an empty
     /// object"): the schema's type, its values not checked against the list.
     StructureEnumNotChecked,
+    /// A `oneOf` alternative that requires a property the merged schemas
+    /// declare nowhere and forbid: no value can match it, so it is left out.
+    AlternativeNeverMatches,
 }
 
 impl Leniency {
@@ -62,6 +65,10 @@ impl Leniency {
             Leniency::StructureEnumNotChecked => (
                 "`enum`s of objects or arrays",
                 "their schema's type, the value not checked against the list",
+            ),
+            Leniency::AlternativeNeverMatches => (
+                "`oneOf` alternatives that require a property no value may have",
+                "left out (no value can match them)",
             ),
             Leniency::MediaTypeOtherBody => (
                 "media types whose body differs from the first media type's in the same `content`",

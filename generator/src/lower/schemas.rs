@@ -346,17 +346,16 @@ impl<'d> TypeTable<'d> {
         }
         // A required property the schema does not declare may hold any value
         // (JSON Schema's default), unless no undeclared property is allowed.
-        let denies_additional = members.iter().any(|(view, _)| view.denies_additional());
+        if let Some((name, at)) = unmatchable_requirement(members) {
+            return Err(self.doc.invalid(
+                &at.push("required"),
+                format!("`{name}` is required but not among the properties, and `additionalProperties: false` forbids it: no value can match"),
+            ));
+        }
         for (view, at) in members {
             for name in view.required {
                 if by_wire.contains_key(name) {
                     continue;
-                }
-                if denies_additional {
-                    return Err(self.doc.invalid(
-                        &at.push("required"),
-                        format!("`{name}` is required but not among the properties, and `additionalProperties: false` forbids it: no value can match"),
-                    ));
                 }
                 self.lenient
                     .record(Leniency::RequiredNotDeclared, &at.push("required"));
@@ -527,17 +526,61 @@ impl<'d> TypeTable<'d> {
         // The shared properties' own types are named after the union, not
         // after whichever alternative is lowered first.
         self.fields(&views, name)?;
+        let merged: Vec<Vec<(View<'_>, Pointer)>> = alternatives
+            .iter()
+            .map(|collected| {
+                let mut merged = views.clone();
+                merged.extend(collected.iter().map(|(s, p)| (View::of(s), p.clone())));
+                merged
+            })
+            .collect();
+        // An alternative no value can match (GitHub's `oneOf: [{required:
+        // [a]}, {required: [b]}]` beside `additionalProperties: false` and
+        // no `b`) adds nothing to a `oneOf`: it is left out, noted. When
+        // every alternative is such, the first one's error says why.
+        let matchable: Vec<usize> = (0..merged.len())
+            .filter(|&i| unmatchable_requirement(&merged[i]).is_none())
+            .collect();
+        if !matchable.is_empty() && matchable.len() < merged.len() {
+            for i in (0..merged.len()).filter(|i| !matchable.contains(i)) {
+                self.lenient.record(
+                    Leniency::AlternativeNeverMatches,
+                    &union_at.push(keyword).index(i),
+                );
+            }
+            if let [only] = matchable[..] {
+                let (own, own_at) = &alternatives[only][0];
+                let fields = self.fields(&merged[only], name)?;
+                let additional = if view.additional.is_some() {
+                    self.additional(view, at, name)?
+                } else {
+                    self.additional(&View::of(own), own_at, name)?
+                };
+                return Ok(TypeKind::Struct(StructDef {
+                    fields,
+                    additional,
+                    property_count: (view.min_properties, view.max_properties),
+                }));
+            }
+        }
+        let keep = |i: &usize| matchable.is_empty() || matchable.contains(i);
+        let kept_members: Vec<ReferenceOr<Schema>> = (0..members.len())
+            .filter(keep)
+            .map(|i| members[i].clone())
+            .collect();
         let mut variant_names = Namespace::default();
         let mut variants = Vec::with_capacity(members.len());
         for (i, (member, collected)) in members.iter().zip(&alternatives).enumerate() {
+            if !keep(&i) {
+                continue;
+            }
             let member_at = union_at.push(keyword).index(i);
             let label = member_label(member, i);
-            let mut merged = views.clone();
-            merged.extend(collected.iter().map(|(s, p)| (View::of(s), p.clone())));
+            let merged = &merged[i];
             let variant_name = self.names.claim(format!("{name}{label}"));
             let (own, own_at) = &collected[0];
             let index = self.reserve(variant_name.clone(), &member_at, own);
-            let fields = self.fields(&merged, &variant_name)?;
+            let fields = self.fields(merged, &variant_name)?;
             let own_view = View::of(own);
             let additional = if view.additional.is_some() {
                 self.additional(view, at, &variant_name)?
@@ -561,7 +604,9 @@ impl<'d> TypeTable<'d> {
         } else {
             view
         };
-        let tagging = self.tagging(&mut variants, tag_view, members, &union_at, keyword)?;
+        // The members left (an inline one's pointer in a tagging error may
+        // then count only those).
+        let tagging = self.tagging(&mut variants, tag_view, &kept_members, &union_at, keyword)?;
         Ok(TypeKind::Union(UnionDef { variants, tagging }))
     }
 
@@ -974,6 +1019,27 @@ fn scalar_enum_of(
         return Some((EnumRepr::Number, texts));
     }
     None
+}
+
+/// A property that merged object schemas require, declare nowhere and
+/// cannot hold (one of them has `additionalProperties: false`), with where
+/// it is required: no value can match them.
+fn unmatchable_requirement<'v>(
+    members: &'v [(View<'_>, Pointer)],
+) -> Option<(&'v str, &'v Pointer)> {
+    if !members.iter().any(|(view, _)| view.denies_additional()) {
+        return None;
+    }
+    members.iter().find_map(|(view, at)| {
+        view.required
+            .iter()
+            .find(|name| {
+                !members
+                    .iter()
+                    .any(|(v, _)| v.properties.contains_key(*name))
+            })
+            .map(|name| (name.as_str(), at))
+    })
 }
 
 /// Whether an enum's values are all objects, or all arrays, of the
@@ -1525,6 +1591,73 @@ mod tests {
                 "{keyword}: {message}"
             );
         }
+    }
+
+    /// A `oneOf` alternative that requires a property the schemas declare
+    /// nowhere and forbid (GitHub's campaign request) can match no value:
+    /// it is left out, noted. One left is the type itself, two left a
+    /// union of them; when none can match, the first one's error says why.
+    #[test]
+    fn leaves_out_a_one_of_alternative_no_value_can_match() {
+        let schema = |name: &str, alternatives: &str| {
+            format!(
+                "    {name}:\n      type: object\n      additionalProperties: false\n      \
+                 properties: {{email: {{type: string}}, phone: {{type: string}}}}\n      \
+                 oneOf: [{alternatives}]\n"
+            )
+        };
+        let api = api(&[
+            schema("One", "{required: [email]}, {required: [fax]}"),
+            schema(
+                "Two",
+                "{required: [email]}, {required: [fax]}, {required: [phone]}",
+            ),
+        ]
+        .concat());
+        let one: Vec<(&str, bool)> = fields(&api, "One")
+            .iter()
+            .map(|f| (f.wire.as_str(), f.required))
+            .collect();
+        assert_eq!(one, [("email", true), ("phone", false)]);
+        let TypeKind::Union(two) = kind(&api, "Two") else {
+            panic!("Two is not a union");
+        };
+        let required: Vec<Vec<&str>> = two
+            .variants
+            .iter()
+            .map(|variant| {
+                let Ty::Named(name) = &variant.shape.ty else {
+                    panic!("{variant:?}");
+                };
+                fields(&api, name)
+                    .iter()
+                    .filter(|f| f.required)
+                    .map(|f| f.wire.as_str())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(required, [["email"], ["phone"]]);
+        let note = api
+            .notes
+            .iter()
+            .find(|note| note.contains("read leniently"))
+            .expect("a note of what was read leniently");
+        assert!(
+            note.contains(
+                "`oneOf` alternatives that require a property no value may have (2, the first \
+                 at t.yaml#/components/schemas/One/oneOf/1): left out"
+            ),
+            "{note}"
+        );
+        let message = error(&schema("None", "{required: [fax]}, {required: [telex]}"));
+        assert!(
+            message.ends_with(
+                "#/components/schemas/None/oneOf/0/required: invalid document: `fax` is \
+                 required but not among the properties, and `additionalProperties: false` \
+                 forbids it: no value can match"
+            ),
+            "{message}"
+        );
     }
 
     /// `allOf` may nest 32 levels below the schema, and no deeper (a guard
