@@ -17,6 +17,19 @@
 //! body of a client ([`client::Error`] is generic over it), the format of a
 //! server's error responses ([`server::error::ErrorFormat`]), the properties
 //! of a dynamic query ([`models::dynamic_query::Property`]).
+//!
+// A crate that leaves a target's feature off (a client alone has no
+// `server`) documents this crate without that module: its links above then
+// lead to the table instead of nowhere, which rustdoc refuses.
+#![cfg_attr(
+    not(feature = "models"),
+    doc = "[`models`]: #\n[`models::dynamic_query::Property`]: #"
+)]
+#![cfg_attr(not(feature = "client"), doc = "[`client`]: #\n[`client::Error`]: #")]
+#![cfg_attr(
+    not(feature = "server"),
+    doc = "[`server`]: #\n[`server::error::ErrorFormat`]: #"
+)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "client")]

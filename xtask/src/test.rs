@@ -34,7 +34,7 @@ pub fn run(root: &Path) -> Result<()> {
     step("crates generated from external documents build", || {
         crate::external_specs::run(root)
     })?;
-    step("rustdoc of the generated crates", || {
+    step("rustdoc of the generated crates and the runtime", || {
         let mut command = cargo_command();
         command
             .current_dir(root)
@@ -45,6 +45,15 @@ pub fn run(root: &Path) -> Result<()> {
                     .iter()
                     .flat_map(|p| ["-p", p.as_str()]),
             );
+        run_command(command)?;
+        // The runtime as `generate --client-only` vendors it: without the
+        // `server` feature, which the three crates turn on.
+        let mut command = cargo_command();
+        command
+            .current_dir(root)
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .args(["doc", "--no-deps", "--locked", "-p", "openapi-runtime"])
+            .args(["--no-default-features", "--features", "models,client"]);
         run_command(command)
     })?;
     println!(
