@@ -1596,7 +1596,8 @@ mod tests {
     /// A `oneOf` alternative that requires a property the schemas declare
     /// nowhere and forbid (GitHub's campaign request) can match no value:
     /// it is left out, noted. One left is the type itself, two left a
-    /// union of them; when none can match, the first one's error says why.
+    /// union of them (and a `oneOf` of one alternative, none left out,
+    /// stays a union); when none can match, the first one's error says why.
     #[test]
     fn leaves_out_a_one_of_alternative_no_value_can_match() {
         let schema = |name: &str, alternatives: &str| {
@@ -1637,6 +1638,12 @@ mod tests {
             })
             .collect();
         assert_eq!(required, [["email"], ["phone"]]);
+        // Nothing left out: a `oneOf` of one alternative stays a union.
+        let single = self::api(&schema("Single", "{required: [email]}"));
+        let TypeKind::Union(single) = kind(&single, "Single") else {
+            panic!("Single is not a union");
+        };
+        assert_eq!(single.variants.len(), 1);
         let note = api
             .notes
             .iter()
