@@ -256,13 +256,19 @@ impl Run<'_> {
         // cargo-mutants exits non-zero when a mutant is missed or times out;
         // the summary says which, so its status only matters when it wrote
         // no results at all.
+        let started = std::time::SystemTime::now();
         let status = command
             .status()
             .map_err(|e| fail(format!("could not run {}: {e}", self.binary.display())))?;
         let results = output.join("mutants.out");
-        if !results.join("outcomes.json").exists() {
+        // A run that stops before testing (a bad `--in-diff`) leaves the
+        // last run's outcomes in place: those are not this run's.
+        let written = std::fs::metadata(results.join("outcomes.json"))
+            .and_then(|meta| meta.modified())
+            .is_ok_and(|modified| modified >= started);
+        if !written {
             return Err(fail(format!(
-                "cargo-mutants exited with {status} and wrote no outcomes"
+                "cargo-mutants exited with {status} and wrote no outcomes (its message is above)"
             )));
         }
         let summary = Summary::read(&results);
