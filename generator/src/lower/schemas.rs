@@ -549,18 +549,9 @@ impl<'d> TypeTable<'d> {
                 );
             }
             if let [only] = matchable[..] {
-                let (own, own_at) = &alternatives[only][0];
-                let fields = self.fields(&merged[only], name)?;
-                let additional = if view.additional.is_some() {
-                    self.additional(view, at, name)?
-                } else {
-                    self.additional(&View::of(own), own_at, name)?
-                };
-                return Ok(TypeKind::Struct(StructDef {
-                    fields,
-                    additional,
-                    property_count: (view.min_properties, view.max_properties),
-                }));
+                let own = &alternatives[only][0];
+                let def = self.alternative_struct(&merged[only], own, view, at, name)?;
+                return Ok(TypeKind::Struct(def));
             }
         }
         let keep = |i: &usize| matchable.is_empty() || matchable.contains(i);
@@ -578,20 +569,9 @@ impl<'d> TypeTable<'d> {
             let label = member_label(member, i);
             let merged = &merged[i];
             let variant_name = self.names.claim(format!("{name}{label}"));
-            let (own, own_at) = &collected[0];
-            let index = self.reserve(variant_name.clone(), &member_at, own);
-            let fields = self.fields(merged, &variant_name)?;
-            let own_view = View::of(own);
-            let additional = if view.additional.is_some() {
-                self.additional(view, at, &variant_name)?
-            } else {
-                self.additional(&own_view, own_at, &variant_name)?
-            };
-            self.defs[index].kind = TypeKind::Struct(StructDef {
-                fields,
-                additional,
-                property_count: (view.min_properties, view.max_properties),
-            });
+            let index = self.reserve(variant_name.clone(), &member_at, &collected[0].0);
+            let def = self.alternative_struct(merged, &collected[0], view, at, &variant_name)?;
+            self.defs[index].kind = TypeKind::Struct(def);
             variants.push(UnionVariant {
                 name: variant_names.claim(label),
                 shape: self.shape_of_def(index),
@@ -608,6 +588,31 @@ impl<'d> TypeTable<'d> {
         // then count only those).
         let tagging = self.tagging(&mut variants, tag_view, &kept_members, &union_at, keyword)?;
         Ok(TypeKind::Union(UnionDef { variants, tagging }))
+    }
+
+    /// A `oneOf` alternative (`own`, the first of its schemas) merged with
+    /// the shared schemas into `merged`, as the struct `name`: the merged
+    /// fields, and unknown properties as the union's schema (`view` at
+    /// `at`) says, else as the alternative's own does.
+    fn alternative_struct(
+        &mut self,
+        merged: &[(View<'_>, Pointer)],
+        own: &(Schema, Pointer),
+        view: &View<'_>,
+        at: &Pointer,
+        name: &str,
+    ) -> Result<StructDef> {
+        let fields = self.fields(merged, name)?;
+        let additional = if view.additional.is_some() {
+            self.additional(view, at, name)?
+        } else {
+            self.additional(&View::of(&own.0), &own.1, name)?
+        };
+        Ok(StructDef {
+            fields,
+            additional,
+            property_count: (view.min_properties, view.max_properties),
+        })
     }
 
     /// Flattens nested `allOf`s and `$ref`s into the list of object schemas to
