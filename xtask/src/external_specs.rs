@@ -4,10 +4,10 @@
 //! fixture of the generator's tests, becomes models, client and server
 //! crates, and the one crate of `generate --client-only` (the client with
 //! the models as its module), in one scratch workspace under
-//! `target/external-specs/`, which
-//! must pass `cargo clippy` (every crate's library, and the other targets
-//! of the crates that have any) and `cargo doc` with every warning an error. A document listed in its folder's `refused.txt` must instead
-//! stop the generator with exactly the error given there (a construct the
+//! `target/external-specs/`, which must pass `cargo clippy` (every crate's
+//! library, and the other targets of the crates that have any) and `cargo
+//! doc` with every warning an error. A document listed in its folder's
+//! `refused.txt` must instead stop the generator with exactly the error given there (a construct the
 //! README's "Limits" lists), and is reported when it starts to generate.
 //!
 //! The scratch workspace gets this workspace's `Cargo.lock`, so it builds
