@@ -41,7 +41,9 @@
 //!   `jsonSchemaDialect`, `info.summary`, `license.identifier`);
 //!   `openapi_3_1_webhooks`: a 3.1 document without `paths`;
 //! - `problem_details`: no error schema, so the server stubs answer errors as
-//!   RFC 9457 problem details.
+//!   RFC 9457 problem details;
+//! - `path_templates`: fixed text after a path parameter, several parameters
+//!   in one segment, two templates that come to one route.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -7,6 +7,7 @@ use super::schema::{self, Site};
 use super::signatures::{self, Input, Inputs};
 use super::usage::{METHODS, Usage};
 use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, without_text};
+use crate::ir::template_shape;
 use crate::parse::{Document, Pointer};
 
 /// One operation of a document.
@@ -57,7 +58,7 @@ fn operations(doc: &Document) -> Vec<Operation<'_>> {
                 continue;
             };
             out.push(Operation {
-                key: (normalise(&path), method),
+                key: (template_shape(&path), method),
                 path: path.clone(),
                 method,
                 node,
@@ -65,27 +66,6 @@ fn operations(doc: &Document) -> Vec<Operation<'_>> {
                 at: item_at.push(method),
                 item_at: item_at.clone(),
             });
-        }
-    }
-    out
-}
-
-/// `/a/{id}/b` → `/a/{}/b`.
-fn normalise(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    let mut in_braces = false;
-    for c in path.chars() {
-        match c {
-            '{' => {
-                in_braces = true;
-                out.push('{');
-            }
-            '}' => {
-                in_braces = false;
-                out.push('}');
-            }
-            _ if in_braces => {}
-            c => out.push(c),
         }
     }
     out

@@ -34,6 +34,28 @@ pub struct Operation {
     pub security: Vec<SecurityRequirement>,
 }
 
+/// A path template without its parameters' names (`/a/{id}/b` → `/a/{}/b`):
+/// templates of one shape describe the same paths.
+pub fn template_shape(path: &str) -> String {
+    let mut shape = String::with_capacity(path.len());
+    let mut in_braces = false;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                in_braces = true;
+                shape.push('{');
+            }
+            '}' => {
+                in_braces = false;
+                shape.push('}');
+            }
+            _ if in_braces => {}
+            c => shape.push(c),
+        }
+    }
+    shape
+}
+
 impl Operation {
     /// The parameters at `location`.
     pub fn params_in(&self, location: ParamLocation) -> impl Iterator<Item = &Parameter> {

@@ -125,16 +125,98 @@ pub fn dynamic_query<P: Property>(
 /// The percent-decoded text of a path parameter: the `index`th segment of
 /// `path` (counting the empty one before the first `/`), without the
 /// template's text around the parameter in that segment. `None` for a
-/// segment that is not there or not UTF-8 once decoded.
+/// segment that is not there, does not hold that text, or is not UTF-8
+/// once decoded.
 pub fn path_segment<'a>(
     path: &'a str,
     index: usize,
     prefix: &str,
     suffix: &str,
 ) -> Option<Cow<'a, str>> {
+    path_segment_part(path, index, &[prefix, suffix], 0)
+}
+
+/// The percent-decoded text of the `which`th of the parameters that share
+/// the `index`th segment of `path`, where `fixed` is the template's text
+/// before the first, between each two and after the last
+/// (`{name}-{version}.zip`: `["", "-", ".zip"]`).
+///
+/// Each parameter takes the longest text that leaves the ones after it
+/// their fixed text, as `(.*)` does in a regular expression:
+/// `my-tool-1.2.zip` is `my-tool` and `1.2`. The segment is split before it
+/// is decoded, so a separator a client percent-encoded (`%2D`) stays in its
+/// parameter. `None` for a segment that is not there, does not hold the
+/// fixed text, or is not UTF-8 once decoded.
+pub fn path_segment_part<'a>(
+    path: &'a str,
+    index: usize,
+    fixed: &[&str],
+    which: usize,
+) -> Option<Cow<'a, str>> {
     let segment = path.split('/').nth(index)?;
-    let segment = segment.strip_prefix(prefix)?.strip_suffix(suffix)?;
-    percent_decode_str(segment).decode_utf8().ok()
+    let part = *split_segment(segment, fixed)?.get(which)?;
+    percent_decode_str(part).decode_utf8().ok()
+}
+
+/// Whether `path` is one of the paths `template` describes: as many
+/// segments, the fixed ones equal, and each one with parameters holding
+/// the template's text around and between them (`/files/{name}.json`
+/// takes `/files/a.json`, not `/files/a`).
+///
+/// The router matches a segment with text after its parameter, or with
+/// several parameters, as if one parameter filled it, so several templates
+/// can share a route (`/files/{name}.json` and `/files/{id}`); their
+/// handlers are told apart with this.
+pub fn path_fits(path: &str, template: &str) -> bool {
+    let mut segments = path.split('/');
+    for pattern in template.split('/') {
+        let Some(segment) = segments.next() else {
+            return false;
+        };
+        let fits = if pattern.contains('{') {
+            split_segment(segment, &fixed_text(pattern)).is_some()
+        } else {
+            segment == pattern
+        };
+        if !fits {
+            return false;
+        }
+    }
+    segments.next().is_none()
+}
+
+/// The fixed text of a template's segment: before its first parameter,
+/// between each two, after the last (`v{major}.{minor}`: `["v", ".", ""]`).
+fn fixed_text(pattern: &str) -> Vec<&str> {
+    let mut fixed = Vec::new();
+    let mut rest = pattern;
+    while let Some(open) = rest.find('{') {
+        fixed.push(&rest[..open]);
+        rest = rest[open..]
+            .find('}')
+            .map_or("", |close| &rest[open + close + 1..]);
+    }
+    fixed.push(rest);
+    fixed
+}
+
+/// Splits `segment` at the template's `fixed` text (see
+/// [`path_segment_part`]): one part per parameter, or `None` when the
+/// segment does not hold that text.
+fn split_segment<'a>(segment: &'a str, fixed: &[&str]) -> Option<Vec<&'a str>> {
+    let (first, rest) = fixed.split_first()?;
+    let (last, between) = rest.split_last()?;
+    let mut text = segment.strip_prefix(first)?.strip_suffix(last)?;
+    let mut parts = Vec::with_capacity(between.len() + 1);
+    // From the right: the earlier parameters take the longest text.
+    for separator in between.iter().rev() {
+        let at = text.rfind(separator)?;
+        parts.push(&text[at + separator.len()..]);
+        text = &text[..at];
+    }
+    parts.push(text);
+    parts.reverse();
+    Some(parts)
 }
 
 /// Parses a path parameter (always required); a segment that is not UTF-8
@@ -147,13 +229,7 @@ pub fn path<T: FromParam>(
     name: &'static str,
     report: &mut Report,
 ) -> Option<T> {
-    match path_segment(path, index, prefix, suffix) {
-        Some(raw) => value(Some(raw), name, true, report),
-        None => {
-            report.push(&Path::new(name), "is not valid UTF-8 text", "InvalidType");
-            None
-        }
-    }
+    path_part(path, index, &[prefix, suffix], 0, name, report)
 }
 
 /// Parses a list path parameter (`simple` style, comma-separated).
@@ -165,7 +241,40 @@ pub fn path_list<T: FromParam>(
     name: &'static str,
     report: &mut Report,
 ) -> Option<Vec<T>> {
-    match path_segment(path, index, prefix, suffix) {
+    path_part_list(path, index, &[prefix, suffix], 0, name, report)
+}
+
+/// Parses a path parameter that shares its segment with others (see
+/// [`path_segment_part`]); a part that is not UTF-8 once decoded is an
+/// `InvalidType` problem.
+pub fn path_part<T: FromParam>(
+    path: &str,
+    index: usize,
+    fixed: &[&str],
+    which: usize,
+    name: &'static str,
+    report: &mut Report,
+) -> Option<T> {
+    match path_segment_part(path, index, fixed, which) {
+        Some(raw) => value(Some(raw), name, true, report),
+        None => {
+            report.push(&Path::new(name), "is not valid UTF-8 text", "InvalidType");
+            None
+        }
+    }
+}
+
+/// Parses a list path parameter (`simple` style, comma-separated) that
+/// shares its segment with others (see [`path_segment_part`]).
+pub fn path_part_list<T: FromParam>(
+    path: &str,
+    index: usize,
+    fixed: &[&str],
+    which: usize,
+    name: &'static str,
+    report: &mut Report,
+) -> Option<Vec<T>> {
+    match path_segment_part(path, index, fixed, which) {
         Some(raw) => list(Some(raw), ',', name, true, report),
         None => {
             report.push(&Path::new(name), "is not valid UTF-8 text", "InvalidType");
@@ -507,6 +616,58 @@ mod tests {
             problems(&report),
             ["name: is not valid UTF-8 text (InvalidType)"]
         );
+    }
+
+    #[test]
+    fn parameters_sharing_a_segment_split_at_its_fixed_text_from_the_right() {
+        let fixed = ["", "-", ".zip"];
+        let part = |path, which| path_segment_part(path, 2, &fixed, which);
+        assert_eq!(part("/p/my-tool-1.2.zip", 0).as_deref(), Some("my-tool"));
+        assert_eq!(part("/p/my-tool-1.2.zip", 1).as_deref(), Some("1.2"));
+        // An encoded separator is the parameter's own text.
+        assert_eq!(part("/p/a-1%2D2.zip", 0).as_deref(), Some("a"));
+        assert_eq!(part("/p/a-1%2D2.zip", 1).as_deref(), Some("1-2"));
+        assert_eq!(part("/p/tool.zip", 0), None);
+        assert_eq!(part("/p/a-1.tar", 0), None);
+        assert_eq!(part("/p/-.zip", 0).as_deref(), Some(""));
+        let compare = ["", "...", ""];
+        assert_eq!(
+            path_segment_part("/c/main...v1.2", 2, &compare, 1).as_deref(),
+            Some("v1.2")
+        );
+        let mut report = Report::new();
+        let version: Option<u8> = path_part("/p/x-7.zip", 2, &fixed, 1, "version", &mut report);
+        assert_eq!(version, Some(7));
+        let ids: Option<Vec<u8>> = path_part_list("/p/x-1,2.zip", 2, &fixed, 1, "ids", &mut report);
+        assert_eq!(ids, Some(vec![1, 2]));
+        let broken: Option<String> = path_part("/p/%FF-1.zip", 2, &fixed, 0, "name", &mut report);
+        assert_eq!(broken, None);
+        assert_eq!(
+            problems(&report),
+            ["name: is not valid UTF-8 text (InvalidType)"]
+        );
+    }
+
+    #[test]
+    fn a_path_fits_a_template_segment_by_segment() {
+        assert!(path_fits("/files/a.json", "/files/{name}.json"));
+        assert!(path_fits("/files/.json", "/files/{name}.json"));
+        assert!(!path_fits("/files/a", "/files/{name}.json"));
+        assert!(!path_fits("/files/a.json/x", "/files/{name}.json"));
+        assert!(!path_fits("/files", "/files/{name}.json"));
+        assert!(!path_fits("/other/a.json", "/files/{name}.json"));
+        assert!(path_fits(
+            "/v2.1/p/a-1.zip",
+            "/v{major}.{minor}/p/{name}-{version}.zip"
+        ));
+        assert!(!path_fits(
+            "/v2/p/a-1.zip",
+            "/v{major}.{minor}/p/{name}-{version}.zip"
+        ));
+        assert!(path_fits("/files/a", "/files/{id}"));
+        assert!(path_fits("/", "/"));
+        assert_eq!(fixed_text("v{major}.{minor}"), ["v", ".", ""]);
+        assert_eq!(fixed_text("{id}"), ["", ""]);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod dynamic_query;
 mod error_format;
 mod forms;
 mod params;
+mod paths;
 mod responses;
 mod routes;
 mod security;

@@ -176,22 +176,33 @@ pub(crate) fn read(
     let wrap = wrap(&kind);
     let value = match (&param.location, &kind) {
         (ParamLocation::Path, kind) => {
-            let (index, prefix, suffix) = path_position(path_template, wire).ok_or_else(|| {
+            let PathPosition {
+                index,
+                fixed,
+                which,
+            } = path_position(path_template, wire).ok_or_else(|| {
                 unsupported(
                     server,
                     param,
-                    "a path parameter must fill a path segment, with at most some fixed text \
-                         around it, for the server stubs to tell it from the rest; \
+                    "two path parameters with no fixed text between them (`{id}{format}`) \
+                         cannot be told apart by the server stubs; \
                          `generate --client-only` makes the client alone",
                 )
             })?;
             let index = Literal::usize_unsuffixed(index);
-            match kind {
-                Kind::Scalar(_) => quote! {
+            let which = Literal::usize_unsuffixed(which);
+            match (kind, fixed.as_slice()) {
+                (Kind::Scalar(_), [prefix, suffix]) => quote! {
                     params::path(parts.uri.path(), #index, #prefix, #suffix, #wire, &mut report)
                 },
-                Kind::List { .. } => quote! {
+                (Kind::List { .. }, [prefix, suffix]) => quote! {
                     params::path_list(parts.uri.path(), #index, #prefix, #suffix, #wire, &mut report)
+                },
+                (Kind::Scalar(_), fixed) => quote! {
+                    params::path_part(parts.uri.path(), #index, &[#(#fixed),*], #which, #wire, &mut report)
+                },
+                (Kind::List { .. }, fixed) => quote! {
+                    params::path_part_list(parts.uri.path(), #index, &[#(#fixed),*], #which, #wire, &mut report)
                 },
             }
         }
@@ -367,36 +378,80 @@ pub(crate) fn checks(server: &Server<'_>, param: &Parameter, local: &Ident) -> T
     }
 }
 
-/// The segment of `template` that holds `{wire}`, and the fixed text before
-/// and after it in that segment.
-fn path_position(template: &str, wire: &str) -> Option<(usize, String, String)> {
+/// Where a path parameter is in its template.
+#[derive(Debug, PartialEq)]
+struct PathPosition {
+    /// The segment that holds it, counting the empty one before the first `/`.
+    index: usize,
+    /// The segment's fixed text: before its first parameter, between each
+    /// two, after the last (`{name}-{version}.zip`: `["", "-", ".zip"]`).
+    fixed: Vec<String>,
+    /// Which of the segment's parameters it is.
+    which: usize,
+}
+
+/// Where `{wire}` is in `template`; `None` when it is not there, or when its
+/// segment has two parameters with no fixed text between them, which no
+/// server can tell apart.
+fn path_position(template: &str, wire: &str) -> Option<PathPosition> {
     let marker = format!("{{{wire}}}");
-    template
+    let (index, segment) = template
         .split('/')
         .enumerate()
-        .find_map(|(index, segment)| {
-            let start = segment.find(&marker)?;
-            let prefix = &segment[..start];
-            let suffix = &segment[start + marker.len()..];
-            let fixed = |text: &str| !text.contains(['{', '}']);
-            (fixed(prefix) && fixed(suffix)).then(|| (index, prefix.to_owned(), suffix.to_owned()))
-        })
+        .find(|(_, segment)| segment.contains(&marker))?;
+    let mut fixed = Vec::new();
+    let mut which = None;
+    let mut rest = segment;
+    while let Some(open) = rest.find('{') {
+        fixed.push(rest[..open].to_owned());
+        let close = open + rest[open..].find('}')?;
+        if rest[open..=close] == marker {
+            which = Some(fixed.len() - 1);
+        }
+        rest = &rest[close + 1..];
+    }
+    fixed.push(rest.to_owned());
+    let between = &fixed[1..fixed.len() - 1];
+    if between.iter().any(String::is_empty) {
+        return None;
+    }
+    Some(PathPosition {
+        index,
+        fixed,
+        which: which?,
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::path_position;
+    use super::{PathPosition, path_position};
 
     #[test]
     fn finds_path_parameters_by_segment() {
+        let position = |index, fixed: &[&str], which| {
+            Some(PathPosition {
+                index,
+                fixed: fixed.iter().map(|text| text.to_string()).collect(),
+                which,
+            })
+        };
         assert_eq!(
             path_position("/openapi/v1/Customers/{customerNo}", "customerNo"),
-            Some((4, String::new(), String::new()))
+            position(4, &["", ""], 0)
         );
         assert_eq!(
             path_position("/files/{name}.json", "name"),
-            Some((2, String::new(), ".json".to_owned()))
+            position(2, &["", ".json"], 0)
         );
-        assert_eq!(path_position("/a/{x}-{y}", "x"), None);
+        assert_eq!(
+            path_position("/a/{x}-{y}.zip", "y"),
+            position(2, &["", "-", ".zip"], 1)
+        );
+        assert_eq!(
+            path_position("/v{major}.{minor}/{x}", "minor"),
+            position(1, &["v", ".", ""], 1)
+        );
+        assert_eq!(path_position("/a/{x}{y}", "x"), None);
+        assert_eq!(path_position("/a/{x}", "y"), None);
     }
 }

@@ -3,11 +3,11 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Auth, Op, Server, dynamic_query, forms, params, security};
+use super::{Auth, Op, Server, dynamic_query, forms, params, paths, security};
 use crate::emit::docs;
 use crate::emit::models::checks::CheckContext;
 use crate::error::{Error, Result};
-use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty};
+use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty, template_shape};
 use crate::lower::names::Namespace;
 
 /// The handlers' own local variables, which parameters must not shadow
@@ -38,7 +38,10 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         .collect::<Result<Vec<_>>>()?;
     let body = quote!(#(#handlers)*);
     let models = Server::models_import(&body);
-    let uses = |name: &str| body.to_string().contains(&format!("{name} ::"));
+    let uses = |name: &str| {
+        let marker = format!("{name} ::");
+        body.to_string().contains(&marker) || routes.to_string().contains(&marker)
+    };
     let mut runtime: Vec<Ident> = Vec::new();
     for module in [
         "body",
@@ -141,35 +144,53 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
 
 fn route_tokens(server: &Server<'_>) -> TokenStream {
     let trait_name = &server.trait_name;
-    // Paths in document order, each with its methods.
-    let mut paths: Vec<(&str, Vec<&Op<'_>>)> = Vec::new();
+    // Routes in document order, each with its templates' operations.
+    let mut routes: Vec<Route<'_>> = Vec::new();
     for op in &server.ops {
-        match paths.iter_mut().find(|(path, _)| *path == op.op.path) {
-            Some((_, ops)) => ops.push(op),
-            None => paths.push((&op.op.path, vec![op])),
+        let (path, narrower) = paths::axum_route(&op.op.path);
+        let shape = template_shape(&path);
+        let index = match routes.iter().position(|r| r.shape == shape) {
+            Some(index) => index,
+            None => {
+                routes.push(Route {
+                    path,
+                    shape,
+                    narrower: false,
+                    templates: 0,
+                    ops: Vec::new(),
+                });
+                routes.len() - 1
+            }
+        };
+        let route = &mut routes[index];
+        if !route.ops.iter().any(|o| o.op.path == op.op.path) {
+            route.templates += 1;
         }
+        route.narrower |= narrower;
+        route.ops.push(op);
     }
-    let routes = paths.iter().map(|(path, ops)| {
+    let routes = routes.iter().map(|route| {
+        let path = &route.path;
+        let ops = &route.ops;
         let mut methods: Vec<Method> = ops.iter().map(|op| op.op.method).collect();
         if methods.contains(&Method::Get) && !methods.contains(&Method::Head) {
             methods.push(Method::Head);
         }
         methods.sort();
+        methods.dedup();
         let allow = methods
             .iter()
             .map(|m| m.as_str())
             .collect::<Vec<_>>()
             .join(", ");
-        let mut chain = TokenStream::new();
-        for (i, op) in ops.iter().enumerate() {
-            let method = format_ident!("{}", op.op.method.as_str().to_ascii_lowercase());
-            let handler = op.fn_name();
-            chain.extend(if i == 0 {
-                quote!(axum::routing::#method(#handler::<A>))
-            } else {
-                quote!(.#method(#handler::<A>))
-            });
-        }
+        let chain = if route.templates == 1 && !route.narrower {
+            method_chain(ops.iter().map(|op| {
+                let handler = op.fn_name();
+                (op.op.method, quote!(#handler::<A>))
+            }))
+        } else {
+            method_chain(shared_route_handlers(ops))
+        };
         quote! {
             .route(
                 #path,
@@ -243,6 +264,77 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
 
         #shared_struct
     }
+}
+
+/// The operations axum serves on one route: those of one template, or of
+/// several that come to the same route (see [`paths`]).
+struct Route<'a> {
+    /// The route as axum is given it: the first template's.
+    path: String,
+    /// The route without its parameters' names.
+    shape: String,
+    /// Whether a template matches fewer paths than the route.
+    narrower: bool,
+    /// How many templates share the route.
+    templates: usize,
+    ops: Vec<&'a Op<'a>>,
+}
+
+/// `axum::routing::get(…).post(…)…`: a handler per method.
+fn method_chain(handlers: impl Iterator<Item = (Method, TokenStream)>) -> TokenStream {
+    let mut chain = TokenStream::new();
+    for (i, (method, handler)) in handlers.enumerate() {
+        let method = format_ident!("{}", method.as_str().to_ascii_lowercase());
+        chain.extend(if i == 0 {
+            quote!(axum::routing::#method(#handler))
+        } else {
+            quote!(.#method(#handler))
+        });
+    }
+    chain
+}
+
+/// A handler per method of a route that several templates share, or that
+/// matches more paths than its template: it hands the request to the
+/// operation whose template the path fits.
+fn shared_route_handlers(ops: &[&Op<'_>]) -> impl Iterator<Item = (Method, TokenStream)> {
+    let mut methods: Vec<Method> = Vec::new();
+    for op in ops {
+        if !methods.contains(&op.op.method) {
+            methods.push(op.op.method);
+        }
+    }
+    let handlers: Vec<(Method, TokenStream)> = methods
+        .into_iter()
+        .map(|method| {
+            let mut candidates: Vec<&Op<'_>> = ops
+                .iter()
+                .copied()
+                .filter(|op| op.op.method == method)
+                .collect();
+            candidates.sort_by_key(|op| std::cmp::Reverse(paths::fixed_len(&op.op.path)));
+            let candidates: Vec<(&str, bool, TokenStream)> = candidates
+                .iter()
+                .map(|op| {
+                    let handler = op.fn_name();
+                    let narrower = paths::axum_route(&op.op.path).1;
+                    (op.op.path.as_str(), narrower, quote!(#handler::<A>))
+                })
+                .collect();
+            let handler = match candidates.as_slice() {
+                // The method's one template fits every path of the route.
+                [(_, false, handler)] => handler.clone(),
+                _ => {
+                    let body = paths::dispatch(&candidates);
+                    quote! {
+                        |state: State<Arc<Shared<A>>>, request: Request| async move { #body }
+                    }
+                }
+            };
+            (method, handler)
+        })
+        .collect();
+    handlers.into_iter()
 }
 
 fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {

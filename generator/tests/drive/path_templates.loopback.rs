@@ -1,0 +1,214 @@
+//! Path templates axum cannot take as they are: the generated router sends
+//! each request to the operation whose template its path fits, splits a
+//! segment that holds several parameters at its fixed text, and answers
+//! 404 for a path that fits none; the generated client builds each path.
+
+use std::net::SocketAddr;
+
+use fixture_path_templates_client::Client;
+use fixture_path_templates_client::models::Match;
+use fixture_path_templates_client::models::serde_json::{self, Value};
+use fixture_path_templates_server::responses::{
+    CompareRangeResponse, CompareRefsResponse, DeleteFileResponse, GetFileAsJsonResponse,
+    GetFileResponse, GetPackageResponse,
+};
+use fixture_path_templates_server::{
+    ApiError, ArchiveApi, CompareRangeRequest, CompareRefsRequest, DeleteFileRequest,
+    GetFileAsJsonRequest, GetFileRequest, GetPackageRequest, RequestContext, router,
+};
+
+/// Answers with the operation reached and the path parameters it got.
+struct Echo;
+
+fn matched(operation: &str, values: &[&str]) -> Match {
+    Match::new(operation, values.iter().map(|v| v.to_string()).collect())
+}
+
+impl ArchiveApi for Echo {
+    async fn get_file_as_json(
+        &self,
+        _: RequestContext,
+        request: GetFileAsJsonRequest,
+    ) -> Result<GetFileAsJsonResponse, ApiError> {
+        let body = matched("getFileAsJson", &[&request.name]);
+        Ok(GetFileAsJsonResponse::Ok { body })
+    }
+
+    async fn get_file(
+        &self,
+        _: RequestContext,
+        request: GetFileRequest,
+    ) -> Result<GetFileResponse, ApiError> {
+        let body = matched("getFile", &[&request.id]);
+        Ok(GetFileResponse::Ok { body })
+    }
+
+    async fn delete_file(
+        &self,
+        _: RequestContext,
+        request: DeleteFileRequest,
+    ) -> Result<DeleteFileResponse, ApiError> {
+        let body = matched("deleteFile", &[&request.id]);
+        Ok(DeleteFileResponse::Ok { body })
+    }
+
+    async fn get_package(
+        &self,
+        _: RequestContext,
+        request: GetPackageRequest,
+    ) -> Result<GetPackageResponse, ApiError> {
+        let body = matched("getPackage", &[&request.name, &request.version.to_string()]);
+        Ok(GetPackageResponse::Ok { body })
+    }
+
+    async fn compare_range(
+        &self,
+        _: RequestContext,
+        request: CompareRangeRequest,
+    ) -> Result<CompareRangeResponse, ApiError> {
+        let body = matched("compareRange", &[&request.basehead]);
+        Ok(CompareRangeResponse::Ok { body })
+    }
+
+    async fn compare_refs(
+        &self,
+        _: RequestContext,
+        request: CompareRefsRequest,
+    ) -> Result<CompareRefsResponse, ApiError> {
+        let body = matched("compareRefs", &[&request.base, &request.head]);
+        Ok(CompareRefsResponse::Ok { body })
+    }
+}
+
+async fn serve() -> (SocketAddr, Client) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router(Echo)).await });
+    let client = Client::builder()
+        .base_url(format!("http://{addr}"))
+        .build()
+        .unwrap();
+    (addr, client)
+}
+
+/// Sends `method path`; the answer's status, `Allow` header and JSON body.
+async fn send(addr: SocketAddr, method: &str, path: &str) -> (u16, Option<String>, Value) {
+    let method = fixture_path_templates_client::reqwest::Method::from_bytes(method.as_bytes())
+        .unwrap();
+    let answer = fixture_path_templates_client::reqwest::Client::new()
+        .request(method, format!("http://{addr}{path}"))
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status().as_u16();
+    let allow = answer
+        .headers()
+        .get("allow")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let body = serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap();
+    (status, allow, body)
+}
+
+/// The operation a request reached and the parameters it got.
+async fn reached(addr: SocketAddr, method: &str, path: &str) -> (String, Vec<String>) {
+    let (status, _, body) = send(addr, method, path).await;
+    assert_eq!(status, 200, "{method} {path}: {body}");
+    let found: Match = serde_json::from_value(body).unwrap();
+    (found.operation, found.values)
+}
+
+fn expect(operation: &str, values: &[&str]) -> (String, Vec<String>) {
+    (
+        operation.to_owned(),
+        values.iter().map(|v| v.to_string()).collect(),
+    )
+}
+
+#[tokio::test]
+async fn a_request_reaches_the_operation_whose_template_its_path_fits() {
+    let (addr, _) = serve().await;
+    assert_eq!(
+        reached(addr, "GET", "/files/report.json").await,
+        expect("getFileAsJson", &["report"])
+    );
+    assert_eq!(
+        reached(addr, "GET", "/files/report").await,
+        expect("getFile", &["report"])
+    );
+    // `/files/{id}` alone has DELETE: it takes the `.json` path as its id.
+    assert_eq!(
+        reached(addr, "DELETE", "/files/report.json").await,
+        expect("deleteFile", &["report.json"])
+    );
+    assert_eq!(
+        reached(addr, "GET", "/compare/main...v1.2").await,
+        expect("compareRefs", &["main", "v1.2"])
+    );
+    assert_eq!(
+        reached(addr, "GET", "/compare/main..v1.2").await,
+        expect("compareRange", &["main..v1.2"])
+    );
+}
+
+#[tokio::test]
+async fn a_segment_of_several_parameters_splits_at_its_fixed_text() {
+    let (addr, _) = serve().await;
+    // The earlier parameter takes the longest text: the last `-` separates.
+    assert_eq!(
+        reached(addr, "GET", "/packages/my-tool-3.zip").await,
+        expect("getPackage", &["my-tool", "3"])
+    );
+    // Split before decoding: an encoded `-` is the parameter's own.
+    assert_eq!(
+        reached(addr, "GET", "/packages/a%2Db-3.zip").await,
+        expect("getPackage", &["a-b", "3"])
+    );
+    // Each part is read and checked as its parameter.
+    let (status, _, body) = send(addr, "GET", "/packages/tool-0.zip").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.to_string().contains("version"), "{body}");
+}
+
+#[tokio::test]
+async fn a_path_that_fits_no_template_of_its_route_is_not_found() {
+    let (addr, _) = serve().await;
+    for path in ["/packages/tool.zip", "/packages/tool-3.tar", "/packages/tool"] {
+        let (status, _, body) = send(addr, "GET", path).await;
+        assert_eq!(status, 404, "{path}: {body}");
+    }
+    // A method no template of the route has.
+    let (status, allow, _) = send(addr, "POST", "/files/report.json").await;
+    assert_eq!(status, 405);
+    assert_eq!(allow.as_deref(), Some("GET, DELETE, HEAD"));
+    // HEAD is answered where GET is, by the same template's operation.
+    let answer = fixture_path_templates_client::reqwest::Client::new()
+        .head(format!("http://{addr}/packages/tool-3.zip"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+}
+
+#[tokio::test]
+async fn the_client_builds_each_template_and_the_server_reads_it_back() {
+    let (_, client) = serve().await;
+    assert_eq!(
+        client.get_file_as_json("a b").await.unwrap(),
+        matched("getFileAsJson", &["a b"])
+    );
+    assert_eq!(client.get_file("a").await.unwrap(), matched("getFile", &["a"]));
+    assert_eq!(
+        client.get_package("my-tool", 12).await.unwrap(),
+        matched("getPackage", &["my-tool", "12"])
+    );
+    assert_eq!(
+        client.compare_refs("main", "feature/x").await.unwrap(),
+        matched("compareRefs", &["main", "feature/x"])
+    );
+    assert_eq!(
+        client.compare_range("main...dev").await.unwrap(),
+        // One parameter holding `...` is the other template's path: the
+        // server cannot tell them apart, and the one with more fixed text wins.
+        matched("compareRefs", &["main", "dev"])
+    );
+}
