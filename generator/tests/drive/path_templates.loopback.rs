@@ -205,6 +205,16 @@ async fn the_client_builds_each_template_and_the_server_reads_it_back() {
         client.compare_refs("main", "feature/x").await.unwrap(),
         matched("compareRefs", &["main", "feature/x"])
     );
+    // The client encodes a separator inside a value (`.` as `%2E`), so
+    // that the server's split finds both values whole.
+    assert_eq!(
+        client.compare_refs("v1...v2", "x...y").await.unwrap(),
+        matched("compareRefs", &["v1...v2", "x...y"])
+    );
+    assert_eq!(
+        client.get_package("my-tool-2", 12).await.unwrap(),
+        matched("getPackage", &["my-tool-2", "12"])
+    );
     assert_eq!(
         client.compare_range("main...dev").await.unwrap(),
         // One parameter holding `...` is the other template's path: the

@@ -142,12 +142,24 @@ impl Call {
     }
 
     /// Fills `{name}` in the path; arrays are comma-separated (`simple`).
+    ///
+    /// Where the parameter shares its segment with others
+    /// (`{name}-{version}.zip`), the characters of the fixed text between
+    /// them are percent-encoded in the value too, so that a server
+    /// splitting the segment there finds each value whole (`my-tool` is
+    /// sent as `my%2Dtool`).
     pub fn path_param<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) {
+        let marker = format!("{{{name}}}");
+        let separators = separators_beside(self.template, &marker);
         let text = match items(value) {
-            Some(items) => join(&items, ","),
+            Some(items) => items
+                .iter()
+                .map(|item| encode_also(item, &separators))
+                .collect::<Vec<_>>()
+                .join(","),
             None => String::new(),
         };
-        self.path = self.path.replace(&format!("{{{name}}}"), &text);
+        self.path = self.path.replace(&marker, &text);
     }
 
     /// Adds a query parameter; nothing when `value` is `None`. Arrays are
@@ -314,15 +326,46 @@ fn join(items: &[String], delimiter: &str) -> String {
 
 /// Percent-encodes everything but RFC 3986's unreserved characters.
 pub(super) fn encode(text: &str) -> String {
+    encode_also(text, &[])
+}
+
+/// Percent-encodes everything but RFC 3986's unreserved characters, and
+/// the bytes of `also` (unreserved ones a server must not take as a
+/// separator).
+fn encode_also(text: &str, also: &[u8]) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+        let unreserved = byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~');
+        if unreserved && !also.contains(&byte) {
             out.push(char::from(byte));
         } else {
             out.push_str(&format!("%{byte:02X}"));
         }
     }
     out
+}
+
+/// The bytes of the fixed text between the parameters of the segment of
+/// `template` that holds `marker` (`-` for `{name}-{version}.zip`); none
+/// when the parameter has its segment to itself.
+fn separators_beside(template: &str, marker: &str) -> Vec<u8> {
+    let Some(segment) = template.split('/').find(|s| s.contains(marker)) else {
+        return Vec::new();
+    };
+    let mut between = Vec::new();
+    let mut rest = segment;
+    let mut after_parameter = false;
+    while let Some(open) = rest.find('{') {
+        if after_parameter {
+            between.extend_from_slice(&rest.as_bytes()[..open]);
+        }
+        after_parameter = true;
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        rest = &rest[open + close + 1..];
+    }
+    between
 }
 
 /// What every call of a client shares: the HTTP client, base URL, time-out,
@@ -763,6 +806,22 @@ mod tests {
         let mut call = call();
         call.path_param("id", &["A/1", "b c"]);
         assert_eq!(call.path, "/orders/A%2F1,b%20c/lines");
+    }
+
+    #[test]
+    fn a_parameter_sharing_its_segment_has_the_separators_encoded() {
+        let mut call = Call::new("getPackage", Method::GET, "/p/{name}-{version}.zip", &[]);
+        call.path_param("name", "my-tool.x");
+        call.path_param("version", "1-2");
+        // `.` is fixed text after the last parameter, not between two.
+        assert_eq!(call.path, "/p/my%2Dtool.x-1%2D2.zip");
+        let mut call = Call::new("compare", Method::GET, "/c/{base}...{head}", &[]);
+        call.path_param("base", "v1.0");
+        call.path_param("head", "main");
+        assert_eq!(call.path, "/c/v1%2E0...main");
+        let mut call = Call::new("getFile", Method::GET, "/f/{name}.json", &[]);
+        call.path_param("name", "a.b-c");
+        assert_eq!(call.path, "/f/a.b-c.json");
     }
 
     #[test]
