@@ -372,13 +372,9 @@ impl<'d> OperationLowering<'_, 'd> {
         match values {
             None if style == ParamStyle::DeepObject => Ok((ParamStyle::Form, false)),
             None => Ok((style, false)),
-            Some(crate::ir::ObjectValues::Flat) if spreads => Ok((style, true)),
-            Some(crate::ir::ObjectValues::Nested(property)) if spreads => Err(self.doc.unsupported(
-                &at.push("schema"),
-                format!(
-                    "the properties of an object query parameter must be scalars or arrays of them; `{property}` is not"
-                ),
-            )),
+            // Nested objects too: the client writes them `name[key][sub]=…`;
+            // the server stubs refuse them (`emit::server::forms`).
+            Some(_) if spreads => Ok((style, true)),
             Some(_) if matches!(shape.ty, Ty::Map(_)) => Err(self.doc.unsupported(
                 &at.push("schema"),
                 "an object parameter is supported in the query, as `deepObject` or exploded `form` style",

@@ -11,7 +11,9 @@ use crate::file::File;
 impl Call {
     /// Adds an object query parameter: each property as `name[key]=value`
     /// (`deep`, the `deepObject` style) or as `key=value` (exploded `form`
-    /// style), an array's items repeated; nothing for `None`.
+    /// style), an array's items repeated, a nested object's properties as
+    /// `name[key][sub]=value` (`key[sub]=value`), as Stripe's API and the
+    /// `qs` convention write them; nothing for `None`.
     pub fn query_object<T: Serialize + ?Sized>(&mut self, name: &str, value: &T, deep: bool) {
         let object = match serde_json::to_value(value) {
             Ok(Value::Object(object)) => object,
@@ -28,9 +30,22 @@ impl Call {
             } else {
                 key.clone()
             };
-            for item in items(value).unwrap_or_default() {
-                self.query_pair(&pair_name, &encode(&item));
+            self.query_spread(&pair_name, value);
+        }
+    }
+
+    /// Adds `value` under `pair_name`: an object's properties as
+    /// `pair_name[key]`, in turn; an array's items repeated; a scalar as
+    /// its text.
+    fn query_spread(&mut self, pair_name: &str, value: &Value) {
+        if let Value::Object(object) = value {
+            for (key, value) in object {
+                self.query_spread(&format!("{pair_name}[{key}]"), value);
             }
+            return;
+        }
+        for item in items(value).unwrap_or_default() {
+            self.query_pair(pair_name, &encode(&item));
         }
     }
 

@@ -809,6 +809,24 @@ mod tests {
     }
 
     #[test]
+    fn an_object_query_parameter_spreads_nested_objects_in_brackets() {
+        let value = serde_json::json!({"a": "x", "when": {"gt": 1, "lt": 5}, "tags": ["p", "q"]});
+        let mut deep = call();
+        deep.query_object("filter", &value, true);
+        assert_eq!(
+            deep.query,
+            "filter%5Ba%5D=x&filter%5Btags%5D=p&filter%5Btags%5D=q\
+             &filter%5Bwhen%5D%5Bgt%5D=1&filter%5Bwhen%5D%5Blt%5D=5"
+        );
+        let mut form = call();
+        form.query_object("filter", &value, false);
+        assert_eq!(
+            form.query,
+            "a=x&tags=p&tags=q&when%5Bgt%5D=1&when%5Blt%5D=5"
+        );
+    }
+
+    #[test]
     fn a_parameter_sharing_its_segment_has_the_separators_encoded() {
         let mut call = Call::new("getPackage", Method::GET, "/p/{name}-{version}.zip", &[]);
         call.path_param("name", "my-tool.x");

@@ -11,7 +11,8 @@ use super::{Op, Server};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{
-    Files, FormPart, Multipart, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind, struct_of,
+    Files, FormPart, Multipart, ObjectValues, ParamStyle, Parameter, Primitive, Shape, Ty,
+    TypeKind, object_values, struct_of,
 };
 
 /// How each field of an object of `shape` is typed from its text, or
@@ -90,6 +91,18 @@ pub(crate) fn read_object(
     local: &Ident,
     others: &[&str],
 ) -> Result<TokenStream> {
+    if let Some(ObjectValues::Nested(property)) = object_values(&server.cx.api.types, &param.shape)
+    {
+        return Err(Error::unsupported(
+            server.source(),
+            &param.origin.push("schema"),
+            format!(
+                "the server stubs read the properties of an object query parameter when they are \
+                 scalars or arrays of them; `{property}` is not; \
+                 `generate --client-only` makes the client alone"
+            ),
+        ));
+    }
     let fields = field_kinds(server, &param.shape).ok_or_else(|| {
         Error::unsupported(
             server.source(),
