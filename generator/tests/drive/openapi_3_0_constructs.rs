@@ -2,7 +2,7 @@
 //! writes them.
 
 use fixture_openapi_3_0_constructs_models::{
-    Code, Contact, Level, Pet, Record, RecordTxt, Settings, Switch, validation,
+    Code, Contact, Grid, Level, Pet, Record, RecordTxt, Settings, Switch, validation,
 };
 use serde_json::json;
 
@@ -91,4 +91,21 @@ fn settings_round_trip_and_validate() {
         report.problems()
     );
     assert_eq!(Level::from_value(2), Some(Level::V2));
+}
+
+#[test]
+fn constraints_two_levels_down_are_checked_in_raw_json_and_typed_values() {
+    let body = json!({
+        "rows": [["abc", "toolong"], ["ok"]],
+        "currencies": {"US": ["usd", "dollars"]},
+    });
+    let problems = |report: validation::Report| -> Vec<String> {
+        report.problems().iter().map(|p| p.property.clone()).collect()
+    };
+    let raw = problems(validation::check_json::<Grid>(&body, "body"));
+    assert_eq!(raw, ["rows[0][1]", "currencies.US[1]"], "{raw:?}");
+    let grid: Grid = serde_json::from_value(body).unwrap();
+    let mut report = validation::Report::new();
+    validation::Validate::validate(&grid, &mut validation::Path::new("body"), &mut report);
+    assert_eq!(problems(report), raw);
 }

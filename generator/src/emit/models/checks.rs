@@ -113,7 +113,15 @@ impl CheckContext<'_> {
         let counts = self.count_checks(&shape.checks, expr);
         let walk = quote!(#runtime::walk::<#ty>(#expr, path, #report););
         let own = self.own_checks(&shape.checks, &shape.ty, expr, true);
-        let nested = match &shape.ty {
+        let nested = self.json_nested(&shape.ty, expr);
+        quote!(#counts #walk #own #nested)
+    }
+
+    /// The constraints of the items of an array, or of the values of a map,
+    /// in the raw JSON value `expr`, at any depth (an array of arrays of
+    /// bounded strings); nothing when they have none.
+    fn json_nested(&self, ty: &Ty, expr: &TokenStream) -> TokenStream {
+        match ty {
             Ty::Array(item) if item.has_own_checks() => {
                 let inner = self.json_constraints(item, &quote!(item));
                 quote! {
@@ -139,8 +147,7 @@ impl CheckContext<'_> {
                 }
             }
             _ => TokenStream::new(),
-        };
-        quote!(#counts #walk #own #nested)
+        }
     }
 
     /// The constraints of `shape` on raw JSON, without the type walk (which
@@ -148,7 +155,8 @@ impl CheckContext<'_> {
     fn json_constraints(&self, shape: &Shape, expr: &TokenStream) -> TokenStream {
         let counts = self.count_checks(&shape.checks, expr);
         let own = self.own_checks(&shape.checks, &shape.ty, expr, true);
-        let body = quote!(#counts #own);
+        let nested = self.json_nested(&shape.ty, expr);
+        let body = quote!(#counts #own #nested);
         if shape.nullable && !body.is_empty() {
             quote!(if !#expr.is_null() { #body })
         } else {

@@ -312,6 +312,168 @@ impl validation::ValidateJson for GetExportResponse {
     }
 }
 
+/// The `Grid` schema.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Grid {
+    /// The `rows` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<Vec<Vec<String>>>,
+    /// The `currencies` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currencies: Option<std::collections::BTreeMap<String, Vec<String>>>,
+}
+
+impl Grid {
+    /// The `Grid` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            rows: None,
+            currencies: None,
+        }
+    }
+    /// Sets `rows` (the `rows` property).
+    #[must_use]
+    pub fn with_rows(mut self, rows: Vec<Vec<String>>) -> Self {
+        self.rows = Some(rows);
+        self
+    }
+    /// Sets `currencies` (the `currencies` property).
+    #[must_use]
+    pub fn with_currencies(
+        mut self,
+        currencies: std::collections::BTreeMap<String, Vec<String>>,
+    ) -> Self {
+        self.currencies = Some(currencies);
+        self
+    }
+}
+
+impl validation::Validate for Grid {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("rows");
+        let value = &self.rows;
+        if let Some(value) = value {
+            for (index, item) in value.iter().enumerate() {
+                path.push_index(index);
+                for (index, item) in item.iter().enumerate() {
+                    path.push_index(index);
+                    {
+                        let text: &str = item;
+                        validation::check_length(
+                            text,
+                            None,
+                            Some(3),
+                            None,
+                            path,
+                            report,
+                        );
+                    }
+                    path.pop();
+                }
+                path.pop();
+            }
+        }
+        path.pop();
+        path.push_key("currencies");
+        let value = &self.currencies;
+        if let Some(value) = value {
+            for (key, item) in value {
+                path.push_key(key);
+                for (index, item) in item.iter().enumerate() {
+                    path.push_index(index);
+                    {
+                        let text: &str = item;
+                        validation::check_length(
+                            text,
+                            None,
+                            Some(3),
+                            None,
+                            path,
+                            report,
+                        );
+                    }
+                    path.pop();
+                }
+                path.pop();
+            }
+        }
+        path.pop();
+    }
+}
+
+impl validation::ValidateJson for Grid {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        if let Some(value) = object.get("rows") {
+            path.push_key("rows");
+            if !value.is_null() {
+                validation::walk::<Vec<Vec<String>>>(value, path, report);
+                if let Some(items) = value.as_array() {
+                    for (index, item) in items.iter().enumerate() {
+                        path.push_index(index);
+                        if let Some(items) = item.as_array() {
+                            for (index, item) in items.iter().enumerate() {
+                                path.push_index(index);
+                                if let Some(text) = item.as_str() {
+                                    validation::check_length(
+                                        text,
+                                        None,
+                                        Some(3),
+                                        None,
+                                        path,
+                                        report,
+                                    );
+                                }
+                                path.pop();
+                            }
+                        }
+                        path.pop();
+                    }
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("currencies") {
+            path.push_key("currencies");
+            if !value.is_null() {
+                validation::walk::<
+                    std::collections::BTreeMap<String, Vec<String>>,
+                >(value, path, report);
+                if let Some(object) = value.as_object() {
+                    for (key, item) in object {
+                        path.push_key(key);
+                        if let Some(items) = item.as_array() {
+                            for (index, item) in items.iter().enumerate() {
+                                path.push_index(index);
+                                if let Some(text) = item.as_str() {
+                                    validation::check_length(
+                                        text,
+                                        None,
+                                        Some(3),
+                                        None,
+                                        path,
+                                        report,
+                                    );
+                                }
+                                path.pop();
+                            }
+                        }
+                        path.pop();
+                    }
+                }
+            }
+            path.pop();
+        }
+    }
+}
+
 /// The `Level` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
