@@ -7,47 +7,22 @@ use super::{Api, Field, Multipart, Primitive, Shape, StructDef, Ty, TypeDef, Typ
 /// How deep the named types a helper follows may nest (aliases of aliases).
 const MAX_DEPTH: usize = 16;
 
-/// What an object's values are.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ObjectValues {
-    /// Scalars, enums, or arrays of them: each value is text.
-    Flat,
-    /// The property (or `*` for a map's values) holds something else.
-    Nested(String),
-}
-
-/// Whether `shape` is an object (a struct or a map), and what its values are;
-/// `None` when it is not an object.
-pub fn object_values(types: &[TypeDef], shape: &Shape) -> Option<ObjectValues> {
-    let verdict = |fields: &mut dyn Iterator<Item = (&str, &Shape)>| {
-        for (name, value) in fields {
-            let flat = match &value.ty {
-                Ty::Array(item) => is_text_value(types, item, 0),
-                _ => is_text_value(types, value, 0),
-            };
-            if !flat {
-                return ObjectValues::Nested(name.to_owned());
-            }
-        }
-        ObjectValues::Flat
-    };
+/// Whether `shape` is an object: a struct or a map, or an alias or newtype
+/// of one.
+pub fn is_object(types: &[TypeDef], shape: &Shape) -> bool {
     let mut shape = shape;
     for _ in 0..MAX_DEPTH {
         match &shape.ty {
-            Ty::Map(value) => return Some(verdict(&mut std::iter::once(("*", &**value)))),
-            Ty::Named(name) => match &named(types, name)?.kind {
-                TypeKind::Struct(object) => {
-                    return Some(verdict(
-                        &mut object.fields.iter().map(|f| (f.wire.as_str(), &f.shape)),
-                    ));
-                }
-                TypeKind::Alias(inner) | TypeKind::Newtype(inner) => shape = inner,
-                _ => return None,
+            Ty::Map(_) => return true,
+            Ty::Named(name) => match named(types, name).map(|d| &d.kind) {
+                Some(TypeKind::Struct(_)) => return true,
+                Some(TypeKind::Alias(inner) | TypeKind::Newtype(inner)) => shape = inner,
+                _ => return false,
             },
-            _ => return None,
+            _ => return false,
         }
     }
-    None
+    false
 }
 
 /// Whether a value of `shape` is written as one piece of text: a primitive,

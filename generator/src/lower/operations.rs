@@ -368,18 +368,17 @@ impl<'d> OperationLowering<'_, 'd> {
     ) -> Result<(ParamStyle, bool)> {
         let spreads = location == ParamLocation::Query
             && (style == ParamStyle::DeepObject || (style == ParamStyle::Form && explode));
-        let values = crate::ir::object_values(self.types.defs(), shape);
-        match values {
-            None if style == ParamStyle::DeepObject => Ok((ParamStyle::Form, false)),
-            None => Ok((style, false)),
-            // Nested objects too: the client writes them `name[key][sub]=…`;
-            // the server stubs refuse them (`emit::server::forms`).
-            Some(_) if spreads => Ok((style, true)),
-            Some(_) if matches!(shape.ty, Ty::Map(_)) => Err(self.doc.unsupported(
+        let object = crate::ir::is_object(self.types.defs(), shape);
+        match object {
+            false if style == ParamStyle::DeepObject => Ok((ParamStyle::Form, false)),
+            false => Ok((style, false)),
+            // Objects in its properties too: `name[key][sub]=…`.
+            true if spreads => Ok((style, true)),
+            true if matches!(shape.ty, Ty::Map(_)) => Err(self.doc.unsupported(
                 &at.push("schema"),
                 "an object parameter is supported in the query, as `deepObject` or exploded `form` style",
             )),
-            Some(_) => Ok((style, false)),
+            true => Ok((style, false)),
         }
     }
 

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 
 use fixture_forms_client::models::{
-    Credentials, Filter, FilterStatus, Page, Query, Receipt, UploadKind, UploadMeta,
+    Credentials, Filter, FilterCreated, FilterStatus, Page, Query, Range, Receipt, UploadKind,
+    UploadMeta,
 };
 use fixture_forms_client::{Client, File, PutAvatarForm, PutAvatarParams, SearchParams, UploadForm};
 use fixture_forms_server::{
@@ -250,6 +251,35 @@ async fn object_query_parameters_round_trip() {
     assert_eq!(query.labels, Some(labels));
     assert_eq!(query.page, Some(page));
     assert_eq!(query.q.as_deref(), Some("needle"));
+}
+
+#[tokio::test]
+async fn a_nested_object_of_a_query_parameter_round_trips_in_brackets() {
+    let (addr, client) = serve().await;
+    // `filter[created][gt]=1&filter[created][lt]=5`, and `filter[created]=7`:
+    // the union's object alternative, then its integer one.
+    for created in [
+        FilterCreated::Range(Range::new().with_gt(1).with_lt(5)),
+        FilterCreated::Integer(7),
+    ] {
+        let filter = Filter::new().with_name("n").with_created(created);
+        let query = client
+            .search(Page::new().with_limit(1), SearchParams::default().filter(filter.clone()))
+            .await
+            .unwrap();
+        assert_eq!(query.filter, Some(filter));
+    }
+    // A nested value that breaks its schema is named by its keys.
+    let (status, body) = raw(fixture_forms_client::reqwest::Client::new().get(format!(
+        "http://{addr}/search?filter[created][lt]=5000&limit=1"
+    )))
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let named = problems(&body);
+    assert!(
+        named.iter().all(|p| p.starts_with("filter.created")) && !named.is_empty(),
+        "{body}"
+    );
 }
 
 #[tokio::test]

@@ -107,6 +107,12 @@ pub enum FormKind {
     /// A structured value (an object, an array of objects, a union)
     /// written as JSON text.
     Json,
+    /// An object whose properties are given below the field's name in
+    /// brackets (`filter[near][lat]=1.5`: the field `near` of the object
+    /// parameter `filter`), each typed by these fields; text given for the
+    /// field itself is read as `Json` is (the scalar alternative of a
+    /// union, as Stripe's `created=5` beside `created[gt]=5`).
+    Object(&'static [FormField]),
 }
 
 /// A field of a form body (or a property of an object parameter, or a
@@ -154,10 +160,42 @@ pub(crate) fn insert_typed(
     name: String,
     raw: String,
 ) {
+    insert_below(object, fields, name, &[], raw);
+}
+
+/// Adds the text `raw` of the field `name`, or, with keys `below` it
+/// (`near`, `lat` of `filter[near][lat]`), of a property of that field's
+/// object, typed by `fields`. Keys below a field that is not an
+/// [`FormKind::Object`], or below one already given as a value, are left
+/// out, as unknown pairs are.
+pub(crate) fn insert_below(
+    object: &mut Map<String, Value>,
+    fields: &[FormField],
+    name: String,
+    below: &[&str],
+    raw: String,
+) {
     let field = fields
         .iter()
         .find(|f| f.name == name)
         .or_else(|| fields.iter().find(|f| f.name == "*"));
+    if let [key, rest @ ..] = below {
+        let Some(FormField {
+            kind: FormKind::Object(properties),
+            list: false,
+            ..
+        }) = field
+        else {
+            return;
+        };
+        let entry = object
+            .entry(name)
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(nested) = entry {
+            insert_below(nested, properties, (*key).to_owned(), rest, raw);
+        }
+        return;
+    }
     let value = match field {
         Some(field) => typed(field.kind, raw),
         None => Value::String(raw),
@@ -199,7 +237,7 @@ fn typed(kind: FormKind, raw: String) -> Value {
             "false" => return Value::Bool(false),
             _ => {}
         },
-        FormKind::Json => {
+        FormKind::Json | FormKind::Object(_) => {
             if let Ok(value) = serde_json::from_str(&raw) {
                 return value;
             }

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::models::validation::{Path, Report, ValidateJson};
-use crate::server::body::{FormField, insert_typed};
+use crate::server::body::{FormField, insert_below};
 use crate::server::params::query_pairs;
 
 /// How an object parameter is spread over the query string.
@@ -42,24 +42,24 @@ where
 {
     let mut object = Map::new();
     for (pair_name, raw) in query_pairs(query) {
-        let key = match spread {
-            Spread::Deep => match deep_key(&pair_name, name) {
-                Some(key) => key.to_owned(),
-                None => continue,
+        let Some((head, keys)) = bracketed(&pair_name) else {
+            continue;
+        };
+        let (key, below) = match spread {
+            Spread::Deep => match keys.split_first() {
+                Some((key, below)) if head == name => (*key, below),
+                _ => continue,
             },
             Spread::Form { others } => {
-                let listed = fields.iter().any(|f| f.name == pair_name);
-                let spare = fields.iter().any(|f| f.name == "*")
-                    && !others
-                        .iter()
-                        .any(|other| pair_name == *other || deep_key(&pair_name, other).is_some());
+                let listed = fields.iter().any(|f| f.name == head);
+                let spare = fields.iter().any(|f| f.name == "*") && !others.contains(&head);
                 if !(listed || spare) {
                     continue;
                 }
-                pair_name.into_owned()
+                (head, &keys[..])
             }
         };
-        insert_typed(&mut object, fields, key, raw.into_owned());
+        insert_below(&mut object, fields, key.to_owned(), below, raw.into_owned());
     }
     if object.is_empty() {
         if required {
@@ -93,12 +93,21 @@ where
     }
 }
 
-/// `key` of a `name[key]` pair name.
-fn deep_key<'p>(pair_name: &'p str, name: &str) -> Option<&'p str> {
-    pair_name
-        .strip_prefix(name)?
-        .strip_prefix('[')?
-        .strip_suffix(']')
+/// A pair name and the keys in brackets after it: `filter[near][lat]` is
+/// `filter` and `[near, lat]`; `None` when the brackets do not pair up.
+fn bracketed(pair_name: &str) -> Option<(&str, Vec<&str>)> {
+    let Some(open) = pair_name.find('[') else {
+        return Some((pair_name, Vec::new()));
+    };
+    let mut keys = Vec::new();
+    let mut rest = &pair_name[open..];
+    while !rest.is_empty() {
+        let inner = rest.strip_prefix('[')?;
+        let close = inner.find(']')?;
+        keys.push(&inner[..close]);
+        rest = &inner[close + 1..];
+    }
+    Some((&pair_name[..open], keys))
 }
 
 #[cfg(test)]
@@ -160,6 +169,68 @@ mod tests {
         );
         assert!(read.is_none());
         assert_eq!(report.problems()[0].property, "filter.b");
+    }
+
+    const RANGE: &[FormField] = &[
+        FormField {
+            name: "gt",
+            kind: FormKind::Integer,
+            list: false,
+        },
+        FormField {
+            name: "lt",
+            kind: FormKind::Integer,
+            list: false,
+        },
+    ];
+
+    const FILTER: &[FormField] = &[
+        FormField {
+            name: "created",
+            kind: FormKind::Object(RANGE),
+            list: false,
+        },
+        FormField {
+            name: "name",
+            kind: FormKind::Text,
+            list: false,
+        },
+    ];
+
+    fn read(query: &str, spread: Spread<'_>) -> Option<Value> {
+        object(
+            Some(query),
+            "filter",
+            spread,
+            FILTER,
+            false,
+            &mut Report::new(),
+        )
+    }
+
+    #[test]
+    fn reads_nested_objects_from_keys_in_brackets() {
+        let query = "filter[created][gt]=1&filter%5Bcreated%5D%5Blt%5D=x&filter[name]=a\
+                     &filter[name][x]=2&filter[other][y]=3&filter[created]=9";
+        assert_eq!(
+            read(query, Spread::Deep),
+            Some(serde_json::json!({"created": {"gt": 1, "lt": "x"}, "name": "a"}))
+        );
+        // The scalar alternative of a union, given for the field itself.
+        assert_eq!(
+            read("filter[created]=5", Spread::Deep),
+            Some(serde_json::json!({"created": 5}))
+        );
+        assert_eq!(
+            read(
+                "created[gt]=1&limit=3&created[lt",
+                Spread::Form { others: &["limit"] }
+            ),
+            Some(serde_json::json!({"created": {"gt": 1}}))
+        );
+        assert_eq!(bracketed("a[b][c]"), Some(("a", vec!["b", "c"])));
+        assert_eq!(bracketed("a"), Some(("a", vec![])));
+        assert_eq!(bracketed("a[b]c"), None);
     }
 
     #[test]

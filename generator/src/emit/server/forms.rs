@@ -11,15 +11,78 @@ use super::{Op, Server};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{
-    Files, FormPart, Multipart, ObjectValues, ParamStyle, Parameter, Primitive, Shape, Ty,
-    TypeKind, object_values, struct_of,
+    Files, FormPart, Multipart, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind, struct_of,
 };
 
 /// How each field of an object of `shape` is typed from its text, or
 /// `None` when the shape is not an object (a struct, or a map: `*`).
 pub(crate) fn field_kinds(server: &Server<'_>, shape: &Shape) -> Option<Vec<TokenStream>> {
+    fields_of(server, shape, &|name, shape| {
+        field_kind(server, name, shape)
+    })
+}
+
+/// How many objects deep the properties of an object parameter are read
+/// (`filter[a][b][c]`); deeper ones, and those of a type that contains
+/// itself, are read as JSON text.
+const MAX_NESTING: usize = 8;
+
+/// [`field_kinds`] of an object query parameter: a property that is itself
+/// an object is an `Object` of its own fields (`filter[near][lat]=…`).
+fn parameter_field_kinds(
+    server: &Server<'_>,
+    shape: &Shape,
+    depth: usize,
+) -> Option<Vec<TokenStream>> {
+    fields_of(server, shape, &|name, shape| {
+        let nested = (depth < MAX_NESTING)
+            .then(|| object_alternative(server, shape))
+            .flatten()
+            .and_then(|object| parameter_field_kinds(server, object, depth + 1));
+        match nested {
+            Some(fields) => quote! {
+                body::FormField {
+                    name: #name,
+                    kind: body::FormKind::Object(&[#(#fields),*]),
+                    list: false,
+                }
+            },
+            None => field_kind(server, name, shape),
+        }
+    })
+}
+
+/// The object a value of `shape` is, or may be: a struct or a map, or the
+/// one alternative of a union that is one (Stripe's `created`: a range
+/// object or a timestamp).
+fn object_alternative<'s>(server: &'s Server<'_>, shape: &'s Shape) -> Option<&'s Shape> {
     let api = server.cx.api;
-    let field = |name: &str, shape: &Shape| field_kind(server, name, shape);
+    let is_object =
+        |shape: &Shape| matches!(shape.ty, Ty::Map(_)) || struct_of(&api.types, shape).is_some();
+    if is_object(shape) {
+        return Some(shape);
+    }
+    let Ty::Named(name) = &shape.ty else {
+        return None;
+    };
+    let TypeKind::Union(union) = &api.type_named(name)?.kind else {
+        return None;
+    };
+    let mut objects = union.variants.iter().filter(|v| is_object(&v.shape));
+    match (objects.next(), objects.next()) {
+        (Some(only), None) => Some(&only.shape),
+        _ => None,
+    }
+}
+
+/// Each field of an object of `shape`, written by `field`; `None` when the
+/// shape is not an object.
+fn fields_of(
+    server: &Server<'_>,
+    shape: &Shape,
+    field: &dyn Fn(&str, &Shape) -> TokenStream,
+) -> Option<Vec<TokenStream>> {
+    let api = server.cx.api;
     match &shape.ty {
         Ty::Map(value) => Some(vec![field("*", value)]),
         Ty::Any => Some(Vec::new()),
@@ -27,7 +90,7 @@ pub(crate) fn field_kinds(server: &Server<'_>, shape: &Shape) -> Option<Vec<Toke
             TypeKind::Alias(inner) | TypeKind::Newtype(inner)
                 if matches!(inner.ty, Ty::Map(_) | Ty::Named(_)) =>
             {
-                field_kinds(server, inner)
+                fields_of(server, inner, field)
             }
             _ => {
                 let object = struct_of(&api.types, shape)?;
@@ -91,19 +154,7 @@ pub(crate) fn read_object(
     local: &Ident,
     others: &[&str],
 ) -> Result<TokenStream> {
-    if let Some(ObjectValues::Nested(property)) = object_values(&server.cx.api.types, &param.shape)
-    {
-        return Err(Error::unsupported(
-            server.source(),
-            &param.origin.push("schema"),
-            format!(
-                "the server stubs read the properties of an object query parameter when they are \
-                 scalars or arrays of them; `{property}` is not; \
-                 `generate --client-only` makes the client alone"
-            ),
-        ));
-    }
-    let fields = field_kinds(server, &param.shape).ok_or_else(|| {
+    let fields = parameter_field_kinds(server, &param.shape, 0).ok_or_else(|| {
         Error::unsupported(
             server.source(),
             &param.origin,

@@ -98,6 +98,13 @@ pub struct Filter {
         deserialize_with = "validation::deserialize_some"
     )]
     pub status: Option<FilterStatus>,
+    /// The `created` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub created: Option<FilterCreated>,
 }
 
 impl Filter {
@@ -107,6 +114,7 @@ impl Filter {
             name: None,
             min_age: None,
             status: None,
+            created: None,
         }
     }
     /// Sets `name` (the `name` property).
@@ -125,6 +133,12 @@ impl Filter {
     #[must_use]
     pub fn with_status(mut self, status: FilterStatus) -> Self {
         self.status = Some(status);
+        self
+    }
+    /// Sets `created` (the `created` property).
+    #[must_use]
+    pub fn with_created(mut self, created: FilterCreated) -> Self {
+        self.created = Some(created);
         self
     }
 }
@@ -149,6 +163,12 @@ impl validation::Validate for Filter {
         path.pop();
         path.push_key("status");
         let value = &self.status;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("created");
+        let value = &self.created;
         if let Some(value) = value {
             validation::Validate::validate(value, path, report);
         }
@@ -188,6 +208,55 @@ impl validation::ValidateJson for Filter {
         validation::property::<
             FilterStatus,
         >(object, "status", Null::Refused, path, report);
+        validation::property::<
+            FilterCreated,
+        >(object, "created", Null::Refused, path, report);
+    }
+}
+
+/// Defined inline at `#/components/schemas/Filter/properties/created`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+pub enum FilterCreated {
+    /// A [`Range`].
+    Range(Range),
+    /// The `Integer` alternative.
+    Integer(i64),
+}
+
+impl validation::Validate for FilterCreated {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        match self {
+            Self::Range(value) => {
+                validation::Validate::validate(value, path, report);
+            }
+            Self::Integer(_) => {}
+        }
+    }
+}
+
+impl validation::ValidateJson for FilterCreated {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        {
+            let attempt = &mut Report::new();
+            validation::walk::<Range>(value, path, attempt);
+            if attempt.is_empty() {
+                return;
+            }
+        }
+        {
+            let attempt = &mut Report::new();
+            validation::walk::<i64>(value, path, attempt);
+            if attempt.is_empty() {
+                return;
+            }
+        }
+        validation::report_no_alternative(path, "Range, Integer", report);
     }
 }
 
@@ -545,6 +614,98 @@ impl validation::ValidateJson for Query {
         >(object, "labels", Null::Allowed, path, report);
         validation::property::<Page>(object, "page", Null::Allowed, path, report);
         validation::property::<String>(object, "q", Null::Allowed, path, report);
+    }
+}
+
+/// The `Range` schema.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Range {
+    /// The `gt` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub gt: Option<i64>,
+    /// The `lt` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub lt: Option<i64>,
+}
+
+impl Range {
+    /// The `Range` with every property unset.
+    pub fn new() -> Self {
+        Self { gt: None, lt: None }
+    }
+    /// Sets `gt` (the `gt` property).
+    #[must_use]
+    pub fn with_gt(mut self, gt: i64) -> Self {
+        self.gt = Some(gt);
+        self
+    }
+    /// Sets `lt` (the `lt` property).
+    #[must_use]
+    pub fn with_lt(mut self, lt: i64) -> Self {
+        self.lt = Some(lt);
+        self
+    }
+}
+
+impl validation::Validate for Range {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("lt");
+        let value = &self.lt;
+        if let Some(value) = value {
+            {
+                let number = *value as f64;
+                validation::check_range(
+                    number,
+                    None,
+                    Some((1000.0, false)),
+                    None,
+                    path,
+                    report,
+                );
+            }
+        }
+        path.pop();
+    }
+}
+
+impl validation::ValidateJson for Range {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<i64>(object, "gt", Null::Refused, path, report);
+        if let Some(value) = object.get("lt") {
+            path.push_key("lt");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<i64>(value, path, report);
+                if let Some(number) = value.as_f64() {
+                    validation::check_range(
+                        number,
+                        None,
+                        Some((1000.0, false)),
+                        None,
+                        path,
+                        report,
+                    );
+                }
+            }
+            path.pop();
+        }
     }
 }
 

@@ -357,6 +357,24 @@ async fn handle_search<A: FormsApi>(
                 kind: body::FormKind::Text,
                 list: false,
             },
+            body::FormField {
+                name: "created",
+                kind: body::FormKind::Object(
+                    &[
+                        body::FormField {
+                            name: "gt",
+                            kind: body::FormKind::Integer,
+                            list: false,
+                        },
+                        body::FormField {
+                            name: "lt",
+                            kind: body::FormKind::Integer,
+                            list: false,
+                        },
+                    ],
+                ),
+                list: false,
+            },
         ],
         false,
         &mut report,
