@@ -38,10 +38,10 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         .collect::<Result<Vec<_>>>()?;
     let body = quote!(#(#handlers)*);
     let models = Server::models_import(&body);
-    let uses = |name: &str| {
-        let marker = format!("{name} ::");
-        body.to_string().contains(&marker) || routes.to_string().contains(&marker)
-    };
+    // The handlers and the routes' own handlers (of templates that share a
+    // route), as text once: which runtime modules they name.
+    let text = format!("{body} {routes}");
+    let uses = |name: &str| text.contains(&format!("{name} ::"));
     let mut runtime: Vec<Ident> = Vec::new();
     for module in [
         "body",
