@@ -281,9 +281,9 @@ struct Route<'a> {
 }
 
 /// `axum::routing::get(…).post(…)…`: a handler per method.
-fn method_chain(handlers: impl Iterator<Item = (Method, TokenStream)>) -> TokenStream {
+fn method_chain(handlers: impl IntoIterator<Item = (Method, TokenStream)>) -> TokenStream {
     let mut chain = TokenStream::new();
-    for (i, (method, handler)) in handlers.enumerate() {
+    for (i, (method, handler)) in handlers.into_iter().enumerate() {
         let method = format_ident!("{}", method.as_str().to_ascii_lowercase());
         chain.extend(if i == 0 {
             quote!(axum::routing::#method(#handler))
@@ -297,14 +297,14 @@ fn method_chain(handlers: impl Iterator<Item = (Method, TokenStream)>) -> TokenS
 /// A handler per method of a route that several templates share, or that
 /// matches more paths than its template: it hands the request to the
 /// operation whose template the path fits.
-fn shared_route_handlers(ops: &[&Op<'_>]) -> impl Iterator<Item = (Method, TokenStream)> {
+fn shared_route_handlers(ops: &[&Op<'_>]) -> Vec<(Method, TokenStream)> {
     let mut methods: Vec<Method> = Vec::new();
     for op in ops {
         if !methods.contains(&op.op.method) {
             methods.push(op.op.method);
         }
     }
-    let handlers: Vec<(Method, TokenStream)> = methods
+    methods
         .into_iter()
         .map(|method| {
             let mut candidates: Vec<&Op<'_>> = ops
@@ -333,8 +333,7 @@ fn shared_route_handlers(ops: &[&Op<'_>]) -> impl Iterator<Item = (Method, Token
             };
             (method, handler)
         })
-        .collect();
-    handlers.into_iter()
+        .collect()
 }
 
 fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
