@@ -262,3 +262,46 @@ fn http_bearer_credentials_come_from_the_authorization_header() {
     assert!(api.contains("type Principal: Send + Sync + 'static;"));
     assert!(api.contains("context: RequestContext<Self::Principal>,"));
 }
+
+#[test]
+fn nested_object_parameters_stop_at_a_type_inside_itself() {
+    let doc = r#"
+openapi: 3.0.3
+info: {title: Tree, version: '1'}
+paths:
+  /nodes:
+    get:
+      operationId: findNodes
+      parameters:
+        - {name: filter, in: query, style: deepObject, schema: {$ref: '#/components/schemas/Node'}}
+      responses:
+        '204': {description: Found.}
+components:
+  schemas:
+    Node:
+      type: object
+      properties:
+        name: {type: string}
+        at: {$ref: '#/components/schemas/Point'}
+        parent: {$ref: '#/components/schemas/Node'}
+    Point:
+      type: object
+      properties:
+        x: {type: integer}
+"#;
+    let files = generate(doc, None);
+    let routes = file(&files, "server/src/routes.rs");
+    let compact: String = routes.split_whitespace().collect();
+    // `filter[at][x]=1` is read in brackets, typed…
+    assert!(
+        compact.contains(
+            "name:\"at\",kind:body::FormKind::Object(&[body::FormField{name:\"x\",kind:body::FormKind::Integer"
+        ),
+        "{routes}"
+    );
+    // …and `parent`, a `Node` inside a `Node`, as JSON text: no endless fields.
+    assert!(
+        compact.contains("name:\"parent\",kind:body::FormKind::Json"),
+        "{routes}"
+    );
+}

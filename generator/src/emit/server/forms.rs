@@ -22,23 +22,27 @@ pub(crate) fn field_kinds(server: &Server<'_>, shape: &Shape) -> Option<Vec<Toke
     })
 }
 
-/// How many objects deep the properties of an object parameter are read
-/// (`filter[a][b][c]`); deeper ones, and those of a type that contains
-/// itself, are read as JSON text.
-const MAX_NESTING: usize = 8;
+/// How many objects deep, the parameter's own counted, properties are read
+/// in brackets: 4 reads `filter[a][b][c][d]=…`. Deeper objects, and an
+/// object of a type already above it (a type that contains itself), are
+/// read as JSON text, so that the fields written stay few.
+const MAX_NESTING: usize = 4;
 
 /// [`field_kinds`] of an object query parameter: a property that is itself
-/// an object is an `Object` of its own fields (`filter[near][lat]=…`).
+/// an object is an `Object` of its own fields (`filter[near][lat]=…`);
+/// `above` are the shapes of the objects it is in.
 fn parameter_field_kinds(
     server: &Server<'_>,
     shape: &Shape,
-    depth: usize,
+    above: &[&Shape],
 ) -> Option<Vec<TokenStream>> {
     fields_of(server, shape, &|name, shape| {
-        let nested = (depth < MAX_NESTING)
-            .then(|| object_alternative(server, shape))
-            .flatten()
-            .and_then(|object| parameter_field_kinds(server, object, depth + 1));
+        let nested = object_alternative(server, shape)
+            .filter(|object| above.len() < MAX_NESTING && !above.contains(object))
+            .and_then(|object| {
+                let above = [above, &[object]].concat();
+                parameter_field_kinds(server, object, &above)
+            });
         match nested {
             Some(fields) => quote! {
                 body::FormField {
@@ -154,7 +158,7 @@ pub(crate) fn read_object(
     local: &Ident,
     others: &[&str],
 ) -> Result<TokenStream> {
-    let fields = parameter_field_kinds(server, &param.shape, 0).ok_or_else(|| {
+    let fields = parameter_field_kinds(server, &param.shape, &[&param.shape]).ok_or_else(|| {
         Error::unsupported(
             server.source(),
             &param.origin,
