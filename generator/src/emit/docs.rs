@@ -66,7 +66,11 @@ pub fn inner_attrs(lines: &[String]) -> TokenStream {
 /// The lines of `text`, trimmed of trailing space, with Markdown that rustdoc
 /// would warn about made harmless: bare URLs are wrapped in `<…>`, and `[`,
 /// `]`, `<`, `>` outside code are escaped so they are not read as links or HTML.
+/// Tabs are four spaces, as clippy's `tabs_in_doc_comments` asks (GitHub's
+/// tables of limits are aligned with tabs).
 pub fn markdown_lines(text: &str) -> Vec<String> {
+    let text = text.replace('\t', "    ");
+    let text = text.as_str();
     let mut out = Vec::new();
     let mut in_fence = false;
     // The column where the text of the current list item starts, if in one.
@@ -209,6 +213,10 @@ mod tests {
         assert_eq!(
             markdown_lines("```\nlet x = [1];\n```"),
             ["```text", "let x = [1];", "```"]
+        );
+        assert_eq!(
+            markdown_lines("| Tags\t| 20 |\n\tindented"),
+            ["| Tags    | 20 |", "    indented"]
         );
     }
 

@@ -55,6 +55,14 @@ impl FromParam for String {
     }
 }
 
+/// The type of a nullable schema: a parameter that is given is never
+/// `null`, so its text is the value's.
+impl<T: FromParam> FromParam for Option<T> {
+    fn from_param(raw: Cow<'_, str>) -> Result<Self, ParamError> {
+        T::from_param(raw).map(Some)
+    }
+}
+
 impl FromParam for bool {
     fn from_param(raw: Cow<'_, str>) -> Result<Self, ParamError> {
         match &*raw {
@@ -160,6 +168,12 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_nullable_type_parses_as_its_value() {
+        assert_eq!(parse::<Option<u8>>("7"), Ok(Some(7)));
+        assert!(parse::<Option<u8>>("x").is_err());
     }
 
     #[test]
