@@ -31,6 +31,10 @@ pub(crate) enum Leniency {
     /// An `enum` of objects or arrays (Docker's `enum: [{}]`, "an empty
     /// object"): the schema's type, its values not checked against the list.
     StructureEnumNotChecked,
+    /// A `type: string` enum with numbers or booleans among its values
+    /// (`enum: [1, 2]`): those are their text (`"1"`); objects and arrays
+    /// among them are left out.
+    EnumValuesAsText,
     /// A `oneOf` alternative that requires a property the merged schemas
     /// declare nowhere and forbid: no value can match it, so it is left out.
     AlternativeNeverMatches,
@@ -65,6 +69,10 @@ impl Leniency {
             Leniency::StructureEnumNotChecked => (
                 "`enum`s of objects or arrays",
                 "their schema's type, the value not checked against the list",
+            ),
+            Leniency::EnumValuesAsText => (
+                "`type: string` enums with values of other types",
+                "numbers and booleans read as their text (`1` as \"1\"), objects and arrays left out",
             ),
             Leniency::AlternativeNeverMatches => (
                 "`oneOf` alternatives that require a property no value may have",

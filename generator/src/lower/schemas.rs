@@ -285,6 +285,10 @@ impl<'d> TypeTable<'d> {
             return self.all_of(&view, at, name);
         }
         if let Some(values) = view.string_enum(self.doc, at)? {
+            if view.enum_as_text {
+                self.lenient
+                    .record(Leniency::EnumValuesAsText, &at.push("enum"));
+            }
             return Ok(TypeKind::Enum(enum_def(&values, EnumRepr::String)));
         }
         if let Some((repr, values)) = &view.scalar_enum {
@@ -1111,6 +1115,10 @@ pub(crate) struct View<'s> {
     /// An enum of objects or of arrays: read as the schema's type, the
     /// values not checked against the list (noted as lenient).
     pub structure_enum: bool,
+    /// A `type: string` enum with values of other types (`enum: [1, 2]`):
+    /// its numbers and booleans read as their text, its objects and arrays
+    /// left out (noted as lenient).
+    pub enum_as_text: bool,
     /// `enum: [null]` without a `type`: the value is always null.
     pub only_null: bool,
     pub properties: &'s IndexMap<String, ReferenceOr<Box<Schema>>>,
@@ -1148,6 +1156,7 @@ impl<'s> View<'s> {
             scalar_enum: None,
             other_enum: false,
             structure_enum: false,
+            enum_as_text: false,
             only_null: false,
             properties: &NO_PROPERTIES,
             required: &[],
@@ -1243,6 +1252,22 @@ impl<'s> View<'s> {
                                 .map(|v| v.as_str().map(str::to_owned))
                                 .collect(),
                         );
+                    } else if view.typ == Some("string") {
+                        // The type wins: `enum: [1, 2]` on a string means "1" and "2".
+                        view.string_enum = Some(
+                            any.enumeration
+                                .iter()
+                                .filter_map(|v| match v {
+                                    serde_json::Value::String(text) => Some(Some(text.clone())),
+                                    serde_json::Value::Null => Some(None),
+                                    serde_json::Value::Number(_) | serde_json::Value::Bool(_) => {
+                                        Some(Some(v.to_string()))
+                                    }
+                                    _ => None,
+                                })
+                                .collect(),
+                        );
+                        view.enum_as_text = true;
                     } else {
                         view.scalar_enum = scalar_enum_of(&any.enumeration, view.typ);
                         let structures = structure_enum_of(&any.enumeration, view.typ);
@@ -1981,7 +2006,6 @@ mod tests {
                 "{enum: [true, null]}",
                 Some((EnumRepr::Boolean, vec!["true"])),
             ),
-            ("{type: string, enum: [1, 2]}", None),
             ("{type: integer, enum: [1.5], maxLength: 2}", None),
             ("{type: integer, enum: [true], maxLength: 2}", None),
             ("{type: boolean, enum: [1], maxLength: 2}", None),
@@ -1998,6 +2022,37 @@ mod tests {
         }
     }
 
+    /// A `type: string` enum with values of other types is a string enum:
+    /// numbers and booleans as their text, objects and arrays left out,
+    /// noted (`enum_as_text`).
+    #[test]
+    fn reads_a_string_enum_with_values_of_other_types_as_text() {
+        let cases = [
+            ("{type: string, enum: [1, 2]}", vec![Some("1"), Some("2")]),
+            (
+                "{type: string, enum: [true, false, null]}",
+                vec![Some("true"), Some("false"), None],
+            ),
+            (
+                "{type: string, enum: [none, 1, [a, b], {x: 1}]}",
+                vec![Some("none"), Some("1")],
+            ),
+            ("{type: string, enum: [{}]}", vec![]),
+        ];
+        for (schema, expected) in cases {
+            let parsed: Schema = serde_yaml::from_str(schema).unwrap();
+            let view = View::of(&parsed);
+            let read: Vec<Option<&str>> = view
+                .string_enum
+                .iter()
+                .flatten()
+                .map(Option::as_deref)
+                .collect();
+            assert_eq!(read, expected, "{schema}");
+            assert!(view.enum_as_text && !view.other_enum, "{schema}");
+        }
+    }
+
     /// An enum of objects or of arrays of the schema's type is read as
     /// that type, noted; one that mixes them, or whose values are not of
     /// its type, is refused (`other_enum`).
@@ -2008,7 +2063,6 @@ mod tests {
             ("{enum: [{a: 1}, null]}", true),
             ("{type: array, enum: [[1], []]}", true),
             ("{enum: [[1]]}", true),
-            ("{type: string, enum: [{}]}", false),
             ("{type: object, enum: [[1]]}", false),
             ("{type: array, enum: [{}]}", false),
             ("{enum: [{}, [1]]}", false),

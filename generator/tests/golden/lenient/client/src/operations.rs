@@ -51,13 +51,13 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
-    /// No responses documented, and a query parameter whose type is a union (one value or several).
+    /// No responses documented, a query parameter whose type is a union (one value or several), and one whose string enum has numbers.
     ///
     /// `GET /things` (operation `listThings`).
     ///
     /// # Arguments
     ///
-    /// - `params`: the optional inputs (`id`), see [`ListThingsParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`id`, `version`), see [`ListThingsParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -90,6 +90,7 @@ impl Client {
             SECURITY,
         );
         __call.query("id", &params.id, Style::Comma, true);
+        __call.query("version", &params.version, Style::Comma, true);
         __call.accept("*/*");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
@@ -180,12 +181,22 @@ pub type HoldHeaders = crate::NoHeaders;
 pub struct ListThingsParams {
     /// `id` (the `id` query parameter).
     pub id: Option<crate::models::ListThingsId>,
+    /// `version` (the `version` query parameter).
+    pub version: Option<crate::models::ListThingsVersion>,
 }
 
 impl ListThingsParams {
     /// Sets `id`.
     pub fn id(mut self, value: impl Into<crate::models::ListThingsId>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn version(
+        mut self,
+        value: impl Into<crate::models::ListThingsVersion>,
+    ) -> Self {
+        self.version = Some(value.into());
         self
     }
 }

@@ -89,6 +89,92 @@ impl validation::ValidateJson for ListThingsId {
     }
 }
 
+/// Defined inline at `#/paths/~1things/get/parameters/1/schema`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[non_exhaustive]
+pub enum ListThingsVersion {
+    /// `1`
+    #[serde(rename = "1")]
+    V1,
+    /// `2`
+    #[serde(rename = "2")]
+    V2,
+    /// `latest`
+    #[serde(rename = "latest")]
+    Latest,
+    /// `true`
+    #[serde(rename = "true")]
+    True,
+}
+
+impl ListThingsVersion {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 4] = [Self::V1, Self::V2, Self::Latest, Self::True];
+    /// Every value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["1", "2", "latest", "true"];
+    /// The value as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::Latest => "latest",
+            Self::True => "true",
+        }
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "1" => Some(Self::V1),
+            "2" => Some(Self::V2),
+            "latest" => Some(Self::Latest),
+            "true" => Some(Self::True),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for ListThingsVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ListThingsVersion {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl validation::Validate for ListThingsVersion {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for ListThingsVersion {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
 /// Defined inline at `#/paths/~1subscribe/post/responses/201/content/application~1x-www-form-urlencoded/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]

@@ -9,6 +9,8 @@
 
 #[rustfmt::skip]
 pub mod common;
+#[rustfmt::skip]
+pub mod params;
 
 /// Validation: the checks every type implements, the report of problems, decoding.
 pub use openapi_runtime::models::validation;

@@ -40,7 +40,7 @@ pub trait LenientApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::HoldResponse, ApiError>,
     > + Send;
-    /// No responses documented, and a query parameter whose type is a union (one value or several).
+    /// No responses documented, a query parameter whose type is a union (one value or several), and one whose string enum has numbers.
     ///
     /// `GET /things` (`listThings`)
     fn list_things(
@@ -80,6 +80,8 @@ pub struct HoldRequest {
 pub struct ListThingsRequest {
     /// The `id` query parameter.
     pub id: Option<Vec<String>>,
+    /// The `version` query parameter.
+    pub version: Option<models::ListThingsVersion>,
 }
 
 /// The parameters and body of [`LenientApi::subscribe`]: `POST /subscribe` (`subscribe`).

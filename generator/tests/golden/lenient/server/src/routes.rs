@@ -138,12 +138,21 @@ async fn handle_list_things<A: LenientApi>(
     let media_type = negotiation::negotiate(&parts.headers, &["*/*"])?;
     let mut report = Report::new();
     let mut id = Vec::new();
+    let mut version = None;
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
-        if query_name == "id" {
-            id.push(query_value);
+        match query_name.as_ref() {
+            "id" => id.push(query_value),
+            "version" if version.is_none() => version = Some(query_value),
+            _ => {}
         }
     }
     let id: Option<Vec<String>> = params::exploded(id, "id", false, &mut report);
+    let version: Option<models::ListThingsVersion> = params::value(
+        version,
+        "version",
+        false,
+        &mut report,
+    );
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
@@ -153,7 +162,10 @@ async fn handle_list_things<A: LenientApi>(
         headers: parts.headers,
         extensions: parts.extensions,
     };
-    let request = api::ListThingsRequest { id };
+    let request = api::ListThingsRequest {
+        id,
+        version,
+    };
     let response = shared.api.list_things(context, request).await?;
     response.into_http(media_type)
 }
