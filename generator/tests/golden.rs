@@ -9,7 +9,8 @@
 //! runs clippy on it with warnings as errors.
 //!
 //! Which fixture covers which construct:
-//! - `all_of`: `allOf` merged into one struct;
+//! - `all_of`: `allOf` merged into one struct; a `$ref` made nullable by
+//!   another member;
 //! - `one_of`: unions tagged by a discriminator, by a distinguishing required
 //!   property, and untagged;
 //! - `objects`: nullable, required and optional fields, defaults, inline objects;

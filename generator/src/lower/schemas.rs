@@ -193,7 +193,12 @@ impl<'d> TypeTable<'d> {
         let member = SchemaRef::from(&view.all_of[i]);
         let hint = hint_from_pointer(at);
         let mut shape = self.shape(member, &at.push("allOf").index(i), &hint)?;
-        shape.nullable |= view.data.nullable;
+        // `nullable` on the `allOf` or on one of its other members: the
+        // 3.0 way to let a reference be null.
+        shape.nullable |= view.data.nullable
+            || view.all_of.iter().enumerate().any(|(j, member)| {
+                j != i && matches!(member, ReferenceOr::Item(schema) if schema.schema_data.nullable)
+            });
         Ok(Some(shape))
     }
 
@@ -876,13 +881,23 @@ fn sole_all_of_member(view: &View<'_>) -> Option<usize> {
     if view.has_object_keywords() || !says_nothing(view.one_of) || !says_nothing(view.any_of) {
         return None;
     }
+    // Beside a `$ref`, a member that only restates a scalar type adds
+    // nothing but, maybe, `nullable` (DigitalOcean's
+    // `allOf: [{$ref: slug}, {type: string, nullable: true}]`).
+    let has_reference = view
+        .all_of
+        .iter()
+        .any(|member| matches!(member, ReferenceOr::Reference { .. }));
     let mut typed = view
         .all_of
         .iter()
         .enumerate()
         .filter(|(_, member)| match member {
             ReferenceOr::Reference { .. } => true,
-            ReferenceOr::Item(schema) => !View::of(schema).only_annotates(),
+            ReferenceOr::Item(schema) => {
+                let member = View::of(schema);
+                !(member.only_annotates() || (has_reference && member.restates_scalar_type()))
+            }
         });
     let (first, _) = typed.next()?;
     typed.next().is_none().then_some(first)
@@ -1325,6 +1340,17 @@ impl<'s> View<'s> {
             && self.pattern.is_none()
             && (self.min_length, self.max_length) == (None, None)
             && (self.minimum, self.maximum, self.multiple_of) == (None, None, None)
+    }
+
+    /// Whether this says only a scalar `type` (`{type: string}`), with
+    /// annotations and `nullable`.
+    pub fn restates_scalar_type(&self) -> bool {
+        matches!(self.typ, Some("string" | "integer" | "number" | "boolean"))
+            && View {
+                typ: None,
+                ..self.clone()
+            }
+            .only_annotates()
     }
 
     /// Whether this is an object whose `not` only says which properties may

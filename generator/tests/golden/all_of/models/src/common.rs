@@ -5,6 +5,9 @@
 
 use crate::validation::{self, Null, Path, Report};
 
+/// The `AddressId` schema.
+pub type AddressId = Slug;
+
 /// The `Base` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -180,6 +183,54 @@ impl validation::ValidateJson for Pet {
     }
 }
 
+/// The `Slug` schema.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Slug(pub String);
+
+impl Slug {
+    /// The wrapped value.
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+impl From<String> for Slug {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+
+impl std::ops::Deref for Slug {
+    type Target = String;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl validation::Validate for Slug {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        let value = &self.0;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(8), None, path, report);
+        }
+    }
+}
+
+impl validation::ValidateJson for Slug {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::walk::<String>(value, path, report);
+        if let Some(text) = value.as_str() {
+            validation::check_length(text, None, Some(8), None, path, report);
+        }
+    }
+}
+
 /// The `Wrapper` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -187,17 +238,39 @@ pub struct Wrapper {
     /// A `$ref` with a description and nullable, through allOf.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pet: Option<Pet>,
+    /// The `region` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<Slug>,
+    /// The `owner` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Slug>,
 }
 
 impl Wrapper {
     /// The `Wrapper` with every property unset.
     pub fn new() -> Self {
-        Self { pet: None }
+        Self {
+            pet: None,
+            region: None,
+            owner: None,
+        }
     }
     /// Sets `pet` (the `pet` property).
     #[must_use]
     pub fn with_pet(mut self, pet: Pet) -> Self {
         self.pet = Some(pet);
+        self
+    }
+    /// Sets `region` (the `region` property).
+    #[must_use]
+    pub fn with_region(mut self, region: Slug) -> Self {
+        self.region = Some(region);
+        self
+    }
+    /// Sets `owner` (the `owner` property).
+    #[must_use]
+    pub fn with_owner(mut self, owner: Slug) -> Self {
+        self.owner = Some(owner);
         self
     }
 }
@@ -206,6 +279,18 @@ impl validation::Validate for Wrapper {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
         path.push_key("pet");
         let value = &self.pet;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("region");
+        let value = &self.region;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
+        path.push_key("owner");
+        let value = &self.owner;
         if let Some(value) = value {
             validation::Validate::validate(value, path, report);
         }
@@ -223,5 +308,7 @@ impl validation::ValidateJson for Wrapper {
             return;
         };
         validation::property::<Pet>(object, "pet", Null::Allowed, path, report);
+        validation::property::<Slug>(object, "region", Null::Allowed, path, report);
+        validation::property::<Slug>(object, "owner", Null::Allowed, path, report);
     }
 }
