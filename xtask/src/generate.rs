@@ -120,7 +120,9 @@ pub fn generate(
     Ok(generated.files.len())
 }
 
-/// The file name without extension, as a package-name prefix: `petstore-expanded`.
+/// The file name without extension, as a package-name prefix:
+/// `petstore-expanded`; `api-` before one that starts with a digit, which
+/// Cargo refuses (`1forge.com.json`: `api-1forge-com`).
 pub fn default_name(spec: &Path) -> Result<String> {
     let stem = spec.file_stem().and_then(|s| s.to_str()).ok_or_else(|| {
         fail(format!(
@@ -139,11 +141,32 @@ pub fn default_name(spec: &Path) -> Result<String> {
         })
         .collect();
     let name = name.trim_matches('-').to_owned();
-    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+    if name.is_empty() {
         return Err(fail(format!(
             "cannot make a crate name from {}; pass --name",
             spec.display()
         )));
     }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        return Ok(format!("api-{name}"));
+    }
     Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::default_name;
+
+    #[test]
+    fn the_default_name_is_the_file_name_as_cargo_takes_it() {
+        let name = |file: &str| default_name(Path::new(file)).ok();
+        assert_eq!(
+            name("specs/Petstore Expanded.yaml").as_deref(),
+            Some("petstore-expanded")
+        );
+        assert_eq!(name("1forge.com.json").as_deref(), Some("api-1forge-com"));
+        assert_eq!(name("_.json"), None);
+    }
 }
