@@ -336,7 +336,9 @@ impl<'d> OperationLowering<'_, 'd> {
         let shape = self
             .types
             .shape(SchemaRef::from(schema), &at.push("schema"), &hint)?;
-        let scalar = |shape: &Shape| matches!(shape.ty, Ty::Primitive(_) | Ty::Named(_));
+        // Any value (`schema: {}`, `items: {}`, as published documents
+        // have) is its text, as a union is.
+        let scalar = |shape: &Shape| matches!(shape.ty, Ty::Primitive(_) | Ty::Named(_) | Ty::Any);
         let ok = match &shape.ty {
             Ty::Array(item) => scalar(item),
             // A map: spread over the query (`object_spread` decides).

@@ -57,7 +57,7 @@ impl Client {
     ///
     /// # Arguments
     ///
-    /// - `params`: the optional inputs (`id`, `version`), see [`ListThingsParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`id`, `version`, `tags`), see [`ListThingsParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -91,6 +91,7 @@ impl Client {
         );
         __call.query("id", &params.id, Style::Comma, true);
         __call.query("version", &params.version, Style::Comma, true);
+        __call.query("tags", &params.tags, Style::Comma, false);
         __call.accept("*/*");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
@@ -183,6 +184,8 @@ pub struct ListThingsParams {
     pub id: Option<crate::models::ListThingsId>,
     /// `version` (the `version` query parameter).
     pub version: Option<crate::models::ListThingsVersion>,
+    /// `tags` (the `tags` query parameter).
+    pub tags: Option<Vec<crate::models::serde_json::Value>>,
 }
 
 impl ListThingsParams {
@@ -197,6 +200,14 @@ impl ListThingsParams {
         value: impl Into<crate::models::ListThingsVersion>,
     ) -> Self {
         self.version = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn tags(
+        mut self,
+        value: impl Into<Vec<crate::models::serde_json::Value>>,
+    ) -> Self {
+        self.tags = Some(value.into());
         self
     }
 }

@@ -82,6 +82,8 @@ pub struct ListThingsRequest {
     pub id: Option<Vec<String>>,
     /// The `version` query parameter.
     pub version: Option<models::ListThingsVersion>,
+    /// The `tags` query parameter.
+    pub tags: Option<String>,
 }
 
 /// The parameters and body of [`LenientApi::subscribe`]: `POST /subscribe` (`subscribe`).

@@ -139,10 +139,12 @@ async fn handle_list_things<A: LenientApi>(
     let mut report = Report::new();
     let mut id = Vec::new();
     let mut version = None;
+    let mut tags = None;
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
         match query_name.as_ref() {
             "id" => id.push(query_value),
             "version" if version.is_none() => version = Some(query_value),
+            "tags" if tags.is_none() => tags = Some(query_value),
             _ => {}
         }
     }
@@ -153,6 +155,7 @@ async fn handle_list_things<A: LenientApi>(
         false,
         &mut report,
     );
+    let tags: Option<String> = params::value(tags, "tags", false, &mut report);
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
@@ -165,6 +168,7 @@ async fn handle_list_things<A: LenientApi>(
     let request = api::ListThingsRequest {
         id,
         version,
+        tags,
     };
     let response = shared.api.list_things(context, request).await?;
     response.into_http(media_type)
