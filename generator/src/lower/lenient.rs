@@ -35,6 +35,10 @@ pub(crate) enum Leniency {
     /// (`enum: [1, 2]`): those are their text (`"1"`); objects and arrays
     /// among them are left out.
     EnumValuesAsText,
+    /// A `discriminator` that cannot name every alternative (an inline one
+    /// without a `mapping` entry or a property of its own to read the
+    /// value from): read as if there were none.
+    DiscriminatorIgnored,
     /// A `oneOf` alternative that requires a property the merged schemas
     /// declare nowhere and forbid: no value can match it, so it is left out.
     AlternativeNeverMatches,
@@ -69,6 +73,10 @@ impl Leniency {
             Leniency::StructureEnumNotChecked => (
                 "`enum`s of objects or arrays",
                 "their schema's type, the value not checked against the list",
+            ),
+            Leniency::DiscriminatorIgnored => (
+                "`discriminator`s that cannot name every alternative",
+                "ignored: the union is told apart by its alternatives' properties, or tried in order",
             ),
             Leniency::EnumValuesAsText => (
                 "`type: string` enums with values of other types",

@@ -690,7 +690,7 @@ impl<'d> TypeTable<'d> {
     /// discriminator of `view`, by a property only one value of which each
     /// alternative allows, or not at all.
     fn tagging(
-        &self,
+        &mut self,
         variants: &mut [UnionVariant],
         view: &View<'_>,
         members: &[ReferenceOr<Schema>],
@@ -716,26 +716,43 @@ impl<'d> TypeTable<'d> {
                             }
                         }
                     }
-                    if variant.tag_values.is_empty() {
-                        return Err(self.doc.unsupported(
-                            &at.push("discriminator"),
-                            format!("variant `{}` has no discriminator value: give it a `mapping` entry or use a `$ref`", variant.name),
-                        ));
-                    }
                 }
-                crate::ir::Tagging::Internal {
-                    property: discriminator.property_name.clone(),
+                if variants.iter().all(|v| !v.tag_values.is_empty()) {
+                    return Ok(crate::ir::Tagging::Internal {
+                        property: discriminator.property_name.clone(),
+                    });
                 }
+                // An inline alternative the discriminator cannot name
+                // (DigitalOcean's `allOf: [$ref, {required}]` variants): read
+                // as if there were none.
+                self.lenient
+                    .record(Leniency::DiscriminatorIgnored, &at.push("discriminator"));
+                for variant in variants.iter_mut() {
+                    variant.tag_values.clear();
+                }
+                self.untagged_or_distinguished(variants, members, at, keyword)?
             }
-            None => match self.distinguishing_property(members, at, keyword)? {
-                Some((property, values)) => {
-                    for (variant, value) in variants.iter_mut().zip(values) {
-                        variant.tag_values = vec![value];
-                    }
-                    crate::ir::Tagging::Internal { property }
+            None => self.untagged_or_distinguished(variants, members, at, keyword)?,
+        })
+    }
+
+    /// A union without a (usable) discriminator: tagged by a distinguishing
+    /// property when there is one, else untagged.
+    fn untagged_or_distinguished(
+        &self,
+        variants: &mut [UnionVariant],
+        members: &[ReferenceOr<Schema>],
+        at: &Pointer,
+        keyword: &str,
+    ) -> Result<crate::ir::Tagging> {
+        Ok(match self.distinguishing_property(members, at, keyword)? {
+            Some((property, values)) => {
+                for (variant, value) in variants.iter_mut().zip(values) {
+                    variant.tag_values = vec![value];
                 }
-                None => crate::ir::Tagging::Untagged,
-            },
+                crate::ir::Tagging::Internal { property }
+            }
+            None => crate::ir::Tagging::Untagged,
         })
     }
 

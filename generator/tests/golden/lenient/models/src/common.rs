@@ -5,6 +5,152 @@
 
 use crate::validation::{self, Null, Path, Report};
 
+/// The `DomainRecord` schema.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+pub enum DomainRecord {
+    /// A [`DomainRecordVariant0`].
+    Variant0(DomainRecordVariant0),
+    /// A [`DomainRecordVariant1`].
+    Variant1(DomainRecordVariant1),
+}
+
+impl validation::Validate for DomainRecord {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for DomainRecord {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        {
+            let attempt = &mut Report::new();
+            validation::walk::<DomainRecordVariant0>(value, path, attempt);
+            if attempt.is_empty() {
+                return;
+            }
+        }
+        {
+            let attempt = &mut Report::new();
+            validation::walk::<DomainRecordVariant1>(value, path, attempt);
+            if attempt.is_empty() {
+                return;
+            }
+        }
+        validation::report_no_alternative(path, "Variant0, Variant1", report);
+    }
+}
+
+/// Defined inline at `#/components/schemas/DomainRecord/anyOf/0`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DomainRecordVariant0 {
+    /// The `type` property.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// The `name` property.
+    pub name: String,
+    /// The `priority` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i64>,
+}
+
+impl DomainRecordVariant0 {
+    /// The `DomainRecordVariant0` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(type_: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            type_: type_.into(),
+            name: name.into(),
+            priority: None,
+        }
+    }
+    /// Sets `priority` (the `priority` property).
+    #[must_use]
+    pub fn with_priority(mut self, priority: i64) -> Self {
+        self.priority = Some(priority);
+        self
+    }
+}
+
+impl validation::Validate for DomainRecordVariant0 {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for DomainRecordVariant0 {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(object, &["type", "name"], path, report);
+        validation::property::<String>(object, "type", Null::Refused, path, report);
+        validation::property::<String>(object, "name", Null::Refused, path, report);
+        validation::property::<i64>(object, "priority", Null::Allowed, path, report);
+    }
+}
+
+/// Defined inline at `#/components/schemas/DomainRecord/anyOf/1`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DomainRecordVariant1 {
+    /// The `type` property.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// The `name` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The `priority` property.
+    pub priority: i64,
+}
+
+impl DomainRecordVariant1 {
+    /// The `DomainRecordVariant1` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(type_: impl Into<String>, priority: i64) -> Self {
+        Self {
+            type_: type_.into(),
+            name: None,
+            priority,
+        }
+    }
+    /// Sets `name` (the `name` property).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+impl validation::Validate for DomainRecordVariant1 {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for DomainRecordVariant1 {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(
+            object,
+            &["type", "priority"],
+            path,
+            report,
+        );
+        validation::property::<String>(object, "type", Null::Refused, path, report);
+        validation::property::<String>(object, "name", Null::Allowed, path, report);
+        validation::property::<i64>(object, "priority", Null::Refused, path, report);
+    }
+}
+
 /// Defined inline at `#/paths/~1hold/post/requestBody/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -172,6 +318,69 @@ impl validation::ValidateJson for ListThingsVersion {
         report: &mut Report,
     ) {
         validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
+/// The `RecordFields` schema.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RecordFields {
+    /// The `type` property.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// The `name` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The `priority` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i64>,
+}
+
+impl RecordFields {
+    /// The `RecordFields` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            type_: None,
+            name: None,
+            priority: None,
+        }
+    }
+    /// Sets `type_` (the `type` property).
+    #[must_use]
+    pub fn with_type_(mut self, type_: impl Into<String>) -> Self {
+        self.type_ = Some(type_.into());
+        self
+    }
+    /// Sets `name` (the `name` property).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+    /// Sets `priority` (the `priority` property).
+    #[must_use]
+    pub fn with_priority(mut self, priority: i64) -> Self {
+        self.priority = Some(priority);
+        self
+    }
+}
+
+impl validation::Validate for RecordFields {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for RecordFields {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<String>(object, "type", Null::Allowed, path, report);
+        validation::property::<String>(object, "name", Null::Allowed, path, report);
+        validation::property::<i64>(object, "priority", Null::Allowed, path, report);
     }
 }
 
