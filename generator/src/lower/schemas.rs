@@ -174,6 +174,9 @@ impl<'d> TypeTable<'d> {
             if let Some(shape) = self.single_all_of(&view, at)? {
                 return Ok(shape);
             }
+            if let Some(merged) = self.merged_scalar_all_of(schema, &view, at)? {
+                return self.inline(&merged, at, hint);
+            }
             let name = self.names.claim(type_name(hint));
             let index = self.reserve(name.clone(), at, schema);
             let kind = self.kind_of(schema, at, &name, false)?;
@@ -200,6 +203,105 @@ impl<'d> TypeTable<'d> {
                 j != i && matches!(member, ReferenceOr::Item(schema) if schema.schema_data.nullable)
             });
         Ok(Some(shape))
+    }
+
+    /// An `allOf` of scalars of one type and of bare constraints
+    /// (DigitalOcean's `allOf: [{type: string, description}, {maxLength:
+    /// 16}]`): one schema holding every member's constraints, the tightest
+    /// bound of each, `nullable` when a member says so. `None` when a member
+    /// is anything else, or when two members set one `pattern`, `format`,
+    /// `enum` or `multipleOf` differently, or an exclusive bound: the
+    /// `allOf` is then merged as objects are, or refused.
+    fn merged_scalar_all_of(
+        &self,
+        schema: &Schema,
+        view: &View<'_>,
+        at: &Pointer,
+    ) -> Result<Option<Schema>> {
+        use serde_json::{Map, Value};
+        const SCALARS: [&str; 4] = ["string", "integer", "number", "boolean"];
+        const LOWER: [&str; 2] = ["minLength", "minimum"];
+        const UPPER: [&str; 2] = ["maxLength", "maximum"];
+        const SAME: [&str; 5] = ["type", "pattern", "format", "enum", "multipleOf"];
+        const ANNOTATIONS: [&str; 8] = [
+            "description",
+            "title",
+            "example",
+            "default",
+            "deprecated",
+            "readOnly",
+            "writeOnly",
+            "externalDocs",
+        ];
+        if view.all_of.is_empty()
+            || view.has_object_keywords()
+            || !view.one_of.is_empty()
+            || !view.any_of.is_empty()
+        {
+            return Ok(None);
+        }
+        // The schema's own annotations first, then each member's.
+        let mut own = match serde_json::to_value(schema) {
+            Ok(Value::Object(own)) => own,
+            _ => return Ok(None),
+        };
+        own.remove("allOf");
+        let mut sources = vec![own];
+        for (i, member) in view.all_of.iter().enumerate() {
+            let resolved = self.doc.resolve(member, &at.push("allOf").index(i))?;
+            match serde_json::to_value(&*resolved.value) {
+                Ok(Value::Object(member)) => sources.push(member),
+                _ => return Ok(None),
+            }
+        }
+        let mut merged = Map::new();
+        for source in sources {
+            for (key, value) in source {
+                let key = key.as_str();
+                let number = |value: &Value| value.as_f64();
+                match merged.get(key) {
+                    _ if key == "nullable" => {
+                        let nullable = value.as_bool() == Some(true)
+                            || merged.get(key).and_then(Value::as_bool) == Some(true);
+                        merged.insert(key.to_owned(), Value::Bool(nullable));
+                    }
+                    _ if key.starts_with("x-") => {}
+                    None if LOWER.contains(&key)
+                        || UPPER.contains(&key)
+                        || SAME.contains(&key)
+                        || ANNOTATIONS.contains(&key) =>
+                    {
+                        merged.insert(key.to_owned(), value);
+                    }
+                    Some(old) if LOWER.contains(&key) || UPPER.contains(&key) => {
+                        let (Some(a), Some(b)) = (number(old), number(&value)) else {
+                            return Ok(None);
+                        };
+                        let tighter = if LOWER.contains(&key) { b > a } else { b < a };
+                        if tighter {
+                            merged.insert(key.to_owned(), value);
+                        }
+                    }
+                    Some(old) if SAME.contains(&key) => {
+                        if *old != value {
+                            return Ok(None);
+                        }
+                    }
+                    Some(_) if ANNOTATIONS.contains(&key) => {}
+                    // Exclusive bounds, structure, other keywords: not merged here.
+                    _ if matches!(value, Value::Bool(false)) => {}
+                    _ => return Ok(None),
+                }
+            }
+        }
+        if !merged
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|typ| SCALARS.contains(&typ))
+        {
+            return Ok(None);
+        }
+        Ok(serde_json::from_value(Value::Object(merged)).ok())
     }
 
     /// A named type whose `allOf` has one member that says what the value is
@@ -286,6 +388,9 @@ impl<'d> TypeTable<'d> {
         if !view.all_of.is_empty() {
             if let Some(kind) = self.all_of_non_object(&view, at, name)? {
                 return Ok(kind);
+            }
+            if let Some(merged) = self.merged_scalar_all_of(schema, &view, at)? {
+                return self.kind_of(&merged, at, name, is_named);
             }
             return self.all_of(&view, at, name);
         }

@@ -51,6 +51,54 @@ impl validation::ValidateJson for Base {
     }
 }
 
+/// The `Label` schema.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Label(pub String);
+
+impl Label {
+    /// The wrapped value.
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+impl From<String> for Label {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+
+impl std::ops::Deref for Label {
+    type Target = String;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl validation::Validate for Label {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        let value = &self.0;
+        {
+            let text: &str = value;
+            validation::check_length(text, None, Some(16), None, path, report);
+        }
+    }
+}
+
+impl validation::ValidateJson for Label {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::walk::<String>(value, path, report);
+        if let Some(text) = value.as_str() {
+            validation::check_length(text, None, Some(16), None, path, report);
+        }
+    }
+}
+
 /// The `Named` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -244,6 +292,9 @@ pub struct Wrapper {
     /// The `owner` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<Slug>,
+    /// The `code` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 impl Wrapper {
@@ -253,6 +304,7 @@ impl Wrapper {
             pet: None,
             region: None,
             owner: None,
+            code: None,
         }
     }
     /// Sets `pet` (the `pet` property).
@@ -271,6 +323,12 @@ impl Wrapper {
     #[must_use]
     pub fn with_owner(mut self, owner: Slug) -> Self {
         self.owner = Some(owner);
+        self
+    }
+    /// Sets `code` (the `code` property).
+    #[must_use]
+    pub fn with_code(mut self, code: impl Into<String>) -> Self {
+        self.code = Some(code.into());
         self
     }
 }
@@ -295,6 +353,15 @@ impl validation::Validate for Wrapper {
             validation::Validate::validate(value, path, report);
         }
         path.pop();
+        path.push_key("code");
+        let value = &self.code;
+        if let Some(value) = value {
+            {
+                let text: &str = value;
+                validation::check_length(text, None, Some(4), None, path, report);
+            }
+        }
+        path.pop();
     }
 }
 
@@ -310,5 +377,15 @@ impl validation::ValidateJson for Wrapper {
         validation::property::<Pet>(object, "pet", Null::Allowed, path, report);
         validation::property::<Slug>(object, "region", Null::Allowed, path, report);
         validation::property::<Slug>(object, "owner", Null::Allowed, path, report);
+        if let Some(value) = object.get("code") {
+            path.push_key("code");
+            if !value.is_null() {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(4), None, path, report);
+                }
+            }
+            path.pop();
+        }
     }
 }
