@@ -40,3 +40,5 @@ pub mod file;
 pub mod models;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(any(feature = "client", feature = "server"))]
+mod template;

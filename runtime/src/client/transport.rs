@@ -19,6 +19,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tracing::Instrument;
 
+use crate::template::fixed_text;
+
 use super::error::{Error, Failure};
 use super::response::Response;
 use super::retry::{self, RetryPolicy};
@@ -352,20 +354,10 @@ fn separators_beside(template: &str, marker: &str) -> Vec<u8> {
     let Some(segment) = template.split('/').find(|s| s.contains(marker)) else {
         return Vec::new();
     };
-    let mut between = Vec::new();
-    let mut rest = segment;
-    let mut after_parameter = false;
-    while let Some(open) = rest.find('{') {
-        if after_parameter {
-            between.extend_from_slice(&rest.as_bytes()[..open]);
-        }
-        after_parameter = true;
-        let Some(close) = rest[open..].find('}') else {
-            break;
-        };
-        rest = &rest[open + close + 1..];
+    match fixed_text(segment).as_slice() {
+        [_, between @ .., _] => between.concat().into_bytes(),
+        _ => Vec::new(),
     }
-    between
 }
 
 /// What every call of a client shares: the HTTP client, base URL, time-out,

@@ -11,6 +11,7 @@ use percent_encoding::percent_decode_str;
 use crate::models::dynamic_query::{DynamicQuery, Property};
 pub use crate::models::param::{FromParam, ParamError};
 use crate::models::validation::{Path, Report};
+use crate::template::fixed_text;
 
 /// The error code of a dynamic query that does not parse.
 pub const INVALID_DYNAMIC_QUERY: &str = "InvalidDynamicQuery";
@@ -122,20 +123,6 @@ pub fn dynamic_query<P: Property>(
 
 // ---- where values are --------------------------------------------------------------
 
-/// The percent-decoded text of a path parameter: the `index`th segment of
-/// `path` (counting the empty one before the first `/`), without the
-/// template's text around the parameter in that segment. `None` for a
-/// segment that is not there, does not hold that text, or is not UTF-8
-/// once decoded.
-pub fn path_segment<'a>(
-    path: &'a str,
-    index: usize,
-    prefix: &str,
-    suffix: &str,
-) -> Option<Cow<'a, str>> {
-    path_segment_part(path, index, &[prefix, suffix], 0)
-}
-
 /// The percent-decoded text of the `which`th of the parameters that share
 /// the `index`th segment of `path`, where `fixed` is the template's text
 /// before the first, between each two and after the last
@@ -147,7 +134,7 @@ pub fn path_segment<'a>(
 /// is decoded, so a separator a client percent-encoded (`%2D`) stays in its
 /// parameter. `None` for a segment that is not there, does not hold the
 /// fixed text, or is not UTF-8 once decoded.
-pub fn path_segment_part<'a>(
+fn path_segment_part<'a>(
     path: &'a str,
     index: usize,
     fixed: &[&str],
@@ -183,21 +170,6 @@ pub fn path_fits(path: &str, template: &str) -> bool {
         }
     }
     segments.next().is_none()
-}
-
-/// The fixed text of a template's segment: before its first parameter,
-/// between each two, after the last (`v{major}.{minor}`: `["v", ".", ""]`).
-fn fixed_text(pattern: &str) -> Vec<&str> {
-    let mut fixed = Vec::new();
-    let mut rest = pattern;
-    while let Some(open) = rest.find('{') {
-        fixed.push(&rest[..open]);
-        rest = rest[open..]
-            .find('}')
-            .map_or("", |close| &rest[open + close + 1..]);
-    }
-    fixed.push(rest);
-    fixed
 }
 
 /// Splits `segment` at the template's `fixed` text (see
@@ -598,13 +570,12 @@ mod tests {
     #[test]
     fn a_path_parameter_is_its_segment_without_the_template_around_it() {
         let path_text = "/orders/ORD%2F1/lines/v2-7.json";
-        assert_eq!(path_segment(path_text, 2, "", "").as_deref(), Some("ORD/1"));
-        assert_eq!(
-            path_segment(path_text, 4, "v2-", ".json").as_deref(),
-            Some("7")
-        );
-        assert_eq!(path_segment(path_text, 4, "v3-", ".json"), None);
-        assert_eq!(path_segment(path_text, 9, "", ""), None);
+        let segment =
+            |index, prefix, suffix| path_segment_part(path_text, index, &[prefix, suffix], 0);
+        assert_eq!(segment(2, "", "").as_deref(), Some("ORD/1"));
+        assert_eq!(segment(4, "v2-", ".json").as_deref(), Some("7"));
+        assert_eq!(segment(4, "v3-", ".json"), None);
+        assert_eq!(segment(9, "", ""), None);
         let mut report = Report::new();
         let line: Option<u8> = path(path_text, 4, "v2-", ".json", "line", &mut report);
         assert_eq!(line, Some(7));
@@ -666,8 +637,6 @@ mod tests {
         ));
         assert!(path_fits("/files/a", "/files/{id}"));
         assert!(path_fits("/", "/"));
-        assert_eq!(fixed_text("v{major}.{minor}"), ["v", ".", ""]);
-        assert_eq!(fixed_text("{id}"), ["", ""]);
     }
 
     #[test]
