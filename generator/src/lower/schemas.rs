@@ -219,20 +219,6 @@ impl<'d> TypeTable<'d> {
         at: &Pointer,
     ) -> Result<Option<Schema>> {
         use serde_json::{Map, Value};
-        const SCALARS: [&str; 4] = ["string", "integer", "number", "boolean"];
-        const LOWER: [&str; 2] = ["minLength", "minimum"];
-        const UPPER: [&str; 2] = ["maxLength", "maximum"];
-        const SAME: [&str; 5] = ["type", "pattern", "format", "enum", "multipleOf"];
-        const ANNOTATIONS: [&str; 8] = [
-            "description",
-            "title",
-            "example",
-            "default",
-            "deprecated",
-            "readOnly",
-            "writeOnly",
-            "externalDocs",
-        ];
         if view.all_of.is_empty()
             || view.has_object_keywords()
             || !view.one_of.is_empty()
@@ -255,49 +241,15 @@ impl<'d> TypeTable<'d> {
             }
         }
         let mut merged = Map::new();
-        for source in sources {
-            for (key, value) in source {
-                let key = key.as_str();
-                let number = |value: &Value| value.as_f64();
-                match merged.get(key) {
-                    _ if key == "nullable" => {
-                        let nullable = value.as_bool() == Some(true)
-                            || merged.get(key).and_then(Value::as_bool) == Some(true);
-                        merged.insert(key.to_owned(), Value::Bool(nullable));
-                    }
-                    _ if key.starts_with("x-") => {}
-                    None if LOWER.contains(&key)
-                        || UPPER.contains(&key)
-                        || SAME.contains(&key)
-                        || ANNOTATIONS.contains(&key) =>
-                    {
-                        merged.insert(key.to_owned(), value);
-                    }
-                    Some(old) if LOWER.contains(&key) || UPPER.contains(&key) => {
-                        let (Some(a), Some(b)) = (number(old), number(&value)) else {
-                            return Ok(None);
-                        };
-                        let tighter = if LOWER.contains(&key) { b > a } else { b < a };
-                        if tighter {
-                            merged.insert(key.to_owned(), value);
-                        }
-                    }
-                    Some(old) if SAME.contains(&key) => {
-                        if *old != value {
-                            return Ok(None);
-                        }
-                    }
-                    Some(_) if ANNOTATIONS.contains(&key) => {}
-                    // Exclusive bounds, structure, other keywords: not merged here.
-                    _ if matches!(value, Value::Bool(false)) => {}
-                    _ => return Ok(None),
-                }
+        for (key, value) in sources.into_iter().flatten() {
+            if !fold_scalar_keyword(&mut merged, key, value) {
+                return Ok(None);
             }
         }
         if !merged
             .get("type")
             .and_then(Value::as_str)
-            .is_some_and(|typ| SCALARS.contains(&typ))
+            .is_some_and(|typ| matches!(typ, "string" | "integer" | "number" | "boolean"))
         {
             return Ok(None);
         }
@@ -1165,6 +1117,59 @@ fn scalar_enum_of(
         return Some((EnumRepr::Number, texts));
     }
     None
+}
+
+/// Folds one keyword of an `allOf` member into the scalar schema `merged`
+/// (see `merged_scalar_all_of`): the tighter of two bounds, `nullable` when
+/// either says so, the first annotation; `false` when it cannot be merged
+/// (a second `type`, `pattern`, `format`, `enum` or `multipleOf` that
+/// differs, an exclusive bound, structure).
+fn fold_scalar_keyword(
+    merged: &mut serde_json::Map<String, serde_json::Value>,
+    key: String,
+    value: serde_json::Value,
+) -> bool {
+    use serde_json::Value;
+    let tighten = |merged: &mut serde_json::Map<String, Value>,
+                   key: String,
+                   value: Value,
+                   tighter: fn(f64, f64) -> bool| {
+        let Some(new) = value.as_f64() else {
+            return false;
+        };
+        match merged.get(&key).map(Value::as_f64) {
+            Some(None) => false,
+            Some(Some(old)) if !tighter(new, old) => true,
+            _ => {
+                merged.insert(key, value);
+                true
+            }
+        }
+    };
+    match key.as_str() {
+        "nullable" => {
+            let nullable = merged.get("nullable") == Some(&Value::Bool(true));
+            merged.insert(key, Value::Bool(nullable || value == Value::Bool(true)));
+            true
+        }
+        "minLength" | "minimum" => tighten(merged, key, value, |new, old| new > old),
+        "maxLength" | "maximum" => tighten(merged, key, value, |new, old| new < old),
+        "type" | "pattern" | "format" | "enum" | "multipleOf" => match merged.get(&key) {
+            Some(old) => *old == value,
+            None => {
+                merged.insert(key, value);
+                true
+            }
+        },
+        "description" | "title" | "example" | "default" | "deprecated" | "readOnly"
+        | "writeOnly" | "externalDocs" => {
+            merged.entry(key).or_insert(value);
+            true
+        }
+        extension if extension.starts_with("x-") => true,
+        // `exclusiveMinimum: false` and other flags left at their default.
+        _ => value == Value::Bool(false),
+    }
 }
 
 /// A property that merged object schemas require, declare nowhere and

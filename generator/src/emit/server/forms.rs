@@ -11,7 +11,8 @@ use super::{Op, Server};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{
-    Files, FormPart, Multipart, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind, struct_of,
+    Files, FormPart, Multipart, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind, is_object,
+    struct_of,
 };
 
 /// How each field of an object of `shape` is typed from its text, or
@@ -61,8 +62,7 @@ fn parameter_field_kinds(
 /// object or a timestamp).
 fn object_alternative<'s>(server: &'s Server<'_>, shape: &'s Shape) -> Option<&'s Shape> {
     let api = server.cx.api;
-    let is_object =
-        |shape: &Shape| matches!(shape.ty, Ty::Map(_)) || struct_of(&api.types, shape).is_some();
+    let is_object = |shape: &Shape| is_object(&api.types, shape);
     if is_object(shape) {
         return Some(shape);
     }
