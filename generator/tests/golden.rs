@@ -211,6 +211,19 @@ fn what_is_not_generated_is_one_note_per_document() {
     );
     let plain = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
     assert!(notes(plain).is_empty());
+    // A callback given by reference (PeerTube's) is read, and noted as any.
+    let by_reference = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /search:\n    get:\n\
+                        \x20     callbacks:\n        onIndex: {$ref: '#/components/callbacks/Index'}\n\
+                        \x20     responses:\n        '200': {description: ok}\n\
+                        components:\n  callbacks:\n    Index:\n      '{$url}':\n        post:\n\
+                        \x20         responses:\n            '200': {description: ok}\n";
+    assert_eq!(
+        notes(by_reference),
+        [
+            "notes.yaml: not generated, by design: callbacks (1 operation(s), the first at \
+             notes.yaml#/paths/~1search/get/callbacks); the operations that declare them are generated"
+        ]
+    );
 }
 
 /// readOnly and writeOnly are not applied; the generator says so once, with

@@ -165,6 +165,10 @@ pub struct Parameter {
     /// pairs when the style is `deepObject`, as `key=value` pairs when it is
     /// exploded `form`.
     pub object: bool,
+    /// Whether its value is one JSON text (`content` with a JSON media
+    /// type): the client writes the typed value as JSON; the server stubs
+    /// hand the text over, as they do for other values that are not scalars.
+    pub json: bool,
     /// Its documentation.
     pub docs: Docs,
     /// Where it is declared.

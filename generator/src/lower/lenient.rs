@@ -39,6 +39,14 @@ pub(crate) enum Leniency {
     /// without a `mapping` entry or a property of its own to read the
     /// value from): read as if there were none.
     DiscriminatorIgnored,
+    /// A `required` name that `properties` does not declare beside
+    /// `additionalProperties: false`: no value could match, so the name is
+    /// ignored.
+    RequiredForbidden,
+    /// A `multipart/form-data` body whose schema is not an object with
+    /// properties (an array, a union, any value): it lists no parts, so
+    /// they are handed over as they come (the runtime's `Parts`).
+    MultipartPartsUnlisted,
     /// A `oneOf` alternative that requires a property the merged schemas
     /// declare nowhere and forbid: no value can match it, so it is left out.
     AlternativeNeverMatches,
@@ -57,6 +65,14 @@ impl Leniency {
             Leniency::RequiredNotDeclared => (
                 "`required` names that `properties` does not declare",
                 "fields of any JSON value",
+            ),
+            Leniency::RequiredForbidden => (
+                "`required` names that no property declares and `additionalProperties: false` forbids",
+                "ignored (no value could have them)",
+            ),
+            Leniency::MultipartPartsUnlisted => (
+                "multipart bodies whose schema is not an object with properties",
+                "their parts as they come (`Parts`: name, bytes, file name, media type), not typed or checked",
             ),
             Leniency::PatternNotChecked => (
                 "patterns the generated validators cannot compile",

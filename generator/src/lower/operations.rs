@@ -173,7 +173,15 @@ impl<'d> OperationLowering<'_, 'd> {
             );
         for (param, at, from_path_item) in sources {
             let lowered = self.param(param, &at, prefix)?;
-            let key = (lowered.wire.to_ascii_lowercase(), lowered.location);
+            // Header names are case-insensitive (RFC 9110); the names of
+            // the other places are not: AWS's documents have `maxResults`
+            // and `MaxResults` side by side in one query.
+            let wire_key = if lowered.location == ParamLocation::Header {
+                lowered.wire.to_ascii_lowercase()
+            } else {
+                lowered.wire.clone()
+            };
+            let key = (wire_key, lowered.location);
             match merged.get_mut(&key) {
                 Some((existing, existing_from_path_item))
                     if *existing_from_path_item && !from_path_item =>
@@ -288,8 +296,14 @@ impl<'d> OperationLowering<'_, 'd> {
             ));
         }
         let explode = data.explode.unwrap_or(explode_default);
-        let shape = self.param_shape(data, &at, prefix)?;
-        let (style, object) = self.object_spread(&shape, &at, location, style, explode)?;
+        let (shape, json) = self.param_shape(data, &at, prefix)?;
+        let (style, object, explode) = if json {
+            // One JSON text, whatever its type: nothing to spread or split.
+            (style, false, false)
+        } else {
+            let (style, object) = self.object_spread(&shape, &at, location, style, explode)?;
+            (style, object, explode)
+        };
         let dynamic_query = match data.extensions.get("x-dynamic-query") {
             Some(extension) => Some(self.dynamic_query(
                 extension,
@@ -310,6 +324,7 @@ impl<'d> OperationLowering<'_, 'd> {
             style,
             explode,
             object,
+            json,
             docs: Docs {
                 title: None,
                 description: data.description.clone(),
@@ -322,20 +337,45 @@ impl<'d> OperationLowering<'_, 'd> {
         })
     }
 
-    fn param_shape(&mut self, data: &ParameterData, at: &Pointer, prefix: &str) -> Result<Shape> {
-        let schema = match &data.format {
-            ParameterSchemaOrContent::Schema(schema) => schema,
-            ParameterSchemaOrContent::Content(_) => {
-                return Err(self.doc.unsupported(
-                    &at.push("content"),
-                    "parameters with `content` are not supported; use `schema`",
-                ));
+    /// A parameter's shape, and whether its value is JSON text (`content`
+    /// with a JSON media type: any shape, written as one JSON text).
+    /// `content` with another media type (`text/plain`, `*/*`) is read as
+    /// `schema` would be.
+    fn param_shape(
+        &mut self,
+        data: &ParameterData,
+        at: &Pointer,
+        prefix: &str,
+    ) -> Result<(Shape, bool)> {
+        let hint = format!("{prefix}{}", type_name(&data.name));
+        let (schema, schema_at) = match &data.format {
+            ParameterSchemaOrContent::Schema(schema) => (schema, at.push("schema")),
+            ParameterSchemaOrContent::Content(content) => {
+                let Some((media_type, media)) = content.first() else {
+                    return Err(self.doc.invalid(
+                        &at.push("content"),
+                        "a parameter's `content` needs exactly one media type",
+                    ));
+                };
+                let media_at = at.push("content").push(media_type);
+                let json = matches!(MediaKind::of(media_type), MediaKind::Json);
+                match &media.schema {
+                    Some(schema) if json => {
+                        let shape = self.types.shape(
+                            SchemaRef::from(schema),
+                            &media_at.push("schema"),
+                            &hint,
+                        )?;
+                        return Ok((shape, true));
+                    }
+                    None => return Ok((Shape::of(Ty::Any), json)),
+                    Some(schema) => (schema, media_at.push("schema")),
+                }
             }
         };
-        let hint = format!("{prefix}{}", type_name(&data.name));
         let shape = self
             .types
-            .shape(SchemaRef::from(schema), &at.push("schema"), &hint)?;
+            .shape(SchemaRef::from(schema), &schema_at, &hint)?;
         // Any value (`schema: {}`, `items: {}`, as published documents
         // have) is its text, as a union is.
         let scalar = |shape: &Shape| matches!(shape.ty, Ty::Primitive(_) | Ty::Named(_) | Ty::Any);
@@ -347,11 +387,11 @@ impl<'d> OperationLowering<'_, 'd> {
         };
         if !ok {
             return Err(self.doc.unsupported(
-                &at.push("schema"),
+                &schema_at,
                 "parameters must be scalars, string enums, or arrays of them",
             ));
         }
-        Ok(shape)
+        Ok((shape, false))
     }
 
     /// Whether a parameter's value is an object spread over the query
@@ -683,10 +723,12 @@ impl<'d> OperationLowering<'_, 'd> {
         Ok((kind, media_types))
     }
 
-    /// A `multipart/form-data` body: its schema must be an object with
-    /// properties, each a part; `encoding` gives some parts a media type.
+    /// A `multipart/form-data` body: its schema's properties are its
+    /// parts, and `encoding` gives some of them a media type. A schema that
+    /// is not an object with properties lists no parts: the parts are
+    /// handed over as they are (the runtime's `Parts`), noted.
     fn multipart(
-        &self,
+        &mut self,
         shape: Shape,
         media: &openapiv3::MediaType,
         media_at: &Pointer,
@@ -707,10 +749,9 @@ impl<'d> OperationLowering<'_, 'd> {
             content_types,
         };
         if crate::ir::form_parts(self.types.defs(), &body).is_none() {
-            return Err(self.doc.unsupported(
-                &media_at.push("schema"),
-                "a multipart body's schema must be an object with properties (each a part)",
-            ));
+            self.types
+                .lenient
+                .record(Leniency::MultipartPartsUnlisted, &media_at.push("schema"));
         }
         Ok(body)
     }
@@ -785,27 +826,49 @@ impl<'d> OperationLowering<'_, 'd> {
                 }
                 let header_at = response_at.push("headers").push(wire);
                 let header = self.doc.resolve(header, &header_at)?;
+                let mut description = header.value.description.clone();
+                // A header whose `content` is JSON is its JSON text, as a
+                // parameter's is; another media type's schema is read as
+                // `schema` would be.
                 let schema = match &header.value.format {
-                    ParameterSchemaOrContent::Schema(schema) => schema,
-                    ParameterSchemaOrContent::Content(_) => {
-                        return Err(self.doc.unsupported(
-                            &header.pointer.push("content"),
-                            "headers with `content` are not supported; use `schema`",
-                        ));
+                    ParameterSchemaOrContent::Schema(schema) => {
+                        Some((schema, header.pointer.push("schema")))
                     }
+                    ParameterSchemaOrContent::Content(content) => match content.first() {
+                        Some((media_type, media))
+                            if !matches!(MediaKind::of(media_type), MediaKind::Json) =>
+                        {
+                            let at = header.pointer.push("content").push(media_type);
+                            media
+                                .schema
+                                .as_ref()
+                                .map(|schema| (schema, at.push("schema")))
+                        }
+                        _ => {
+                            let note = "Its JSON text, as the document's `content` says.";
+                            description = Some(match description {
+                                Some(text) => format!("{text}\n\n{note}"),
+                                None => note.to_owned(),
+                            });
+                            None
+                        }
+                    },
                 };
-                let shape = self.types.shape(
-                    SchemaRef::from(schema),
-                    &header.pointer.push("schema"),
-                    &format!("{prefix}{}", type_name(wire)),
-                )?;
+                let shape = match schema {
+                    Some((schema, at)) => self.types.shape(
+                        SchemaRef::from(schema),
+                        &at,
+                        &format!("{prefix}{}", type_name(wire)),
+                    )?,
+                    None => Shape::of(Ty::Primitive(crate::ir::Primitive::String)),
+                };
                 headers.push(ResponseHeader {
                     wire: wire.clone(),
                     field: header_names.claim(field_name(wire)),
                     required: header.value.required,
                     shape,
                     docs: Docs {
-                        description: header.value.description.clone(),
+                        description,
                         ..Docs::default()
                     },
                 });
@@ -990,14 +1053,15 @@ mod tests {
 
     /// An operation's own parameter replaces the path item's of the same
     /// name and place; two in one list are a mistake, whichever list.
+    /// Header names are compared without case, as HTTP does.
     #[test]
     fn a_parameter_declared_twice_in_one_list_is_refused() {
-        let twice = "- {name: q, in: query, schema: {type: string}}\n        - {name: Q, in: query, schema: {type: integer}}";
+        let twice = "- {name: x-q, in: header, schema: {type: string}}\n        - {name: X-Q, in: header, schema: {type: integer}}";
         let in_the_operation = error(&format!(
             "paths:\n  /a:\n    get:\n      parameters:\n        {twice}\n      responses: {{'200': {{description: ok}}}}\n"
         ));
         assert!(
-            in_the_operation.contains("parameter `Q` is declared twice in the same place"),
+            in_the_operation.contains("parameter `X-Q` is declared twice in the same place"),
             "{in_the_operation}"
         );
         assert!(
@@ -1008,7 +1072,7 @@ mod tests {
             "paths:\n  /a:\n    parameters:\n        {twice}\n    get:\n      responses: {{'200': {{description: ok}}}}\n"
         ));
         assert!(
-            in_the_path_item.contains("parameter `Q` is declared twice in the same place"),
+            in_the_path_item.contains("parameter `X-Q` is declared twice in the same place"),
             "{in_the_path_item}"
         );
         // The operation's own replaces the path item's, keeping its place.
@@ -1021,6 +1085,28 @@ mod tests {
             .map(|p| (p.field.as_str(), p.required))
             .collect();
         assert_eq!(params, [("q", true), ("r", false)]);
+    }
+
+    /// Query names keep their case: AWS's documents send `maxResults` (the
+    /// API's own) and `MaxResults` (the paginator's) in one query. Both are
+    /// parameters, with fields that differ.
+    #[test]
+    fn query_names_that_differ_in_case_are_two_parameters() {
+        let api = api(
+            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: maxResults, in: query, schema: {type: integer}}\n        - {name: MaxResults, in: query, schema: {type: string}}\n      responses: {'200': {description: ok}}\n",
+        );
+        let params: Vec<(&str, &str)> = api.operations[0]
+            .params
+            .iter()
+            .map(|p| (p.wire.as_str(), p.field.as_str()))
+            .collect();
+        assert_eq!(
+            params,
+            [
+                ("maxResults", "max_results"),
+                ("MaxResults", "max_results2")
+            ]
+        );
     }
 
     /// Each `{name}` of the path must be a path parameter: a query

@@ -411,16 +411,20 @@ impl<'d> TypeTable<'d> {
             }
         }
         // A required property the schema does not declare may hold any value
-        // (JSON Schema's default), unless no undeclared property is allowed.
-        if let Some((name, at)) = unmatchable_requirement(members) {
-            return Err(self.doc.invalid(
-                &at.push("required"),
-                format!("`{name}` is required but not among the properties, and `additionalProperties: false` forbids it: no value can match"),
-            ));
-        }
+        // (JSON Schema's default). Where no undeclared property is allowed,
+        // no value could match: the name is a slip (Jira's `required:
+        // [defaultScreen]` beside a property `default`), and the object its
+        // author describes is the one its properties say, so the name is
+        // read past.
+        let forbids_undeclared = members.iter().any(|(view, _)| view.denies_additional());
         for (view, at) in members {
             for name in view.required {
                 if by_wire.contains_key(name) {
+                    continue;
+                }
+                if forbids_undeclared {
+                    self.lenient
+                        .record(Leniency::RequiredForbidden, &at.push("required"));
                     continue;
                 }
                 self.lenient
@@ -1839,14 +1843,45 @@ mod tests {
             ),
             "{note}"
         );
-        let message = error(&schema("None", "{required: [fax]}, {required: [telex]}"));
+        // When none can match, each is read without the name it cannot
+        // have, as a plain object's would be.
+        let none = self::api(&schema("None", "{required: [fax]}, {required: [telex]}"));
+        let note = none
+            .notes
+            .iter()
+            .find(|note| note.contains("read leniently"))
+            .expect("a note of what was read leniently");
         assert!(
-            message.ends_with(
-                "#/components/schemas/None/oneOf/0/required: invalid document: `fax` is \
-                 required but not among the properties, and `additionalProperties: false` \
-                 forbids it: no value can match"
+            note.contains(
+                "`required` names that no property declares and `additionalProperties: false` \
+                 forbids (2, the first at t.yaml#/components/schemas/None/oneOf/0/required): \
+                 ignored"
             ),
-            "{message}"
+            "{note}"
+        );
+    }
+
+    /// A `required` name beside `additionalProperties: false` and no
+    /// property of that name is a slip no value could satisfy (Jira's
+    /// `ScreenTypes` requires `defaultScreen` and declares `default`): the
+    /// object is its properties, the name ignored and noted.
+    #[test]
+    fn ignores_a_required_name_that_additional_properties_forbids() {
+        let api = api(
+            "    Screens:\n      type: object\n      additionalProperties: false\n      \
+             required: [defaultScreen]\n      properties: {default: {type: integer}}\n",
+        );
+        let screens: Vec<(&str, bool)> = fields(&api, "Screens")
+            .iter()
+            .map(|f| (f.wire.as_str(), f.required))
+            .collect();
+        assert_eq!(screens, [("default", false)]);
+        assert!(
+            api.notes.iter().any(|note| note.contains(
+                "forbids (1, the first at t.yaml#/components/schemas/Screens/required): ignored"
+            )),
+            "{:?}",
+            api.notes
         );
     }
 

@@ -5,6 +5,7 @@
 //! An OpenAPI 3.1 document is first rewritten into 3.0 (`v31.rs`); its
 //! [`Origins`] turn pointers into the rewritten tree back into the user's.
 
+mod callbacks;
 mod pointer;
 mod refine;
 mod resolve;
@@ -65,6 +66,7 @@ impl Document {
         } else {
             Origins::default()
         };
+        callbacks::inline_references(&mut raw);
         let api = deserialize_at(&raw, file, &Pointer::root()).map_err(|error| {
             // serde cannot see through openapiv3's untagged enums; look for the
             // deepest node that does not fit, and name it instead.

@@ -1,24 +1,47 @@
 //! The generated client against the generated server on loopback: a file
 //! upload (bytes, file name, media type and text fields arrive intact), a
-//! form body, `deepObject` and exploded `form` object query parameters, and
+//! form body, `deepObject` and exploded `form` object query parameters, a
+//! multipart body whose schema lists no parts (its parts as they are), and
 //! the 400s that list every problem of a bad request.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 
+use fixture_forms_client::models::serde_json::{self, Value};
 use fixture_forms_client::models::{
     Credentials, Filter, FilterCreated, FilterStatus, Page, Query, Range, Receipt, UploadKind,
     UploadMeta,
 };
-use fixture_forms_client::{Client, File, PutAvatarForm, PutAvatarParams, SearchParams, UploadForm};
-use fixture_forms_server::{
-    ApiError, FormsApi, LogInRequest, LogInResponse, PutAvatarRequest, PutAvatarResponse,
-    RequestContext, SearchRequest, SearchResponse, UploadRequest, UploadResponse, router,
+use fixture_forms_client::{
+    Client, File, ImportAnyParams, LookUpParams, Parts, PutAvatarForm, PutAvatarParams,
+    SearchParams, UploadForm,
 };
-use fixture_forms_client::models::serde_json::{self, Value};
+use fixture_forms_server::{
+    ApiError, FormsApi, ImportAnyRequest, ImportAnyResponse, LogInRequest, LogInResponse,
+    LookUpRequest, LookUpResponse, PutAvatarRequest, PutAvatarResponse, RequestContext,
+    SearchRequest, SearchResponse, SetColumnsRequest, SetColumnsResponse, UploadRequest,
+    UploadResponse, router,
+};
 
 /// Answers with what it was sent.
 struct Echo;
+
+/// Each part as `name:filename:media type:text`.
+fn described(parts: &fixture_forms_server::multipart::Parts) -> Vec<String> {
+    parts
+        .iter()
+        .map(|part| {
+            let file = &part.value;
+            format!(
+                "{}:{}:{}:{}",
+                part.name,
+                file.filename.clone().unwrap_or_default(),
+                file.content_type.clone().unwrap_or_default(),
+                String::from_utf8_lossy(&file.bytes)
+            )
+        })
+        .collect()
+}
 
 impl FormsApi for Echo {
     async fn upload(
@@ -70,6 +93,40 @@ impl FormsApi for Echo {
         assert_eq!(body.caption.as_deref(), Some("me"));
         assert_eq!(body.image.map(|f| f.bytes.len()), Some(3));
         Ok(PutAvatarResponse::NoContent)
+    }
+
+    async fn set_columns(
+        &self,
+        _: RequestContext,
+        request: SetColumnsRequest,
+    ) -> Result<SetColumnsResponse, ApiError> {
+        Ok(SetColumnsResponse::Ok {
+            body: described(&request.body),
+        })
+    }
+
+    async fn import_any(
+        &self,
+        _: RequestContext,
+        request: ImportAnyRequest,
+    ) -> Result<ImportAnyResponse, ApiError> {
+        Ok(ImportAnyResponse::Ok {
+            body: request.body.as_ref().map(described).unwrap_or_default(),
+        })
+    }
+
+    async fn look_up(
+        &self,
+        _: RequestContext,
+        request: LookUpRequest,
+    ) -> Result<LookUpResponse, ApiError> {
+        let mut texts = vec![request.ids];
+        texts.extend(request.x_meta);
+        texts.extend(request.plain.map(|n| n.to_string()));
+        Ok(LookUpResponse::Ok {
+            body: texts,
+            x_cursor: Some(r#"{"cursor":"c2"}"#.to_owned()),
+        })
     }
 
     async fn log_in(
@@ -200,18 +257,74 @@ async fn a_bad_multipart_body_is_one_400_listing_every_problem() {
                 --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"y\"\r\n\r\n2\r\n\
                 --b\r\nContent-Disposition: form-data; name=\"surprise\"\r\n\r\n?\r\n\
                 --b--\r\n";
-    let (status, body) = raw(
-        fixture_forms_client::reqwest::Client::new()
-            .post(format!("http://{addr}/uploads"))
-            .header("content-type", "multipart/form-data; boundary=b")
-            .body(body),
-    )
+    let (status, body) = raw(fixture_forms_client::reqwest::Client::new()
+        .post(format!("http://{addr}/uploads"))
+        .header("content-type", "multipart/form-data; boundary=b")
+        .body(body))
     .await;
     assert_eq!(status, 400);
     assert_eq!(
         problems(&body),
         ["count", "file", "surprise", "title"],
         "{body}"
+    );
+}
+
+#[tokio::test]
+async fn parts_a_schema_does_not_list_arrive_as_they_were_sent() {
+    let (addr, client) = serve().await;
+    let parts = Parts::new()
+        .with_text("columns", "summary")
+        .with_text("columns", "a \"quoted\" name")
+        .with_file(
+            "scan",
+            File::new(&b"\r\n--x"[..])
+                .with_filename("scan.png")
+                .with_content_type("image/png"),
+        );
+    let described = client.set_columns(&parts).await.unwrap();
+    assert_eq!(
+        described,
+        [
+            "columns:::summary",
+            "columns:::a \"quoted\" name",
+            "scan:scan.png:image/png:\r\n--x",
+        ]
+    );
+    // An optional body: absent, then given.
+    let none = client.import_any(ImportAnyParams::default()).await.unwrap();
+    assert!(none.is_empty());
+    let one = client
+        .import_any(ImportAnyParams::default().body(Parts::new().with_text("k", "v")))
+        .await
+        .unwrap();
+    assert_eq!(one, ["k:::v"]);
+    // A body that is not multipart is refused, not handed over empty.
+    let (status, body) = raw(fixture_forms_client::reqwest::Client::new()
+        .put(format!("http://{addr}/columns"))
+        .header("content-type", "multipart/form-data; boundary=b")
+        .body("--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nno end"))
+    .await;
+    assert_eq!(status, 400, "{body}");
+}
+
+#[tokio::test]
+async fn parameters_with_json_content_are_sent_as_json_text() {
+    let (_, client) = serve().await;
+    let ids = ["a".to_owned(), "b,c".to_owned()];
+    let answer = client
+        .look_up_with_response(
+            &ids,
+            LookUpParams::default()
+                .x_meta(Page::new().with_limit(5))
+                .plain(7),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answer.body(), &[r#"["a","b,c"]"#, r#"{"limit":5}"#, "7"]);
+    assert_eq!(
+        answer.declared().x_cursor.as_deref(),
+        Some(r#"{"cursor":"c2"}"#)
     );
 }
 
@@ -264,7 +377,10 @@ async fn a_nested_object_of_a_query_parameter_round_trips_in_brackets() {
     ] {
         let filter = Filter::new().with_name("n").with_created(created);
         let query = client
-            .search(Page::new().with_limit(1), SearchParams::default().filter(filter.clone()))
+            .search(
+                Page::new().with_limit(1),
+                SearchParams::default().filter(filter.clone()),
+            )
             .await
             .unwrap();
         assert_eq!(query.filter, Some(filter));

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::transport::{Call, encode, items};
-use crate::file::File;
+use crate::file::{File, Parts};
 
 impl Call {
     /// Adds an object query parameter: each property as `name[key]=value`
@@ -104,6 +104,20 @@ impl Multipart {
             .or(content_type.filter(|c| !c.contains(['*', ','])))
             .unwrap_or("application/octet-stream");
         self.part(name, Some(filename), Some(content_type), &file.bytes);
+    }
+
+    /// Adds every part of `parts` as it is: a part with a file name as a
+    /// file, the others as text (with their media type when they have one).
+    pub fn parts(&mut self, parts: &Parts) {
+        for part in parts {
+            let file = &part.value;
+            self.part(
+                &part.name,
+                file.filename.as_deref(),
+                file.content_type.as_deref(),
+                &file.bytes,
+            );
+        }
     }
 
     /// Adds a value that is text (a scalar or an enum, or an array of them:
@@ -224,5 +238,21 @@ mod tests {
         assert_eq!(text.matches("name=\"tags\"").count(), 2);
         assert!(!text.contains("missing"));
         assert!(text.contains("Content-Type: application/json\r\n\r\n{\"k\":1}\r\n"));
+    }
+
+    #[test]
+    fn writes_parts_as_they_are() {
+        let mut form = Multipart::new();
+        form.parts(
+            &Parts::new()
+                .with_text("columns", "summary")
+                .with_file("scan", File::new(&b"PNG"[..]).with_filename("a.png")),
+        );
+        let text = String::from_utf8_lossy(&form.body).into_owned();
+        assert!(
+            text.contains("name=\"columns\"\r\n\r\nsummary\r\n"),
+            "a text part has no media type: {text}"
+        );
+        assert!(text.contains("name=\"scan\"; filename=\"a.png\"\r\n\r\nPNG\r\n"));
     }
 }

@@ -14,10 +14,10 @@ mod response;
 mod retry;
 mod transport;
 
-pub use crate::file::File;
+pub use crate::file::{File, Part, Parts};
 pub use builder::{ServerVariable, Settings, fill_template};
 pub use error::{ApiError, Error, Failure, FieldProblem};
 pub use form::Multipart;
 pub use response::{NoHeaders, Response, read_header};
 pub use retry::RetryPolicy;
-pub use transport::{Answer, Call, Envelope, Scheme, Style, Transport, param_text};
+pub use transport::{Answer, Call, Envelope, JsonText, Scheme, Style, Transport, param_text};

@@ -312,6 +312,20 @@ pub(super) fn items<T: Serialize + ?Sized>(value: &T) -> Option<Vec<String>> {
     }
 }
 
+/// A parameter whose document says it is JSON (`content: {application/json:
+/// …}`): the value's JSON text as one piece of text, or nothing when the
+/// value is `null` (an absent optional parameter).
+pub struct JsonText<'a, T: ?Sized>(pub &'a T);
+
+impl<T: Serialize + ?Sized> Serialize for JsonText<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match serde_json::to_value(self.0).map_err(serde::ser::Error::custom)? {
+            Value::Null => serializer.serialize_none(),
+            value => serializer.serialize_str(&value.to_string()),
+        }
+    }
+}
+
 /// A parameter value as one piece of text (arrays comma-separated).
 pub fn param_text<T: Serialize + ?Sized>(value: &T) -> String {
     items(value).unwrap_or_default().join(",")
@@ -798,6 +812,17 @@ mod tests {
         let mut call = call();
         call.path_param("id", &["A/1", "b c"]);
         assert_eq!(call.path, "/orders/A%2F1,b%20c/lines");
+    }
+
+    #[test]
+    fn a_json_parameter_is_one_json_text() {
+        let mut call = call();
+        let ids = ["a", "b,c"];
+        call.query("ids", &JsonText(&ids[..]), Style::Comma, true);
+        call.query("none", &JsonText(&None::<u32>), Style::Comma, false);
+        call.path_param("id", &JsonText(&serde_json::json!({"k": 1})));
+        assert_eq!(call.query, "ids=%5B%22a%22%2C%22b%2Cc%22%5D");
+        assert_eq!(call.path, "/orders/%7B%22k%22%3A1%7D/lines");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use http::header::CONTENT_TYPE;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use crate::file::File;
+pub use crate::file::{File, Part, Parts};
 use crate::models::validation::{Path, Report, ValidateJson};
 use crate::server::body::{FormField, insert_typed};
 use crate::server::error::ApiError;
@@ -62,7 +62,7 @@ impl Files {
 }
 
 /// One part as it came.
-struct Part {
+struct RawPart {
     name: Option<String>,
     filename: Option<String>,
     content_type: Option<String>,
@@ -84,19 +84,7 @@ pub fn decode<T>(
 where
     T: DeserializeOwned + ValidateJson,
 {
-    let boundary = headers
-        .get(CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(boundary)
-        .ok_or_else(|| {
-            ApiError::unreadable_body(
-                "has no multipart boundary in its Content-Type",
-                "InvalidBody",
-            )
-        })?;
-    let parts = split(&bytes, &boundary).ok_or_else(|| {
-        ApiError::unreadable_body("is not a complete multipart/form-data body", "InvalidBody")
-    })?;
+    let parts = split_body(&bytes, headers)?;
     let mut report = Report::new();
     let mut object = Map::new();
     let mut found = Files::default();
@@ -170,6 +158,52 @@ where
     Ok((decoded, found))
 }
 
+/// Reads a `multipart/form-data` body whose document does not list its
+/// parts (its schema is not an object with properties): every part as it
+/// came, in order, neither typed nor checked; files are bounded by the body
+/// limit only. 400 `InvalidBody` when the body is not multipart, or a part
+/// has no name.
+pub fn parts(bytes: Bytes, headers: &HeaderMap) -> Result<Parts, ApiError> {
+    let mut parts = Vec::new();
+    for part in split_body(&bytes, headers)? {
+        let Some(name) = part.name else {
+            let mut report = Report::new();
+            report.push(
+                &Path::new("body"),
+                "has a part without a name",
+                "InvalidBody",
+            );
+            return Err(ApiError::validation(report));
+        };
+        parts.push(Part {
+            name,
+            value: File {
+                bytes: part.bytes,
+                filename: part.filename,
+                content_type: part.content_type,
+            },
+        });
+    }
+    Ok(Parts(parts))
+}
+
+/// The parts of a body whose `Content-Type` names their boundary.
+fn split_body(bytes: &Bytes, headers: &HeaderMap) -> Result<Vec<RawPart>, ApiError> {
+    let boundary = headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(boundary)
+        .ok_or_else(|| {
+            ApiError::unreadable_body(
+                "has no multipart boundary in its Content-Type",
+                "InvalidBody",
+            )
+        })?;
+    split(bytes, &boundary).ok_or_else(|| {
+        ApiError::unreadable_body("is not a complete multipart/form-data body", "InvalidBody")
+    })
+}
+
 /// The `boundary` parameter of a `multipart/…` media type.
 fn boundary(content_type: &str) -> Option<String> {
     content_type.split(';').skip(1).find_map(|parameter| {
@@ -184,7 +218,7 @@ fn boundary(content_type: &str) -> Option<String> {
 
 /// The parts of `body` between `--boundary` lines; `None` when the closing
 /// `--boundary--` is missing. Line breaks may be CRLF or LF.
-fn split(body: &Bytes, boundary: &str) -> Option<Vec<Part>> {
+fn split(body: &Bytes, boundary: &str) -> Option<Vec<RawPart>> {
     let delimiter = format!("--{boundary}");
     let delimiter = delimiter.as_bytes();
     // The first delimiter starts the body or a line (the preamble is ignored).
@@ -215,7 +249,7 @@ fn split(body: &Bytes, boundary: &str) -> Option<Vec<Part>> {
 }
 
 /// A part: its headers, up to an empty line, then its bytes.
-fn part(raw: Bytes) -> Part {
+fn part(raw: Bytes) -> RawPart {
     let (head_end, body_start) = match (find(&raw, 0, b"\r\n\r\n"), find(&raw, 0, b"\n\n")) {
         (Some(crlf), Some(lf)) if lf < crlf => (lf, lf + 2),
         (Some(crlf), _) => (crlf, crlf + 4),
@@ -225,7 +259,7 @@ fn part(raw: Bytes) -> Part {
         (None, None) => (raw.len(), raw.len()),
     };
     let head = String::from_utf8_lossy(&raw[..head_end]).into_owned();
-    let mut part = Part {
+    let mut part = RawPart {
         name: None,
         filename: None,
         content_type: None,
@@ -395,6 +429,27 @@ mod tests {
             .map(|p| p.property.as_str())
             .collect();
         assert_eq!(properties, ["upload", "title", "count"]);
+    }
+
+    #[test]
+    fn hands_over_unlisted_parts_as_they_came() {
+        let body = "--XyZ\r\nContent-Disposition: form-data; name=\"columns\"\r\n\r\nsummary\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"columns\"\r\n\r\nstatus\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"scan\"; filename=\"a.png\"\r\n\
+                    Content-Type: image/png\r\n\r\nPNG\r\n--XyZ--\r\n";
+        let parts = parts(Bytes::from(body), &headers()).unwrap();
+        let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["columns", "columns", "scan"]);
+        assert_eq!(parts.0[1].value.bytes, "status");
+        let scan = parts.get("scan").unwrap();
+        assert_eq!(scan.filename.as_deref(), Some("a.png"));
+        assert_eq!(scan.content_type.as_deref(), Some("image/png"));
+
+        let unnamed = "--XyZ\r\nContent-Disposition: form-data\r\n\r\nx\r\n--XyZ--";
+        let error = super::parts(Bytes::from(unnamed), &headers()).unwrap_err();
+        assert_eq!(error.problems()[0].error_code, "InvalidBody");
+        let error = super::parts(Bytes::from("x"), &HeaderMap::new()).unwrap_err();
+        assert_eq!(error.problems()[0].error_code, "InvalidBody");
     }
 
     #[test]

@@ -202,16 +202,13 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
             }
         }
         let form = match op.body.as_ref().map(|b| &b.kind) {
-            Some(BodyKind::Multipart(multipart)) => Some(FormStruct {
-                ty: format_ident!("{}", type_names.claim(format!("{}Form", op.type_prefix))),
-                parts: api.form_parts(multipart).ok_or_else(|| {
-                    crate::error::Error::unsupported(
-                        &api.source,
-                        &op.origin.push("requestBody"),
-                        "a multipart body's schema must be an object with properties (each a part)",
-                    )
-                })?,
-            }),
+            // A body whose schema lists no parts is the runtime's `Parts`.
+            Some(BodyKind::Multipart(multipart)) => {
+                api.form_parts(multipart).map(|parts| FormStruct {
+                    ty: format_ident!("{}", type_names.claim(format!("{}Form", op.type_prefix))),
+                    parts,
+                })
+            }
             _ => None,
         };
         let form_ty = form.as_ref().map(|f| &f.ty);
@@ -388,7 +385,9 @@ fn body_arg_type(types: &RustTypes<'_>, kind: &BodyKind) -> (TokenStream, bool) 
             }
         },
         BodyKind::Text => (quote!(impl Into<String>), false),
-        BodyKind::Binary | BodyKind::Multipart(_) => (quote!(impl Into<bytes::Bytes>), false),
+        BodyKind::Binary => (quote!(impl Into<bytes::Bytes>), false),
+        // Only a body that lists no parts gets here (the others are forms).
+        BodyKind::Multipart(_) => (quote!(&Parts), true),
     }
 }
 
@@ -396,7 +395,8 @@ fn body_owned_type(types: &RustTypes<'_>, kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => types.shape(shape),
         BodyKind::Text => quote!(String),
-        BodyKind::Binary | BodyKind::Multipart(_) => quote!(bytes::Bytes),
+        BodyKind::Binary => quote!(bytes::Bytes),
+        BodyKind::Multipart(_) => quote!(Parts),
     }
 }
 
@@ -708,6 +708,7 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
     let runtime: Vec<Ident> = [
         "Call",
         "Envelope",
+        "JsonText",
         "Multipart",
         "Response",
         "Scheme",
@@ -731,10 +732,17 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
             pub use openapi_runtime::client::File;
         }
     });
+    let parts = named.contains("Parts").then(|| {
+        quote! {
+            /// The parts of a multipart body whose document does not list them.
+            pub use openapi_runtime::client::{Part, Parts};
+        }
+    });
     quote! {
         #doc
         #runtime
         #file
+        #parts
 
         use crate::Client;
 
@@ -905,6 +913,12 @@ fn param_statement(param: &Parameter, value: &TokenStream, required: bool) -> To
             }
         };
     }
+    // A JSON parameter is one text, its value written as JSON.
+    let value = if param.json {
+        &quote!(&JsonText(#value))
+    } else {
+        value
+    };
     match param.location {
         ParamLocation::Path => quote!(__call.path_param(#wire, #value);),
         ParamLocation::Query => {
@@ -958,13 +972,18 @@ fn body_statement(
         BodyKind::Text => {
             quote!(__call.body(#content_type, bytes::Bytes::from(Into::<String>::into(#v)));)
         }
-        BodyKind::Binary | BodyKind::Multipart(_) => {
+        BodyKind::Binary => {
             quote!(__call.body(#content_type, Into::<bytes::Bytes>::into(#v));)
         }
+        BodyKind::Multipart(_) => quote! {
+            let mut __parts = Multipart::new();
+            __parts.parts(#v);
+            __call.multipart_body(__parts);
+        },
     };
     match (required, &body.kind) {
         (true, _) => put(value.clone()),
-        (false, BodyKind::Json(_) | BodyKind::Form(_)) => {
+        (false, BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart(_)) => {
             let statement = put(quote!(__body));
             quote!(if let Some(__body) = &#value { #statement })
         }
@@ -973,7 +992,7 @@ fn body_statement(
                 __call.body(#content_type, bytes::Bytes::from(__body));
             }
         },
-        (false, BodyKind::Binary | BodyKind::Multipart(_)) => quote! {
+        (false, BodyKind::Binary) => quote! {
             if let Some(__body) = #value {
                 __call.body(#content_type, __body);
             }

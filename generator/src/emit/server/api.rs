@@ -329,10 +329,7 @@ fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
 pub(crate) fn body_type(server: &Server<'_>, op: &Op<'_>, body: &RequestBody) -> TokenStream {
     match &body.kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => server.types.shape(shape),
-        BodyKind::Multipart(_) => {
-            let name = super::forms::form_type(op);
-            quote!(#name)
-        }
+        BodyKind::Multipart(multipart) => super::forms::form_body_type(server, op, multipart),
         BodyKind::Text => quote!(String),
         BodyKind::Binary => quote!(axum::body::Bytes),
     }
@@ -375,6 +372,14 @@ pub(crate) fn param_doc(param: &Parameter) -> TokenStream {
         doc.extend(docs::attrs(&[
             String::new(),
             format!("The `{}` {location}{required}.", param.wire),
+        ]));
+    }
+    if param.json {
+        doc.extend(docs::attrs(&[
+            String::new(),
+            "Its JSON text, as the document's `content` says it is sent: parse it with \
+             `serde_json`."
+                .to_owned(),
         ]));
     }
     doc

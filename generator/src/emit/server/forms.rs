@@ -192,18 +192,15 @@ pub(crate) fn form_type(op: &Op<'_>) -> Ident {
     format_ident!("{}Form", op.op.type_prefix)
 }
 
-fn parts<'a>(
-    server: &'a Server<'_>,
-    op: &Op<'_>,
-    body: &'a Multipart,
-) -> Result<Vec<FormPart<'a>>> {
-    server.cx.api.form_parts(body).ok_or_else(|| {
-        Error::unsupported(
-            server.source(),
-            &op.op.origin.push("requestBody"),
-            "a multipart body's schema must be an object with properties (each a part)",
-        )
-    })
+/// The type of an operation's multipart body in the `api` module: its
+/// struct, or the runtime's `Parts` when its schema lists no parts.
+pub(crate) fn form_body_type(server: &Server<'_>, op: &Op<'_>, body: &Multipart) -> TokenStream {
+    if server.cx.api.form_parts(body).is_some() {
+        let name = form_type(op);
+        quote!(#name)
+    } else {
+        quote!(multipart::Parts)
+    }
 }
 
 /// The Rust type of a part's field: files are `File`s, the other parts the
@@ -233,8 +230,12 @@ pub(crate) fn form_struct(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStrea
     let crate::ir::BodyKind::Multipart(multipart) = &body.kind else {
         return Ok(TokenStream::new());
     };
+    // A body whose schema lists no parts is the runtime's `Parts`.
+    let Some(parts) = server.cx.api.form_parts(multipart) else {
+        return Ok(TokenStream::new());
+    };
     let name = form_type(op);
-    let fields = parts(server, op, multipart)?
+    let fields = parts
         .iter()
         .map(|part| {
             let ident = format_ident!("{}", part.field.name);
@@ -273,7 +274,9 @@ pub(crate) fn decode_multipart(
     op: &Op<'_>,
     multipart: &Multipart,
 ) -> Result<TokenStream> {
-    let parts = parts(server, op, multipart)?;
+    let Some(parts) = server.cx.api.form_parts(multipart) else {
+        return Ok(quote!(multipart::parts(bytes, &parts.headers)?));
+    };
     let model = server.types.ty(&multipart.shape.ty);
     let file_names: Vec<&str> = parts
         .iter()

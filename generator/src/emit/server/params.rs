@@ -41,10 +41,13 @@ fn unsupported(server: &Server<'_>, param: &Parameter, message: &str) -> Error {
 }
 
 /// How `param` is read. Scalars, string enums and arrays of them are
-/// parsed; a parameter of any other type (a union, an object, any value)
-/// reaches the implementation as its text: every value of an exploded query
+/// parsed; a parameter of any other type (a union, an object, any value),
+/// or sent as JSON (`content`), reaches the implementation as its text: every value of an exploded query
 /// parameter, the one value otherwise.
 pub(crate) fn kind(server: &Server<'_>, param: &Parameter) -> Result<Kind> {
+    if param.json {
+        return Ok(Kind::Scalar(quote!(String)));
+    }
     Ok(resolve(server, &param.shape).unwrap_or_else(|| {
         let text = quote!(String);
         if param.location == ParamLocation::Query && param.explode {
@@ -349,7 +352,7 @@ pub(crate) fn query_value(
 /// The checks of `param`'s constraints on its value in `local` (an
 /// `Option`), adding problems to `report` under the parameter's name.
 pub(crate) fn checks(server: &Server<'_>, param: &Parameter, local: &Ident) -> TokenStream {
-    if param.object || resolve(server, &param.shape).is_none() {
+    if param.object || param.json || resolve(server, &param.shape).is_none() {
         return TokenStream::new(); // read as text: its type's checks do not apply
     }
     let check_cx = CheckContext {

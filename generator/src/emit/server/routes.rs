@@ -451,6 +451,9 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
         let read = quote!(body::read(body, &parts.headers, &[#(#media),*], shared.settings.body_limit).await?);
         let decode = decode_body(server, op, &body.kind)?;
         let ty = match &body.kind {
+            BodyKind::Multipart(multipart) if server.cx.api.form_parts(multipart).is_none() => {
+                quote!(multipart::Parts)
+            }
             BodyKind::Multipart(_) => {
                 let name = forms::form_type(op);
                 quote!(api::#name)

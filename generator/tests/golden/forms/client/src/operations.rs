@@ -4,10 +4,14 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Multipart, Response, Scheme, Style};
+use openapi_runtime::client::{
+    Call, Envelope, JsonText, Multipart, Response, Scheme, Style, read_header,
+};
 
 /// A file of a multipart body.
 pub use openapi_runtime::client::File;
+/// The parts of a multipart body whose document does not list them.
+pub use openapi_runtime::client::{Part, Parts};
 
 use crate::Client;
 
@@ -118,6 +122,161 @@ impl Client {
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             204 => Ok(__answer.into_response((), PutAvatarHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// A multipart body whose schema lists no parts (Jira's).
+    ///
+    /// Each column is a part named `columns`.
+    ///
+    /// `PUT /columns` (operation `setColumns`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `multipart/form-data`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Each part as `name:filename:media type:text`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `PUT`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn set_columns(
+        &self,
+        body: &Parts,
+    ) -> Result<crate::models::PartList, crate::Error> {
+        self.set_columns_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::set_columns`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`SetColumnsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::set_columns`].
+    pub async fn set_columns_with_response(
+        &self,
+        body: &Parts,
+    ) -> Result<Response<crate::models::PartList, SetColumnsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "setColumns",
+            reqwest::Method::PUT,
+            "/columns",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        let mut __parts = Multipart::new();
+        __parts.parts(body);
+        __call.multipart_body(__parts);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::PartList>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, SetColumnsHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// An optional multipart body of any schema.
+    ///
+    /// `POST /imports` (operation `importAny`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`body`), see [`ImportAnyParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: Each part as `name:filename:media type:text`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn import_any(
+        &self,
+        params: ImportAnyParams,
+    ) -> Result<crate::models::PartList, crate::Error> {
+        self.import_any_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::import_any`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ImportAnyHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::import_any`].
+    pub async fn import_any_with_response(
+        &self,
+        params: ImportAnyParams,
+    ) -> Result<Response<crate::models::PartList, ImportAnyHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "importAny",
+            reqwest::Method::POST,
+            "/imports",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        if let Some(__body) = &params.body {
+            let mut __parts = Multipart::new();
+            __parts.parts(__body);
+            __call.multipart_body(__parts);
+        }
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::PartList>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, ImportAnyHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// Parameters sent as JSON (`content`), and a header answered as JSON.
+    ///
+    /// `GET /lookup` (operation `lookUp`).
+    ///
+    /// # Arguments
+    ///
+    /// - `ids` (the `ids` query parameter).
+    /// - `params`: the optional inputs (`x_meta`, `plain`), see [`LookUpParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: The JSON texts as they arrived.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn look_up(
+        &self,
+        ids: &[String],
+        params: LookUpParams,
+    ) -> Result<crate::models::PartList, crate::Error> {
+        self.look_up_with_response(ids, params).await.map(Response::into_inner)
+    }
+    /// [`Client::look_up`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`LookUpHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::look_up`].
+    pub async fn look_up_with_response(
+        &self,
+        ids: &[String],
+        params: LookUpParams,
+    ) -> Result<Response<crate::models::PartList, LookUpHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("lookUp", reqwest::Method::GET, "/lookup", SECURITY);
+        __call.query("ids", &JsonText(ids), Style::Comma, false);
+        __call.header("X-Meta", &JsonText(&params.x_meta));
+        __call.query("plain", &params.plain, Style::Comma, true);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::PartList>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, LookUpHeaders::read))
+            }
             _ => Err(__answer.into_error()),
         }
     }
@@ -341,6 +500,71 @@ impl PutAvatarParams {
 
 /// The headers the answers of [`Client::put_avatar`](crate::Client::put_avatar) declare, as [`Client::put_avatar_with_response`](crate::Client::put_avatar_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type PutAvatarHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::set_columns`](crate::Client::set_columns) declare, as [`Client::set_columns_with_response`](crate::Client::set_columns_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type SetColumnsHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::import_any`](crate::Client::import_any): none by default.
+///
+/// Set them with the methods of the same names, as in `ImportAnyParams::default().body(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct ImportAnyParams {
+    /// `body` (the request body, sent as `multipart/form-data`).
+    pub body: Option<Parts>,
+}
+
+impl ImportAnyParams {
+    /// Sets `body`.
+    pub fn body(mut self, value: impl Into<Parts>) -> Self {
+        self.body = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::import_any`](crate::Client::import_any) declare, as [`Client::import_any_with_response`](crate::Client::import_any_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ImportAnyHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::look_up`](crate::Client::look_up): none by default.
+///
+/// Set them with the methods of the same names, as in `LookUpParams::default().x_meta(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct LookUpParams {
+    /// `x_meta` (the `X-Meta` header).
+    pub x_meta: Option<crate::models::Page>,
+    /// `plain` (the `plain` query parameter).
+    pub plain: Option<i64>,
+}
+
+impl LookUpParams {
+    /// Sets `x_meta`.
+    pub fn x_meta(mut self, value: impl Into<crate::models::Page>) -> Self {
+        self.x_meta = Some(value.into());
+        self
+    }
+    /// Sets `plain`.
+    pub fn plain(mut self, value: impl Into<i64>) -> Self {
+        self.plain = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::look_up`](crate::Client::look_up) declare, as [`Client::look_up_with_response`](crate::Client::look_up_with_response) reads them: each `None` when the answer lacks it or it is not of its type.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct LookUpHeaders {
+    /// `X-Cursor`: Where the next page starts.
+    pub x_cursor: Option<String>,
+}
+
+impl LookUpHeaders {
+    fn read(headers: &reqwest::header::HeaderMap) -> Self {
+        Self {
+            x_cursor: read_header(headers, "X-Cursor"),
+        }
+    }
+}
 
 /// The headers the answers of [`Client::log_in`](crate::Client::log_in) declare, as [`Client::log_in_with_response`](crate::Client::log_in_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type LogInHeaders = crate::NoHeaders;

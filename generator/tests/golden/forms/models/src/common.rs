@@ -447,6 +447,9 @@ impl validation::ValidateJson for Page {
     }
 }
 
+/// The `PartList` schema.
+pub type PartList = Vec<String>;
+
 /// Defined inline at `#/paths/~1avatars/put/requestBody/content/form-data/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]

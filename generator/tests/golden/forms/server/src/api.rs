@@ -49,6 +49,38 @@ pub trait FormsApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::PutAvatarResponse, ApiError>,
     > + Send;
+    /// A multipart body whose schema lists no parts (Jira's).
+    ///
+    /// Each column is a part named `columns`.
+    ///
+    /// `PUT /columns` (`setColumns`)
+    fn set_columns(
+        &self,
+        context: RequestContext,
+        request: SetColumnsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::SetColumnsResponse, ApiError>,
+    > + Send;
+    /// An optional multipart body of any schema.
+    ///
+    /// `POST /imports` (`importAny`)
+    fn import_any(
+        &self,
+        context: RequestContext,
+        request: ImportAnyRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ImportAnyResponse, ApiError>,
+    > + Send;
+    /// Parameters sent as JSON (`content`), and a header answered as JSON.
+    ///
+    /// `GET /lookup` (`lookUp`)
+    fn look_up(
+        &self,
+        context: RequestContext,
+        request: LookUpRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::LookUpResponse, ApiError>,
+    > + Send;
     /// The `logIn` operation.
     ///
     /// `POST /sessions` (`logIn`)
@@ -119,6 +151,45 @@ pub struct PutAvatarForm {
     pub image: Option<multipart::File>,
     /// The `caption` part.
     pub caption: Option<String>,
+}
+
+/// The parameters and body of [`FormsApi::set_columns`]: `PUT /columns` (`setColumns`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetColumnsRequest {
+    /// The request body.
+    ///
+    /// Sent as `multipart/form-data`.
+    pub body: multipart::Parts,
+}
+
+/// The parameters and body of [`FormsApi::import_any`]: `POST /imports` (`importAny`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ImportAnyRequest {
+    /// The request body.
+    ///
+    /// Sent as `multipart/form-data`.
+    pub body: Option<multipart::Parts>,
+}
+
+/// The parameters and body of [`FormsApi::look_up`]: `GET /lookup` (`lookUp`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LookUpRequest {
+    /// The `ids` query parameter.
+    ///
+    /// Its JSON text, as the document's `content` says it is sent: parse it with `serde_json`.
+    pub ids: String,
+    /// The `X-Meta` header.
+    ///
+    /// Its JSON text, as the document's `content` says it is sent: parse it with `serde_json`.
+    pub x_meta: Option<String>,
+    /// The `plain` query parameter.
+    pub plain: Option<i64>,
 }
 
 /// The parameters and body of [`FormsApi::log_in`]: `POST /sessions` (`logIn`).

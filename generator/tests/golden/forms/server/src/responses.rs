@@ -72,6 +72,132 @@ impl PutAvatarResponse {
     }
 }
 
+/// The responses of [`FormsApi::set_columns`](crate::api::FormsApi::set_columns): `PUT /columns` (`setColumns`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetColumnsResponse {
+    /// 200: Each part as `name:filename:media type:text`.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::PartList,
+    },
+}
+
+impl SetColumnsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`FormsApi::import_any`](crate::api::FormsApi::import_any): `POST /imports` (`importAny`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImportAnyResponse {
+    /// 200: Each part as `name:filename:media type:text`.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::PartList,
+    },
+}
+
+impl ImportAnyResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`FormsApi::look_up`](crate::api::FormsApi::look_up): `GET /lookup` (`lookUp`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LookUpResponse {
+    /// 200: The JSON texts as they arrived.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::PartList,
+        /// The `X-Cursor` header: Where the next page starts.
+        ///
+        /// Its JSON text, as the document's `content` says.
+        x_cursor: Option<String>,
+    },
+}
+
+impl LookUpResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body, x_cursor } => {
+                let mut response = respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )?;
+                let headers = response.headers_mut();
+                if let Some(value) = x_cursor {
+                    headers.insert("x-cursor", respond::header_text("X-Cursor", value)?);
+                }
+                Ok(response)
+            }
+        }
+    }
+}
+
 /// The responses of [`FormsApi::log_in`](crate::api::FormsApi::log_in): `POST /sessions` (`logIn`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LogInResponse {

@@ -52,6 +52,33 @@ pub fn router_with<A: FormsApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/columns",
+            axum::routing::put(set_columns::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "PUT")
+                }),
+        )
+        .route(
+            "/imports",
+            axum::routing::post(import_any::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
+            "/lookup",
+            axum::routing::get(look_up::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
             "/sessions",
             axum::routing::post(log_in::<A>)
                 .fallback(|request: Request| async move {
@@ -244,6 +271,155 @@ async fn handle_put_avatar<A: FormsApi>(
     let request = api::PutAvatarRequest { body };
     let response = shared.api.put_avatar(context, request).await?;
     response.into_http()
+}
+
+/// `PUT /columns` (`setColumns`).
+async fn set_columns<A: FormsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_set_columns(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "setColumns")
+}
+
+/// Reads and checks a request to `setColumns`, calls [`FormsApi::set_columns`], encodes its answer.
+async fn handle_set_columns<A: FormsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "setColumns";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["multipart/form-data"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: multipart::Parts = multipart::parts(bytes, &parts.headers)?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::SetColumnsRequest { body };
+    let response = shared.api.set_columns(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST /imports` (`importAny`).
+async fn import_any<A: FormsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_import_any(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "importAny")
+}
+
+/// Reads and checks a request to `importAny`, calls [`FormsApi::import_any`], encodes its answer.
+async fn handle_import_any<A: FormsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "importAny";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let body: Option<multipart::Parts> = match body::read(
+            body,
+            &parts.headers,
+            &["multipart/form-data"],
+            shared.settings.body_limit,
+        )
+        .await?
+    {
+        Some(bytes) => Some(multipart::parts(bytes, &parts.headers)?),
+        None => None,
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::ImportAnyRequest { body };
+    let response = shared.api.import_any(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /lookup` (`lookUp`).
+async fn look_up<A: FormsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_look_up(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "lookUp")
+}
+
+/// Reads and checks a request to `lookUp`, calls [`FormsApi::look_up`], encodes its answer.
+async fn handle_look_up<A: FormsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "lookUp";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut ids = None;
+    let mut plain = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        match query_name.as_ref() {
+            "ids" if ids.is_none() => ids = Some(query_value),
+            "plain" if plain.is_none() => plain = Some(query_value),
+            _ => {}
+        }
+    }
+    let ids: Option<String> = params::value(ids, "ids", true, &mut report);
+    let x_meta: Option<String> = params::header(
+        &parts.headers,
+        "x-meta",
+        "X-Meta",
+        false,
+        &mut report,
+    );
+    let plain: Option<i64> = params::value(plain, "plain", false, &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(ids) = ids else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::LookUpRequest {
+        ids,
+        x_meta,
+        plain,
+    };
+    let response = shared.api.look_up(context, request).await?;
+    response.into_http(media_type)
 }
 
 /// `POST /sessions` (`logIn`).
