@@ -28,7 +28,7 @@ impl CheckContext<'_> {
 
     /// Whether checking a decoded value of `shape` does anything.
     pub fn typed_needed(&self, shape: &Shape) -> bool {
-        !shape.checks.is_empty()
+        (!shape.checks.is_empty() && !is_formatted_text(&shape.ty))
             || match &shape.ty {
                 Ty::Named(name) => self.named_has_checks(name),
                 Ty::Array(item) | Ty::Map(item) => self.typed_needed(item),
@@ -216,6 +216,9 @@ impl CheckContext<'_> {
             number_checks
                 .push(quote!(#runtime::check_multiple_of(number, #factor, #code, path, #report);));
         }
+        if !json && is_formatted_text(ty) {
+            text_checks.clear();
+        }
         let mut out = TokenStream::new();
         if !text_checks.is_empty() {
             out.extend(if json {
@@ -247,6 +250,17 @@ impl CheckContext<'_> {
         }
         out
     }
+}
+
+/// Whether `ty` is a formatted string (a UUID, a date, a date-time): its
+/// typed value has no text of its own (its Rust form may differ from what
+/// was sent), so its length and pattern are checked on the raw JSON only,
+/// which is what a server reads.
+fn is_formatted_text(ty: &Ty) -> bool {
+    matches!(
+        ty,
+        Ty::Primitive(Primitive::Uuid | Primitive::DateTime | Primitive::Date)
+    )
 }
 
 /// `*value as f64`, for the number types (the value is a reference).

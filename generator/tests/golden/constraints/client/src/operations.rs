@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Response, Scheme};
+use openapi_runtime::client::{Call, Response, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -15,6 +15,7 @@ impl Client {
     /// # Arguments
     ///
     /// - `body` (the request body, sent as `application/json`).
+    /// - `params`: the optional inputs (`since`), see [`PlaceOrderParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -29,8 +30,9 @@ impl Client {
     pub async fn place_order(
         &self,
         body: &crate::models::Order,
+        params: PlaceOrderParams,
     ) -> Result<(), crate::Error> {
-        self.place_order_with_response(body).await.map(Response::into_inner)
+        self.place_order_with_response(body, params).await.map(Response::into_inner)
     }
     /// [`Client::place_order`], answering with the status and the headers of the answer as well as its body.
     ///
@@ -38,6 +40,7 @@ impl Client {
     pub async fn place_order_with_response(
         &self,
         body: &crate::models::Order,
+        params: PlaceOrderParams,
     ) -> Result<Response<(), PlaceOrderHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
         let mut __call = Call::new(
@@ -46,12 +49,34 @@ impl Client {
             "/orders",
             SECURITY,
         );
+        __call.query("since", &params.since, Style::Comma, true);
         __call.json_body("application/json", body);
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             204 => Ok(__answer.into_response((), PlaceOrderHeaders::read)),
             _ => Err(__answer.into_error()),
         }
+    }
+}
+
+/// The optional inputs of [`Client::place_order`](crate::Client::place_order): none by default.
+///
+/// Set them with the methods of the same names, as in `PlaceOrderParams::default().since(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct PlaceOrderParams {
+    /// `since` (the `since` query parameter).
+    pub since: Option<crate::models::chrono::DateTime<crate::models::chrono::Utc>>,
+}
+
+impl PlaceOrderParams {
+    /// Sets `since`.
+    pub fn since(
+        mut self,
+        value: impl Into<crate::models::chrono::DateTime<crate::models::chrono::Utc>>,
+    ) -> Self {
+        self.since = Some(value.into());
+        self
     }
 }
 

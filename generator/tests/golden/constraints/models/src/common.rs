@@ -27,6 +27,21 @@ pub struct Order {
         deserialize_with = "validation::deserialize_some"
     )]
     pub contact: Option<String>,
+    /// The `batch` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub batch: Option<uuid::Uuid>,
+    /// The `placedOn` property.
+    #[serde(
+        rename = "placedOn",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub placed_on: Option<chrono::NaiveDate>,
     /// The `lines` property.
     pub lines: Vec<String>,
 }
@@ -39,6 +54,8 @@ impl Order {
             quantity,
             discount: None,
             contact: None,
+            batch: None,
+            placed_on: None,
             lines,
         }
     }
@@ -52,6 +69,18 @@ impl Order {
     #[must_use]
     pub fn with_contact(mut self, contact: impl Into<String>) -> Self {
         self.contact = Some(contact.into());
+        self
+    }
+    /// Sets `batch` (the `batch` property).
+    #[must_use]
+    pub fn with_batch(mut self, batch: uuid::Uuid) -> Self {
+        self.batch = Some(batch);
+        self
+    }
+    /// Sets `placed_on` (the `placedOn` property).
+    #[must_use]
+    pub fn with_placed_on(mut self, placed_on: chrono::NaiveDate) -> Self {
+        self.placed_on = Some(placed_on);
         self
     }
 }
@@ -137,7 +166,8 @@ impl validation::Validate for Order {
         }
         path.pop();
         let count: usize = 3 + usize::from(self.discount.is_some())
-            + usize::from(self.contact.is_some());
+            + usize::from(self.contact.is_some()) + usize::from(self.batch.is_some())
+            + usize::from(self.placed_on.is_some());
         validation::check_property_count(count, Some(3), None, path, report);
     }
 }
@@ -236,6 +266,36 @@ impl validation::ValidateJson for Order {
                 validation::walk::<String>(value, path, report);
                 if let Some(text) = value.as_str() {
                     validation::check_email(text, None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("batch") {
+            path.push_key("batch");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<uuid::Uuid>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, None, Some(36), None, path, report);
+                    static PATTERN: std::sync::LazyLock<regex_lite::Regex> = std::sync::LazyLock::new(||
+                    {
+                        regex_lite::Regex::new("^[0-9a-f-]+$")
+                            .expect("checked when generated")
+                    });
+                    validation::check_pattern(text, &PATTERN, None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("placedOn") {
+            path.push_key("placedOn");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<chrono::NaiveDate>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, Some(10), None, None, path, report);
                 }
             }
             path.pop();

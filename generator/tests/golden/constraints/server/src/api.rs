@@ -45,6 +45,8 @@ pub trait ConstraintsApi: Send + Sync + 'static {
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlaceOrderRequest {
+    /// The `since` query parameter.
+    pub since: Option<models::chrono::DateTime<models::chrono::Utc>>,
     /// The request body.
     ///
     /// Sent as `application/json`.

@@ -17,9 +17,10 @@ use axum::response::Response;
 use crate::api::{self, ConstraintsApi, RequestContext};
 use crate::error::ApiError;
 use crate::models;
+use crate::models::validation::Report;
 use crate::request_id::RequestId;
 use crate::settings::Settings;
-use crate::{body, respond};
+use crate::{body, params, respond};
 
 /// Serves `api`, an implementation of [`ConstraintsApi`], with the default [`Settings`].
 ///
@@ -72,6 +73,22 @@ async fn handle_place_order<A: ConstraintsApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "placeOrder";
+    let mut report = Report::new();
+    let mut since = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "since" && since.is_none() {
+            since = Some(query_value);
+        }
+    }
+    let since: Option<models::chrono::DateTime<models::chrono::Utc>> = params::value(
+        since,
+        "since",
+        false,
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
     let Some(bytes) = body::read(
             body,
             &parts.headers,
@@ -88,7 +105,10 @@ async fn handle_place_order<A: ConstraintsApi>(
         headers: parts.headers,
         extensions: parts.extensions,
     };
-    let request = api::PlaceOrderRequest { body };
+    let request = api::PlaceOrderRequest {
+        since,
+        body,
+    };
     let response = shared.api.place_order(context, request).await?;
     response.into_http()
 }
