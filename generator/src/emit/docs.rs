@@ -75,8 +75,38 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
     let mut in_fence = false;
     // The column where the text of the current list item starts, if in one.
     let mut list_indent: Option<usize> = None;
+    // Inside an indented code block: the column its text starts at, and
+    // the blank lines met in it that are not yet written.
+    let mut indented_code: Option<(usize, usize)> = None;
     for line in text.trim_end().lines() {
         let line = line.trim_end();
+        let indent = line.len() - line.trim_start().len();
+        // An indented code block would be compiled as a Rust doctest (and
+        // fail: it is curl or JSON); it becomes a `text` fence at the
+        // indentation of what holds it.
+        if let Some((code_at, blanks)) = indented_code {
+            if line.is_empty() {
+                indented_code = Some((code_at, blanks + 1));
+                continue;
+            }
+            if indent >= code_at {
+                out.extend(std::iter::repeat_n(String::new(), blanks));
+                out.push(format!("{}{}", " ".repeat(code_at - 4), &line[code_at..]));
+                indented_code = Some((code_at, 0));
+                continue;
+            }
+            out.push(format!("{}```", " ".repeat(code_at - 4)));
+            out.extend(std::iter::repeat_n(String::new(), blanks));
+            indented_code = None;
+        }
+        let base = list_indent.unwrap_or(0);
+        let after_blank = out.last().is_none_or(|l: &String| l.trim().is_empty());
+        if !in_fence && after_blank && indent >= base + 4 {
+            out.push(format!("{}```text", " ".repeat(base)));
+            out.push(format!("{}{}", " ".repeat(base), &line[base + 4..]));
+            indented_code = Some((base + 4, 0));
+            continue;
+        }
         if line.trim_start().starts_with("```") {
             in_fence = !in_fence;
             // A fence without a language would be compiled as a Rust doctest.
@@ -103,15 +133,19 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
         // A line right after a list item that is not indented to the item's
         // text would continue it lazily (clippy's `doc_lazy_continuation`):
         // a paragraph gets a blank line before it, an indented line the
-        // item's indentation.
+        // item's indentation. One indented further, right after a line of
+        // the item, continues it too (it cannot start a code block there),
+        // and gets the item's indentation (`doc_overindented_list_items`).
         let item = list_item_indent(line);
-        let indent = line.len() - line.trim_start().len();
+        let after_text = out.last().is_some_and(|l: &String| !l.trim().is_empty());
         let mut line = line.to_owned();
         if let (Some(text_at), None, false) = (list_indent, item, line.is_empty()) {
             if indent == 0 {
                 out.push(String::new());
             } else if indent < text_at {
                 line = format!("{}{}", " ".repeat(text_at - indent), line);
+            } else if indent > text_at && after_text {
+                line = format!("{}{}", " ".repeat(text_at), line.trim_start());
             }
         }
         list_indent = match item {
@@ -120,6 +154,9 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
             None => list_indent,
         };
         out.push(escape_outside_code(&line));
+    }
+    if let Some((code_at, _)) = indented_code {
+        out.push(format!("{}```", " ".repeat(code_at - 4)));
     }
     if in_fence {
         out.push("```".to_owned());
@@ -234,6 +271,41 @@ mod tests {
                 "2. Two"
             ]
         );
+        // Indented further than the item's text, right after it (Jira's,
+        // climate.com's): the item's indentation.
+        assert_eq!(
+            markdown_lines("- from: a time\n           only records after it"),
+            ["- from: a time", "  only records after it"]
+        );
+    }
+
+    /// An indented code block (curl, JSON) would be a Rust doctest: it
+    /// becomes a `text` fence (after a blank line, a list item is over,
+    /// so one below an item is fenced at the margin, its extra
+    /// indentation kept).
+    #[test]
+    fn fences_indented_code_blocks() {
+        assert_eq!(
+            markdown_lines("Call:\n\n    curl -X GET \\\n      https://x\n\n    # two\n\nDone."),
+            [
+                "Call:",
+                "",
+                "```text",
+                "curl -X GET \\",
+                "  https://x",
+                "",
+                "# two",
+                "```",
+                "",
+                "Done."
+            ]
+        );
+        assert_eq!(
+            markdown_lines("- item\n\n      {\"a\": 1}\n- next"),
+            ["- item", "", "```text", "  {\"a\": 1}", "```", "- next"]
+        );
+        // Right after text, an indented line continues the paragraph.
+        assert_eq!(markdown_lines("Text\n    more"), ["Text", "    more"]);
         assert_eq!(
             markdown_lines("```json title=\"Example\"\n{}\n```"),
             ["```json", "{}", "```"]
