@@ -31,6 +31,10 @@ pub(crate) enum Leniency {
     /// An `enum` of objects or arrays (Docker's `enum: [{}]`, "an empty
     /// object"): the schema's type, its values not checked against the list.
     StructureEnumNotChecked,
+    /// An `enum` whose values are of several types, or not of the schema's
+    /// `type` (`type: boolean, enum: ["0", true]`): the schema's type (any
+    /// value when it has none), its values not checked against the list.
+    MixedEnumNotChecked,
     /// A `type: string` enum with numbers or booleans among its values
     /// (`enum: [1, 2]`): those are their text (`"1"`); objects and arrays
     /// among them are left out.
@@ -47,6 +51,10 @@ pub(crate) enum Leniency {
     /// properties (an array, a union, any value): it lists no parts, so
     /// they are handed over as they come (the runtime's `Parts`).
     MultipartPartsUnlisted,
+    /// An operation whose path differs from an earlier one's in parameter
+    /// names only, with the same method: the client has both, the server
+    /// stubs serve the first (no request could reach the other).
+    RepeatedPath,
     /// A `oneOf` alternative that requires a property the merged schemas
     /// declare nowhere and forbid: no value can match it, so it is left out.
     AlternativeNeverMatches,
@@ -74,6 +82,10 @@ impl Leniency {
                 "multipart bodies whose schema is not an object with properties",
                 "their parts as they come (`Parts`: name, bytes, file name, media type), not typed or checked",
             ),
+            Leniency::RepeatedPath => (
+                "operations whose method and path (but for parameter names) an earlier one has",
+                "in the client; the server stubs serve the earlier one, which every such request reaches",
+            ),
             Leniency::PatternNotChecked => (
                 "patterns the generated validators cannot compile",
                 "not checked",
@@ -89,6 +101,10 @@ impl Leniency {
             Leniency::StructureEnumNotChecked => (
                 "`enum`s of objects or arrays",
                 "their schema's type, the value not checked against the list",
+            ),
+            Leniency::MixedEnumNotChecked => (
+                "`enum`s whose values are of several types, or not of the schema's `type`",
+                "their schema's type (any value without one), the value not checked against the list",
             ),
             Leniency::DiscriminatorIgnored => (
                 "`discriminator`s that cannot name every alternative",

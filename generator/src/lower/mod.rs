@@ -38,6 +38,18 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     table.lower_components()?;
     let mut skipped = operations::NotGenerated::default();
     let operations = operations::lower_operations(doc, &mut table, &mut skipped)?;
+    // Paths that differ in parameter names only are one path (OpenAPI says
+    // they MUST NOT both exist); the same method on both is served by the
+    // first (Reverb's `/conversations/{id}/offer` beside
+    // `/conversations/{conversation_id}/offer`).
+    let mut served = std::collections::HashSet::new();
+    for op in &operations {
+        if !served.insert((op.method, crate::ir::template_shape(&op.path))) {
+            table
+                .lenient
+                .record(lenient::Leniency::RepeatedPath, &op.origin);
+        }
+    }
     let lenient = std::mem::take(&mut table.lenient);
     let mut types = table.into_defs();
     mark_boxes(&mut types);

@@ -377,20 +377,10 @@ impl<'d> OperationLowering<'_, 'd> {
             .types
             .shape(SchemaRef::from(schema), &schema_at, &hint)?;
         // Any value (`schema: {}`, `items: {}`, as published documents
-        // have) is its text, as a union is.
-        let scalar = |shape: &Shape| matches!(shape.ty, Ty::Primitive(_) | Ty::Named(_) | Ty::Any);
-        let ok = match &shape.ty {
-            Ty::Array(item) => scalar(item),
-            // A map: spread over the query (`object_spread` decides).
-            Ty::Map(_) => true,
-            _ => scalar(&shape),
-        };
-        if !ok {
-            return Err(self.doc.unsupported(
-                &schema_at,
-                "parameters must be scalars, string enums, or arrays of them",
-            ));
-        }
+        // have) is its text, as a union is. So is each item of an array of
+        // arrays or of objects (EVE Online's `connections`, pairs of
+        // systems; Mastodon's `timeline`): the client writes it as its
+        // JSON text, and the server stubs hand the text over.
         Ok((shape, false))
     }
 
@@ -684,6 +674,9 @@ impl<'d> OperationLowering<'_, 'd> {
                 (MediaKind::Json, shape) => {
                     BodyKind::Json(shape.unwrap_or_else(|| Shape::of(Ty::Any)))
                 }
+                // A form whose schema is a string is its text as it is
+                // (spoonacular's `text=…`).
+                (MediaKind::Form, shape @ Some(_)) if is_text(&shape) => BodyKind::Text,
                 (MediaKind::Form, Some(shape)) => BodyKind::Form(shape),
                 (MediaKind::Form, None) => {
                     return Err(self.doc.invalid(&media_at, "a form body needs a schema"));
@@ -1085,6 +1078,24 @@ mod tests {
             .map(|p| (p.field.as_str(), p.required))
             .collect();
         assert_eq!(params, [("q", true), ("r", false)]);
+    }
+
+    /// A path that differs from another in parameter names only is the
+    /// same path: the later operation with the same method is noted.
+    #[test]
+    fn notes_an_operation_on_a_path_another_has_under_other_names() {
+        let api = api(
+            "paths:\n  /a/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n  /a/{key}:\n    get:\n      parameters: [{name: key, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n    delete:\n      parameters: [{name: key, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n",
+        );
+        assert_eq!(api.operations.len(), 3);
+        assert!(
+            api.notes.iter().any(|note| note.contains(
+                "operations whose method and path (but for parameter names) an earlier one has \
+                 (1, the first at t.yaml#/paths/~1a~1{key}/get)"
+            )),
+            "{:?}",
+            api.notes
+        );
     }
 
     /// Query names keep their case: AWS's documents send `maxResults` (the

@@ -1563,11 +1563,11 @@ impl<'s> View<'s> {
         if self.structure_enum {
             lenient.record(Leniency::StructureEnumNotChecked, &at.push("enum"));
         }
+        // Values of several types, or not of the schema's (`type: boolean,
+        // enum: ["0", "1", true, false]`, as image-charts has): the schema's
+        // type, or any value without one; the list is not checked.
         if self.other_enum {
-            return Err(doc.unsupported(
-                &at.push("enum"),
-                "`enum` values must all be strings, all numbers or all booleans, of the schema's `type`",
-            ));
+            lenient.record(Leniency::MixedEnumNotChecked, &at.push("enum"));
         }
         let error_code = match self.data.extensions.get("x-error-code") {
             None => None,
@@ -2169,7 +2169,7 @@ mod tests {
     /// `type`, also when a keyword of another type beside them (`maxLength`
     /// beside `type: integer`, as published documents have) makes
     /// `openapiv3` hold it untyped; values that are not of its `type` are
-    /// no enum of it (`other_enum`: refused, naming the enum).
+    /// no enum of it (`other_enum`: read as its type, the list unchecked).
     #[test]
     fn reads_an_enum_of_numbers_or_booleans_by_its_values_and_type() {
         let cases = [
@@ -2243,7 +2243,7 @@ mod tests {
 
     /// An enum of objects or of arrays of the schema's type is read as
     /// that type, noted; one that mixes them, or whose values are not of
-    /// its type, is refused (`other_enum`).
+    /// its type, is `other_enum` (read as its type, the list unchecked).
     #[test]
     fn reads_an_enum_of_objects_or_arrays_as_its_type() {
         let cases = [

@@ -9,18 +9,18 @@ use std::net::SocketAddr;
 
 use fixture_forms_client::models::serde_json::{self, Value};
 use fixture_forms_client::models::{
-    Credentials, Filter, FilterCreated, FilterStatus, Page, Query, Range, Receipt, UploadKind,
-    UploadMeta,
+    Credentials, Filter, FilterCreated, FilterStatus, IssueTokenBody, Page, PasswordGrant, Query,
+    Range, Receipt, RefreshGrant, UploadKind, UploadMeta,
 };
 use fixture_forms_client::{
     Client, File, ImportAnyParams, LookUpParams, Parts, PutAvatarForm, PutAvatarParams,
     SearchParams, UploadForm,
 };
 use fixture_forms_server::{
-    ApiError, FormsApi, ImportAnyRequest, ImportAnyResponse, LogInRequest, LogInResponse,
-    LookUpRequest, LookUpResponse, PutAvatarRequest, PutAvatarResponse, RequestContext,
-    SearchRequest, SearchResponse, SetColumnsRequest, SetColumnsResponse, UploadRequest,
-    UploadResponse, router,
+    ApiError, DetectRequest, DetectResponse, FormsApi, ImportAnyRequest, ImportAnyResponse,
+    IssueTokenRequest, IssueTokenResponse, LogInRequest, LogInResponse, LookUpRequest,
+    LookUpResponse, PutAvatarRequest, PutAvatarResponse, RequestContext, SearchRequest,
+    SearchResponse, SetColumnsRequest, SetColumnsResponse, UploadRequest, UploadResponse, router,
 };
 
 /// Answers with what it was sent.
@@ -123,9 +123,38 @@ impl FormsApi for Echo {
         let mut texts = vec![request.ids];
         texts.extend(request.x_meta);
         texts.extend(request.plain.map(|n| n.to_string()));
+        texts.extend(request.pairs.unwrap_or_default());
         Ok(LookUpResponse::Ok {
             body: texts,
             x_cursor: Some(r#"{"cursor":"c2"}"#.to_owned()),
+        })
+    }
+
+    async fn issue_token(
+        &self,
+        _: RequestContext,
+        request: IssueTokenRequest,
+    ) -> Result<IssueTokenResponse, ApiError> {
+        let body = match request.body {
+            IssueTokenBody::PasswordGrant(grant) => {
+                vec![grant.grant_type, grant.username, grant.password]
+            }
+            IssueTokenBody::RefreshGrant(grant) => vec![
+                grant.grant_type,
+                grant.refresh_token,
+                grant.lifetime.map(|l| l.to_string()).unwrap_or_default(),
+            ],
+        };
+        Ok(IssueTokenResponse::Ok { body })
+    }
+
+    async fn detect(
+        &self,
+        _: RequestContext,
+        request: DetectRequest,
+    ) -> Result<DetectResponse, ApiError> {
+        Ok(DetectResponse::Ok {
+            body: vec![request.body],
         })
     }
 
@@ -310,6 +339,7 @@ async fn parts_a_schema_does_not_list_arrive_as_they_were_sent() {
 
 #[tokio::test]
 async fn parameters_with_json_content_are_sent_as_json_text() {
+    // And each item of an array of arrays, exploded (`pairs=[1,2]&pairs=[3,4]`).
     let (_, client) = serve().await;
     let ids = ["a".to_owned(), "b,c".to_owned()];
     let answer = client
@@ -317,14 +347,48 @@ async fn parameters_with_json_content_are_sent_as_json_text() {
             &ids,
             LookUpParams::default()
                 .x_meta(Page::new().with_limit(5))
-                .plain(7),
+                .plain(7)
+                .pairs(vec![vec![1, 2], vec![3, 4]]),
         )
         .await
         .unwrap();
-    assert_eq!(answer.body(), &[r#"["a","b,c"]"#, r#"{"limit":5}"#, "7"]);
+    assert_eq!(
+        answer.body(),
+        &[r#"["a","b,c"]"#, r#"{"limit":5}"#, "7", "[1,2]", "[3,4]"]
+    );
     assert_eq!(
         answer.declared().x_cursor.as_deref(),
         Some(r#"{"cursor":"c2"}"#)
+    );
+}
+
+#[tokio::test]
+async fn a_form_body_of_one_of_several_objects_round_trips() {
+    let (addr, client) = serve().await;
+    let password = IssueTokenBody::PasswordGrant(PasswordGrant::new("password", "ada", "s3cret&="));
+    assert_eq!(
+        client.issue_token(&password).await.unwrap(),
+        ["password", "ada", "s3cret&="]
+    );
+    // The other alternative, its integer typed from the form's text.
+    let refresh =
+        IssueTokenBody::RefreshGrant(RefreshGrant::new("refresh_token", "r1").with_lifetime(60));
+    assert_eq!(
+        client.issue_token(&refresh).await.unwrap(),
+        ["refresh_token", "r1", "60"]
+    );
+    // A bad value of the chosen alternative is a 400 naming it.
+    let (status, body) = raw(fixture_forms_client::reqwest::Client::new()
+        .post(format!("http://{addr}/token"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("grant_type=refresh_token&refresh_token=r&lifetime=0"))
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(problems(&body), ["lifetime"], "{body}");
+    // A form whose schema is a string is its text as it is.
+    assert_eq!(
+        client.detect("text=tacos%20and%20pizza").await.unwrap(),
+        ["text=tacos%20and%20pizza"]
     );
 }
 

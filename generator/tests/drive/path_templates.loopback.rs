@@ -197,6 +197,12 @@ async fn the_client_builds_each_template_and_the_server_reads_it_back() {
         matched("getFileAsJson", &["a b"])
     );
     assert_eq!(client.get_file("a").await.unwrap(), matched("getFile", &["a"]));
+    // The same path as `getFile` but for its parameter's name: the server
+    // stubs serve `getFile` for it.
+    assert_eq!(
+        client.get_file_by_key("k").await.unwrap(),
+        matched("getFile", &["k"])
+    );
     assert_eq!(
         client.get_package("my-tool", 12).await.unwrap(),
         matched("getPackage", &["my-tool", "12"])

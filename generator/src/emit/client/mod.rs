@@ -136,13 +136,16 @@ fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
 /// Whether some operation sends or answers raw bytes (`bytes::Bytes`).
 fn uses_bytes(cx: &Context<'_>) -> bool {
     cx.api.operations.iter().any(|op| {
-        op.body
-            .as_ref()
-            .is_some_and(|b| matches!(b.kind, crate::ir::BodyKind::Binary))
-            || op
-                .responses
-                .iter()
-                .any(|r| matches!(r.body, Some(crate::ir::BodyKind::Binary)))
+        // A text body is sent as bytes too (bridgedb's `text/html` one).
+        op.body.as_ref().is_some_and(|b| {
+            matches!(
+                b.kind,
+                crate::ir::BodyKind::Binary | crate::ir::BodyKind::Text
+            )
+        }) || op
+            .responses
+            .iter()
+            .any(|r| matches!(r.body, Some(crate::ir::BodyKind::Binary)))
     })
 }
 

@@ -96,6 +96,21 @@ fn fields_of(
             {
                 fields_of(server, inner, field)
             }
+            // A union of objects (OAuth's token request, one struct per
+            // `grant_type`): the fields of every alternative, the first
+            // alternative's typing a name they share; serde then picks the
+            // alternative.
+            TypeKind::Union(union) => {
+                let mut fields: Vec<(&str, TokenStream)> = Vec::new();
+                for variant in &union.variants {
+                    for f in &struct_of(&api.types, &variant.shape)?.fields {
+                        if !fields.iter().any(|(wire, _)| *wire == f.wire) {
+                            fields.push((&f.wire, field(&f.wire, &f.shape)));
+                        }
+                    }
+                }
+                Some(fields.into_iter().map(|(_, kind)| kind).collect())
+            }
             _ => {
                 let object = struct_of(&api.types, shape)?;
                 Some(

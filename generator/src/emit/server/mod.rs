@@ -211,9 +211,14 @@ impl<'a> Server<'a> {
                     .iter()
                     .any(|c| c.component == p.component && c.wire.eq_ignore_ascii_case(&p.wire))
         };
+        // An operation whose method and path another one has already (the
+        // paths differing in parameter names only: a document mistake, noted
+        // by `lower`) could never be reached: the server stubs serve the first.
+        let mut served = std::collections::HashSet::new();
         let ops = api
             .operations
             .iter()
+            .filter(|op| served.insert((op.method, crate::ir::template_shape(&op.path))))
             .map(|op| {
                 let variants: Vec<&Response> =
                     op.responses.iter().filter(|r| !is_error(r)).collect();

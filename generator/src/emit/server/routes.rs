@@ -41,7 +41,17 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     // The handlers and the routes' own handlers (of templates that share a
     // route), as text once: which runtime modules they name.
     let text = format!("{body} {routes}");
-    let uses = |name: &str| text.contains(&format!("{name} ::"));
+    // `name ::` as a path's first segment, not the end of another name
+    // (a handler `get_security::<A>` names no `security` module).
+    let uses = |name: &str| {
+        let needle = format!("{name} ::");
+        text.match_indices(&needle).any(|(at, _)| {
+            !text[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    };
     let mut runtime: Vec<Ident> = Vec::new();
     for module in [
         "body",

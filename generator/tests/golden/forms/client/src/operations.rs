@@ -238,7 +238,7 @@ impl Client {
     /// # Arguments
     ///
     /// - `ids` (the `ids` query parameter).
-    /// - `params`: the optional inputs (`x_meta`, `plain`), see [`LookUpParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`x_meta`, `plain`, `pairs`), see [`LookUpParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -270,12 +270,110 @@ impl Client {
         __call.query("ids", &JsonText(ids), Style::Comma, false);
         __call.header("X-Meta", &JsonText(&params.x_meta));
         __call.query("plain", &params.plain, Style::Comma, true);
+        __call.query("pairs", &params.pairs, Style::Comma, true);
         __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
             200 => {
                 let __body = __answer.json::<crate::models::PartList>(Envelope::Bare)?;
                 Ok(__answer.into_response(__body, LookUpHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// A form body that is one of several objects (OAuth's grant types).
+    ///
+    /// `POST /token` (operation `issueToken`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `application/x-www-form-urlencoded`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The grant as it arrived.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn issue_token(
+        &self,
+        body: &crate::models::IssueTokenBody,
+    ) -> Result<crate::models::PartList, crate::Error> {
+        self.issue_token_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::issue_token`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`IssueTokenHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::issue_token`].
+    pub async fn issue_token_with_response(
+        &self,
+        body: &crate::models::IssueTokenBody,
+    ) -> Result<Response<crate::models::PartList, IssueTokenHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "issueToken",
+            reqwest::Method::POST,
+            "/token",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        __call.form_body("application/x-www-form-urlencoded", body);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::PartList>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, IssueTokenHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// A form body whose schema is a string (spoonacular's).
+    ///
+    /// `POST /detect` (operation `detect`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `application/x-www-form-urlencoded`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The text as it arrived.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn detect(
+        &self,
+        body: impl Into<String>,
+    ) -> Result<crate::models::PartList, crate::Error> {
+        self.detect_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::detect`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`DetectHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::detect`].
+    pub async fn detect_with_response(
+        &self,
+        body: impl Into<String>,
+    ) -> Result<Response<crate::models::PartList, DetectHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("detect", reqwest::Method::POST, "/detect", SECURITY);
+        __call.accept("application/json");
+        __call
+            .body(
+                "application/x-www-form-urlencoded",
+                bytes::Bytes::from(Into::<String>::into(body)),
+            );
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::PartList>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, DetectHeaders::read))
             }
             _ => Err(__answer.into_error()),
         }
@@ -535,6 +633,8 @@ pub struct LookUpParams {
     pub x_meta: Option<crate::models::Page>,
     /// `plain` (the `plain` query parameter).
     pub plain: Option<i64>,
+    /// `pairs` (the `pairs` query parameter).
+    pub pairs: Option<Vec<Vec<i64>>>,
 }
 
 impl LookUpParams {
@@ -546,6 +646,11 @@ impl LookUpParams {
     /// Sets `plain`.
     pub fn plain(mut self, value: impl Into<i64>) -> Self {
         self.plain = Some(value.into());
+        self
+    }
+    /// Sets `pairs`.
+    pub fn pairs(mut self, value: impl Into<Vec<Vec<i64>>>) -> Self {
+        self.pairs = Some(value.into());
         self
     }
 }
@@ -565,6 +670,12 @@ impl LookUpHeaders {
         }
     }
 }
+
+/// The headers the answers of [`Client::issue_token`](crate::Client::issue_token) declare, as [`Client::issue_token_with_response`](crate::Client::issue_token_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type IssueTokenHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::detect`](crate::Client::detect) declare, as [`Client::detect_with_response`](crate::Client::detect_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type DetectHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::log_in`](crate::Client::log_in) declare, as [`Client::log_in_with_response`](crate::Client::log_in_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type LogInHeaders = crate::NoHeaders;

@@ -355,6 +355,102 @@ impl validation::ValidateJson for FilterStatus {
     }
 }
 
+/// Defined inline at `#/paths/~1token/post/requestBody/content/application~1x-www-form-urlencoded/schema`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+pub enum IssueTokenBody {
+    /// A [`PasswordGrant`].
+    PasswordGrant(PasswordGrant),
+    /// A [`RefreshGrant`].
+    RefreshGrant(RefreshGrant),
+}
+
+impl<'de> serde::Deserialize<'de> for IssueTokenBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("grant_type")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("password") => {
+                serde_json::from_value(value)
+                    .map(Self::PasswordGrant)
+                    .map_err(serde::de::Error::custom)
+            }
+            Some("refresh_token") => {
+                serde_json::from_value(value)
+                    .map(Self::RefreshGrant)
+                    .map_err(serde::de::Error::custom)
+            }
+            Some(other) => {
+                Err(
+                    serde::de::Error::custom(
+                        format_args!(
+                            "unknown `grant_type` value `{other}`; expected one of: password, refresh_token"
+                        ),
+                    ),
+                )
+            }
+            None => Err(serde::de::Error::missing_field("grant_type")),
+        }
+    }
+}
+
+impl validation::Validate for IssueTokenBody {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        match self {
+            Self::PasswordGrant(value) => {
+                validation::Validate::validate(value, path, report);
+            }
+            Self::RefreshGrant(value) => {
+                validation::Validate::validate(value, path, report);
+            }
+        }
+    }
+}
+
+impl validation::ValidateJson for IssueTokenBody {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        match object.get("grant_type").and_then(serde_json::Value::as_str) {
+            Some("password") => {
+                <PasswordGrant as validation::ValidateJson>::validate_json(
+                    value,
+                    path,
+                    report,
+                )
+            }
+            Some("refresh_token") => {
+                <RefreshGrant as validation::ValidateJson>::validate_json(
+                    value,
+                    path,
+                    report,
+                )
+            }
+            Some(_) => {
+                report
+                    .push_child(
+                        path,
+                        "grant_type",
+                        "must be one of: password, refresh_token",
+                        "InvalidEnumValue",
+                    )
+            }
+            None => report.push_child(path, "grant_type", "is required", "Required"),
+        }
+    }
+}
+
 /// The `Page` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -449,6 +545,79 @@ impl validation::ValidateJson for Page {
 
 /// The `PartList` schema.
 pub type PartList = Vec<String>;
+
+/// The `PasswordGrant` schema.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PasswordGrant {
+    /// The `grant_type` property.
+    pub grant_type: String,
+    /// The `username` property.
+    pub username: String,
+    /// The `password` property.
+    pub password: String,
+}
+
+impl PasswordGrant {
+    /// The `PasswordGrant` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(
+        grant_type: impl Into<String>,
+        username: impl Into<String>,
+        password: impl Into<String>,
+    ) -> Self {
+        Self {
+            grant_type: grant_type.into(),
+            username: username.into(),
+            password: password.into(),
+        }
+    }
+}
+
+impl validation::Validate for PasswordGrant {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("password");
+        let value = &self.password;
+        {
+            let text: &str = value;
+            validation::check_length(text, Some(4), None, None, path, report);
+        }
+        path.pop();
+    }
+}
+
+impl validation::ValidateJson for PasswordGrant {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(
+            object,
+            &["grant_type", "username", "password"],
+            path,
+            report,
+        );
+        validation::property::<
+            String,
+        >(object, "grant_type", Null::Refused, path, report);
+        validation::property::<String>(object, "username", Null::Refused, path, report);
+        if let Some(value) = object.get("password") {
+            path.push_key("password");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<String>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(text, Some(4), None, None, path, report);
+                }
+            }
+            path.pop();
+        }
+    }
+}
 
 /// Defined inline at `#/paths/~1avatars/put/requestBody/content/form-data/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -803,6 +972,104 @@ impl validation::ValidateJson for Receipt {
             Vec<String>,
         >(object, "attachments", Null::Refused, path, report);
         validation::property::<String>(object, "source", Null::Allowed, path, report);
+    }
+}
+
+/// The `RefreshGrant` schema.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RefreshGrant {
+    /// The `grant_type` property.
+    pub grant_type: String,
+    /// The `refresh_token` property.
+    pub refresh_token: String,
+    /// The `lifetime` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub lifetime: Option<i64>,
+}
+
+impl RefreshGrant {
+    /// The `RefreshGrant` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(grant_type: impl Into<String>, refresh_token: impl Into<String>) -> Self {
+        Self {
+            grant_type: grant_type.into(),
+            refresh_token: refresh_token.into(),
+            lifetime: None,
+        }
+    }
+    /// Sets `lifetime` (the `lifetime` property).
+    #[must_use]
+    pub fn with_lifetime(mut self, lifetime: i64) -> Self {
+        self.lifetime = Some(lifetime);
+        self
+    }
+}
+
+impl validation::Validate for RefreshGrant {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("lifetime");
+        let value = &self.lifetime;
+        if let Some(value) = value {
+            {
+                let number = *value as f64;
+                validation::check_range(
+                    number,
+                    Some((1.0, false)),
+                    None,
+                    None,
+                    path,
+                    report,
+                );
+            }
+        }
+        path.pop();
+    }
+}
+
+impl validation::ValidateJson for RefreshGrant {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(
+            object,
+            &["grant_type", "refresh_token"],
+            path,
+            report,
+        );
+        validation::property::<
+            String,
+        >(object, "grant_type", Null::Refused, path, report);
+        validation::property::<
+            String,
+        >(object, "refresh_token", Null::Refused, path, report);
+        if let Some(value) = object.get("lifetime") {
+            path.push_key("lifetime");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<i64>(value, path, report);
+                if let Some(number) = value.as_f64() {
+                    validation::check_range(
+                        number,
+                        Some((1.0, false)),
+                        None,
+                        None,
+                        path,
+                        report,
+                    );
+                }
+            }
+            path.pop();
+        }
     }
 }
 

@@ -81,6 +81,26 @@ pub trait FormsApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::LookUpResponse, ApiError>,
     > + Send;
+    /// A form body that is one of several objects (OAuth's grant types).
+    ///
+    /// `POST /token` (`issueToken`)
+    fn issue_token(
+        &self,
+        context: RequestContext,
+        request: IssueTokenRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::IssueTokenResponse, ApiError>,
+    > + Send;
+    /// A form body whose schema is a string (spoonacular's).
+    ///
+    /// `POST /detect` (`detect`)
+    fn detect(
+        &self,
+        context: RequestContext,
+        request: DetectRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::DetectResponse, ApiError>,
+    > + Send;
     /// The `logIn` operation.
     ///
     /// `POST /sessions` (`logIn`)
@@ -190,6 +210,30 @@ pub struct LookUpRequest {
     pub x_meta: Option<String>,
     /// The `plain` query parameter.
     pub plain: Option<i64>,
+    /// The `pairs` query parameter.
+    pub pairs: Option<Vec<String>>,
+}
+
+/// The parameters and body of [`FormsApi::issue_token`]: `POST /token` (`issueToken`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IssueTokenRequest {
+    /// The request body.
+    ///
+    /// Sent as `application/x-www-form-urlencoded`.
+    pub body: models::IssueTokenBody,
+}
+
+/// The parameters and body of [`FormsApi::detect`]: `POST /detect` (`detect`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetectRequest {
+    /// The request body.
+    ///
+    /// Sent as `application/x-www-form-urlencoded`.
+    pub body: String,
 }
 
 /// The parameters and body of [`FormsApi::log_in`]: `POST /sessions` (`logIn`).

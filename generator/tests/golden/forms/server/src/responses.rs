@@ -198,6 +198,84 @@ impl LookUpResponse {
     }
 }
 
+/// The responses of [`FormsApi::issue_token`](crate::api::FormsApi::issue_token): `POST /token` (`issueToken`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum IssueTokenResponse {
+    /// 200: The grant as it arrived.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::PartList,
+    },
+}
+
+impl IssueTokenResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`FormsApi::detect`](crate::api::FormsApi::detect): `POST /detect` (`detect`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DetectResponse {
+    /// 200: The text as it arrived.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::PartList,
+    },
+}
+
+impl DetectResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
 /// The responses of [`FormsApi::log_in`](crate::api::FormsApi::log_in): `POST /sessions` (`logIn`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LogInResponse {

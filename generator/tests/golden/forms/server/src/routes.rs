@@ -79,6 +79,24 @@ pub fn router_with<A: FormsApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/token",
+            axum::routing::post(issue_token::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
+            "/detect",
+            axum::routing::post(detect::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
             "/sessions",
             axum::routing::post(log_in::<A>)
                 .fallback(|request: Request| async move {
@@ -385,10 +403,12 @@ async fn handle_look_up<A: FormsApi>(
     let mut report = Report::new();
     let mut ids = None;
     let mut plain = None;
+    let mut pairs = Vec::new();
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
         match query_name.as_ref() {
             "ids" if ids.is_none() => ids = Some(query_value),
             "plain" if plain.is_none() => plain = Some(query_value),
+            "pairs" => pairs.push(query_value),
             _ => {}
         }
     }
@@ -401,6 +421,12 @@ async fn handle_look_up<A: FormsApi>(
         &mut report,
     );
     let plain: Option<i64> = params::value(plain, "plain", false, &mut report);
+    let pairs: Option<Vec<String>> = params::exploded(
+        pairs,
+        "pairs",
+        false,
+        &mut report,
+    );
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
@@ -417,8 +443,124 @@ async fn handle_look_up<A: FormsApi>(
         ids,
         x_meta,
         plain,
+        pairs,
     };
     let response = shared.api.look_up(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST /token` (`issueToken`).
+async fn issue_token<A: FormsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_issue_token(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "issueToken")
+}
+
+/// Reads and checks a request to `issueToken`, calls [`FormsApi::issue_token`], encodes its answer.
+async fn handle_issue_token<A: FormsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "issueToken";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/x-www-form-urlencoded"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: models::IssueTokenBody = body::form(
+        &bytes,
+        &[
+            body::FormField {
+                name: "grant_type",
+                kind: body::FormKind::Text,
+                list: false,
+            },
+            body::FormField {
+                name: "username",
+                kind: body::FormKind::Text,
+                list: false,
+            },
+            body::FormField {
+                name: "password",
+                kind: body::FormKind::Text,
+                list: false,
+            },
+            body::FormField {
+                name: "refresh_token",
+                kind: body::FormKind::Text,
+                list: false,
+            },
+            body::FormField {
+                name: "lifetime",
+                kind: body::FormKind::Integer,
+                list: false,
+            },
+        ],
+    )?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::IssueTokenRequest { body };
+    let response = shared.api.issue_token(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST /detect` (`detect`).
+async fn detect<A: FormsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_detect(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "detect")
+}
+
+/// Reads and checks a request to `detect`, calls [`FormsApi::detect`], encodes its answer.
+async fn handle_detect<A: FormsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "detect";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/x-www-form-urlencoded"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: String = body::text(bytes)?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::DetectRequest { body };
+    let response = shared.api.detect(context, request).await?;
     response.into_http(media_type)
 }
 

@@ -57,7 +57,7 @@ impl Client {
     ///
     /// # Arguments
     ///
-    /// - `params`: the optional inputs (`id`, `version`, `tags`), see [`ListThingsParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`id`, `version`, `watermark`, `level`, `tags`), see [`ListThingsParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -91,6 +91,8 @@ impl Client {
         );
         __call.query("id", &params.id, Style::Comma, true);
         __call.query("version", &params.version, Style::Comma, true);
+        __call.query("watermark", &params.watermark, Style::Comma, true);
+        __call.query("level", &params.level, Style::Comma, true);
         __call.query("tags", &params.tags, Style::Comma, false);
         __call.accept("*/*");
         let __answer = self.transport.send(__call).await?;
@@ -184,6 +186,10 @@ pub struct ListThingsParams {
     pub id: Option<crate::models::ListThingsId>,
     /// `version` (the `version` query parameter).
     pub version: Option<crate::models::ListThingsVersion>,
+    /// `watermark` (the `watermark` query parameter).
+    pub watermark: Option<bool>,
+    /// `level` (the `level` query parameter).
+    pub level: Option<crate::models::serde_json::Value>,
     /// `tags` (the `tags` query parameter).
     pub tags: Option<Vec<crate::models::serde_json::Value>>,
 }
@@ -200,6 +206,16 @@ impl ListThingsParams {
         value: impl Into<crate::models::ListThingsVersion>,
     ) -> Self {
         self.version = Some(value.into());
+        self
+    }
+    /// Sets `watermark`.
+    pub fn watermark(mut self, value: impl Into<bool>) -> Self {
+        self.watermark = Some(value.into());
+        self
+    }
+    /// Sets `level`.
+    pub fn level(mut self, value: impl Into<crate::models::serde_json::Value>) -> Self {
+        self.level = Some(value.into());
         self
     }
     /// Sets `tags`.

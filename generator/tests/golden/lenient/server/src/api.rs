@@ -82,6 +82,10 @@ pub struct ListThingsRequest {
     pub id: Option<Vec<String>>,
     /// The `version` query parameter.
     pub version: Option<models::ListThingsVersion>,
+    /// The `watermark` query parameter.
+    pub watermark: Option<bool>,
+    /// The `level` query parameter.
+    pub level: Option<Vec<String>>,
     /// The `tags` query parameter.
     pub tags: Option<String>,
 }

@@ -139,11 +139,15 @@ async fn handle_list_things<A: LenientApi>(
     let mut report = Report::new();
     let mut id = Vec::new();
     let mut version = None;
+    let mut watermark = None;
+    let mut level = Vec::new();
     let mut tags = None;
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
         match query_name.as_ref() {
             "id" => id.push(query_value),
             "version" if version.is_none() => version = Some(query_value),
+            "watermark" if watermark.is_none() => watermark = Some(query_value),
+            "level" => level.push(query_value),
             "tags" if tags.is_none() => tags = Some(query_value),
             _ => {}
         }
@@ -152,6 +156,18 @@ async fn handle_list_things<A: LenientApi>(
     let version: Option<models::ListThingsVersion> = params::value(
         version,
         "version",
+        false,
+        &mut report,
+    );
+    let watermark: Option<bool> = params::value(
+        watermark,
+        "watermark",
+        false,
+        &mut report,
+    );
+    let level: Option<Vec<String>> = params::exploded(
+        level,
+        "level",
         false,
         &mut report,
     );
@@ -168,6 +184,8 @@ async fn handle_list_things<A: LenientApi>(
     let request = api::ListThingsRequest {
         id,
         version,
+        watermark,
+        level,
         tags,
     };
     let response = shared.api.list_things(context, request).await?;

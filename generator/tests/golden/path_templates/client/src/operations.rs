@@ -155,6 +155,55 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `getFileByKey` operation.
+    ///
+    /// `GET /files/{key}` (operation `getFileByKey`).
+    ///
+    /// # Arguments
+    ///
+    /// - `key` (the `key` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn get_file_by_key(
+        &self,
+        key: &str,
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.get_file_by_key_with_response(key).await.map(Response::into_inner)
+    }
+    /// [`Client::get_file_by_key`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetFileByKeyHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_file_by_key`].
+    pub async fn get_file_by_key_with_response(
+        &self,
+        key: &str,
+    ) -> Result<Response<crate::models::Match, GetFileByKeyHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "getFileByKey",
+            reqwest::Method::GET,
+            "/files/{key}",
+            SECURITY,
+        );
+        __call.path_param("key", key);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetFileByKeyHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// The `getPackage` operation.
     ///
     /// `GET /packages/{name}-{version}.zip` (operation `getPackage`).
@@ -320,6 +369,9 @@ pub type GetFileHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::delete_file`](crate::Client::delete_file) declare, as [`Client::delete_file_with_response`](crate::Client::delete_file_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type DeleteFileHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::get_file_by_key`](crate::Client::get_file_by_key) declare, as [`Client::get_file_by_key_with_response`](crate::Client::get_file_by_key_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetFileByKeyHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::get_package`](crate::Client::get_package) declare, as [`Client::get_package_with_response`](crate::Client::get_package_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type GetPackageHeaders = crate::NoHeaders;
