@@ -173,6 +173,14 @@ impl<'d> OperationLowering<'_, 'd> {
             );
         for (param, at, from_path_item) in sources {
             let lowered = self.param(param, &at, prefix)?;
+            // A header no request can carry (Notion's `name: ""`) is read
+            // past: nothing could send it, so nothing can need it.
+            if lowered.location == ParamLocation::Header && !is_header_token(&lowered.wire) {
+                self.types
+                    .lenient
+                    .record(Leniency::HeaderNameInvalid, &at.push("name"));
+                continue;
+            }
             // Header names are case-insensitive (RFC 9110); the names of
             // the other places are not: AWS's documents have `maxResults`
             // and `MaxResults` side by side in one query.
@@ -1039,6 +1047,14 @@ fn http_reason(code: u16) -> Option<&'static str> {
     })
 }
 
+/// Whether `name` is a valid HTTP field name (RFC 9110's `token`).
+fn is_header_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1092,6 +1108,29 @@ mod tests {
             api.notes.iter().any(|note| note.contains(
                 "operations whose method and path (but for parameter names) an earlier one has \
                  (1, the first at t.yaml#/paths/~1a~1{key}/get)"
+            )),
+            "{:?}",
+            api.notes
+        );
+    }
+
+    /// A header parameter whose name no HTTP request can carry (Notion's
+    /// `name: ""`) is left out, noted.
+    #[test]
+    fn leaves_out_a_header_no_request_can_carry() {
+        let api = api(
+            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: '', in: header, schema: {type: string}}\n        - {name: 'Bad Name', in: header, schema: {type: string}}\n        - {name: Notion-Version, in: header, schema: {type: string}}\n      responses: {'200': {description: ok}}\n",
+        );
+        let wires: Vec<&str> = api.operations[0]
+            .params
+            .iter()
+            .map(|p| p.wire.as_str())
+            .collect();
+        assert_eq!(wires, ["Notion-Version"]);
+        assert!(
+            api.notes.iter().any(|note| note.contains(
+                "header parameters whose name is not an HTTP header name (2, the first at \
+                 t.yaml#/paths/~1a/get/parameters/0/name): left out"
             )),
             "{:?}",
             api.notes
