@@ -169,13 +169,22 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
 fn list_item_indent(line: &str) -> Option<usize> {
     let rest = line.trim_start();
     let indent = line.len() - rest.len();
-    if ["- ", "* ", "+ "].iter().any(|m| rest.starts_with(m)) {
-        return Some(indent + 2);
-    }
-    let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    let ordered =
-        digits > 0 && (rest[digits..].starts_with(". ") || rest[digits..].starts_with(") "));
-    ordered.then_some(indent + digits + 2)
+    let marker = if ["- ", "* ", "+ "].iter().any(|m| rest.starts_with(m)) {
+        1
+    } else {
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        let ordered =
+            digits > 0 && (rest[digits..].starts_with(". ") || rest[digits..].starts_with(") "));
+        if !ordered {
+            return None;
+        }
+        digits + 1
+    };
+    // The text starts after one to four spaces (`*  All`: the third
+    // column past the marker); five or more are one space and code.
+    let spaces = rest[marker..].chars().take_while(|c| *c == ' ').count();
+    let gap = if spaces <= 4 { spaces } else { 1 };
+    Some(indent + marker + gap)
 }
 
 fn escape_outside_code(line: &str) -> String {
@@ -270,6 +279,11 @@ mod tests {
                 "   a. sub",
                 "2. Two"
             ]
+        );
+        // The item's text starts where its first word does (`*  All`).
+        assert_eq!(
+            markdown_lines("  *  All data\n    i.e. more"),
+            ["  *  All data", "     i.e. more"]
         );
         // Indented further than the item's text, right after it (Jira's,
         // climate.com's): the item's indentation.

@@ -210,8 +210,11 @@ impl UsedDeps {
 /// `models` too: `models::models` is module inception, which clippy refuses.
 /// The three-crate layout keeps such an area's name.
 pub(crate) fn modules(api: &Api, inline: bool) -> BTreeMap<String, Vec<&TypeDef>> {
+    // `main` and `lib` name crate roots: a module of either name is
+    // refused (`special_module_name`).
     let reserved = [
         "validation",
+        "main",
         "lib",
         "dynamic_query",
         "queries",
