@@ -55,9 +55,10 @@ pub(crate) enum Leniency {
     /// names only, with the same method: the client has both, the server
     /// stubs serve the first (no request could reach the other).
     RepeatedPath,
-    /// A header parameter whose name is not an HTTP field name (empty, or
-    /// with spaces): left out, as no request could carry it.
-    HeaderNameInvalid,
+    /// A parameter without a name, or a header parameter whose name is not
+    /// an HTTP field name (with spaces): left out, as no request could
+    /// carry it.
+    ParamNameUnusable,
     /// A `oneOf` alternative that requires a property the merged schemas
     /// declare nowhere and forbid: no value can match it, so it is left out.
     AlternativeNeverMatches,
@@ -89,8 +90,8 @@ impl Leniency {
                 "operations whose method and path (but for parameter names) an earlier one has",
                 "in the client; the server stubs serve the earlier one, which every such request reaches",
             ),
-            Leniency::HeaderNameInvalid => (
-                "header parameters whose name is not an HTTP header name",
+            Leniency::ParamNameUnusable => (
+                "parameters without a name, or headers whose name is not an HTTP header name",
                 "left out (no request could carry them)",
             ),
             Leniency::PatternNotChecked => (

@@ -173,12 +173,15 @@ impl<'d> OperationLowering<'_, 'd> {
             );
         for (param, at, from_path_item) in sources {
             let lowered = self.param(param, &at, prefix)?;
-            // A header no request can carry (Notion's `name: ""`) is read
-            // past: nothing could send it, so nothing can need it.
-            if lowered.location == ParamLocation::Header && !is_header_token(&lowered.wire) {
+            // A parameter without a name (Notion's header, brainbi's query
+            // parameter `name: ""`), or a header no request can carry, is
+            // read past: nothing could send it, so nothing can need it.
+            let unusable = lowered.wire.is_empty()
+                || (lowered.location == ParamLocation::Header && !is_header_token(&lowered.wire));
+            if unusable {
                 self.types
                     .lenient
-                    .record(Leniency::HeaderNameInvalid, &at.push("name"));
+                    .record(Leniency::ParamNameUnusable, &at.push("name"));
                 continue;
             }
             // Header names are case-insensitive (RFC 9110); the names of
@@ -1114,12 +1117,12 @@ mod tests {
         );
     }
 
-    /// A header parameter whose name no HTTP request can carry (Notion's
-    /// `name: ""`) is left out, noted.
+    /// A parameter without a name, or a header whose name no HTTP request
+    /// can carry (Notion's `name: ""`), is left out, noted.
     #[test]
-    fn leaves_out_a_header_no_request_can_carry() {
+    fn leaves_out_a_parameter_no_request_can_carry() {
         let api = api(
-            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: '', in: header, schema: {type: string}}\n        - {name: 'Bad Name', in: header, schema: {type: string}}\n        - {name: Notion-Version, in: header, schema: {type: string}}\n      responses: {'200': {description: ok}}\n",
+            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: '', in: header, schema: {type: string}}\n        - {name: '', in: query, schema: {type: string}}\n        - {name: 'Bad Name', in: header, schema: {type: string}}\n        - {name: Notion-Version, in: header, schema: {type: string}}\n      responses: {'200': {description: ok}}\n",
         );
         let wires: Vec<&str> = api.operations[0]
             .params
@@ -1129,8 +1132,8 @@ mod tests {
         assert_eq!(wires, ["Notion-Version"]);
         assert!(
             api.notes.iter().any(|note| note.contains(
-                "header parameters whose name is not an HTTP header name (2, the first at \
-                 t.yaml#/paths/~1a/get/parameters/0/name): left out"
+                "parameters without a name, or headers whose name is not an HTTP header name \
+                 (3, the first at t.yaml#/paths/~1a/get/parameters/0/name): left out"
             )),
             "{:?}",
             api.notes
