@@ -25,6 +25,21 @@ pub fn is_object(types: &[TypeDef], shape: &Shape) -> bool {
     false
 }
 
+/// Whether `shape` is an object, or a union whose alternatives all are
+/// (OAuth's token request): what a form body's pairs can carry.
+pub fn is_form_object(types: &[TypeDef], shape: &Shape) -> bool {
+    if is_object(types, shape) {
+        return true;
+    }
+    let Ty::Named(name) = &shape.ty else {
+        return false;
+    };
+    match named(types, name).map(|d| &d.kind) {
+        Some(TypeKind::Union(union)) => union.variants.iter().all(|v| is_object(types, &v.shape)),
+        _ => false,
+    }
+}
+
 /// Whether a value of `shape` is written as one piece of text: a primitive,
 /// an enum, any value, or a newtype or alias of one.
 fn is_text_value(types: &[TypeDef], shape: &Shape, depth: usize) -> bool {

@@ -59,6 +59,9 @@ pub(crate) enum Leniency {
     /// an HTTP field name (with spaces): left out, as no request could
     /// carry it.
     ParamNameUnusable,
+    /// An `application/x-www-form-urlencoded` body whose schema is not an
+    /// object (an array, a scalar): its text as it is.
+    FormNotObject,
     /// A `oneOf` alternative that requires a property the merged schemas
     /// declare nowhere and forbid: no value can match it, so it is left out.
     AlternativeNeverMatches,
@@ -93,6 +96,10 @@ impl Leniency {
             Leniency::ParamNameUnusable => (
                 "parameters without a name, or headers whose name is not an HTTP header name",
                 "left out (no request could carry them)",
+            ),
+            Leniency::FormNotObject => (
+                "form bodies whose schema is not an object",
+                "their text as it is (no encoding of such a value as pairs is agreed on)",
             ),
             Leniency::PatternNotChecked => (
                 "patterns the generated validators cannot compile",

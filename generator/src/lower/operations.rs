@@ -688,7 +688,20 @@ impl<'d> OperationLowering<'_, 'd> {
                 // A form whose schema is a string is its text as it is
                 // (spoonacular's `text=…`).
                 (MediaKind::Form, shape @ Some(_)) if is_text(&shape) => BodyKind::Text,
-                (MediaKind::Form, Some(shape)) => BodyKind::Form(shape),
+                (MediaKind::Form, Some(shape))
+                    if crate::ir::is_form_object(self.types.defs(), &shape) =>
+                {
+                    BodyKind::Form(shape)
+                }
+                // Pairs carry an object's properties; for another schema
+                // (PeerTube's array of tasks) no encoding is agreed on: the
+                // body is its text as it is, noted.
+                (MediaKind::Form, Some(_)) => {
+                    self.types
+                        .lenient
+                        .record(Leniency::FormNotObject, &media_at.push("schema"));
+                    BodyKind::Text
+                }
                 (MediaKind::Form, None) => {
                     return Err(self.doc.invalid(&media_at, "a form body needs a schema"));
                 }
@@ -1135,6 +1148,24 @@ mod tests {
                 "parameters without a name, or headers whose name is not an HTTP header name \
                  (3, the first at t.yaml#/paths/~1a/get/parameters/0/name): left out"
             )),
+            "{:?}",
+            api.notes
+        );
+    }
+
+    /// A form body is pairs of an object's properties; a schema that is
+    /// not an object (PeerTube's array of tasks) is the body's text, noted.
+    #[test]
+    fn a_form_body_that_is_not_an_object_is_its_text() {
+        let api = api(
+            "paths:\n  /a:\n    post:\n      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            schema: {type: array, items: {type: object, properties: {name: {type: string}}}}\n      responses: {'200': {description: ok}}\n",
+        );
+        let body = api.operations[0].body.as_ref().expect("a body");
+        assert!(matches!(body.kind, BodyKind::Text), "{:?}", body.kind);
+        assert!(
+            api.notes
+                .iter()
+                .any(|note| note.contains("form bodies whose schema is not an object (1, the first at t.yaml#/paths/~1a/post/requestBody/content/application~1x-www-form-urlencoded/schema)")),
             "{:?}",
             api.notes
         );
