@@ -25,8 +25,8 @@ pub fn is_object(types: &[TypeDef], shape: &Shape) -> bool {
     false
 }
 
-/// Whether `shape` is an object, or a union whose alternatives all are
-/// (OAuth's token request): what a form body's pairs can carry.
+/// Whether `shape` is an object, or a union whose alternatives are all
+/// structs (OAuth's token request): what a form body's pairs can carry.
 pub fn is_form_object(types: &[TypeDef], shape: &Shape) -> bool {
     if is_object(types, shape) {
         return true;
@@ -35,7 +35,10 @@ pub fn is_form_object(types: &[TypeDef], shape: &Shape) -> bool {
         return false;
     };
     match named(types, name).map(|d| &d.kind) {
-        Some(TypeKind::Union(union)) => union.variants.iter().all(|v| is_object(types, &v.shape)),
+        Some(TypeKind::Union(union)) => union
+            .variants
+            .iter()
+            .all(|v| struct_of(types, &v.shape).is_some()),
         _ => false,
     }
 }
