@@ -298,8 +298,11 @@ mod tests {
         let presented = parse_credential(&header, Environment::Staging).unwrap();
         assert_eq!(presented.key_id, new.key_id);
         assert!(matches(presented.token, &new.secret_hash));
+        // The token with its last character changed (to one it is not:
+        // a token that ends in `x` made `…x` the token itself, 1 run in 62).
+        let last = if new.token.ends_with('x') { "y" } else { "x" };
         assert!(!matches(
-            &format!("{}x", &new.token[..new.token.len() - 1]),
+            &format!("{}{last}", &new.token[..new.token.len() - 1]),
             &new.secret_hash
         ));
         assert_eq!(
