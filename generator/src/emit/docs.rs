@@ -75,36 +75,36 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
     let mut in_fence = false;
     // The column where the text of the current list item starts, if in one.
     let mut list_indent: Option<usize> = None;
-    // Inside an indented code block: the column its text starts at, and
-    // the blank lines met in it that are not yet written.
-    let mut indented_code: Option<(usize, usize)> = None;
+    // Inside an indented code block: the blank lines met in it that are
+    // not yet written.
+    let mut indented_code: Option<usize> = None;
     for line in text.trim_end().lines() {
         let line = line.trim_end();
         let indent = line.len() - line.trim_start().len();
         // An indented code block would be compiled as a Rust doctest (and
-        // fail: it is curl or JSON); it becomes a `text` fence at the
-        // indentation of what holds it.
-        if let Some((code_at, blanks)) = indented_code {
+        // fail: it is curl or JSON); it becomes a `text` fence. It starts
+        // after a blank line, which also ends any list, so it is always at
+        // the margin, four columns in.
+        if let Some(blanks) = indented_code {
             if line.is_empty() {
-                indented_code = Some((code_at, blanks + 1));
+                indented_code = Some(blanks + 1);
                 continue;
             }
-            if indent >= code_at {
+            if indent >= 4 {
                 out.extend(std::iter::repeat_n(String::new(), blanks));
-                out.push(format!("{}{}", " ".repeat(code_at - 4), &line[code_at..]));
-                indented_code = Some((code_at, 0));
+                out.push(line[4..].to_owned());
+                indented_code = Some(0);
                 continue;
             }
-            out.push(format!("{}```", " ".repeat(code_at - 4)));
+            out.push("```".to_owned());
             out.extend(std::iter::repeat_n(String::new(), blanks));
             indented_code = None;
         }
-        let base = list_indent.unwrap_or(0);
         let after_blank = out.last().is_none_or(|l: &String| l.trim().is_empty());
-        if !in_fence && after_blank && indent >= base + 4 {
-            out.push(format!("{}```text", " ".repeat(base)));
-            out.push(format!("{}{}", " ".repeat(base), &line[base + 4..]));
-            indented_code = Some((base + 4, 0));
+        if !in_fence && after_blank && indent >= 4 {
+            out.push("```text".to_owned());
+            out.push(line[4..].to_owned());
+            indented_code = Some(0);
             continue;
         }
         if line.trim_start().starts_with("```") {
@@ -155,8 +155,8 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
         };
         out.push(escape_outside_code(&line));
     }
-    if let Some((code_at, _)) = indented_code {
-        out.push(format!("{}```", " ".repeat(code_at - 4)));
+    if indented_code.is_some() {
+        out.push("```".to_owned());
     }
     if in_fence {
         out.push("```".to_owned());

@@ -56,6 +56,25 @@ pub fn template_shape(path: &str) -> String {
     shape
 }
 
+/// For each of `operations`, whether an earlier one has its method on a
+/// path of the same shape (`/a/{id}` and `/a/{key}`, which OpenAPI forbids):
+/// no request can tell them apart, so only the first is served.
+pub fn repeats_a_route(operations: &[Operation]) -> Vec<bool> {
+    let mut seen = std::collections::HashSet::new();
+    operations
+        .iter()
+        .map(|op| !seen.insert((op.method, template_shape(&op.path))))
+        .collect()
+}
+
+/// Whether `name` is a valid HTTP field name (RFC 9110's `token`).
+pub fn is_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 impl Operation {
     /// The parameters at `location`.
     pub fn params_in(&self, location: ParamLocation) -> impl Iterator<Item = &Parameter> {

@@ -42,13 +42,15 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     // they MUST NOT both exist); the same method on both is served by the
     // first (Reverb's `/conversations/{id}/offer` beside
     // `/conversations/{conversation_id}/offer`).
-    let mut served = std::collections::HashSet::new();
-    for op in &operations {
-        if !served.insert((op.method, crate::ir::template_shape(&op.path))) {
-            table
-                .lenient
-                .record(lenient::Leniency::RepeatedPath, &op.origin);
-        }
+    let repeats = crate::ir::repeats_a_route(&operations);
+    for (op, _) in operations
+        .iter()
+        .zip(repeats)
+        .filter(|(_, repeats)| *repeats)
+    {
+        table
+            .lenient
+            .record(lenient::Leniency::RepeatedPath, &op.origin);
     }
     let lenient = std::mem::take(&mut table.lenient);
     let mut types = table.into_defs();

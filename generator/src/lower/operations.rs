@@ -177,7 +177,8 @@ impl<'d> OperationLowering<'_, 'd> {
             // parameter `name: ""`), or a header no request can carry, is
             // read past: nothing could send it, so nothing can need it.
             let unusable = lowered.wire.is_empty()
-                || (lowered.location == ParamLocation::Header && !is_header_token(&lowered.wire));
+                || (lowered.location == ParamLocation::Header
+                    && !crate::ir::is_header_name(&lowered.wire));
             if unusable {
                 self.types
                     .lenient
@@ -362,25 +363,21 @@ impl<'d> OperationLowering<'_, 'd> {
         let (schema, schema_at) = match &data.format {
             ParameterSchemaOrContent::Schema(schema) => (schema, at.push("schema")),
             ParameterSchemaOrContent::Content(content) => {
-                let Some((media_type, media)) = content.first() else {
-                    return Err(self.doc.invalid(
-                        &at.push("content"),
-                        "a parameter's `content` needs exactly one media type",
-                    ));
-                };
-                let media_at = at.push("content").push(media_type);
-                let json = matches!(MediaKind::of(media_type), MediaKind::Json);
-                match &media.schema {
-                    Some(schema) if json => {
-                        let shape = self.types.shape(
-                            SchemaRef::from(schema),
-                            &media_at.push("schema"),
-                            &hint,
-                        )?;
+                match self.content_schema(content, &at.push("content"))? {
+                    ContentSchema {
+                        schema: Some((schema, schema_at)),
+                        json: true,
+                    } => {
+                        let shape = self
+                            .types
+                            .shape(SchemaRef::from(schema), &schema_at, &hint)?;
                         return Ok((shape, true));
                     }
-                    None => return Ok((Shape::of(Ty::Any), json)),
-                    Some(schema) => (schema, media_at.push("schema")),
+                    ContentSchema { schema: None, json } => return Ok((Shape::of(Ty::Any), json)),
+                    ContentSchema {
+                        schema: Some(found),
+                        json: false,
+                    } => found,
                 }
             }
         };
@@ -393,6 +390,26 @@ impl<'d> OperationLowering<'_, 'd> {
         // systems; Mastodon's `timeline`): the client writes it as its
         // JSON text, and the server stubs hand the text over.
         Ok((shape, false))
+    }
+
+    /// The schema of a parameter's or header's `content` (at `at`), which
+    /// must have one media type.
+    fn content_schema<'c>(
+        &self,
+        content: &'c IndexMap<String, openapiv3::MediaType>,
+        at: &Pointer,
+    ) -> Result<ContentSchema<'c>> {
+        let Some((media_type, media)) = content.first() else {
+            return Err(self
+                .doc
+                .invalid(at, "`content` needs exactly one media type"));
+        };
+        let schema_at = at.push(media_type).push("schema");
+        let json = matches!(MediaKind::of(media_type), MediaKind::Json);
+        Ok(ContentSchema {
+            schema: media.schema.as_ref().map(|schema| (schema, schema_at)),
+            json,
+        })
     }
 
     /// Whether a parameter's value is an object spread over the query
@@ -851,25 +868,22 @@ impl<'d> OperationLowering<'_, 'd> {
                     ParameterSchemaOrContent::Schema(schema) => {
                         Some((schema, header.pointer.push("schema")))
                     }
-                    ParameterSchemaOrContent::Content(content) => match content.first() {
-                        Some((media_type, media))
-                            if !matches!(MediaKind::of(media_type), MediaKind::Json) =>
-                        {
-                            let at = header.pointer.push("content").push(media_type);
-                            media
-                                .schema
-                                .as_ref()
-                                .map(|schema| (schema, at.push("schema")))
+                    ParameterSchemaOrContent::Content(content) => {
+                        match self.content_schema(content, &header.pointer.push("content"))? {
+                            ContentSchema {
+                                schema,
+                                json: false,
+                            } => schema,
+                            ContentSchema { json: true, .. } => {
+                                let note = "Its JSON text, as the document's `content` says.";
+                                description = Some(match description {
+                                    Some(text) => format!("{text}\n\n{note}"),
+                                    None => note.to_owned(),
+                                });
+                                None
+                            }
                         }
-                        _ => {
-                            let note = "Its JSON text, as the document's `content` says.";
-                            description = Some(match description {
-                                Some(text) => format!("{text}\n\n{note}"),
-                                None => note.to_owned(),
-                            });
-                            None
-                        }
-                    },
+                    }
                 };
                 let shape = match schema {
                     Some((schema, at)) => self.types.shape(
@@ -1063,12 +1077,11 @@ fn http_reason(code: u16) -> Option<&'static str> {
     })
 }
 
-/// Whether `name` is a valid HTTP field name (RFC 9110's `token`).
-fn is_header_token(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+/// The schema of a parameter's or header's `content`, with where it is,
+/// and whether its media type is JSON (the value is one JSON text).
+struct ContentSchema<'c> {
+    schema: Option<(&'c ReferenceOr<openapiv3::Schema>, Pointer)>,
+    json: bool,
 }
 
 #[cfg(test)]

@@ -214,11 +214,12 @@ impl<'a> Server<'a> {
         // An operation whose method and path another one has already (the
         // paths differing in parameter names only: a document mistake, noted
         // by `lower`) could never be reached: the server stubs serve the first.
-        let mut served = std::collections::HashSet::new();
+        let repeats = crate::ir::repeats_a_route(&api.operations);
         let ops = api
             .operations
             .iter()
-            .filter(|op| served.insert((op.method, crate::ir::template_shape(&op.path))))
+            .zip(repeats)
+            .filter_map(|(op, repeats)| (!repeats).then_some(op))
             .map(|op| {
                 let variants: Vec<&Response> =
                     op.responses.iter().filter(|r| !is_error(r)).collect();
@@ -364,11 +365,7 @@ fn uses_ident(tokens: TokenStream, name: &str) -> bool {
 /// A header name as `HeaderName::from_static` takes it (lower-case), or
 /// `None` when it is not a valid HTTP header name.
 pub(crate) fn header_name(wire: &str) -> Option<String> {
-    let valid = !wire.is_empty()
-        && wire
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-    valid.then(|| wire.to_ascii_lowercase())
+    crate::ir::is_header_name(wire).then(|| wire.to_ascii_lowercase())
 }
 
 /// The concrete media type to send a body of `kind` with, when the document
