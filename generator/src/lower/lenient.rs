@@ -25,9 +25,10 @@ pub(crate) enum Leniency {
     /// `content` (`application/json` and `application/stream+json` with
     /// another schema): left out, the first one is generated.
     MediaTypeOtherBody,
-    /// `not: {required: [a, b]}` beside an object's properties: which
-    /// properties may not be present together; not checked.
-    NotRequiredNotChecked,
+    /// A `not` schema (`not: {required: [a, b]}` beside properties, `not:
+    /// {type: "null"}`): read by the rest of its schema, what `not`
+    /// excludes not checked.
+    NotNotChecked,
     /// An `enum` of objects or arrays (Docker's `enum: [{}]`, "an empty
     /// object"): the schema's type, its values not checked against the list.
     StructureEnumNotChecked,
@@ -109,9 +110,9 @@ impl Leniency {
                 "media type names that are not `type/subtype`",
                 "read by their meaning (`form-data` as multipart, `…json` as JSON, `…urlencoded` as a form), else as bytes",
             ),
-            Leniency::NotRequiredNotChecked => (
-                "`not: {required: [...]}` beside properties",
-                "not checked (the properties may be present together)",
+            Leniency::NotNotChecked => (
+                "`not` schemas",
+                "not checked: the value is read by the rest of its schema (any value when it says nothing else)",
             ),
             Leniency::StructureEnumNotChecked => (
                 "`enum`s of objects or arrays",

@@ -170,6 +170,10 @@ impl<'d> TypeTable<'d> {
             return Ok(self.shape_of_def(index));
         }
         let view = View::of(schema);
+        if view.not.is_some() {
+            self.lenient
+                .record(Leniency::NotNotChecked, &at.push("not"));
+        }
         if view.needs_named_type() {
             if let Some(shape) = self.single_all_of(&view, at)? {
                 return Ok(shape);
@@ -325,14 +329,10 @@ impl<'d> TypeTable<'d> {
     ) -> Result<TypeKind> {
         let view = View::of(schema);
         if view.not.is_some() {
-            if !view.not_only_excludes_properties() {
-                return Err(self.doc.unsupported(
-                    &at.push("not"),
-                    "`not` schemas cannot be turned into Rust types",
-                ));
-            }
+            // A value the rest of the schema takes and `not` excludes is
+            // let through: Rust types cannot say "anything but".
             self.lenient
-                .record(Leniency::NotRequiredNotChecked, &at.push("not"));
+                .record(Leniency::NotNotChecked, &at.push("not"));
         }
         if !view.one_of.is_empty() || !view.any_of.is_empty() {
             return self.union(&view, at, name);
@@ -515,13 +515,11 @@ impl<'d> TypeTable<'d> {
     }
 
     /// Errors for members that cannot be merged into a struct.
-    fn check_mergeable(&self, views: &[(View<'_>, Pointer)]) -> Result<()> {
+    fn check_mergeable(&mut self, views: &[(View<'_>, Pointer)]) -> Result<()> {
         for (member, member_at) in views {
-            if member.not.is_some() && !member.not_only_excludes_properties() {
-                return Err(self.doc.unsupported(
-                    &member_at.push("not"),
-                    "`not` schemas cannot be turned into Rust types",
-                ));
+            if member.not.is_some() {
+                self.lenient
+                    .record(Leniency::NotNotChecked, &member_at.push("not"));
             }
             if !member.is_object_like() {
                 return Err(self.doc.unsupported(
@@ -1484,23 +1482,6 @@ impl<'s> View<'s> {
             .only_annotates()
     }
 
-    /// Whether this is an object whose `not` only says which properties may
-    /// not be present together (`not: {required: [a, b]}`): a rule the
-    /// generated types do not check, read past with a note.
-    pub fn not_only_excludes_properties(&self) -> bool {
-        let Some(ReferenceOr::Item(not)) = self.not else {
-            return false;
-        };
-        let not = View::of(not);
-        self.has_object_keywords()
-            && !not.required.is_empty()
-            && View {
-                required: &[],
-                ..not
-            }
-            .only_annotates()
-    }
-
     /// Whether the schema is an object (said so, or implied by object keywords).
     pub fn is_object(&self) -> bool {
         self.typ == Some("object") || (self.typ.is_none() && self.has_object_keywords())
@@ -1523,7 +1504,6 @@ impl<'s> View<'s> {
         !self.one_of.is_empty()
             || !self.any_of.is_empty()
             || !self.all_of.is_empty()
-            || self.not.is_some()
             || self.string_enum.is_some()
             || self.scalar_enum.is_some()
             || (self.is_object() && (!self.properties.is_empty() || self.denies_additional()))
@@ -2325,36 +2305,39 @@ mod tests {
         assert_eq!(x, ["a", "b"]);
     }
 
-    /// `not: {required: [a, b]}` beside an object's properties (which
-    /// may not be present together) is read past with a note; any other
-    /// `not` is refused, as is that one without properties beside it.
+    /// `not` says what a value may not be, which a Rust type cannot: the
+    /// schema is read without it (a bare `not` is any value), with a note
+    /// that names the first place, whether it stands beside properties, on
+    /// its own, or in a member of an `allOf`.
     #[test]
-    fn only_a_not_that_names_properties_beside_an_object_is_read_past() {
-        let api = api(
+    fn a_not_schema_is_read_without_it_and_noted() {
+        let api = api(concat!(
             "    Pair: {type: object, properties: {a: {type: string}, b: {type: string}}, not: {required: [a, b]}}\n",
-        );
-        let pair: Vec<&str> = fields(&api, "Pair")
-            .iter()
-            .map(|f| f.wire.as_str())
-            .collect();
-        assert_eq!(pair, ["a", "b"]);
+            "    Word: {type: string, not: {enum: ['']}}\n",
+            "    Other: {not: {type: string}}\n",
+            "    Merged: {allOf: [{type: object, properties: {c: {type: integer}}, not: {type: string}}]}\n",
+        ));
+        let names =
+            |name| -> Vec<&str> { fields(&api, name).iter().map(|f| f.wire.as_str()).collect() };
+        assert_eq!(names("Pair"), ["a", "b"]);
+        assert_eq!(names("Merged"), ["c"]);
         assert!(
-            api.notes.iter().any(|n| n.contains("`not: {required: [...]}` beside properties (1, the first at t.yaml#/components/schemas/Pair/not)")),
+            matches!(kind(&api, "Word"), TypeKind::Alias(shape) if shape.ty == Ty::Primitive(Primitive::String)),
+            "{:?}",
+            kind(&api, "Word")
+        );
+        assert!(
+            matches!(kind(&api, "Other"), TypeKind::Alias(shape) if shape.ty == Ty::Any),
+            "{:?}",
+            kind(&api, "Other")
+        );
+        assert!(
+            api.notes.iter().any(|n| n.contains(
+                "`not` schemas (4, the first at t.yaml#/components/schemas/Pair/not): not checked"
+            )),
             "{:?}",
             api.notes
         );
-        for refused in [
-            "{type: object, properties: {a: {type: string}}, not: {type: string}}",
-            "{type: object, properties: {a: {type: string}}, not: {description: nothing}}",
-            "{type: object, properties: {a: {type: string}}, not: {required: [a], properties: {a: {type: string}}}}",
-            "{not: {required: [a]}}",
-        ] {
-            let message = error(&format!("    N: {refused}\n"));
-            assert!(
-                message.ends_with("#/components/schemas/N/not: not supported by the generator: `not` schemas cannot be turned into Rust types"),
-                "{refused}: {message}"
-            );
-        }
     }
 
     /// `allOf` merges objects into one struct; a member of another type
