@@ -263,6 +263,40 @@ pub struct RequestBody {
     pub origin: Origin,
 }
 
+impl RequestBody {
+    /// The media type a multipart body is written in:
+    /// `multipart/form-data` when the document lists it, else the first
+    /// `multipart/…` it lists (`related`, `mixed`), which its servers
+    /// check; `multipart/form-data` for a name such as `form-data`.
+    pub fn multipart_media_type(&self) -> String {
+        let listed: Vec<String> = self
+            .media_types
+            .iter()
+            .map(|m| {
+                m.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            })
+            .filter(|m| {
+                m.strip_prefix("multipart/").is_some_and(|subtype| {
+                    !subtype.is_empty()
+                        && subtype
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+                })
+            })
+            .collect();
+        listed
+            .iter()
+            .find(|m| *m == "multipart/form-data")
+            .or(listed.first())
+            .cloned()
+            .unwrap_or_else(|| "multipart/form-data".to_owned())
+    }
+}
+
 /// A rule of a request body that its schema cannot state, such as "no two
 /// line items with the same `sku`", declared by the `x-rules` extension of
 /// the request body: a list of `{code, description}`.
@@ -403,4 +437,31 @@ pub enum SecuritySchemeKind {
     },
     /// OAuth 2 or OpenID Connect: a bearer token in the `Authorization` header.
     OAuth2,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_multipart_body_is_written_in_form_data_unless_the_document_names_another() {
+        let media_type = |listed: &[&str]| {
+            RequestBody {
+                required: true,
+                media_types: listed.iter().map(|m| (*m).to_owned()).collect(),
+                kind: BodyKind::Binary,
+                rules: Vec::new(),
+                docs: Docs::default(),
+                origin: Origin::default(),
+            }
+            .multipart_media_type()
+        };
+        assert_eq!(media_type(&["multipart/related"]), "multipart/related");
+        assert_eq!(
+            media_type(&["Multipart/Mixed; charset=utf-8", "multipart/form-data"]),
+            "multipart/form-data"
+        );
+        assert_eq!(media_type(&["form-data"]), "multipart/form-data");
+        assert_eq!(media_type(&["multipart/*"]), "multipart/form-data");
+    }
 }

@@ -1,8 +1,9 @@
 //! The generated client against the generated server on loopback: a file
 //! upload (bytes, file name, media type and text fields arrive intact), a
 //! form body, `deepObject` and exploded `form` object query parameters, a
-//! multipart body whose schema lists no parts (its parts as they are), and
-//! the 400s that list every problem of a bad request.
+//! multipart body whose schema lists no parts (its parts as they are), a
+//! `multipart/related` body, and the 400s that list every problem of a bad
+//! request.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -10,17 +11,18 @@ use std::net::SocketAddr;
 use fixture_forms_client::models::serde_json::{self, Value};
 use fixture_forms_client::models::{
     Credentials, Filter, FilterCreated, FilterStatus, IssueTokenBody, Page, PasswordGrant, Query,
-    Range, Receipt, RefreshGrant, UploadKind, UploadMeta,
+    Range, Receipt, RefreshGrant, StoreDocumentBodyMetadata, UploadKind, UploadMeta,
 };
 use fixture_forms_client::{
     Client, File, ImportAnyParams, LookUpParams, Parts, PutAvatarForm, PutAvatarParams,
-    SearchParams, UploadForm,
+    SearchParams, StoreDocumentForm, UploadForm,
 };
 use fixture_forms_server::{
     ApiError, DetectRequest, DetectResponse, FormsApi, ImportAnyRequest, ImportAnyResponse,
     IssueTokenRequest, IssueTokenResponse, LogInRequest, LogInResponse, LookUpRequest,
     LookUpResponse, PutAvatarRequest, PutAvatarResponse, RequestContext, SearchRequest,
-    SearchResponse, SetColumnsRequest, SetColumnsResponse, UploadRequest, UploadResponse, router,
+    SearchResponse, SetColumnsRequest, SetColumnsResponse, StoreDocumentRequest,
+    StoreDocumentResponse, UploadRequest, UploadResponse, router,
 };
 
 /// Answers with what it was sent.
@@ -112,6 +114,20 @@ impl FormsApi for Echo {
     ) -> Result<ImportAnyResponse, ApiError> {
         Ok(ImportAnyResponse::Ok {
             body: request.body.as_ref().map(described).unwrap_or_default(),
+        })
+    }
+
+    async fn store_document(
+        &self,
+        _: RequestContext,
+        request: StoreDocumentRequest,
+    ) -> Result<StoreDocumentResponse, ApiError> {
+        Ok(StoreDocumentResponse::Ok {
+            body: format!(
+                "{}:{}",
+                request.body.metadata.name,
+                request.body.media.bytes.len()
+            ),
         })
     }
 
@@ -276,6 +292,33 @@ async fn a_media_type_named_form_data_is_multipart() {
         .put_avatar(PutAvatarParams::default().body(form))
         .await
         .unwrap();
+}
+
+/// A `multipart/related` body goes out under that media type, which the
+/// server checks, with its parts named as in a form.
+#[tokio::test]
+async fn a_multipart_related_body_is_sent_and_read_as_related() {
+    let (addr, client) = serve().await;
+    let form = StoreDocumentForm::new(
+        StoreDocumentBodyMetadata::new("notes.txt"),
+        File::new(&b"abc"[..]),
+    );
+    assert_eq!(client.store_document(&form).await.unwrap(), "notes.txt:3");
+    let body = "--b\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\
+                Content-Type: application/json\r\n\r\n{\"name\":\"x\"}\r\n\
+                --b\r\nContent-Disposition: form-data; name=\"media\"; filename=\"m\"\r\n\r\n1\r\n\
+                --b--\r\n";
+    let send = |media_type: &str| {
+        fixture_forms_client::reqwest::Client::new()
+            .post(format!("http://{addr}/documents"))
+            .header("content-type", format!("{media_type}; boundary=b"))
+            .body(body)
+    };
+    let answer = send("multipart/related").send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.text().await.unwrap(), "\"x:1\"");
+    let (status, _) = raw(send("multipart/form-data")).await;
+    assert_eq!(status, 415);
 }
 
 #[tokio::test]

@@ -51,7 +51,15 @@ impl Call {
 
     /// Sends `form` as the `multipart/form-data` body.
     pub fn multipart_body(&mut self, form: Multipart) {
-        let content_type = format!("multipart/form-data; boundary={}", form.boundary);
+        self.multipart_body_as("multipart/form-data", form);
+    }
+
+    /// Sends `form` as a body of another multipart media type the document
+    /// names (`multipart/related`, `multipart/mixed`): the same parts, in
+    /// the document's order, each still named by its `Content-Disposition`,
+    /// under `media_type` with the form's boundary.
+    pub fn multipart_body_as(&mut self, media_type: &str, form: Multipart) {
+        let content_type = format!("{media_type}; boundary={}", form.boundary);
         let mut body = form.body;
         body.extend_from_slice(b"--");
         body.extend_from_slice(form.boundary.as_bytes());

@@ -843,6 +843,29 @@ mod tests {
         );
     }
 
+    /// `multipart/related` and the like keep the parts and their names;
+    /// only the media type, which the server checks, is the document's.
+    #[test]
+    fn a_multipart_body_is_sent_under_the_documents_media_type() {
+        for (media_type, sent) in [
+            (None, "multipart/form-data; boundary="),
+            (Some("multipart/related"), "multipart/related; boundary="),
+        ] {
+            let mut form = crate::client::form::Multipart::new();
+            form.text("name", &"a", None);
+            let mut call = call();
+            match media_type {
+                Some(media_type) => call.multipart_body_as(media_type, form),
+                None => call.multipart_body(form),
+            }
+            let content_type = call.headers[header::CONTENT_TYPE].to_str().unwrap();
+            let boundary = content_type.strip_prefix(sent).expect(content_type);
+            let body = call.body.expect("a body");
+            assert!(body.starts_with(format!("--{boundary}\r\n").as_bytes()));
+            assert!(body.ends_with(format!("--{boundary}--\r\n").as_bytes()));
+        }
+    }
+
     #[test]
     fn a_parameter_sharing_its_segment_has_the_separators_encoded() {
         let mut call = Call::new("getPackage", Method::GET, "/p/{name}-{version}.zip", &[]);

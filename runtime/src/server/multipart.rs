@@ -1,7 +1,9 @@
-//! `multipart/form-data` request bodies (RFC 7578): the body, already read up
-//! to the body limit, split into parts; the parts that are not files
-//! decoded into the models' type of the body's schema and checked like a
-//! JSON body, the files set aside with their file name and media type.
+//! Multipart request bodies (`multipart/form-data`, RFC 7578, and the
+//! other `multipart/…` types a document names, whose parts are named the
+//! same way): the body, already read up to the body limit, split into
+//! parts; the parts that are not files decoded into the models' type of
+//! the body's schema and checked like a JSON body, the files set aside
+//! with their file name and media type.
 //!
 //! Every problem goes into one 400: a part that is not text, a text part
 //! larger than the part limit, a file given twice, and each way the other
@@ -199,9 +201,8 @@ fn split_body(bytes: &Bytes, headers: &HeaderMap) -> Result<Vec<RawPart>, ApiErr
                 "InvalidBody",
             )
         })?;
-    split(bytes, &boundary).ok_or_else(|| {
-        ApiError::unreadable_body("is not a complete multipart/form-data body", "InvalidBody")
-    })
+    split(bytes, &boundary)
+        .ok_or_else(|| ApiError::unreadable_body("is not a complete multipart body", "InvalidBody"))
 }
 
 /// The `boundary` parameter of a `multipart/…` media type.

@@ -562,8 +562,8 @@ fn content_type(body: &RequestBody) -> String {
             .filter(|m| is_header_text(m))
             .cloned()
             .unwrap_or_else(|| "application/x-www-form-urlencoded".to_owned()),
-        // The boundary is the body's own: the runtime writes the header.
-        BodyKind::Multipart(_) => "multipart/form-data".to_owned(),
+        // The boundary is the body's own: the runtime adds it.
+        BodyKind::Multipart(_) => body.multipart_media_type(),
     }
 }
 
@@ -950,8 +950,9 @@ fn body_statement(
     value: &TokenStream,
     required: bool,
 ) -> TokenStream {
+    let content_type = content_type(body);
     if let Some(form) = &plan.form {
-        let parts = multipart_statements(form);
+        let parts = multipart_statements(form, &content_type);
         return if required {
             quote! {
                 let __form = #value;
@@ -965,7 +966,6 @@ fn body_statement(
             }
         };
     }
-    let content_type = content_type(body);
     let put = |v: TokenStream| match &body.kind {
         BodyKind::Json(_) => quote!(__call.json_body(#content_type, #v);),
         BodyKind::Form(_) => quote!(__call.form_body(#content_type, #v);),
@@ -975,11 +975,14 @@ fn body_statement(
         BodyKind::Binary => {
             quote!(__call.body(#content_type, Into::<bytes::Bytes>::into(#v));)
         }
-        BodyKind::Multipart(_) => quote! {
-            let mut __parts = Multipart::new();
-            __parts.parts(#v);
-            __call.multipart_body(__parts);
-        },
+        BodyKind::Multipart(_) => {
+            let send = send_multipart(&content_type);
+            quote! {
+                let mut __parts = Multipart::new();
+                __parts.parts(#v);
+                #send
+            }
+        }
     };
     match (required, &body.kind) {
         (true, _) => put(value.clone()),
@@ -1003,7 +1006,7 @@ fn body_statement(
 /// The statements writing the parts of `__form` (a reference to the
 /// operation's `{Prefix}Form`) as the call's multipart body: files as
 /// files, text values as text parts, the rest as JSON parts.
-fn multipart_statements(form: &FormStruct<'_>) -> TokenStream {
+fn multipart_statements(form: &FormStruct<'_>, content_type: &str) -> TokenStream {
     let parts = form.parts.iter().map(|part| {
         let ident = format_ident!("{}", part.field.name);
         let wire = &part.field.wire;
@@ -1028,10 +1031,21 @@ fn multipart_statements(form: &FormStruct<'_>) -> TokenStream {
             None => quote!(__parts.json(#wire, &__form.#ident, #content_type);),
         }
     });
+    let send = send_multipart(content_type);
     quote! {
         let mut __parts = Multipart::new();
         #(#parts)*
-        __call.multipart_body(__parts);
+        #send
+    }
+}
+
+/// The statement that sends `__parts` as the call's body, under
+/// `content_type` (a `multipart/…` media type without parameters).
+fn send_multipart(content_type: &str) -> TokenStream {
+    if content_type == "multipart/form-data" {
+        quote!(__call.multipart_body(__parts);)
+    } else {
+        quote!(__call.multipart_body_as(#content_type, __parts);)
     }
 }
 
@@ -1474,8 +1488,12 @@ fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream {
             initial.push(quote!(#ident: #ident.into()));
         }
     }
+    let media_type = plan.op.body.as_ref().map_or_else(
+        || "multipart/form-data".to_owned(),
+        |body| body.multipart_media_type(),
+    );
     let doc = docs::attrs(&[format!(
-        "The `multipart/form-data` body of [`Client::{fn_name}`](crate::Client::{fn_name}): \
+        "The `{media_type}` body of [`Client::{fn_name}`](crate::Client::{fn_name}): \
          a field per part. Files are sent with their file name and media type."
     )]);
     let new_doc =

@@ -268,8 +268,9 @@ pub(crate) fn form_struct(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStrea
         })
         .collect::<Vec<_>>();
     let doc = docs::attrs(&[format!(
-        "The `multipart/form-data` body of {}: a field per part; files with \
+        "The `{}` body of {}: a field per part; files with \
          their file name and media type.",
+        body.multipart_media_type(),
         op.signature_line()
     )]);
     Ok(quote! {

@@ -231,6 +231,59 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// A `multipart/related` body, metadata then media (Google Drive's uploads).
+    ///
+    /// `POST /documents` (operation `storeDocument`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `multipart/related`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The name, and the media's size.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn store_document(
+        &self,
+        body: &StoreDocumentForm,
+    ) -> Result<String, crate::Error> {
+        self.store_document_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::store_document`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`StoreDocumentHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::store_document`].
+    pub async fn store_document_with_response(
+        &self,
+        body: &StoreDocumentForm,
+    ) -> Result<Response<String, StoreDocumentHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "storeDocument",
+            reqwest::Method::POST,
+            "/documents",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        let __form = body;
+        let mut __parts = Multipart::new();
+        __parts.json("metadata", &__form.metadata, None);
+        __parts.file("media", &__form.media, None);
+        __call.multipart_body_as("multipart/related", __parts);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<String>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, StoreDocumentHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// Parameters sent as JSON (`content`), and a header answered as JSON.
     ///
     /// `GET /lookup` (operation `lookUp`).
@@ -622,6 +675,31 @@ impl ImportAnyParams {
 
 /// The headers the answers of [`Client::import_any`](crate::Client::import_any) declare, as [`Client::import_any_with_response`](crate::Client::import_any_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type ImportAnyHeaders = crate::NoHeaders;
+
+/// The `multipart/related` body of [`Client::store_document`](crate::Client::store_document): a field per part. Files are sent with their file name and media type.
+#[derive(Debug, Clone)]
+pub struct StoreDocumentForm {
+    /// The `metadata` part.
+    pub metadata: crate::models::StoreDocumentBodyMetadata,
+    /// The file of the `media` part.
+    pub media: File,
+}
+
+impl StoreDocumentForm {
+    /// A body with the required parts; the others are not sent.
+    pub fn new(
+        metadata: impl Into<crate::models::StoreDocumentBodyMetadata>,
+        media: impl Into<File>,
+    ) -> Self {
+        StoreDocumentForm {
+            metadata: metadata.into(),
+            media: media.into(),
+        }
+    }
+}
+
+/// The headers the answers of [`Client::store_document`](crate::Client::store_document) declare, as [`Client::store_document_with_response`](crate::Client::store_document_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type StoreDocumentHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::look_up`](crate::Client::look_up): none by default.
 ///

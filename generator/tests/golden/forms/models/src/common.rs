@@ -1073,6 +1073,82 @@ impl validation::ValidateJson for RefreshGrant {
     }
 }
 
+/// Defined inline at `#/paths/~1documents/post/requestBody/content/multipart~1related/schema`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct StoreDocumentBody {
+    /// The `metadata` property.
+    pub metadata: StoreDocumentBodyMetadata,
+    /// The `media` property.
+    pub media: String,
+}
+
+impl StoreDocumentBody {
+    /// The `StoreDocumentBody` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(metadata: StoreDocumentBodyMetadata, media: String) -> Self {
+        Self { metadata, media }
+    }
+}
+
+impl validation::Validate for StoreDocumentBody {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for StoreDocumentBody {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(
+            object,
+            &["metadata", "media"],
+            path,
+            report,
+        );
+        validation::property::<
+            StoreDocumentBodyMetadata,
+        >(object, "metadata", Null::Refused, path, report);
+        validation::property::<String>(object, "media", Null::Refused, path, report);
+    }
+}
+
+/// Defined inline at `#/paths/~1documents/post/requestBody/content/multipart~1related/schema/properties/metadata`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct StoreDocumentBodyMetadata {
+    /// The `name` property.
+    pub name: String,
+}
+
+impl StoreDocumentBodyMetadata {
+    /// The `StoreDocumentBodyMetadata` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
+}
+
+impl validation::Validate for StoreDocumentBodyMetadata {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for StoreDocumentBodyMetadata {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(object, &["name"], path, report);
+        validation::property::<String>(object, "name", Null::Refused, path, report);
+    }
+}
+
 /// The `Upload` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]

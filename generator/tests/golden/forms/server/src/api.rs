@@ -71,6 +71,16 @@ pub trait FormsApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::ImportAnyResponse, ApiError>,
     > + Send;
+    /// A `multipart/related` body, metadata then media (Google Drive's uploads).
+    ///
+    /// `POST /documents` (`storeDocument`)
+    fn store_document(
+        &self,
+        context: RequestContext,
+        request: StoreDocumentRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::StoreDocumentResponse, ApiError>,
+    > + Send;
     /// Parameters sent as JSON (`content`), and a header answered as JSON.
     ///
     /// `GET /lookup` (`lookUp`)
@@ -193,6 +203,26 @@ pub struct ImportAnyRequest {
     ///
     /// Sent as `multipart/form-data`.
     pub body: Option<multipart::Parts>,
+}
+
+/// The parameters and body of [`FormsApi::store_document`]: `POST /documents` (`storeDocument`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreDocumentRequest {
+    /// The request body.
+    ///
+    /// Sent as `multipart/related`.
+    pub body: StoreDocumentForm,
+}
+
+/// The `multipart/related` body of `POST /documents` (`storeDocument`): a field per part; files with their file name and media type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreDocumentForm {
+    /// The `metadata` part.
+    pub metadata: models::StoreDocumentBodyMetadata,
+    /// The file of the `media` part.
+    pub media: multipart::File,
 }
 
 /// The parameters and body of [`FormsApi::look_up`]: `GET /lookup` (`lookUp`).

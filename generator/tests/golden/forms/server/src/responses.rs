@@ -150,6 +150,45 @@ impl ImportAnyResponse {
     }
 }
 
+/// The responses of [`FormsApi::store_document`](crate::api::FormsApi::store_document): `POST /documents` (`storeDocument`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoreDocumentResponse {
+    /// 200: The name, and the media's size.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: String,
+    },
+}
+
+impl StoreDocumentResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
 /// The responses of [`FormsApi::look_up`](crate::api::FormsApi::look_up): `GET /lookup` (`lookUp`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LookUpResponse {

@@ -70,6 +70,15 @@ pub fn router_with<A: FormsApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/documents",
+            axum::routing::post(store_document::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
             "/lookup",
             axum::routing::get(look_up::<A>)
                 .fallback(|request: Request| async move {
@@ -375,6 +384,76 @@ async fn handle_import_any<A: FormsApi>(
     };
     let request = api::ImportAnyRequest { body };
     let response = shared.api.import_any(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST /documents` (`storeDocument`).
+async fn store_document<A: FormsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_store_document(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "storeDocument")
+}
+
+/// Reads and checks a request to `storeDocument`, calls [`FormsApi::store_document`], encodes its answer.
+async fn handle_store_document<A: FormsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "storeDocument";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["multipart/related"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: api::StoreDocumentForm = {
+        let (fields, mut files) = multipart::decode::<
+            models::StoreDocumentBody,
+        >(
+            bytes,
+            &parts.headers,
+            &[
+                body::FormField {
+                    name: "metadata",
+                    kind: body::FormKind::Json,
+                    list: false,
+                },
+            ],
+            &[
+                multipart::FilePart {
+                    name: "media",
+                    many: false,
+                },
+            ],
+            shared.settings.part_limit,
+        )?;
+        api::StoreDocumentForm {
+            metadata: fields.metadata,
+            media: files.required("media")?,
+        }
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::StoreDocumentRequest { body };
+    let response = shared.api.store_document(context, request).await?;
     response.into_http(media_type)
 }
 
