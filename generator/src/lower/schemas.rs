@@ -190,11 +190,41 @@ impl<'d> TypeTable<'d> {
         self.plain_shape(&view, at, hint)
     }
 
+    /// The one member of `view`'s `allOf` that says what the value is
+    /// ([`sole_all_of_member`]). Object keywords beside it with no `type`
+    /// of their own hold for every scalar, so they are read past when that
+    /// member is a scalar (FastAPI's `{allOf: [$ref to a string enum],
+    /// additionalProperties: false}`).
+    fn sole_member(&self, view: &View<'_>, at: &Pointer) -> Result<Option<usize>> {
+        if let Some(i) = sole_all_of_member(view) {
+            return Ok(Some(i));
+        }
+        if view.typ.is_some() || !view.has_object_keywords() {
+            return Ok(None);
+        }
+        let without_object_keywords = View {
+            properties: &NO_PROPERTIES,
+            required: &[],
+            additional: None,
+            min_properties: None,
+            max_properties: None,
+            ..view.clone()
+        };
+        let Some(i) = sole_all_of_member(&without_object_keywords) else {
+            return Ok(None);
+        };
+        let resolved = self
+            .doc
+            .resolve(&view.all_of[i], &at.push("allOf").index(i))?;
+        let typ = View::of(&resolved.value).typ;
+        Ok(matches!(typ, Some("string" | "integer" | "number" | "boolean")).then_some(i))
+    }
+
     /// `allOf: [$ref]` with nothing else is the common way to add a description
     /// or `nullable` to a reference: it is that reference's shape. So is an
     /// `allOf` whose other members only annotate (a description, a title).
     fn single_all_of(&mut self, view: &View<'_>, at: &Pointer) -> Result<Option<Shape>> {
-        let Some(i) = sole_all_of_member(view) else {
+        let Some(i) = self.sole_member(view, at)? else {
             return Ok(None);
         };
         let member = SchemaRef::from(&view.all_of[i]);
@@ -223,8 +253,12 @@ impl<'d> TypeTable<'d> {
         at: &Pointer,
     ) -> Result<Option<Schema>> {
         use serde_json::{Map, Value};
+        // Object keywords (`properties`, `additionalProperties`) hold for
+        // every value that is not an object, so beside scalar members and no
+        // `type` of its own they say nothing (FastAPI's `{allOf: [$ref to a
+        // string enum], additionalProperties: false}`).
         if view.all_of.is_empty()
-            || view.has_object_keywords()
+            || (view.has_object_keywords() && view.typ.is_some())
             || !view.one_of.is_empty()
             || !view.any_of.is_empty()
         {
@@ -269,7 +303,7 @@ impl<'d> TypeTable<'d> {
         at: &Pointer,
         name: &str,
     ) -> Result<Option<TypeKind>> {
-        let Some(i) = sole_all_of_member(view) else {
+        let Some(i) = self.sole_member(view, at)? else {
             return Ok(None);
         };
         let member_at = at.push("allOf").index(i);
@@ -1169,6 +1203,11 @@ fn fold_scalar_keyword(
             true
         }
         extension if extension.starts_with("x-") => true,
+        // Only objects are held to them, and the merged value is a scalar
+        // (or the merge is given up).
+        "properties" | "additionalProperties" | "required" | "minProperties" | "maxProperties" => {
+            true
+        }
         // `exclusiveMinimum: false` and other flags left at their default.
         _ => value == Value::Bool(false),
     }

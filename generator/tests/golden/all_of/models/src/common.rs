@@ -51,6 +51,85 @@ impl validation::ValidateJson for Base {
     }
 }
 
+/// The `IconName` schema.
+pub type IconName = Icons;
+
+/// The `Icons` schema.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[non_exhaustive]
+pub enum Icons {
+    /// `icon://mail`
+    #[serde(rename = "icon://mail")]
+    IconMail,
+    /// `icon://phone`
+    #[serde(rename = "icon://phone")]
+    IconPhone,
+}
+
+impl Icons {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 2] = [Self::IconMail, Self::IconPhone];
+    /// Every value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["icon://mail", "icon://phone"];
+    /// The value as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::IconMail => "icon://mail",
+            Self::IconPhone => "icon://phone",
+        }
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "icon://mail" => Some(Self::IconMail),
+            "icon://phone" => Some(Self::IconPhone),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Icons {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Icons {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl validation::Validate for Icons {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for Icons {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
 /// The `Label` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
@@ -96,6 +175,45 @@ impl validation::ValidateJson for Label {
         if let Some(text) = value.as_str() {
             validation::check_length(text, None, Some(16), None, path, report);
         }
+    }
+}
+
+/// The `Link` schema.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Link {
+    /// The `icon` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icon: Option<Icons>,
+}
+
+impl Link {
+    /// The `Link` with every property unset.
+    pub fn new() -> Self {
+        Self { icon: None }
+    }
+    /// Sets `icon` (the `icon` property).
+    #[must_use]
+    pub fn with_icon(mut self, icon: Icons) -> Self {
+        self.icon = Some(icon);
+        self
+    }
+}
+
+impl validation::Validate for Link {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for Link {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<Icons>(object, "icon", Null::Allowed, path, report);
     }
 }
 
