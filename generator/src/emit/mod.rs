@@ -245,6 +245,15 @@ fn unparse_spaced(file: syn::File) -> String {
     out
 }
 
+/// `#[allow(clippy::wrong_self_convention)]` for a method that takes
+/// `&self` and whose name, from the document's `operationId`, clippy reads
+/// as a conversion (`from_file`, `into_folder`): the name is the
+/// document's, not a conversion.
+pub(crate) fn conversion_name_allow(name: &str) -> Option<TokenStream> {
+    (name.starts_with("from_") || name.starts_with("into_"))
+        .then(|| quote::quote!(#[allow(clippy::wrong_self_convention)]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::names_a_placeholder;

@@ -16,6 +16,11 @@ pub struct Operation {
     pub method: Method,
     /// The path template, e.g. `/pets/{petId}`.
     pub path: String,
+    /// The fixed pairs of a query string or fragment written into the
+    /// path's key (Flickr's `/rest?method=flickr.test.echo`, APIs.guru's
+    /// `/#Action=DescribeDBInstances`), in the key's order: what tells
+    /// apart the operations on one path.
+    pub fixed_query: Vec<FixedPair>,
     /// Where the operation is in the document.
     pub origin: Origin,
     /// `summary` (as title), `description`, `deprecated`.
@@ -32,6 +37,21 @@ pub struct Operation {
     /// The security requirements: any one of the alternatives must be met; an
     /// empty list means no authentication.
     pub security: Vec<SecurityRequirement>,
+}
+
+/// A pair of the query string or fragment of a path's key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixedPair {
+    /// The name (`method`).
+    pub name: String,
+    /// The value (`flickr.test.echo`); `None` for a bare name (`?uploads`),
+    /// which any value of that name matches.
+    pub value: Option<String>,
+    /// Where a request carries it: a parameter of the operation with that
+    /// name (APIs.guru's `Action` query parameter, DynamoDB's `X-Amz-Target`
+    /// header), which the caller sets; `None` when no parameter has that
+    /// name, and the client sends the pair in the query itself.
+    pub declared: Option<ParamLocation>,
 }
 
 /// A path template without its parameters' names (`/a/{id}/b` → `/a/{}/b`):
@@ -63,7 +83,15 @@ pub fn repeats_a_route(operations: &[Operation]) -> Vec<bool> {
     let mut seen = std::collections::HashSet::new();
     operations
         .iter()
-        .map(|op| !seen.insert((op.method, template_shape(&op.path))))
+        .map(|op| {
+            let mut pairs: Vec<(&str, Option<&str>)> = op
+                .fixed_query
+                .iter()
+                .map(|pair| (pair.name.as_str(), pair.value.as_deref()))
+                .collect();
+            pairs.sort();
+            !seen.insert((op.method, template_shape(&op.path), pairs))
+        })
         .collect()
 }
 
@@ -76,6 +104,33 @@ pub fn is_header_name(name: &str) -> bool {
 }
 
 impl Operation {
+    /// The path with the fixed pairs of its key, as a request carries
+    /// them (`/rest?method=photos.search`, `/ X-Amz-Target: Db.GetItem`):
+    /// how documentation names the operation.
+    pub fn path_key(&self) -> String {
+        let mut key = self.path.clone();
+        let (headers, query): (Vec<&FixedPair>, Vec<&FixedPair>) = self
+            .fixed_query
+            .iter()
+            .partition(|pair| pair.declared == Some(ParamLocation::Header));
+        for (i, pair) in query.iter().enumerate() {
+            key.push(if i == 0 { '?' } else { '&' });
+            key.push_str(&pair.name);
+            if let Some(value) = &pair.value {
+                key.push('=');
+                key.push_str(value);
+            }
+        }
+        for pair in headers {
+            key.push_str(&format!(
+                " {}: {}",
+                pair.name,
+                pair.value.as_deref().unwrap_or("…")
+            ));
+        }
+        key
+    }
+
     /// The parameters at `location`.
     pub fn params_in(&self, location: ParamLocation) -> impl Iterator<Item = &Parameter> {
         self.params.iter().filter(move |p| p.location == location)

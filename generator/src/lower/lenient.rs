@@ -52,6 +52,15 @@ pub(crate) enum Leniency {
     /// properties (an array, a union, any value): it lists no parts, so
     /// they are handed over as they come (the runtime's `Parts`).
     MultipartPartsUnlisted,
+    /// A path key with a query string or a fragment (`/search?q={q}`,
+    /// Flickr's `/rest?method=flickr.test.echo`, APIs.guru's
+    /// `/#Action=X`): the path is what comes before; a `{name}` there is
+    /// a query parameter, and the fixed pairs are sent in the query and
+    /// tell apart the operations on one path.
+    QueryInPathKey,
+    /// A path parameter whose `{name}` the path does not have: left out, as
+    /// no request could carry it.
+    PathParamNotInPath,
     /// An operation whose path differs from an earlier one's in parameter
     /// names only, with the same method: the client has both, the server
     /// stubs serve the first (no request could reach the other).
@@ -89,6 +98,14 @@ impl Leniency {
             Leniency::MultipartPartsUnlisted => (
                 "multipart bodies whose schema is not an object with properties",
                 "their parts as they come (`Parts`: name, bytes, file name, media type), not typed or checked",
+            ),
+            Leniency::QueryInPathKey => (
+                "paths with a query string or fragment in their key (`/search?q={q}`, `/#Action=X`)",
+                "the path is the part before `?` or `#`; its `{name}`s are query parameters (text, required, where the operation does not declare them), its fixed pairs are sent in the query (by the parameter of that name when there is one) and tell apart the operations on one path",
+            ),
+            Leniency::PathParamNotInPath => (
+                "path parameters the path does not have",
+                "left out (no request could carry them)",
             ),
             Leniency::RepeatedPath => (
                 "operations whose method and path (but for parameter names) an earlier one has",

@@ -13,9 +13,9 @@ use super::names::{Namespace, field_name, type_name};
 use super::schemas::{SchemaRef, TypeTable};
 use crate::error::Result;
 use crate::ir::{
-    BodyKind, BodyRule, Docs, DynamicQuery, Method, Multipart, Operation, ParamLocation,
-    ParamStyle, Parameter, PartContentType, QueryProperty, QueryValueKind, RequestBody, Response,
-    ResponseHeader, SecurityRequirement, Shape, Status, Ty,
+    BodyKind, BodyRule, Docs, DynamicQuery, FixedPair, Method, Multipart, Operation, ParamLocation,
+    ParamStyle, Parameter, PartContentType, Primitive, QueryProperty, QueryValueKind, RequestBody,
+    Response, ResponseHeader, SecurityRequirement, Shape, Status, Ty,
 };
 use crate::parse::{Document, Pointer};
 
@@ -116,7 +116,25 @@ impl<'d> OperationLowering<'_, 'd> {
         if !op.callbacks.is_empty() {
             self.skipped.callbacks.push(self.at.push("callbacks"));
         }
-        let params = self.params(op, item, item_at, &type_prefix, path)?;
+        let (route, key_query) = split_path_key(path);
+        if key_query.is_some() {
+            self.types.lenient.record(Leniency::QueryInPathKey, item_at);
+        }
+        let mut params = self.params(op, item, item_at, &type_prefix, route)?;
+        let fixed_query = match key_query {
+            Some(query) => self.key_query(query, &mut params)?,
+            None => Vec::new(),
+        };
+        let in_route = path_template_names(route);
+        params.retain(|param| {
+            let missing = param.location == ParamLocation::Path && !in_route.contains(&param.wire);
+            if missing {
+                self.types
+                    .lenient
+                    .record(Leniency::PathParamNotInPath, &param.origin);
+            }
+            !missing
+        });
         let body = match &op.request_body {
             Some(body) => Some(self.body(body, &type_prefix)?),
             None => None,
@@ -128,7 +146,8 @@ impl<'d> OperationLowering<'_, 'd> {
             fn_name,
             type_prefix,
             method,
-            path: path.to_owned(),
+            path: route.to_owned(),
+            fixed_query,
             origin: self.at.clone(),
             docs: Docs {
                 title: op.summary.clone(),
@@ -241,6 +260,73 @@ impl<'d> OperationLowering<'_, 'd> {
             }
         }
         Ok(params)
+    }
+
+    /// The pairs of the query string or fragment of a path's key: a
+    /// `{name}` value is the parameter `name` (declared in the path, as
+    /// ClickSend's are, it moves to the query under the pair's name);
+    /// the others are fixed pairs, carried by the parameter of their name
+    /// when there is one.
+    fn key_query(&self, query: &str, params: &mut Vec<Parameter>) -> Result<Vec<FixedPair>> {
+        let mut fixed = Vec::new();
+        for pair in query.split(['&', '#']).filter(|pair| !pair.is_empty()) {
+            let (name, value) = match pair.split_once('=') {
+                Some((name, value)) => (name, Some(value)),
+                None => (pair, None),
+            };
+            if let Some(template) = value.and_then(|v| v.strip_prefix('{')?.strip_suffix('}')) {
+                let declared = params.iter_mut().find(|p| {
+                    p.wire == template
+                        && matches!(p.location, ParamLocation::Path | ParamLocation::Query)
+                });
+                let Some(param) = declared else {
+                    // Not declared (icons8's `term`): a required text query
+                    // parameter, as the key writes it.
+                    let mut field = field_name(name);
+                    while field == "body" || params.iter().any(|p| p.field == field) {
+                        field.push_str("_query");
+                    }
+                    params.push(Parameter {
+                        wire: name.to_owned(),
+                        field,
+                        location: ParamLocation::Query,
+                        required: true,
+                        shape: Shape::of(Ty::Primitive(Primitive::String)),
+                        style: ParamStyle::Form,
+                        explode: true,
+                        object: false,
+                        json: false,
+                        docs: Docs::default(),
+                        origin: self.at.clone(),
+                        component: None,
+                        dynamic_query: None,
+                    });
+                    continue;
+                };
+                if param.location == ParamLocation::Path {
+                    // The query's defaults, as if it had been declared there.
+                    param.location = ParamLocation::Query;
+                    param.style = ParamStyle::Form;
+                    param.explode = true;
+                }
+                param.wire = name.to_owned();
+                continue;
+            }
+            let declared = params
+                .iter()
+                .find(|p| match p.location {
+                    ParamLocation::Query => p.wire == name,
+                    ParamLocation::Header => p.wire.eq_ignore_ascii_case(name),
+                    ParamLocation::Path | ParamLocation::Cookie => false,
+                })
+                .map(|p| p.location);
+            fixed.push(FixedPair {
+                name: name.to_owned(),
+                value: value.map(str::to_owned),
+                declared,
+            });
+        }
+        Ok(fixed)
     }
 
     fn param(
@@ -1007,6 +1093,15 @@ fn synthesized_id(method: Method, path: &str) -> String {
     )
 }
 
+/// A path's key split at a query string or fragment written into it
+/// (`/search?q={q}`, `/#Action=X`): the path, and the pairs' text.
+fn split_path_key(key: &str) -> (&str, Option<&str>) {
+    match key.find(['?', '#']) {
+        Some(at) => (&key[..at], Some(&key[at + 1..])),
+        None => (key, None),
+    }
+}
+
 fn path_template_names(path: &str) -> Vec<String> {
     path.split('{')
         .skip(1)
@@ -1204,6 +1299,56 @@ mod tests {
                 ("MaxResults", "max_results2")
             ]
         );
+    }
+
+    /// A query string or fragment in a path's key: the path is what comes
+    /// before it, a `{name}` there a query parameter (declared `in: path`
+    /// or `in: query`, else a required text one), the other pairs fixed,
+    /// with the place of the parameter that carries them.
+    #[test]
+    fn a_query_in_a_path_key_is_read_into_the_path_and_its_pairs() {
+        let keyed = api(concat!(
+            "paths:\n",
+            "  /a?q={q}&v=2&flag#X-Target=T.Get:\n",
+            "    get:\n",
+            "      parameters:\n",
+            "        - {name: q, in: path, required: true, schema: {type: string}}\n",
+            "        - {name: x-target, in: header, schema: {type: string}}\n",
+            "      responses: {'200': {description: ok}}\n",
+        ));
+        let op = &keyed.operations[0];
+        assert_eq!(op.path, "/a");
+        assert_eq!(op.params[0].location, ParamLocation::Query);
+        assert_eq!(op.params[0].style, ParamStyle::Form);
+        let pair = |name: &str, value: Option<&str>, declared| FixedPair {
+            name: name.to_owned(),
+            value: value.map(str::to_owned),
+            declared,
+        };
+        assert_eq!(
+            op.fixed_query,
+            [
+                pair("v", Some("2"), None),
+                pair("flag", None, None),
+                pair("X-Target", Some("T.Get"), Some(ParamLocation::Header)),
+            ]
+        );
+        assert_eq!(op.path_key(), "/a?v=2&flag X-Target: T.Get");
+        assert!(
+            keyed
+                .notes
+                .iter()
+                .any(|n| n.contains("query string or fragment"))
+        );
+        // Not declared: a required text query parameter.
+        let undeclared =
+            api("paths:\n  /a?q={q}:\n    get:\n      responses: {'200': {description: ok}}\n");
+        let q = &undeclared.operations[0].params[0];
+        assert_eq!(
+            (q.wire.as_str(), q.location, q.required),
+            ("q", ParamLocation::Query, true)
+        );
+        assert_eq!(q.shape.ty, Ty::Primitive(Primitive::String));
     }
 
     /// Each `{name}` of the path must be a path parameter: a query

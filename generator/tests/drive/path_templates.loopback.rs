@@ -2,19 +2,27 @@
 //! each request to the operation whose template its path fits, splits a
 //! segment that holds several parameters at its fixed text, and answers
 //! 404 for a path that fits none; the generated client builds each path.
+//! Keys with a query string or fragment (`/rest?method=photos.search`,
+//! `/#Action=DeleteThing`): the client sends their pairs, the router
+//! hands each request to the operation whose pairs it carries.
 
 use std::net::SocketAddr;
 
-use fixture_path_templates_client::Client;
-use fixture_path_templates_client::models::Match;
+use fixture_path_templates_client::models::{
+    DeleteThingAction, DescribeThingsAction, GetThingXAmzTarget, Match,
+};
+use fixture_path_templates_client::{Client, SearchPhotosParams};
 use fixture_path_templates_client::models::serde_json::{self, Value};
 use fixture_path_templates_server::responses::{
-    CompareRangeResponse, CompareRefsResponse, DeleteFileResponse, GetFileAsJsonResponse,
-    GetFileResponse, GetPackageResponse,
+    CompareRangeResponse, CompareRefsResponse, DeleteFileResponse, DeleteThingResponse,
+    DescribeThingsResponse, ExportHistoryResponse, GetFileAsJsonResponse, GetFileResponse,
+    GetPackageResponse, GetPhotoInfoResponse, GetThingResponse, SearchPhotosResponse,
 };
 use fixture_path_templates_server::{
     ApiError, ArchiveApi, CompareRangeRequest, CompareRefsRequest, DeleteFileRequest,
-    GetFileAsJsonRequest, GetFileRequest, GetPackageRequest, RequestContext, router,
+    DeleteThingRequest, DescribeThingsRequest, ExportHistoryRequest, GetFileAsJsonRequest,
+    GetFileRequest, GetPackageRequest, GetPhotoInfoRequest, GetThingRequest, RequestContext,
+    SearchPhotosRequest, router,
 };
 
 /// Answers with the operation reached and the path parameters it got.
@@ -77,6 +85,61 @@ impl ArchiveApi for Echo {
     ) -> Result<CompareRefsResponse, ApiError> {
         let body = matched("compareRefs", &[&request.base, &request.head]);
         Ok(CompareRefsResponse::Ok { body })
+    }
+
+    async fn search_photos(
+        &self,
+        _: RequestContext,
+        request: SearchPhotosRequest,
+    ) -> Result<SearchPhotosResponse, ApiError> {
+        let text = request.text.unwrap_or_default();
+        let body = matched("searchPhotos", &[&text]);
+        Ok(SearchPhotosResponse::Ok { body })
+    }
+
+    async fn get_photo_info(
+        &self,
+        _: RequestContext,
+        request: GetPhotoInfoRequest,
+    ) -> Result<GetPhotoInfoResponse, ApiError> {
+        let body = matched("getPhotoInfo", &[&request.photo_id]);
+        Ok(GetPhotoInfoResponse::Ok { body })
+    }
+
+    async fn export_history(
+        &self,
+        _: RequestContext,
+        request: ExportHistoryRequest,
+    ) -> Result<ExportHistoryResponse, ApiError> {
+        let body = matched("exportHistory", &[&request.filename]);
+        Ok(ExportHistoryResponse::Ok { body })
+    }
+
+    async fn describe_things(
+        &self,
+        _: RequestContext,
+        request: DescribeThingsRequest,
+    ) -> Result<DescribeThingsResponse, ApiError> {
+        let body = matched("describeThings", &[request.action.as_str()]);
+        Ok(DescribeThingsResponse::Ok { body })
+    }
+
+    async fn delete_thing(
+        &self,
+        _: RequestContext,
+        request: DeleteThingRequest,
+    ) -> Result<DeleteThingResponse, ApiError> {
+        let body = matched("deleteThing", &[request.action.as_str(), &request.thing_id]);
+        Ok(DeleteThingResponse::Ok { body })
+    }
+
+    async fn get_thing(
+        &self,
+        _: RequestContext,
+        request: GetThingRequest,
+    ) -> Result<GetThingResponse, ApiError> {
+        let body = matched("getThing", &[request.x_amz_target.as_str()]);
+        Ok(GetThingResponse::Ok { body })
     }
 }
 
@@ -227,4 +290,63 @@ async fn the_client_builds_each_template_and_the_server_reads_it_back() {
         // server cannot tell them apart, and the one with more fixed text wins.
         matched("compareRefs", &["main", "dev"])
     );
+}
+
+/// Operations on one path told apart by the pairs of their keys: the
+/// client sends them (or the parameter of their name does), the router
+/// reads them back; a request with none of them fits no operation.
+#[tokio::test]
+async fn the_pairs_of_a_key_tell_apart_the_operations_on_its_path() {
+    let (addr, client) = serve().await;
+    assert_eq!(
+        client
+            .search_photos(SearchPhotosParams::default().text("sea"))
+            .await
+            .unwrap(),
+        matched("searchPhotos", &["sea"])
+    );
+    assert_eq!(
+        client.get_photo_info("p1").await.unwrap(),
+        matched("getPhotoInfo", &["p1"])
+    );
+    // A `{name}` of the key's query is a query parameter.
+    assert_eq!(
+        client.export_history("a&b.csv").await.unwrap(),
+        matched("exportHistory", &["a&b.csv"])
+    );
+    assert_eq!(
+        reached(addr, "GET", "/exports?filename=x.csv").await,
+        expect("exportHistory", &["x.csv"])
+    );
+    // A fragment's pair is carried by the parameter of its name: in the
+    // query, or in a header.
+    assert_eq!(
+        client
+            .describe_things(DescribeThingsAction::DescribeThings)
+            .await
+            .unwrap(),
+        matched("describeThings", &["DescribeThings"])
+    );
+    assert_eq!(
+        client
+            .delete_thing(DeleteThingAction::DeleteThing, "t1")
+            .await
+            .unwrap(),
+        matched("deleteThing", &["DeleteThing", "t1"])
+    );
+    assert_eq!(
+        client
+            .get_thing(GetThingXAmzTarget::ThingsGetThing)
+            .await
+            .unwrap(),
+        matched("getThing", &["Things.GetThing"])
+    );
+    assert_eq!(
+        reached(addr, "GET", "/rest?api_key=k&method=photos.getInfo&photo_id=p2").await,
+        expect("getPhotoInfo", &["p2"])
+    );
+    for (method, path) in [("GET", "/rest"), ("GET", "/rest?method=other"), ("POST", "/")] {
+        let (status, _, body) = send(addr, method, path).await;
+        assert_eq!(status, 404, "{method} {path}: {body}");
+    }
 }

@@ -255,6 +255,20 @@ pub fn path_part_list<T: FromParam>(
     }
 }
 
+/// Whether `query` has the pair `name=value` (`name` with any value when
+/// `value` is `None`): how the operations on one path are told apart when
+/// their keys carry a query string (Flickr's `/rest?method=flickr.test.echo`).
+pub fn query_carries(query: Option<&str>, name: &str, value: Option<&str>) -> bool {
+    query_pairs(query).any(|(given, text)| given == name && value.is_none_or(|v| text == v))
+}
+
+/// Whether the header `name` (lower-case) is there with `value` (any value
+/// when `None`): how the operations on one path are told apart by a header
+/// their keys name (DynamoDB's `/#X-Amz-Target=DynamoDB_20120810.GetItem`).
+pub fn header_carries(headers: &HeaderMap, name: &'static str, value: Option<&str>) -> bool {
+    header_value(headers, name).is_some_and(|given| value.is_none_or(|v| given == v))
+}
+
 /// The name-value pairs of a query string (or of a form body), decoded:
 /// `+` is a space and `%XX` a byte; text that is not UTF-8 is replaced.
 pub fn query_pairs(query: Option<&str>) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
@@ -637,6 +651,31 @@ mod tests {
         ));
         assert!(path_fits("/files/a", "/files/{id}"));
         assert!(path_fits("/", "/"));
+    }
+
+    #[test]
+    fn a_request_carries_a_pair_in_its_query_or_header() {
+        let query = Some("api_key=k&method=flickr.test.echo&x=a%20b");
+        assert!(query_carries(query, "method", Some("flickr.test.echo")));
+        assert!(query_carries(query, "x", Some("a b")));
+        assert!(query_carries(query, "method", None));
+        assert!(!query_carries(query, "method", Some("flickr.test")));
+        assert!(!query_carries(query, "Method", None));
+        assert!(!query_carries(None, "method", None));
+        let mut headers = HeaderMap::new();
+        headers.insert("x-amz-target", HeaderValue::from_static("DynamoDB.GetItem"));
+        assert!(header_carries(
+            &headers,
+            "x-amz-target",
+            Some("DynamoDB.GetItem")
+        ));
+        assert!(header_carries(&headers, "x-amz-target", None));
+        assert!(!header_carries(
+            &headers,
+            "x-amz-target",
+            Some("DynamoDB.PutItem")
+        ));
+        assert!(!header_carries(&headers, "x-other", None));
     }
 
     #[test]

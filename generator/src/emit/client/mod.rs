@@ -413,7 +413,7 @@ fn readme(
         .iter()
         .map(|plan| ReadmeOperation {
             signature: signature(plan),
-            request: format!("{} {}", plan.op.method.as_str(), plan.op.path),
+            request: format!("{} {}", plan.op.method.as_str(), plan.op.path_key()),
             result: type_text(&operations::result_type(plan)),
             summary: cell(&operations::first_sentence(
                 plan.op

@@ -785,7 +785,19 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     let method = format_ident!("{}", op.method.as_str());
     let path = &op.path;
     let security = security_tokens(cx, op);
-    let mut statements = Vec::new();
+    // The fixed pairs of the path's key (`/rest?method=flickr.test.echo`)
+    // that no parameter carries, first, as the key writes them.
+    let mut statements: Vec<TokenStream> = plan
+        .op
+        .fixed_query
+        .iter()
+        .filter(|pair| pair.declared.is_none())
+        .map(|pair| {
+            let name = &pair.name;
+            let value = pair.value.as_deref().unwrap_or_default();
+            quote!(__call.query(#name, &#value, Style::Comma, true);)
+        })
+        .collect();
     let mut bodies = Vec::new();
     for arg in &plan.args {
         let ident = &arg.ident;
@@ -873,15 +885,18 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     // operation decides how many there are.
     let arg_count = 1 + plan.args.len() + usize::from(plan.params.is_some());
     let many = (arg_count > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let conversion = crate::emit::conversion_name_allow(&fn_ident.to_string());
     quote! {
         #doc
         #many
+        #conversion
         pub async fn #fn_ident(&self, #(#args,)* #params_arg) -> Result<#result, crate::Error> {
             self.#response_fn(#(#forwarded),*).await.map(Response::into_inner)
         }
 
         #response_doc
         #many
+        #conversion
         pub async fn #response_fn(&self, #(#args,)* #params_arg) -> Result<Response<#result, #headers_ty>, crate::Error> {
             const SECURITY: &[&[Scheme]] = #security;
             let #mutability __call = Call::new(#id, reqwest::Method::#method, #path, SECURITY);
@@ -1120,7 +1135,7 @@ fn method_docs(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     lines.push(format!(
         "`{} {}` (operation `{}`).",
         op.method.as_str(),
-        op.path,
+        op.path_key(),
         op.id
     ));
     if !plan.args.is_empty() || plan.params.is_some() {
@@ -1685,8 +1700,10 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
     let signature = stream_args(plan, stream)
         .into_iter()
         .map(|(ident, ty)| quote!(#ident: #ty));
+    let conversion = crate::emit::conversion_name_allow(&fn_ident.to_string());
     Some(quote! {
         #doc
+        #conversion
         pub fn #fn_ident(&self, #(#signature),*)
             -> impl futures_util::Stream<Item = Result<#item_ty, crate::Error>> + Send + 'static
         {

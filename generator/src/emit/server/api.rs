@@ -225,8 +225,10 @@ fn method_tokens(server: &Server<'_>, op: &Op<'_>) -> TokenStream {
         .body
         .as_ref()
         .and_then(|body| rules_method_tokens(server, op, body));
+    let conversion = crate::emit::conversion_name_allow(&name.to_string());
     quote! {
         #doc
+        #conversion
         fn #name(
             &self,
             context: RequestContext #principal,

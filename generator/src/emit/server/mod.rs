@@ -320,7 +320,7 @@ impl Op<'_> {
         format!(
             "`{} {}` (`{}`)",
             self.op.method.as_str(),
-            self.op.path,
+            self.op.path_key(),
             self.op.id
         )
     }
@@ -523,7 +523,7 @@ fn readme(server: &Server<'_>, package: &str) -> Result<String> {
         .iter()
         .map(|op| OperationRow {
             method: op.op.method.as_str().to_owned(),
-            path: op.op.path.clone(),
+            path: op.op.path_key(),
             function: op.op.fn_name.clone(),
             request: op.request_type().to_string(),
             response: op.response_type().to_string(),

@@ -12,7 +12,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::template_shape;
+use crate::ir::{FixedPair, ParamLocation, template_shape};
 
 /// The route axum is given for `template`, and whether the route matches
 /// paths the template does not describe, which the handler must then turn
@@ -47,21 +47,53 @@ pub(crate) fn fixed_len(template: &str) -> usize {
         .count()
 }
 
+/// An operation a method's handler on a shared route may hand a request to.
+pub(crate) struct Candidate<'a> {
+    /// Its path template.
+    pub template: &'a str,
+    /// Whether the route matches paths the template does not describe.
+    pub narrower: bool,
+    /// The fixed pairs of its path's key, which the request must carry.
+    pub pairs: &'a [FixedPair],
+    /// Its handler.
+    pub handler: TokenStream,
+}
+
 /// The body of a method's handler on a route several templates share, or
-/// that is wider than its one template: each candidate's handler in turn,
-/// for the first template the path fits; 404 when it fits none.
-/// `candidates` are the templates and their handlers, the most specific
+/// that is wider than its one template, or whose operations are told apart
+/// by the fixed pairs of their keys: each candidate's handler in turn, for
+/// the first whose template the path fits and whose pairs the request
+/// carries; 404 when there is none. `candidates` are the most specific
 /// first.
-pub(crate) fn dispatch(candidates: &[(&str, bool, TokenStream)]) -> TokenStream {
+pub(crate) fn dispatch(candidates: &[Candidate<'_>]) -> TokenStream {
     let mut arms = TokenStream::new();
-    for (template, narrower, handler) in candidates {
-        if !narrower {
-            // It fits every path the route matches: nothing after it is reached.
+    for candidate in candidates {
+        let handler = &candidate.handler;
+        let template = candidate.template;
+        let mut checks: Vec<TokenStream> = Vec::new();
+        if candidate.narrower {
+            checks.push(quote!(params::path_fits(request.uri().path(), #template)));
+        }
+        for pair in candidate.pairs {
+            let name = &pair.name;
+            let value = match &pair.value {
+                Some(value) => quote!(Some(#value)),
+                None => quote!(None),
+            };
+            checks.push(if pair.declared == Some(ParamLocation::Header) {
+                let name = name.to_ascii_lowercase();
+                quote!(params::header_carries(request.headers(), #name, #value))
+            } else {
+                quote!(params::query_carries(request.uri().query(), #name, #value))
+            });
+        }
+        if checks.is_empty() {
+            // It takes every request the route matches: nothing after it is reached.
             arms.extend(quote!(#handler(state, request).await));
             return arms;
         }
         arms.extend(quote! {
-            if params::path_fits(request.uri().path(), #template) {
+            if #(#checks)&&* {
                 return #handler(state, request).await;
             }
         });

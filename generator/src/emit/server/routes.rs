@@ -176,7 +176,9 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
         if !route.ops.iter().any(|o| o.op.path == op.op.path) {
             route.templates += 1;
         }
-        route.narrower |= narrower;
+        // Operations told apart by the fixed pairs of their keys share the
+        // route, and each method's handler checks the pairs.
+        route.narrower |= narrower || !op.op.fixed_query.is_empty();
         route.ops.push(op);
     }
     let routes = routes.iter().map(|route| {
@@ -322,18 +324,25 @@ fn shared_route_handlers(ops: &[&Op<'_>]) -> Vec<(Method, TokenStream)> {
                 .copied()
                 .filter(|op| op.op.method == method)
                 .collect();
-            candidates.sort_by_key(|op| std::cmp::Reverse(paths::fixed_len(&op.op.path)));
-            let candidates: Vec<(&str, bool, TokenStream)> = candidates
+            // The most fixed text first, then the most fixed pairs.
+            candidates.sort_by_key(|op| {
+                std::cmp::Reverse((paths::fixed_len(&op.op.path), op.op.fixed_query.len()))
+            });
+            let candidates: Vec<paths::Candidate<'_>> = candidates
                 .iter()
                 .map(|op| {
                     let handler = op.fn_name();
-                    let narrower = paths::axum_route(&op.op.path).1;
-                    (op.op.path.as_str(), narrower, quote!(#handler::<A>))
+                    paths::Candidate {
+                        template: &op.op.path,
+                        narrower: paths::axum_route(&op.op.path).1,
+                        pairs: &op.op.fixed_query,
+                        handler: quote!(#handler::<A>),
+                    }
                 })
                 .collect();
             let handler = match candidates.as_slice() {
-                // The method's one template fits every path of the route.
-                [(_, false, handler)] => handler.clone(),
+                // The method's one template fits every request of the route.
+                [only] if !only.narrower && only.pairs.is_empty() => only.handler.clone(),
                 _ => {
                     let body = paths::dispatch(&candidates);
                     quote! {

@@ -69,6 +69,89 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `FromLatest` operation.
+    ///
+    /// `GET /icons/latest` (operation `FromLatest`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The placeholders.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn from_latest(
+        &self,
+    ) -> Result<crate::models::Placeholders, crate::Error> {
+        self.from_latest_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::from_latest`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`FromLatestHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::from_latest`].
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn from_latest_with_response(
+        &self,
+    ) -> Result<Response<crate::models::Placeholders, FromLatestHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "FromLatest",
+            reqwest::Method::GET,
+            "/icons/latest",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer
+                    .json::<crate::models::Placeholders>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, FromLatestHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `intoFolder` operation.
+    ///
+    /// `POST /icons/latest` (operation `intoFolder`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Moved.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn into_folder(&self) -> Result<(), crate::Error> {
+        self.into_folder_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::into_folder`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`IntoFolderHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::into_folder`].
+    #[allow(clippy::wrong_self_convention)]
+    pub async fn into_folder_with_response(
+        &self,
+    ) -> Result<Response<(), IntoFolderHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let __call = Call::new(
+            "intoFolder",
+            reqwest::Method::POST,
+            "/icons/latest",
+            SECURITY,
+        );
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), IntoFolderHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_placeholders`](crate::Client::get_placeholders): none by default.
@@ -98,3 +181,9 @@ impl GetPlaceholdersParams {
 
 /// The headers the answers of [`Client::get_placeholders`](crate::Client::get_placeholders) declare, as [`Client::get_placeholders_with_response`](crate::Client::get_placeholders_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type GetPlaceholdersHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::from_latest`](crate::Client::from_latest) declare, as [`Client::from_latest_with_response`](crate::Client::from_latest_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type FromLatestHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::into_folder`](crate::Client::into_folder) declare, as [`Client::into_folder_with_response`](crate::Client::into_folder_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type IntoFolderHeaders = crate::NoHeaders;

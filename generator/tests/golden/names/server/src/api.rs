@@ -40,6 +40,28 @@ pub trait NamesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::GetPlaceholdersResponse, ApiError>,
     > + Send;
+    /// The `FromLatest` operation.
+    ///
+    /// `GET /icons/latest` (`FromLatest`)
+    #[allow(clippy::wrong_self_convention)]
+    fn from_latest(
+        &self,
+        context: RequestContext,
+        request: FromLatestRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::FromLatestResponse, ApiError>,
+    > + Send;
+    /// The `intoFolder` operation.
+    ///
+    /// `POST /icons/latest` (`intoFolder`)
+    #[allow(clippy::wrong_self_convention)]
+    fn into_folder(
+        &self,
+        context: RequestContext,
+        request: IntoFolderRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::IntoFolderResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`NamesApi::get_placeholders`]: `GET /placeholders/{baz}` (`getPlaceholders`).
@@ -54,3 +76,15 @@ pub struct GetPlaceholdersRequest {
     /// The `quux` header.
     pub quux: Option<String>,
 }
+
+/// The parameters and body of [`NamesApi::from_latest`]: `GET /icons/latest` (`FromLatest`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FromLatestRequest {}
+
+/// The parameters and body of [`NamesApi::into_folder`]: `POST /icons/latest` (`intoFolder`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct IntoFolderRequest {}

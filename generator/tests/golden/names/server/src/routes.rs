@@ -45,6 +45,16 @@ pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
                     >(&request, "GET, HEAD")
                 }),
         )
+        .route(
+            "/icons/latest",
+            axum::routing::get(from_latest::<A>)
+                .post(into_folder::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, POST, HEAD")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -120,4 +130,69 @@ async fn handle_get_placeholders<A: NamesApi>(
     };
     let response = shared.api.get_placeholders(context, request).await?;
     response.into_http(media_type)
+}
+
+/// `GET /icons/latest` (`FromLatest`).
+async fn from_latest<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_from_latest(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "FromLatest")
+}
+
+/// Reads and checks a request to `FromLatest`, calls [`NamesApi::from_latest`], encodes its answer.
+async fn handle_from_latest<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "FromLatest";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::FromLatestRequest {};
+    let response = shared.api.from_latest(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST /icons/latest` (`intoFolder`).
+async fn into_folder<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_into_folder(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "intoFolder")
+}
+
+/// Reads and checks a request to `intoFolder`, calls [`NamesApi::into_folder`], encodes its answer.
+async fn handle_into_folder<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "intoFolder";
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::IntoFolderRequest {};
+    let response = shared.api.into_folder(context, request).await?;
+    response.into_http()
 }

@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Response, Scheme};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -359,6 +359,296 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `searchPhotos` operation.
+    ///
+    /// `GET /rest?method=photos.search` (operation `searchPhotos`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`text`), see [`SearchPhotosParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn search_photos(
+        &self,
+        params: SearchPhotosParams,
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.search_photos_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::search_photos`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`SearchPhotosHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::search_photos`].
+    pub async fn search_photos_with_response(
+        &self,
+        params: SearchPhotosParams,
+    ) -> Result<Response<crate::models::Match, SearchPhotosHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "searchPhotos",
+            reqwest::Method::GET,
+            "/rest",
+            SECURITY,
+        );
+        __call.query("method", &"photos.search", Style::Comma, true);
+        __call.query("text", &params.text, Style::Comma, true);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, SearchPhotosHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `getPhotoInfo` operation.
+    ///
+    /// `GET /rest?method=photos.getInfo` (operation `getPhotoInfo`).
+    ///
+    /// # Arguments
+    ///
+    /// - `photo_id` (the `photo_id` query parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn get_photo_info(
+        &self,
+        photo_id: &str,
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.get_photo_info_with_response(photo_id).await.map(Response::into_inner)
+    }
+    /// [`Client::get_photo_info`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetPhotoInfoHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_photo_info`].
+    pub async fn get_photo_info_with_response(
+        &self,
+        photo_id: &str,
+    ) -> Result<Response<crate::models::Match, GetPhotoInfoHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "getPhotoInfo",
+            reqwest::Method::GET,
+            "/rest",
+            SECURITY,
+        );
+        __call.query("method", &"photos.getInfo", Style::Comma, true);
+        __call.query("photo_id", photo_id, Style::Comma, true);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetPhotoInfoHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `exportHistory` operation.
+    ///
+    /// `GET /exports` (operation `exportHistory`).
+    ///
+    /// # Arguments
+    ///
+    /// - `filename` (the `filename` query parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn export_history(
+        &self,
+        filename: &str,
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.export_history_with_response(filename).await.map(Response::into_inner)
+    }
+    /// [`Client::export_history`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ExportHistoryHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::export_history`].
+    pub async fn export_history_with_response(
+        &self,
+        filename: &str,
+    ) -> Result<Response<crate::models::Match, ExportHistoryHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "exportHistory",
+            reqwest::Method::GET,
+            "/exports",
+            SECURITY,
+        );
+        __call.query("filename", filename, Style::Comma, true);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, ExportHistoryHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `describeThings` operation.
+    ///
+    /// `POST /?Action=DescribeThings` (operation `describeThings`).
+    ///
+    /// # Arguments
+    ///
+    /// - `action` (the `Action` query parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn describe_things(
+        &self,
+        action: crate::models::DescribeThingsAction,
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.describe_things_with_response(action).await.map(Response::into_inner)
+    }
+    /// [`Client::describe_things`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`DescribeThingsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::describe_things`].
+    pub async fn describe_things_with_response(
+        &self,
+        action: crate::models::DescribeThingsAction,
+    ) -> Result<Response<crate::models::Match, DescribeThingsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "describeThings",
+            reqwest::Method::POST,
+            "/",
+            SECURITY,
+        );
+        __call.query("Action", &action, Style::Comma, true);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, DescribeThingsHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `deleteThing` operation.
+    ///
+    /// `POST /?Action=DeleteThing` (operation `deleteThing`).
+    ///
+    /// # Arguments
+    ///
+    /// - `action` (the `Action` query parameter).
+    /// - `thing_id` (the `ThingId` query parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn delete_thing(
+        &self,
+        action: crate::models::DeleteThingAction,
+        thing_id: &str,
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.delete_thing_with_response(action, thing_id).await.map(Response::into_inner)
+    }
+    /// [`Client::delete_thing`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`DeleteThingHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::delete_thing`].
+    pub async fn delete_thing_with_response(
+        &self,
+        action: crate::models::DeleteThingAction,
+        thing_id: &str,
+    ) -> Result<Response<crate::models::Match, DeleteThingHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("deleteThing", reqwest::Method::POST, "/", SECURITY);
+        __call.query("Action", &action, Style::Comma, true);
+        __call.query("ThingId", thing_id, Style::Comma, true);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, DeleteThingHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `getThing` operation.
+    ///
+    /// `POST / X-Amz-Target: Things.GetThing` (operation `getThing`).
+    ///
+    /// # Arguments
+    ///
+    /// - `x_amz_target` (the `X-Amz-Target` header).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn get_thing(
+        &self,
+        x_amz_target: crate::models::GetThingXAmzTarget,
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.get_thing_with_response(x_amz_target).await.map(Response::into_inner)
+    }
+    /// [`Client::get_thing`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetThingHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_thing`].
+    pub async fn get_thing_with_response(
+        &self,
+        x_amz_target: crate::models::GetThingXAmzTarget,
+    ) -> Result<Response<crate::models::Match, GetThingHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("getThing", reqwest::Method::POST, "/", SECURITY);
+        __call.header("X-Amz-Target", &x_amz_target);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetThingHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The headers the answers of [`Client::get_file_as_json`](crate::Client::get_file_as_json) declare, as [`Client::get_file_as_json_with_response`](crate::Client::get_file_as_json_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
@@ -381,3 +671,39 @@ pub type CompareRangeHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::compare_refs`](crate::Client::compare_refs) declare, as [`Client::compare_refs_with_response`](crate::Client::compare_refs_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type CompareRefsHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::search_photos`](crate::Client::search_photos): none by default.
+///
+/// Set them with the methods of the same names, as in `SearchPhotosParams::default().text(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct SearchPhotosParams {
+    /// `text` (the `text` query parameter).
+    pub text: Option<String>,
+}
+
+impl SearchPhotosParams {
+    /// Sets `text`.
+    pub fn text(mut self, value: impl Into<String>) -> Self {
+        self.text = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::search_photos`](crate::Client::search_photos) declare, as [`Client::search_photos_with_response`](crate::Client::search_photos_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type SearchPhotosHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::get_photo_info`](crate::Client::get_photo_info) declare, as [`Client::get_photo_info_with_response`](crate::Client::get_photo_info_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetPhotoInfoHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::export_history`](crate::Client::export_history) declare, as [`Client::export_history_with_response`](crate::Client::export_history_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ExportHistoryHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::describe_things`](crate::Client::describe_things) declare, as [`Client::describe_things_with_response`](crate::Client::describe_things_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type DescribeThingsHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::delete_thing`](crate::Client::delete_thing) declare, as [`Client::delete_thing_with_response`](crate::Client::delete_thing_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type DeleteThingHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::get_thing`](crate::Client::get_thing) declare, as [`Client::get_thing_with_response`](crate::Client::get_thing_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetThingHeaders = crate::NoHeaders;

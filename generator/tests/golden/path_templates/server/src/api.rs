@@ -4,6 +4,7 @@
 //! The API as a trait, [`ArchiveApi`]: its request context and one request struct per operation.
 
 use crate::error::ApiError;
+use crate::models;
 use crate::request_id::RequestId;
 use crate::responses;
 
@@ -23,7 +24,7 @@ pub struct RequestContext {
 
 /// The Archive API (version 1): one method per operation.
 ///
-/// Path templates axum cannot route as they are: fixed text after a parameter, several parameters in one segment, and two templates that come to the same route.
+/// Path templates axum cannot route as they are: fixed text after a parameter, several parameters in one segment, and two templates that come to the same route; and keys with a query string or fragment in them, whose pairs tell apart the operations on one path.
 ///
 /// Serve an implementation with [`router`](crate::routes::router). Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked the operation's parameters and body: a method sees only valid input. It answers with its operation's response enum, or with an [`ApiError`], which the router renders in the document's error format.
 ///
@@ -89,6 +90,66 @@ pub trait ArchiveApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::CompareRefsResponse, ApiError>,
     > + Send;
+    /// The `searchPhotos` operation.
+    ///
+    /// `GET /rest?method=photos.search` (`searchPhotos`)
+    fn search_photos(
+        &self,
+        context: RequestContext,
+        request: SearchPhotosRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::SearchPhotosResponse, ApiError>,
+    > + Send;
+    /// The `getPhotoInfo` operation.
+    ///
+    /// `GET /rest?method=photos.getInfo` (`getPhotoInfo`)
+    fn get_photo_info(
+        &self,
+        context: RequestContext,
+        request: GetPhotoInfoRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetPhotoInfoResponse, ApiError>,
+    > + Send;
+    /// The `exportHistory` operation.
+    ///
+    /// `GET /exports` (`exportHistory`)
+    fn export_history(
+        &self,
+        context: RequestContext,
+        request: ExportHistoryRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ExportHistoryResponse, ApiError>,
+    > + Send;
+    /// The `describeThings` operation.
+    ///
+    /// `POST /?Action=DescribeThings` (`describeThings`)
+    fn describe_things(
+        &self,
+        context: RequestContext,
+        request: DescribeThingsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::DescribeThingsResponse, ApiError>,
+    > + Send;
+    /// The `deleteThing` operation.
+    ///
+    /// `POST /?Action=DeleteThing` (`deleteThing`)
+    fn delete_thing(
+        &self,
+        context: RequestContext,
+        request: DeleteThingRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::DeleteThingResponse, ApiError>,
+    > + Send;
+    /// The `getThing` operation.
+    ///
+    /// `POST / X-Amz-Target: Things.GetThing` (`getThing`)
+    fn get_thing(
+        &self,
+        context: RequestContext,
+        request: GetThingRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetThingResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`ArchiveApi::get_file_as_json`]: `GET /files/{name}.json` (`getFileAsJson`).
@@ -147,4 +208,60 @@ pub struct CompareRefsRequest {
     pub base: String,
     /// The `head` path parameter.
     pub head: String,
+}
+
+/// The parameters and body of [`ArchiveApi::search_photos`]: `GET /rest?method=photos.search` (`searchPhotos`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SearchPhotosRequest {
+    /// The `text` query parameter.
+    pub text: Option<String>,
+}
+
+/// The parameters and body of [`ArchiveApi::get_photo_info`]: `GET /rest?method=photos.getInfo` (`getPhotoInfo`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetPhotoInfoRequest {
+    /// The `photo_id` query parameter.
+    pub photo_id: String,
+}
+
+/// The parameters and body of [`ArchiveApi::export_history`]: `GET /exports` (`exportHistory`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportHistoryRequest {
+    /// The `filename` query parameter.
+    pub filename: String,
+}
+
+/// The parameters and body of [`ArchiveApi::describe_things`]: `POST /?Action=DescribeThings` (`describeThings`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeThingsRequest {
+    /// The `Action` query parameter.
+    pub action: models::DescribeThingsAction,
+}
+
+/// The parameters and body of [`ArchiveApi::delete_thing`]: `POST /?Action=DeleteThing` (`deleteThing`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteThingRequest {
+    /// The `Action` query parameter.
+    pub action: models::DeleteThingAction,
+    /// The `ThingId` query parameter.
+    pub thing_id: String,
+}
+
+/// The parameters and body of [`ArchiveApi::get_thing`]: `POST / X-Amz-Target: Things.GetThing` (`getThing`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetThingRequest {
+    /// The `X-Amz-Target` header.
+    pub x_amz_target: models::GetThingXAmzTarget,
 }

@@ -243,3 +243,237 @@ impl CompareRefsResponse {
         }
     }
 }
+
+/// The responses of [`ArchiveApi::search_photos`](crate::api::ArchiveApi::search_photos): `GET /rest?method=photos.search` (`searchPhotos`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SearchPhotosResponse {
+    /// 200: Which operation the request reached, with its path parameters.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Match,
+    },
+}
+
+impl SearchPhotosResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`ArchiveApi::get_photo_info`](crate::api::ArchiveApi::get_photo_info): `GET /rest?method=photos.getInfo` (`getPhotoInfo`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetPhotoInfoResponse {
+    /// 200: Which operation the request reached, with its path parameters.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Match,
+    },
+}
+
+impl GetPhotoInfoResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`ArchiveApi::export_history`](crate::api::ArchiveApi::export_history): `GET /exports` (`exportHistory`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExportHistoryResponse {
+    /// 200: Which operation the request reached, with its path parameters.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Match,
+    },
+}
+
+impl ExportHistoryResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`ArchiveApi::describe_things`](crate::api::ArchiveApi::describe_things): `POST /?Action=DescribeThings` (`describeThings`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DescribeThingsResponse {
+    /// 200: Which operation the request reached, with its path parameters.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Match,
+    },
+}
+
+impl DescribeThingsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`ArchiveApi::delete_thing`](crate::api::ArchiveApi::delete_thing): `POST /?Action=DeleteThing` (`deleteThing`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeleteThingResponse {
+    /// 200: Which operation the request reached, with its path parameters.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Match,
+    },
+}
+
+impl DeleteThingResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`ArchiveApi::get_thing`](crate::api::ArchiveApi::get_thing): `POST / X-Amz-Target: Things.GetThing` (`getThing`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetThingResponse {
+    /// 200: Which operation the request reached, with its path parameters.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Match,
+    },
+}
+
+impl GetThingResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}

@@ -83,6 +83,72 @@ pub fn router_with<A: ArchiveApi>(api: A, settings: Settings) -> Router {
                     >(&request, "GET, HEAD")
                 }),
         )
+        .route(
+            "/rest",
+            axum::routing::get(|state: State<Arc<Shared<A>>>, request: Request| async move {
+                    if params::query_carries(
+                        request.uri().query(),
+                        "method",
+                        Some("photos.search"),
+                    ) {
+                        return search_photos::<A>(state, request).await;
+                    }
+                    if params::query_carries(
+                        request.uri().query(),
+                        "method",
+                        Some("photos.getInfo"),
+                    ) {
+                        return get_photo_info::<A>(state, request).await;
+                    }
+                    respond::route_not_found::<crate::ErrorBodyFormat>(request).await
+                })
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/exports",
+            axum::routing::get(export_history::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/",
+            axum::routing::post(|state: State<Arc<Shared<A>>>, request: Request| async move {
+                    if params::query_carries(
+                        request.uri().query(),
+                        "Action",
+                        Some("DescribeThings"),
+                    ) {
+                        return describe_things::<A>(state, request).await;
+                    }
+                    if params::query_carries(
+                        request.uri().query(),
+                        "Action",
+                        Some("DeleteThing"),
+                    ) {
+                        return delete_thing::<A>(state, request).await;
+                    }
+                    if params::header_carries(
+                        request.headers(),
+                        "x-amz-target",
+                        Some("Things.GetThing"),
+                    ) {
+                        return get_thing::<A>(state, request).await;
+                    }
+                    respond::route_not_found::<crate::ErrorBodyFormat>(request).await
+                })
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -423,5 +489,329 @@ async fn handle_compare_refs<A: ArchiveApi>(
         head,
     };
     let response = shared.api.compare_refs(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /rest?method=photos.search` (`searchPhotos`).
+async fn search_photos<A: ArchiveApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_search_photos(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "searchPhotos")
+}
+
+/// Reads and checks a request to `searchPhotos`, calls [`ArchiveApi::search_photos`], encodes its answer.
+async fn handle_search_photos<A: ArchiveApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "searchPhotos";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut text = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "text" && text.is_none() {
+            text = Some(query_value);
+        }
+    }
+    let text: Option<String> = params::value(text, "text", false, &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::SearchPhotosRequest { text };
+    let response = shared.api.search_photos(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /rest?method=photos.getInfo` (`getPhotoInfo`).
+async fn get_photo_info<A: ArchiveApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_get_photo_info(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getPhotoInfo")
+}
+
+/// Reads and checks a request to `getPhotoInfo`, calls [`ArchiveApi::get_photo_info`], encodes its answer.
+async fn handle_get_photo_info<A: ArchiveApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getPhotoInfo";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut photo_id = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "photo_id" && photo_id.is_none() {
+            photo_id = Some(query_value);
+        }
+    }
+    let photo_id: Option<String> = params::value(
+        photo_id,
+        "photo_id",
+        true,
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(photo_id) = photo_id else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::GetPhotoInfoRequest {
+        photo_id,
+    };
+    let response = shared.api.get_photo_info(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /exports` (`exportHistory`).
+async fn export_history<A: ArchiveApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_export_history(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "exportHistory")
+}
+
+/// Reads and checks a request to `exportHistory`, calls [`ArchiveApi::export_history`], encodes its answer.
+async fn handle_export_history<A: ArchiveApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "exportHistory";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut filename = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "filename" && filename.is_none() {
+            filename = Some(query_value);
+        }
+    }
+    let filename: Option<String> = params::value(
+        filename,
+        "filename",
+        true,
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(filename) = filename else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::ExportHistoryRequest {
+        filename,
+    };
+    let response = shared.api.export_history(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST /?Action=DescribeThings` (`describeThings`).
+async fn describe_things<A: ArchiveApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_describe_things(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "describeThings")
+}
+
+/// Reads and checks a request to `describeThings`, calls [`ArchiveApi::describe_things`], encodes its answer.
+async fn handle_describe_things<A: ArchiveApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "describeThings";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut action = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "Action" && action.is_none() {
+            action = Some(query_value);
+        }
+    }
+    let action: Option<models::DescribeThingsAction> = params::value(
+        action,
+        "Action",
+        true,
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(action) = action else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::DescribeThingsRequest {
+        action,
+    };
+    let response = shared.api.describe_things(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST /?Action=DeleteThing` (`deleteThing`).
+async fn delete_thing<A: ArchiveApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_delete_thing(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "deleteThing")
+}
+
+/// Reads and checks a request to `deleteThing`, calls [`ArchiveApi::delete_thing`], encodes its answer.
+async fn handle_delete_thing<A: ArchiveApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "deleteThing";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut action = None;
+    let mut thing_id = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        match query_name.as_ref() {
+            "Action" if action.is_none() => action = Some(query_value),
+            "ThingId" if thing_id.is_none() => thing_id = Some(query_value),
+            _ => {}
+        }
+    }
+    let action: Option<models::DeleteThingAction> = params::value(
+        action,
+        "Action",
+        true,
+        &mut report,
+    );
+    let thing_id: Option<String> = params::value(thing_id, "ThingId", true, &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let (Some(action), Some(thing_id)) = (action, thing_id) else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::DeleteThingRequest {
+        action,
+        thing_id,
+    };
+    let response = shared.api.delete_thing(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST / X-Amz-Target: Things.GetThing` (`getThing`).
+async fn get_thing<A: ArchiveApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_get_thing(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getThing")
+}
+
+/// Reads and checks a request to `getThing`, calls [`ArchiveApi::get_thing`], encodes its answer.
+async fn handle_get_thing<A: ArchiveApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getThing";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let x_amz_target: Option<models::GetThingXAmzTarget> = params::header(
+        &parts.headers,
+        "x-amz-target",
+        "X-Amz-Target",
+        true,
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(x_amz_target) = x_amz_target else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::GetThingRequest {
+        x_amz_target,
+    };
+    let response = shared.api.get_thing(context, request).await?;
     response.into_http(media_type)
 }
