@@ -58,6 +58,8 @@ pub(crate) enum Leniency {
     /// a query parameter, and the fixed pairs are sent in the query and
     /// tell apart the operations on one path.
     QueryInPathKey,
+    /// An optional request body whose `content` is empty: no body.
+    BodyWithoutContent,
     /// A path parameter whose `{name}` the path does not have: left out, as
     /// no request could carry it.
     PathParamNotInPath,
@@ -102,6 +104,10 @@ impl Leniency {
             Leniency::QueryInPathKey => (
                 "paths with a query string or fragment in their key (`/search?q={q}`, `/#Action=X`)",
                 "the path is the part before `?` or `#`; its `{name}`s are query parameters (text, required, where the operation does not declare them), its fixed pairs are sent in the query (by the parameter of that name when there is one) and tell apart the operations on one path",
+            ),
+            Leniency::BodyWithoutContent => (
+                "optional request bodies without a media type (`content: {}`)",
+                "no body",
             ),
             Leniency::PathParamNotInPath => (
                 "path parameters the path does not have",

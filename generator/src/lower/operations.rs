@@ -136,7 +136,7 @@ impl<'d> OperationLowering<'_, 'd> {
             !missing
         });
         let body = match &op.request_body {
-            Some(body) => Some(self.body(body, &type_prefix)?),
+            Some(body) => self.body(body, &type_prefix)?,
             None => None,
         };
         let responses = self.responses(op, &type_prefix)?;
@@ -643,10 +643,18 @@ impl<'d> OperationLowering<'_, 'd> {
         &mut self,
         body: &ReferenceOr<openapiv3::RequestBody>,
         prefix: &str,
-    ) -> Result<RequestBody> {
+    ) -> Result<Option<RequestBody>> {
         let resolved = self.doc.resolve(body, &self.at.push("requestBody"))?;
         let at = resolved.pointer.clone();
         let body = resolved.value;
+        if body.content.is_empty() && !body.required {
+            // An optional body of no media type (Just Eat's `{content: {}}`):
+            // none is sent.
+            self.types
+                .lenient
+                .record(Leniency::BodyWithoutContent, &at.push("content"));
+            return Ok(None);
+        }
         if body.content.is_empty() {
             return Err(self.doc.invalid(
                 &at.push("content"),
@@ -663,7 +671,7 @@ impl<'d> OperationLowering<'_, 'd> {
             Some(rules) => self.body_rules(rules, &kind, &at.push("x-rules"))?,
             None => Vec::new(),
         };
-        Ok(RequestBody {
+        Ok(Some(RequestBody {
             required: body.required,
             media_types,
             kind,
@@ -674,7 +682,7 @@ impl<'d> OperationLowering<'_, 'd> {
                 ..Docs::default()
             },
             origin: at,
-        })
+        }))
     }
 
     /// The `x-rules` extension of a request body: a list of `{code,
@@ -1349,6 +1357,24 @@ mod tests {
             ("q", ParamLocation::Query, true)
         );
         assert_eq!(q.shape.ty, Ty::Primitive(Primitive::String));
+    }
+
+    /// An optional body with no media type is no body (noted); a required
+    /// one says nothing of what to send, and is refused.
+    #[test]
+    fn an_optional_body_without_content_is_no_body() {
+        let api = api(
+            "paths:\n  /a:\n    post:\n      requestBody: {content: {}}\n      responses: {'204': {description: ok}}\n",
+        );
+        assert!(api.operations[0].body.is_none());
+        assert!(api.notes.iter().any(|n| n.contains("without a media type")));
+        let message = error(
+            "paths:\n  /a:\n    post:\n      requestBody: {required: true, content: {}}\n      responses: {'204': {description: ok}}\n",
+        );
+        assert!(
+            message.contains("a request body needs at least one media type"),
+            "{message}"
+        );
     }
 
     /// Each `{name}` of the path must be a path parameter: a query

@@ -1361,6 +1361,9 @@ impl<'s> View<'s> {
             any_of: &[],
             not: None,
         };
+        // A typed `enum` of `null` alone (ideal-postcodes' `{type: boolean,
+        // nullable: true, enum: [null]}`) lists no value of the type: it is
+        // read as the type, as a string's is.
         match &schema.schema_kind {
             SchemaKind::Type(Type::String(s)) => {
                 view.typ = Some("string");
@@ -1376,7 +1379,7 @@ impl<'s> View<'s> {
             SchemaKind::Type(Type::Number(n)) => {
                 view.typ = Some("number");
                 view.format = format_name(&n.format);
-                view.scalar_enum = (!n.enumeration.is_empty()).then(|| {
+                view.scalar_enum = n.enumeration.iter().any(Option::is_some).then(|| {
                     let texts = n.enumeration.iter().flatten().map(|v| number_text(*v));
                     (EnumRepr::Number, texts.collect())
                 });
@@ -1387,7 +1390,7 @@ impl<'s> View<'s> {
             SchemaKind::Type(Type::Integer(n)) => {
                 view.typ = Some("integer");
                 view.format = format_name(&n.format);
-                view.scalar_enum = (!n.enumeration.is_empty()).then(|| {
+                view.scalar_enum = n.enumeration.iter().any(Option::is_some).then(|| {
                     let texts = n.enumeration.iter().flatten().map(i64::to_string);
                     (EnumRepr::Integer, texts.collect())
                 });
@@ -1397,7 +1400,7 @@ impl<'s> View<'s> {
             }
             SchemaKind::Type(Type::Boolean(b)) => {
                 view.typ = Some("boolean");
-                view.scalar_enum = (!b.enumeration.is_empty()).then(|| {
+                view.scalar_enum = b.enumeration.iter().any(Option::is_some).then(|| {
                     let texts = b.enumeration.iter().flatten().map(bool::to_string);
                     (EnumRepr::Boolean, texts.collect())
                 });
@@ -2342,6 +2345,24 @@ mod tests {
             .map(|f| f.wire.as_str())
             .collect();
         assert_eq!(x, ["a", "b"]);
+    }
+
+    /// A typed `enum` of `null` alone lists no value of its type: the
+    /// type, nullable (ideal-postcodes' `catchall`), as for a string.
+    #[test]
+    fn a_typed_enum_of_null_alone_is_its_nullable_type() {
+        let api = api(concat!(
+            "    B: {type: boolean, nullable: true, enum: [null]}\n",
+            "    I: {type: integer, nullable: true, enum: [null]}\n",
+        ));
+        for (name, primitive) in [("B", Primitive::Bool), ("I", Primitive::I64)] {
+            assert!(
+                matches!(kind(&api, name), TypeKind::Alias(shape)
+                    if shape.ty == Ty::Primitive(primitive) && shape.nullable),
+                "{name}: {:?}",
+                kind(&api, name)
+            );
+        }
     }
 
     /// `not` says what a value may not be, which a Rust type cannot: the
