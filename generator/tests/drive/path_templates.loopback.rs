@@ -2,6 +2,8 @@
 //! each request to the operation whose template its path fits, splits a
 //! segment that holds several parameters at its fixed text, and answers
 //! 404 for a path that fits none; the generated client builds each path.
+//! Two parameters with no text between them, told apart by the values of
+//! one (`/profiles/{id}{mediaTypeExtension}`).
 //! Keys with a query string or fragment (`/rest?method=photos.search`,
 //! `/#Action=DeleteThing`): the client sends their pairs, the router
 //! hands each request to the operation whose pairs it carries.
@@ -9,20 +11,22 @@
 use std::net::SocketAddr;
 
 use fixture_path_templates_client::models::{
-    DeleteThingAction, DescribeThingsAction, GetThingXAmzTarget, Match,
+    DeleteThingAction, DescribeThingsAction, GetProfileMediaTypeExtension, GetThingXAmzTarget,
+    Match,
 };
 use fixture_path_templates_client::{Client, SearchPhotosParams};
 use fixture_path_templates_client::models::serde_json::{self, Value};
 use fixture_path_templates_server::responses::{
     CompareRangeResponse, CompareRefsResponse, DeleteFileResponse, DeleteThingResponse,
     DescribeThingsResponse, ExportHistoryResponse, GetFileAsJsonResponse, GetFileResponse,
-    GetPackageResponse, GetPhotoInfoResponse, GetThingResponse, SearchPhotosResponse,
+    GetPackageResponse, GetPhotoInfoResponse, GetProfileResponse, GetThingResponse,
+    SearchPhotosResponse,
 };
 use fixture_path_templates_server::{
     ApiError, ArchiveApi, CompareRangeRequest, CompareRefsRequest, DeleteFileRequest,
     DeleteThingRequest, DescribeThingsRequest, ExportHistoryRequest, GetFileAsJsonRequest,
-    GetFileRequest, GetPackageRequest, GetPhotoInfoRequest, GetThingRequest, RequestContext,
-    SearchPhotosRequest, router,
+    GetFileRequest, GetPackageRequest, GetPhotoInfoRequest, GetProfileRequest, GetThingRequest,
+    RequestContext, SearchPhotosRequest, router,
 };
 
 /// Answers with the operation reached and the path parameters it got.
@@ -85,6 +89,18 @@ impl ArchiveApi for Echo {
     ) -> Result<CompareRefsResponse, ApiError> {
         let body = matched("compareRefs", &[&request.base, &request.head]);
         Ok(CompareRefsResponse::Ok { body })
+    }
+
+    async fn get_profile(
+        &self,
+        _: RequestContext,
+        request: GetProfileRequest,
+    ) -> Result<GetProfileResponse, ApiError> {
+        let body = matched(
+            "getProfile",
+            &[&request.id, request.media_type_extension.as_str()],
+        );
+        Ok(GetProfileResponse::Ok { body })
     }
 
     async fn search_photos(
@@ -230,6 +246,27 @@ async fn a_segment_of_several_parameters_splits_at_its_fixed_text() {
     let (status, _, body) = send(addr, "GET", "/packages/tool-0.zip").await;
     assert_eq!(status, 400, "{body}");
     assert!(body.to_string().contains("version"), "{body}");
+}
+
+/// `{id}{mediaTypeExtension}`: no text between them, so the values of the
+/// second, an enum, split them.
+#[tokio::test]
+async fn adjacent_parameters_split_at_the_values_of_the_enum_beside_them() {
+    let (addr, client) = serve().await;
+    assert_eq!(
+        client
+            .get_profile("me.json", GetProfileMediaTypeExtension::Xml)
+            .await
+            .unwrap(),
+        matched("getProfile", &["me.json", ".xml"])
+    );
+    assert_eq!(
+        reached(addr, "GET", "/profiles/a.b.json").await,
+        expect("getProfile", &["a.b", ".json"])
+    );
+    let (status, _, body) = send(addr, "GET", "/profiles/a.yaml").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.to_string().contains("mediaTypeExtension"), "{body}");
 }
 
 #[tokio::test]

@@ -236,6 +236,52 @@ pub fn path_part<T: FromParam>(
     }
 }
 
+/// Parses a path parameter of a segment where two parameters have no text
+/// between them (`{id}{ext}`), told apart by the values the one beside
+/// them may take: `valued` is that parameter (of the segment's, counting
+/// from 0) and its values. The longest value the segment holds in that
+/// place is taken, as if it were fixed text (`a.json.json` is `a.json` and
+/// `.json`). A segment that holds none is an `InvalidFormat` problem.
+pub fn path_part_by_values<T: FromParam>(
+    path: &str,
+    index: usize,
+    fixed: &[&str],
+    which: usize,
+    (valued, values): (usize, &[&str]),
+    name: &'static str,
+    report: &mut Report,
+) -> Option<T> {
+    let segment = path.split('/').nth(index).unwrap_or_default();
+    let mut ordered = values.to_vec();
+    ordered.sort_by_key(|value| std::cmp::Reverse(value.len()));
+    for text in ordered {
+        let (Some(before), Some(after)) = (fixed.get(valued), fixed.get(valued + 1)) else {
+            break;
+        };
+        let joined = format!("{before}{text}{after}");
+        let mut merged: Vec<&str> = fixed[..valued].to_vec();
+        merged.push(&joined);
+        merged.extend_from_slice(&fixed[valued + 2..]);
+        let Some(parts) = split_segment(segment, &merged) else {
+            continue;
+        };
+        let raw = match which.cmp(&valued) {
+            std::cmp::Ordering::Equal => Cow::Borrowed(text),
+            std::cmp::Ordering::Less => percent_decode_str(parts[which]).decode_utf8().ok()?,
+            std::cmp::Ordering::Greater => {
+                percent_decode_str(parts[which - 1]).decode_utf8().ok()?
+            }
+        };
+        return value(Some(raw), name, true, report);
+    }
+    report.push(
+        &Path::new(name),
+        format!("cannot be told apart: the path holds none of {values:?} beside it"),
+        "InvalidFormat",
+    );
+    None
+}
+
 /// Parses a list path parameter (`simple` style, comma-separated) that
 /// shares its segment with others (see [`path_segment_part`]).
 pub fn path_part_list<T: FromParam>(
@@ -651,6 +697,28 @@ mod tests {
         ));
         assert!(path_fits("/files/a", "/files/{id}"));
         assert!(path_fits("/", "/"));
+    }
+
+    #[test]
+    fn adjacent_parameters_split_at_the_values_of_one() {
+        let read = |path: &str, which: usize| {
+            let mut report = Report::new();
+            let found: Option<String> = path_part_by_values(
+                path,
+                2,
+                &["", "", ""],
+                which,
+                (1, &[".json", ".js"]),
+                "p",
+                &mut report,
+            );
+            (found, report.is_empty())
+        };
+        assert_eq!(read("/p/a.b.json", 0), (Some("a.b".to_owned()), true));
+        assert_eq!(read("/p/a.b.json", 1), (Some(".json".to_owned()), true));
+        // Split before decoding: an encoded `.` is the parameter's own.
+        assert_eq!(read("/p/a%2Ejs.js", 0), (Some("a.js".to_owned()), true));
+        assert_eq!(read("/p/a.xml", 0), (None, false));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use super::{Server, header_name};
 use crate::emit::models::checks::CheckContext;
 use crate::error::{Error, Result};
-use crate::ir::{ParamLocation, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind};
+use crate::ir::{EnumRepr, ParamLocation, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind};
 
 /// How a parameter's text becomes its value.
 pub(crate) enum Kind {
@@ -172,6 +172,7 @@ pub(crate) fn read(
     param: &Parameter,
     local: &Ident,
     path_template: &str,
+    op_params: &[Parameter],
 ) -> Result<TokenStream> {
     let kind = kind(server, param)?;
     let wire = &param.wire;
@@ -179,22 +180,38 @@ pub(crate) fn read(
     let wrap = wrap(&kind);
     let value = match (&param.location, &kind) {
         (ParamLocation::Path, kind) => {
+            let values_of = |name: &str| string_enum_values(server, op_params, name);
+            let refused = || {
+                unsupported(
+                    server,
+                    param,
+                    "two path parameters with no fixed text between them (`{id}{format}`), \
+                         neither an enum of strings, cannot be told apart by the server stubs; \
+                         `generate --client-only` makes the client alone",
+                )
+            };
             let PathPosition {
                 index,
                 fixed,
                 which,
-            } = path_position(path_template, wire).ok_or_else(|| {
-                unsupported(
-                    server,
-                    param,
-                    "two path parameters with no fixed text between them (`{id}{format}`) \
-                         cannot be told apart by the server stubs; \
-                         `generate --client-only` makes the client alone",
-                )
-            })?;
+                told_apart_by,
+            } = path_position(path_template, wire, &values_of).ok_or_else(refused)?;
             let index = Literal::usize_unsuffixed(index);
             let which = Literal::usize_unsuffixed(which);
             match (kind, fixed.as_slice()) {
+                // `{id}{ext}`: split at whichever of `ext`'s values the
+                // segment holds.
+                (Kind::Scalar(_), fixed) if told_apart_by.is_some() => {
+                    let (valued, values) = told_apart_by.unwrap_or_default();
+                    let valued = Literal::usize_unsuffixed(valued);
+                    quote! {
+                        params::path_part_by_values(
+                            parts.uri.path(), #index, &[#(#fixed),*], #which,
+                            (#valued, &[#(#values),*]), #wire, &mut report,
+                        )
+                    }
+                }
+                (Kind::List { .. }, _) if told_apart_by.is_some() => return Err(refused()),
                 (Kind::Scalar(_), [prefix, suffix]) => quote! {
                     params::path(parts.uri.path(), #index, #prefix, #suffix, #wire, &mut report)
                 },
@@ -391,43 +408,100 @@ struct PathPosition {
     fixed: Vec<String>,
     /// Which of the segment's parameters it is.
     which: usize,
+    /// When two of the segment's parameters have no text between them
+    /// (`{id}{ext}`): which of them is an enum of strings, and its values,
+    /// which tell them apart.
+    told_apart_by: Option<(usize, Vec<String>)>,
 }
 
 /// Where `{wire}` is in `template`; `None` when it is not there, or when its
-/// segment has two parameters with no fixed text between them, which no
-/// server can tell apart.
-fn path_position(template: &str, wire: &str) -> Option<PathPosition> {
+/// segment has two parameters with no fixed text between them of which
+/// neither is an enum of strings (`values_of` gives a parameter's values),
+/// which no server can tell apart.
+fn path_position(
+    template: &str,
+    wire: &str,
+    values_of: &dyn Fn(&str) -> Option<Vec<String>>,
+) -> Option<PathPosition> {
     let marker = format!("{{{wire}}}");
     let (index, segment) = template
         .split('/')
         .enumerate()
         .find(|(_, segment)| segment.contains(&marker))?;
     let mut fixed = Vec::new();
-    let mut which = None;
+    let mut names = Vec::new();
     let mut rest = segment;
     while let Some(open) = rest.find('{') {
         fixed.push(rest[..open].to_owned());
         let close = open + rest[open..].find('}')?;
-        if rest[open..=close] == marker {
-            which = Some(fixed.len() - 1);
-        }
+        names.push(&rest[open + 1..close]);
         rest = &rest[close + 1..];
     }
     fixed.push(rest.to_owned());
-    let between = &fixed[1..fixed.len() - 1];
-    if between.iter().any(String::is_empty) {
-        return None;
-    }
+    let which = names.iter().position(|name| *name == wire)?;
+    // The parameters on either side of each empty text between two.
+    let adjacent: Vec<(usize, usize)> = (1..fixed.len() - 1)
+        .filter(|&i| fixed[i].is_empty())
+        .map(|i| (i - 1, i))
+        .collect();
+    let told_apart_by = match adjacent.as_slice() {
+        [] => None,
+        _ => {
+            // A parameter with values beside every empty text: the last
+            // such (Twilio's `{Subresource}{mediaTypeExtension}` are both
+            // enums; the extension splits them).
+            let beside_all = |valued: usize| {
+                adjacent
+                    .iter()
+                    .all(|&(left, right)| left == valued || right == valued)
+            };
+            let (valued, values) = names
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|&(i, _)| beside_all(i))
+                .find_map(|(i, name)| Some((i, values_of(name)?)))?;
+            if values.iter().any(String::is_empty) {
+                return None;
+            }
+            Some((valued, values))
+        }
+    };
     Some(PathPosition {
         index,
         fixed,
-        which: which?,
+        which,
+        told_apart_by,
     })
+}
+
+/// The values of the operation's parameter `name` when it is an enum of
+/// strings.
+fn string_enum_values(
+    server: &Server<'_>,
+    op_params: &[Parameter],
+    name: &str,
+) -> Option<Vec<String>> {
+    let param = op_params.iter().find(|p| p.wire == name)?;
+    let Ty::Named(ty) = &param.shape.ty else {
+        return None;
+    };
+    match &server.cx.api.type_named(ty)?.kind {
+        TypeKind::Enum(def) if def.repr == EnumRepr::String => {
+            Some(def.variants.iter().map(|v| v.wire.clone()).collect())
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{PathPosition, path_position};
+    use super::PathPosition;
+
+    /// No parameter has values: `{x}{y}` cannot be split.
+    fn path_position(template: &str, wire: &str) -> Option<PathPosition> {
+        super::path_position(template, wire, &|_| None)
+    }
 
     #[test]
     fn finds_path_parameters_by_segment() {
@@ -436,6 +510,7 @@ mod tests {
                 index,
                 fixed: fixed.iter().map(|text| text.to_string()).collect(),
                 which,
+                told_apart_by: None,
             })
         };
         assert_eq!(
@@ -456,5 +531,27 @@ mod tests {
         );
         assert_eq!(path_position("/a/{x}{y}", "x"), None);
         assert_eq!(path_position("/a/{x}", "y"), None);
+    }
+
+    /// `{id}{ext}` with `ext` an enum of strings: its values split them.
+    #[test]
+    fn adjacent_parameters_are_told_apart_by_an_enum_beside_them() {
+        let values_of = |name: &str| (name == "ext").then(|| vec![".json".to_owned()]);
+        let found = super::path_position("/p/{id}{ext}", "id", &values_of).unwrap();
+        assert_eq!((found.index, found.which), (2, 0));
+        assert_eq!(found.fixed, ["", "", ""]);
+        assert_eq!(found.told_apart_by, Some((1, vec![".json".to_owned()])));
+        // Between two, it splits both sides.
+        let middle = super::path_position("/p/{id}{ext}{v}", "v", &values_of).unwrap();
+        assert_eq!(
+            (middle.which, middle.told_apart_by.map(|t| t.0)),
+            (2, Some(1))
+        );
+        // Not beside every empty text, or no values: refused.
+        assert_eq!(
+            super::path_position("/p/{id}{v}{ext}", "id", &values_of),
+            None
+        );
+        assert_eq!(super::path_position("/p/{id}{v}", "id", &values_of), None);
     }
 }

@@ -434,7 +434,7 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
             } else if param.location == ParamLocation::Query {
                 params::query_value(server, param, local)?
             } else {
-                params::read(server, param, local, &op.op.path)?
+                params::read(server, param, local, &op.op.path, &op.op.params)?
             });
             steps.push(params::checks(server, param, local));
             steps.push(dynamic_query::parse(server, param, local));

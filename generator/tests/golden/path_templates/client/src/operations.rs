@@ -359,6 +359,61 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `getProfile` operation.
+    ///
+    /// `GET /profiles/{id}{mediaTypeExtension}` (operation `getProfile`).
+    ///
+    /// # Arguments
+    ///
+    /// - `id` (the `id` path parameter).
+    /// - `media_type_extension` (the `mediaTypeExtension` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn get_profile(
+        &self,
+        id: &str,
+        media_type_extension: crate::models::GetProfileMediaTypeExtension,
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.get_profile_with_response(id, media_type_extension)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::get_profile`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetProfileHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_profile`].
+    pub async fn get_profile_with_response(
+        &self,
+        id: &str,
+        media_type_extension: crate::models::GetProfileMediaTypeExtension,
+    ) -> Result<Response<crate::models::Match, GetProfileHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "getProfile",
+            reqwest::Method::GET,
+            "/profiles/{id}{mediaTypeExtension}",
+            SECURITY,
+        );
+        __call.path_param("id", id);
+        __call.path_param("mediaTypeExtension", &media_type_extension);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetProfileHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// The `searchPhotos` operation.
     ///
     /// `GET /rest?method=photos.search` (operation `searchPhotos`).
@@ -671,6 +726,9 @@ pub type CompareRangeHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::compare_refs`](crate::Client::compare_refs) declare, as [`Client::compare_refs_with_response`](crate::Client::compare_refs_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type CompareRefsHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::get_profile`](crate::Client::get_profile) declare, as [`Client::get_profile_with_response`](crate::Client::get_profile_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetProfileHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::search_photos`](crate::Client::search_photos): none by default.
 ///

@@ -145,6 +145,82 @@ impl validation::ValidateJson for DescribeThingsAction {
     }
 }
 
+/// Defined inline at `#/paths/~1profiles~1{id}{mediaTypeExtension}/get/parameters/0/schema`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[non_exhaustive]
+pub enum GetProfileMediaTypeExtension {
+    /// `.json`
+    #[serde(rename = ".json")]
+    Json,
+    /// `.xml`
+    #[serde(rename = ".xml")]
+    Xml,
+}
+
+impl GetProfileMediaTypeExtension {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 2] = [Self::Json, Self::Xml];
+    /// Every value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &[".json", ".xml"];
+    /// The value as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Json => ".json",
+            Self::Xml => ".xml",
+        }
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            ".json" => Some(Self::Json),
+            ".xml" => Some(Self::Xml),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for GetProfileMediaTypeExtension {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for GetProfileMediaTypeExtension {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl validation::Validate for GetProfileMediaTypeExtension {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for GetProfileMediaTypeExtension {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
 /// Defined inline at `#/paths/~1#X-Amz-Target=Things.GetThing/post/parameters/0/schema`.
 #[derive(
     Debug,

@@ -20,6 +20,13 @@ impl FromParam for crate::DescribeThingsAction {
     }
 }
 
+/// `GetProfileMediaTypeExtension` from a parameter's text.
+impl FromParam for crate::GetProfileMediaTypeExtension {
+    fn from_param(raw: Cow<'_, str>) -> Result<Self, ParamError> {
+        raw.parse().map_err(ParamError::from_enum)
+    }
+}
+
 /// `GetThingXAmzTarget` from a parameter's text.
 impl FromParam for crate::GetThingXAmzTarget {
     fn from_param(raw: Cow<'_, str>) -> Result<Self, ParamError> {

@@ -90,6 +90,16 @@ pub trait ArchiveApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::CompareRefsResponse, ApiError>,
     > + Send;
+    /// The `getProfile` operation.
+    ///
+    /// `GET /profiles/{id}{mediaTypeExtension}` (`getProfile`)
+    fn get_profile(
+        &self,
+        context: RequestContext,
+        request: GetProfileRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetProfileResponse, ApiError>,
+    > + Send;
     /// The `searchPhotos` operation.
     ///
     /// `GET /rest?method=photos.search` (`searchPhotos`)
@@ -208,6 +218,17 @@ pub struct CompareRefsRequest {
     pub base: String,
     /// The `head` path parameter.
     pub head: String,
+}
+
+/// The parameters and body of [`ArchiveApi::get_profile`]: `GET /profiles/{id}{mediaTypeExtension}` (`getProfile`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetProfileRequest {
+    /// The `mediaTypeExtension` path parameter.
+    pub media_type_extension: models::GetProfileMediaTypeExtension,
+    /// The `id` path parameter.
+    pub id: String,
 }
 
 /// The parameters and body of [`ArchiveApi::search_photos`]: `GET /rest?method=photos.search` (`searchPhotos`).

@@ -84,6 +84,23 @@ pub fn router_with<A: ArchiveApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/profiles/{id}",
+            axum::routing::get(|state: State<Arc<Shared<A>>>, request: Request| async move {
+                    if params::path_fits(
+                        request.uri().path(),
+                        "/profiles/{id}{mediaTypeExtension}",
+                    ) {
+                        return get_profile::<A>(state, request).await;
+                    }
+                    respond::route_not_found::<crate::ErrorBodyFormat>(request).await
+                })
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
             "/rest",
             axum::routing::get(|state: State<Arc<Shared<A>>>, request: Request| async move {
                     if params::query_carries(
@@ -489,6 +506,67 @@ async fn handle_compare_refs<A: ArchiveApi>(
         head,
     };
     let response = shared.api.compare_refs(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /profiles/{id}{mediaTypeExtension}` (`getProfile`).
+async fn get_profile<A: ArchiveApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_get_profile(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getProfile")
+}
+
+/// Reads and checks a request to `getProfile`, calls [`ArchiveApi::get_profile`], encodes its answer.
+async fn handle_get_profile<A: ArchiveApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getProfile";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let media_type_extension: Option<models::GetProfileMediaTypeExtension> = params::path_part_by_values(
+        parts.uri.path(),
+        2,
+        &["", "", ""],
+        1,
+        (1, &[".json", ".xml"]),
+        "mediaTypeExtension",
+        &mut report,
+    );
+    let id: Option<String> = params::path_part_by_values(
+        parts.uri.path(),
+        2,
+        &["", "", ""],
+        0,
+        (1, &[".json", ".xml"]),
+        "id",
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let (Some(media_type_extension), Some(id)) = (media_type_extension, id) else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::GetProfileRequest {
+        media_type_extension,
+        id,
+    };
+    let response = shared.api.get_profile(context, request).await?;
     response.into_http(media_type)
 }
 
