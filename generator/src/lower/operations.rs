@@ -25,6 +25,7 @@ const RESERVED_FNS: &[&str] = &[
     "builder",
     "authenticate",
     "router",
+    "router_with",
     "base_url",
     "config",
 ];

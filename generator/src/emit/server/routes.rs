@@ -198,7 +198,7 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
         let chain = if route.templates == 1 && !route.narrower {
             method_chain(ops.iter().map(|op| {
                 let handler = op.fn_name();
-                (op.op.method, quote!(#handler::<A>))
+                (op.op.method, handler_path(&handler))
             }))
         } else {
             method_chain(shared_route_handlers(ops))
@@ -292,6 +292,18 @@ struct Route<'a> {
     ops: Vec<&'a Op<'a>>,
 }
 
+/// `handler::<A>`, or `self::handler::<A>` when an operation is named as
+/// one of `router_with`'s arguments or locals or its dispatch closures'
+/// (Staging EcoTaco's `settings`), which would hide the function.
+fn handler_path(handler: &Ident) -> TokenStream {
+    const LOCALS: &[&str] = &["api", "settings", "shared", "state", "request"];
+    if LOCALS.contains(&handler.to_string().as_str()) {
+        quote!(self::#handler::<A>)
+    } else {
+        quote!(#handler::<A>)
+    }
+}
+
 /// `axum::routing::get(…).post(…)…`: a handler per method.
 fn method_chain(handlers: impl IntoIterator<Item = (Method, TokenStream)>) -> TokenStream {
     let mut chain = TokenStream::new();
@@ -336,7 +348,7 @@ fn shared_route_handlers(ops: &[&Op<'_>]) -> Vec<(Method, TokenStream)> {
                         template: &op.op.path,
                         narrower: paths::axum_route(&op.op.path).1,
                         pairs: &op.op.fixed_query,
-                        handler: quote!(#handler::<A>),
+                        handler: handler_path(&handler),
                     }
                 })
                 .collect();

@@ -152,6 +152,101 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `settings` operation.
+    ///
+    /// `POST /settings` (operation `settings`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Saved.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn settings(&self) -> Result<(), crate::Error> {
+        self.settings_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::settings`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`SettingsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::settings`].
+    pub async fn settings_with_response(
+        &self,
+    ) -> Result<Response<(), SettingsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let __call = Call::new("settings", reqwest::Method::POST, "/settings", SECURITY);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), SettingsHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `state` operation.
+    ///
+    /// `GET /state?view=full` (operation `state`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Shown.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn state(&self) -> Result<(), crate::Error> {
+        self.state_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::state`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`StateHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::state`].
+    pub async fn state_with_response(
+        &self,
+    ) -> Result<Response<(), StateHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("state", reqwest::Method::GET, "/state", SECURITY);
+        __call.query("view", &"full", Style::Comma, true);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), StateHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `request` operation.
+    ///
+    /// `GET /state?view=short` (operation `request`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Shown.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn request(&self) -> Result<(), crate::Error> {
+        self.request_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::request`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`RequestHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::request`].
+    pub async fn request_with_response(
+        &self,
+    ) -> Result<Response<(), RequestHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("request", reqwest::Method::GET, "/state", SECURITY);
+        __call.query("view", &"short", Style::Comma, true);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), RequestHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_placeholders`](crate::Client::get_placeholders): none by default.
@@ -187,3 +282,12 @@ pub type FromLatestHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::into_folder`](crate::Client::into_folder) declare, as [`Client::into_folder_with_response`](crate::Client::into_folder_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type IntoFolderHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::settings`](crate::Client::settings) declare, as [`Client::settings_with_response`](crate::Client::settings_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type SettingsHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::state`](crate::Client::state) declare, as [`Client::state_with_response`](crate::Client::state_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type StateHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::request`](crate::Client::request) declare, as [`Client::request_with_response`](crate::Client::request_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type RequestHeaders = crate::NoHeaders;

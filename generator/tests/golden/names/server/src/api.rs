@@ -62,6 +62,36 @@ pub trait NamesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::IntoFolderResponse, ApiError>,
     > + Send;
+    /// The `settings` operation.
+    ///
+    /// `POST /settings` (`settings`)
+    fn settings(
+        &self,
+        context: RequestContext,
+        request: SettingsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::SettingsResponse, ApiError>,
+    > + Send;
+    /// The `state` operation.
+    ///
+    /// `GET /state?view=full` (`state`)
+    fn state(
+        &self,
+        context: RequestContext,
+        request: StateRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::StateResponse, ApiError>,
+    > + Send;
+    /// The `request` operation.
+    ///
+    /// `GET /state?view=short` (`request`)
+    fn request(
+        &self,
+        context: RequestContext,
+        request: RequestRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::RequestResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`NamesApi::get_placeholders`]: `GET /placeholders/{baz}` (`getPlaceholders`).
@@ -88,3 +118,21 @@ pub struct FromLatestRequest {}
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct IntoFolderRequest {}
+
+/// The parameters and body of [`NamesApi::settings`]: `POST /settings` (`settings`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SettingsRequest {}
+
+/// The parameters and body of [`NamesApi::state`]: `GET /state?view=full` (`state`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StateRequest {}
+
+/// The parameters and body of [`NamesApi::request`]: `GET /state?view=short` (`request`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RequestRequest {}

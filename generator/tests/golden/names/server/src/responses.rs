@@ -110,3 +110,72 @@ impl IntoFolderResponse {
         }
     }
 }
+
+/// The responses of [`NamesApi::settings`](crate::api::NamesApi::settings): `POST /settings` (`settings`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingsResponse {
+    /// 204: Saved.
+    NoContent,
+}
+
+impl SettingsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
+/// The responses of [`NamesApi::state`](crate::api::NamesApi::state): `GET /state?view=full` (`state`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StateResponse {
+    /// 204: Shown.
+    NoContent,
+}
+
+impl StateResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
+/// The responses of [`NamesApi::request`](crate::api::NamesApi::request): `GET /state?view=short` (`request`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestResponse {
+    /// 204: Shown.
+    NoContent,
+}
+
+impl RequestResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}

@@ -55,6 +55,40 @@ pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
                     >(&request, "GET, POST, HEAD")
                 }),
         )
+        .route(
+            "/settings",
+            axum::routing::post(self::settings::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
+            "/state",
+            axum::routing::get(|state: State<Arc<Shared<A>>>, request: Request| async move {
+                    if params::query_carries(
+                        request.uri().query(),
+                        "view",
+                        Some("full"),
+                    ) {
+                        return self::state::<A>(state, request).await;
+                    }
+                    if params::query_carries(
+                        request.uri().query(),
+                        "view",
+                        Some("short"),
+                    ) {
+                        return self::request::<A>(state, request).await;
+                    }
+                    respond::route_not_found::<crate::ErrorBodyFormat>(request).await
+                })
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -194,5 +228,101 @@ async fn handle_into_folder<A: NamesApi>(
     };
     let request = api::IntoFolderRequest {};
     let response = shared.api.into_folder(context, request).await?;
+    response.into_http()
+}
+
+/// `POST /settings` (`settings`).
+async fn settings<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_settings(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "settings")
+}
+
+/// Reads and checks a request to `settings`, calls [`NamesApi::settings`], encodes its answer.
+async fn handle_settings<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "settings";
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::SettingsRequest {};
+    let response = shared.api.settings(context, request).await?;
+    response.into_http()
+}
+
+/// `GET /state?view=full` (`state`).
+async fn state<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_state(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "state")
+}
+
+/// Reads and checks a request to `state`, calls [`NamesApi::state`], encodes its answer.
+async fn handle_state<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "state";
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::StateRequest {};
+    let response = shared.api.state(context, request).await?;
+    response.into_http()
+}
+
+/// `GET /state?view=short` (`request`).
+async fn request<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_request(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "request")
+}
+
+/// Reads and checks a request to `request`, calls [`NamesApi::request`], encodes its answer.
+async fn handle_request<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "request";
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::RequestRequest {};
+    let response = shared.api.request(context, request).await?;
     response.into_http()
 }
