@@ -37,13 +37,14 @@ pub fn doc_attrs(docs: &Docs, fallback: &str) -> TokenStream {
     attrs(&lines)
 }
 
-/// `#[doc = "..."]` attributes for plain lines.
+/// `#[doc = "..."]` attributes for plain lines (a carriage return in one,
+/// which rustc refuses in a doc comment, is a space).
 pub fn attrs(lines: &[String]) -> TokenStream {
     let attrs = lines.iter().map(|line| {
         let line = if line.is_empty() {
             String::new()
         } else {
-            format!(" {line}")
+            format!(" {}", line.replace('\r', " "))
         };
         quote!(#[doc = #line])
     });
@@ -69,8 +70,13 @@ pub fn inner_attrs(lines: &[String]) -> TokenStream {
 /// Tabs are four spaces, as clippy's `tabs_in_doc_comments` asks (GitHub's
 /// tables of limits are aligned with tabs).
 pub fn markdown_lines(text: &str) -> Vec<String> {
-    let text = text.replace('\t', "    ");
-    let text = text.as_str();
+    // A carriage return alone is a line break too (VTEX's descriptions
+    // start with one); rustc refuses it in a doc comment.
+    let text = text
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\t', "    ");
+    let text = text.trim_start_matches('\n');
     let mut out = Vec::new();
     let mut in_fence = false;
     // The column where the text of the current list item starts, if in one.
@@ -297,6 +303,15 @@ mod tests {
     /// becomes a `text` fence (after a blank line, a list item is over,
     /// so one below an item is fenced at the margin, its extra
     /// indentation kept).
+    /// rustc refuses a bare carriage return in a doc comment.
+    #[test]
+    fn a_carriage_return_alone_is_a_line_break() {
+        assert_eq!(
+            markdown_lines("\rFirst\r\nsecond\rthird"),
+            ["First", "second", "third"]
+        );
+    }
+
     #[test]
     fn fences_indented_code_blocks() {
         assert_eq!(
