@@ -75,7 +75,7 @@ impl Client {
     ///
     /// # Answers
     ///
-    /// - 200: The placeholders.
+    /// - 204: Nothing newer.
     ///
     /// # Errors
     ///
@@ -84,9 +84,7 @@ impl Client {
     ///
     /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
     #[allow(clippy::wrong_self_convention)]
-    pub async fn from_latest(
-        &self,
-    ) -> Result<crate::models::Placeholders, crate::Error> {
+    pub async fn from_latest(&self) -> Result<(), crate::Error> {
         self.from_latest_with_response().await.map(Response::into_inner)
     }
     /// [`Client::from_latest`], answering with the status and the headers of the answer as well as its body.
@@ -95,22 +93,17 @@ impl Client {
     #[allow(clippy::wrong_self_convention)]
     pub async fn from_latest_with_response(
         &self,
-    ) -> Result<Response<crate::models::Placeholders, FromLatestHeaders>, crate::Error> {
+    ) -> Result<Response<(), FromLatestHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
-        let mut __call = Call::new(
+        let __call = Call::new(
             "FromLatest",
             reqwest::Method::GET,
             "/icons/latest",
             SECURITY,
         );
-        __call.accept("application/json");
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            200 => {
-                let __body = __answer
-                    .json::<crate::models::Placeholders>(Envelope::Bare)?;
-                Ok(__answer.into_response(__body, FromLatestHeaders::read))
-            }
+            204 => Ok(__answer.into_response((), FromLatestHeaders::read)),
             _ => Err(__answer.into_error()),
         }
     }

@@ -3,9 +3,6 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-// The document's names include a placeholder clippy refuses by default.
-#![allow(clippy::disallowed_names)]
-
 use crate::validation::{self, Null, Path, Report};
 
 /// The `pet` schema.
@@ -83,63 +80,6 @@ impl validation::ValidateJson for Pet2 {
             return;
         };
         validation::property::<i64>(object, "id", Null::Allowed, path, report);
-    }
-}
-
-/// Names clippy refuses for a binding by default (Slack's API has `foo`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct Placeholders {
-    /// The `foo` property.
-    pub foo: String,
-    /// The `baz` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub baz: Option<i64>,
-    /// The `quux` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub quux: Option<Vec<String>>,
-}
-
-impl Placeholders {
-    /// The `Placeholders` with these required properties; the optional ones are unset (see the `with_*` methods).
-    pub fn new(foo: impl Into<String>) -> Self {
-        Self {
-            foo: foo.into(),
-            baz: None,
-            quux: None,
-        }
-    }
-    /// Sets `baz` (the `baz` property).
-    #[must_use]
-    pub fn with_baz(mut self, baz: i64) -> Self {
-        self.baz = Some(baz);
-        self
-    }
-    /// Sets `quux` (the `quux` property).
-    #[must_use]
-    pub fn with_quux(mut self, quux: Vec<String>) -> Self {
-        self.quux = Some(quux);
-        self
-    }
-}
-
-impl validation::Validate for Placeholders {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
-
-impl validation::ValidateJson for Placeholders {
-    fn validate_json<'v>(
-        value: &'v serde_json::Value,
-        path: &mut Path<'v>,
-        report: &mut Report,
-    ) {
-        let Some(object) = validation::expect_object(value, path, report) else {
-            return;
-        };
-        validation::check_required_properties(object, &["foo"], path, report);
-        validation::property::<String>(object, "foo", Null::Refused, path, report);
-        validation::property::<i64>(object, "baz", Null::Allowed, path, report);
-        validation::property::<Vec<String>>(object, "quux", Null::Allowed, path, report);
     }
 }
 

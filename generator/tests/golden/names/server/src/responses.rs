@@ -52,38 +52,22 @@ impl GetPlaceholdersResponse {
 /// The responses of [`NamesApi::from_latest`](crate::api::NamesApi::from_latest): `GET /icons/latest` (`FromLatest`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum FromLatestResponse {
-    /// 200: The placeholders.
-    Ok {
-        /// The body, sent as `application/json`.
-        body: models::Placeholders,
-    },
+    /// 204: Nothing newer.
+    NoContent,
 }
 
 impl FromLatestResponse {
     /// The response's HTTP status.
     pub fn status(&self) -> http::StatusCode {
         match self {
-            Self::Ok { .. } => respond::status(200),
+            Self::NoContent => respond::status(204),
         }
     }
     /// The HTTP response: the body in the negotiated media type (when the
     /// response offers it), the headers, the status.
-    pub(crate) fn into_http(
-        self,
-        media_type: &'static str,
-    ) -> Result<axum::response::Response, ApiError> {
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
         match self {
-            Self::Ok { body } => {
-                respond::json(
-                    respond::status(200),
-                    &body,
-                    negotiation::response_type(
-                        media_type,
-                        &["application/json"],
-                        "application/json",
-                    ),
-                )
-            }
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
         }
     }
 }

@@ -187,7 +187,6 @@ async fn handle_from_latest<A: NamesApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "FromLatest";
-    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
@@ -196,7 +195,7 @@ async fn handle_from_latest<A: NamesApi>(
     };
     let request = api::FromLatestRequest {};
     let response = shared.api.from_latest(context, request).await?;
-    response.into_http(media_type)
+    response.into_http()
 }
 
 /// `POST /icons/latest` (`intoFolder`).
