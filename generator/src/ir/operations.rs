@@ -95,6 +95,17 @@ pub fn repeats_a_route(operations: &[Operation]) -> Vec<bool> {
         .collect()
 }
 
+/// A media type without its parameters, lower-case
+/// (`Application/JSON; charset=utf-8` → `application/json`).
+pub fn media_essence(media_type: &str) -> String {
+    media_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
 /// Whether `name` is a valid HTTP field name (RFC 9110's `token`).
 pub fn is_header_name(name: &str) -> bool {
     !name.is_empty()
@@ -324,23 +335,15 @@ impl RequestBody {
     /// `multipart/…` it lists (`related`, `mixed`), which its servers
     /// check; `multipart/form-data` for a name such as `form-data`.
     pub fn multipart_media_type(&self) -> String {
+        // A subtype is a `token` (RFC 9110), as a header name is; `*` is
+        // a wildcard, not one to send.
         let listed: Vec<String> = self
             .media_types
             .iter()
-            .map(|m| {
-                m.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase()
-            })
+            .map(|m| media_essence(m))
             .filter(|m| {
-                m.strip_prefix("multipart/").is_some_and(|subtype| {
-                    !subtype.is_empty()
-                        && subtype
-                            .bytes()
-                            .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
-                })
+                m.strip_prefix("multipart/")
+                    .is_some_and(|subtype| subtype != "*" && is_header_name(subtype))
             })
             .collect();
         listed

@@ -123,7 +123,7 @@ impl<'d> OperationLowering<'_, 'd> {
         }
         let mut params = self.params(op, item, item_at, &type_prefix, route)?;
         let fixed_query = match key_query {
-            Some(query) => self.key_query(query, &mut params)?,
+            Some(query) => self.key_query(query, &mut params),
             None => Vec::new(),
         };
         let in_route = path_template_names(route);
@@ -268,7 +268,7 @@ impl<'d> OperationLowering<'_, 'd> {
     /// ClickSend's are, it moves to the query under the pair's name);
     /// the others are fixed pairs, carried by the parameter of their name
     /// when there is one.
-    fn key_query(&self, query: &str, params: &mut Vec<Parameter>) -> Result<Vec<FixedPair>> {
+    fn key_query(&self, query: &str, params: &mut Vec<Parameter>) -> Vec<FixedPair> {
         let mut fixed = Vec::new();
         for pair in query.split(['&', '#']).filter(|pair| !pair.is_empty()) {
             let (name, value) = match pair.split_once('=') {
@@ -327,7 +327,7 @@ impl<'d> OperationLowering<'_, 'd> {
                 declared,
             });
         }
-        Ok(fixed)
+        fixed
     }
 
     fn param(
@@ -1059,12 +1059,7 @@ pub(crate) enum MediaKind {
 
 impl MediaKind {
     pub fn of(media_type: &str) -> MediaKind {
-        let essence = media_type
-            .split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
+        let essence = crate::ir::media_essence(media_type);
         let (kind, subtype) = essence.split_once('/').unwrap_or((essence.as_str(), ""));
         match (kind, subtype) {
             (_, "json") | (_, "*") | ("*", _) => MediaKind::Json,

@@ -252,27 +252,33 @@ pub fn path_part_by_values<T: FromParam>(
     report: &mut Report,
 ) -> Option<T> {
     let segment = path.split('/').nth(index).unwrap_or_default();
-    let mut ordered = values.to_vec();
-    ordered.sort_by_key(|value| std::cmp::Reverse(value.len()));
-    for text in ordered {
-        let (Some(before), Some(after)) = (fixed.get(valued), fixed.get(valued + 1)) else {
-            break;
-        };
-        let joined = format!("{before}{text}{after}");
-        let mut merged: Vec<&str> = fixed[..valued].to_vec();
-        merged.push(&joined);
-        merged.extend_from_slice(&fixed[valued + 2..]);
-        let Some(parts) = split_segment(segment, &merged) else {
-            continue;
-        };
-        let raw = match which.cmp(&valued) {
-            std::cmp::Ordering::Equal => Cow::Borrowed(text),
-            std::cmp::Ordering::Less => percent_decode_str(parts[which]).decode_utf8().ok()?,
-            std::cmp::Ordering::Greater => {
-                percent_decode_str(parts[which - 1]).decode_utf8().ok()?
-            }
-        };
-        return value(Some(raw), name, true, report);
+    // The parameter with values, as fixed text: its place in the parts
+    // of the others.
+    let at = if which > valued { which - 1 } else { which };
+    if let (Some(before), Some(after)) = (fixed.get(valued), fixed.get(valued + 1)) {
+        let mut ordered = values.to_vec();
+        ordered.sort_by_key(|value| std::cmp::Reverse(value.len()));
+        for text in ordered {
+            let joined = format!("{before}{text}{after}");
+            let mut merged: Vec<&str> = fixed[..valued].to_vec();
+            merged.push(&joined);
+            merged.extend_from_slice(&fixed[valued + 2..]);
+            let Some(parts) = split_segment(segment, &merged) else {
+                continue;
+            };
+            let raw = if which == valued {
+                Some(Cow::Borrowed(text))
+            } else {
+                parts
+                    .get(at)
+                    .and_then(|part| percent_decode_str(part).decode_utf8().ok())
+            };
+            let Some(raw) = raw else {
+                report.push(&Path::new(name), "is not valid UTF-8 text", "InvalidType");
+                return None;
+            };
+            return value(Some(raw), name, true, report);
+        }
     }
     report.push(
         &Path::new(name),

@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::ir::{
     Additional, Api, BodyKind, Files, FormPart, Operation, ParamLocation, ParamStyle, Parameter,
     Primitive, RequestBody, Response, ResponseHeader, SecuritySchemeKind, Shape, Status, Tagging,
-    Ty, TypeKind,
+    Ty, TypeKind, media_essence,
 };
 use crate::lower::MediaKind;
 use crate::lower::names::Namespace;
@@ -534,7 +534,7 @@ fn accept(op: &Operation) -> Option<String> {
             }
         }
     }
-    if media.iter().any(|m| essence(m) == "application/json") {
+    if media.iter().any(|m| media_essence(m) == "application/json") {
         return Some("application/json".to_owned());
     }
     (!media.is_empty()).then(|| media.join(", "))
@@ -549,7 +549,7 @@ fn content_type(body: &RequestBody) -> String {
         BodyKind::Json(_) => body
             .media_types
             .iter()
-            .find(|m| essence(m) == "application/json")
+            .find(|m| media_essence(m) == "application/json")
             .cloned()
             .or_else(listed)
             .unwrap_or_else(|| "application/json".to_owned()),
@@ -565,15 +565,6 @@ fn content_type(body: &RequestBody) -> String {
         // The boundary is the body's own: the runtime adds it.
         BodyKind::Multipart(_) => body.multipart_media_type(),
     }
-}
-
-fn essence(media_type: &str) -> String {
-    media_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase()
 }
 
 /// Whether `text` can be a header value as it is.

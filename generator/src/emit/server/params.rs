@@ -198,11 +198,10 @@ pub(crate) fn read(
             } = path_position(path_template, wire, &values_of).ok_or_else(refused)?;
             let index = Literal::usize_unsuffixed(index);
             let which = Literal::usize_unsuffixed(which);
-            match (kind, fixed.as_slice()) {
+            match (kind, fixed.as_slice(), told_apart_by) {
                 // `{id}{ext}`: split at whichever of `ext`'s values the
                 // segment holds.
-                (Kind::Scalar(_), fixed) if told_apart_by.is_some() => {
-                    let (valued, values) = told_apart_by.unwrap_or_default();
+                (Kind::Scalar(_), fixed, Some((valued, values))) => {
                     let valued = Literal::usize_unsuffixed(valued);
                     quote! {
                         params::path_part_by_values(
@@ -211,17 +210,17 @@ pub(crate) fn read(
                         )
                     }
                 }
-                (Kind::List { .. }, _) if told_apart_by.is_some() => return Err(refused()),
-                (Kind::Scalar(_), [prefix, suffix]) => quote! {
+                (Kind::List { .. }, _, Some(_)) => return Err(refused()),
+                (Kind::Scalar(_), [prefix, suffix], None) => quote! {
                     params::path(parts.uri.path(), #index, #prefix, #suffix, #wire, &mut report)
                 },
-                (Kind::List { .. }, [prefix, suffix]) => quote! {
+                (Kind::List { .. }, [prefix, suffix], None) => quote! {
                     params::path_list(parts.uri.path(), #index, #prefix, #suffix, #wire, &mut report)
                 },
-                (Kind::Scalar(_), fixed) => quote! {
+                (Kind::Scalar(_), fixed, None) => quote! {
                     params::path_part(parts.uri.path(), #index, &[#(#fixed),*], #which, #wire, &mut report)
                 },
-                (Kind::List { .. }, fixed) => quote! {
+                (Kind::List { .. }, fixed, None) => quote! {
                     params::path_part_list(parts.uri.path(), #index, &[#(#fixed),*], #which, #wire, &mut report)
                 },
             }
@@ -475,14 +474,16 @@ fn path_position(
     })
 }
 
-/// The values of the operation's parameter `name` when it is an enum of
-/// strings.
+/// The values of the operation's path parameter `name` when it is an enum
+/// of strings.
 fn string_enum_values(
     server: &Server<'_>,
     op_params: &[Parameter],
     name: &str,
 ) -> Option<Vec<String>> {
-    let param = op_params.iter().find(|p| p.wire == name)?;
+    let param = op_params
+        .iter()
+        .find(|p| p.location == ParamLocation::Path && p.wire == name)?;
     let Ty::Named(ty) = &param.shape.ty else {
         return None;
     };

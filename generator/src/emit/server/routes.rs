@@ -285,7 +285,9 @@ struct Route<'a> {
     path: String,
     /// The route without its parameters' names.
     shape: String,
-    /// Whether a template matches fewer paths than the route.
+    /// Whether a template matches fewer paths than the route, or an
+    /// operation is told apart by the fixed pairs of its key: either way
+    /// each method's handler checks which operation a request is for.
     narrower: bool,
     /// How many templates share the route.
     templates: usize,
