@@ -160,14 +160,37 @@ const ALLOW_PLACEHOLDERS: &str = "\
 #![allow(clippy::disallowed_names)]
 ";
 
-/// Whether formatted Rust `code` has a name of [`PLACEHOLDER_NAMES`] as a
-/// word outside comments and string literals (a field too, which costs
-/// only an `allow` that was not needed). A scan of the text, because
-/// walking the token trees again copies them: a quarter of the time the
-/// generator takes on GitHub's 13 MB document.
-fn names_a_placeholder(code: &str) -> bool {
+/// Generic arguments nested this deep (`Option<Vec<Vec<Vec<Vec<T>>>>>`, a
+/// document's array of arrays five deep, or four in a client method's
+/// `Result<Response<…>, Error>`) pass clippy's `type_complexity` limit
+/// once a sibling argument or two are counted.
+const DEEP_GENERICS: usize = 5;
+
+/// What opens a file with generic arguments [`DEEP_GENERICS`] deep.
+const ALLOW_COMPLEX_TYPES: &str = "\
+// The document nests arrays or maps deeper than clippy's type complexity allows.
+#![allow(clippy::type_complexity)]
+";
+
+/// What a scan of formatted Rust code found outside its comments and
+/// string literals.
+#[derive(Debug, Default, PartialEq)]
+struct Findings {
+    /// A name of [`PLACEHOLDER_NAMES`] as a word (a field too, which costs
+    /// only an `allow` that was not needed).
+    placeholder: bool,
+    /// The deepest nesting of generic arguments (`Vec<Vec<T>>`: 2).
+    generic_depth: usize,
+}
+
+/// Scans formatted Rust `code`. A scan of the text, because walking the
+/// token trees again copies them: a quarter of the time the generator
+/// takes on GitHub's 13 MB document.
+fn scan(code: &str) -> Findings {
     let bytes = code.as_bytes();
     let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii();
+    let mut found = Findings::default();
+    let mut depth = 0;
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -186,6 +209,17 @@ fn names_a_placeholder(code: &str) -> bool {
                     .position(|&b| b == b'\n')
                     .map_or(bytes.len(), |end| i + end);
             }
+            // Generic arguments open right after a name (`Vec<`, `::<`);
+            // prettyplease spaces a comparison's `<`.
+            b'<' if i > 0 && (is_word(bytes[i - 1]) || bytes[i - 1] == b':') => {
+                depth += 1;
+                found.generic_depth = found.generic_depth.max(depth);
+                i += 1;
+            }
+            b'>' if depth > 0 && i > 0 && !matches!(bytes[i - 1], b'-' | b'=') => {
+                depth -= 1;
+                i += 1;
+            }
             b if is_word(b) => {
                 let start = i;
                 while i < bytes.len() && is_word(bytes[i]) {
@@ -193,13 +227,13 @@ fn names_a_placeholder(code: &str) -> bool {
                 }
                 let word = &bytes[start..i];
                 if PLACEHOLDER_NAMES.iter().any(|name| name.as_bytes() == word) {
-                    return true;
+                    found.placeholder = true;
                 }
             }
             _ => i += 1,
         }
     }
-    false
+    found
 }
 
 /// `prettyplease` output with a blank line between items, as people write
@@ -234,13 +268,19 @@ fn unparse_spaced(file: syn::File) -> String {
             items: vec![item],
         }));
     }
-    if names_a_placeholder(&out[attrs_end..]) {
-        let allow = if attrs_end > 0 {
-            format!("\n{ALLOW_PLACEHOLDERS}")
-        } else {
-            ALLOW_PLACEHOLDERS.to_owned()
-        };
-        out.insert_str(attrs_end, &allow);
+    let found = scan(&out[attrs_end..]);
+    let mut allows = String::new();
+    if found.placeholder {
+        allows.push_str(ALLOW_PLACEHOLDERS);
+    }
+    if found.generic_depth >= DEEP_GENERICS {
+        allows.push_str(ALLOW_COMPLEX_TYPES);
+    }
+    if !allows.is_empty() {
+        if attrs_end > 0 {
+            allows.insert(0, '\n');
+        }
+        out.insert_str(attrs_end, &allows);
     }
     out
 }
@@ -256,7 +296,11 @@ pub(crate) fn conversion_name_allow(name: &str) -> Option<TokenStream> {
 
 #[cfg(test)]
 mod tests {
-    use super::names_a_placeholder;
+    use super::scan;
+
+    fn names_a_placeholder(code: &str) -> bool {
+        scan(code).placeholder
+    }
 
     /// Only a word of the code counts: not one in a comment or a string
     /// (escaped quotes and all), nor a longer name that contains one.
@@ -271,5 +315,25 @@ mod tests {
         assert!(!names_a_placeholder(
             "/// The `foo` property.\nlet food = \"foo\"; // foo\nlet foo_bar = r\"baz\";\n"
         ));
+    }
+
+    /// Generic arguments count where they follow a name, across lines as
+    /// prettyplease breaks them; comparisons, arrows and text do not.
+    #[test]
+    fn measures_how_deep_generic_arguments_nest() {
+        let depth = |code: &str| scan(code).generic_depth;
+        assert_eq!(depth("pub arr: Option<Vec<Vec<String>>>,"), 3);
+        assert_eq!(
+            depth(
+                "validation::property::<\n    Vec<\n        Vec<u8>,\n    >,\n>(object);\nlet v: Vec<u8>;"
+            ),
+            3
+        );
+        assert_eq!(
+            depth("fn f(a: Vec<u8>) -> Result<u8, E> { if a < b && c > d {} }"),
+            1
+        );
+        assert_eq!(depth("impl Fn(Vec<u8>) -> Option<u8>"), 1);
+        assert_eq!(depth("/// Vec<Vec<Vec<T>>>\nlet s = \"<<<\";"), 0);
     }
 }

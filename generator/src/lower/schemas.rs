@@ -556,6 +556,27 @@ impl<'d> TypeTable<'d> {
                     .record(Leniency::NotNotChecked, &member_at.push("not"));
             }
             if !member.is_object_like() {
+                // Two types no value has at once (`string` and `integer`):
+                // the document's contradiction, not a limit of ours.
+                let typ = member.typ.unwrap_or_default();
+                let clash = views.iter().find_map(|(other, other_at)| {
+                    let other_typ = other.typ?;
+                    let compatible = other_typ == typ
+                        || matches!(
+                            (typ, other_typ),
+                            ("integer", "number") | ("number", "integer")
+                        );
+                    (!compatible).then_some((other_typ, other_at))
+                });
+                if let Some((other_typ, other_at)) = clash {
+                    return Err(self.doc.invalid(
+                        member_at,
+                        format!(
+                            "`allOf` asks for a value that is both of type `{typ}` and of type `{other_typ}` ({}): no value is",
+                            self.doc.user_pointer(other_at)
+                        ),
+                    ));
+                }
                 return Err(self.doc.unsupported(
                     member_at,
                     "`allOf` can only merge object schemas; this member is not an object",
@@ -2401,13 +2422,22 @@ mod tests {
     }
 
     /// `allOf` merges objects into one struct; a member of another type
-    /// (a string beside an object) cannot be merged, and is named.
+    /// cannot be merged, and is named: as the document's contradiction
+    /// when another member has a type no value shares with it (a string
+    /// beside an object), as a limit otherwise.
     #[test]
     fn all_of_refuses_to_merge_a_member_that_is_not_an_object() {
         let message = error(concat!(
             "    A: {type: object, properties: {a: {type: string}}}\n",
             "    M: {allOf: [$ref: '#/components/schemas/A', {type: string, maxLength: 3}]}\n",
         ));
+        assert!(
+            message.ends_with("#/components/schemas/M/allOf/1: invalid document: `allOf` asks for a value that is both of type `string` and of type `object` (#/components/schemas/A): no value is"),
+            "{message}"
+        );
+        let message = error(
+            "    M: {allOf: [{properties: {a: {type: string}}}, {type: array, items: {type: string}}]}\n",
+        );
         assert!(
             message.ends_with("#/components/schemas/M/allOf/1: not supported by the generator: `allOf` can only merge object schemas; this member is not an object"),
             "{message}"
