@@ -2,6 +2,18 @@
 //! read the same way by the client, which fills them, and the server
 //! stubs, which split requests' paths by them.
 
+/// How a path parameter is written when its style is not `simple` (RFC
+/// 6570's `{.name}` and `{;name}`): its text starts with a lead, which an
+/// exploded list repeats before each item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathStyle {
+    /// `label`: `.blue`, a list `.blue,black` (`.blue.black` exploded).
+    Label,
+    /// `matrix`: `;color=blue`, a list `;color=blue,black`
+    /// (`;color=blue;color=black` exploded); an empty value is `;color`.
+    Matrix,
+}
+
 /// The fixed text of a template's segment: before its first parameter,
 /// between each two, after the last (`v{major}.{minor}`: `["v", ".", ""]`).
 pub(crate) fn fixed_text(segment: &str) -> Vec<&str> {

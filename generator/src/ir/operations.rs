@@ -226,6 +226,11 @@ pub enum ParamStyle {
     PipeDelimited,
     /// `deepObject` (query): an object's properties as `name[key]=value`.
     DeepObject,
+    /// `label` (path): `.a`, a list `.a,b` (`.a.b` exploded).
+    Label,
+    /// `matrix` (path): `;name=a`, a list `;name=a,b` (`;name=a;name=b`
+    /// exploded).
+    Matrix,
 }
 
 /// A parameter of an operation.

@@ -77,6 +77,10 @@ pub(crate) enum Leniency {
     /// A `oneOf` alternative that requires a property the merged schemas
     /// declare nowhere and forbid: no value can match it, so it is left out.
     AlternativeNeverMatches,
+    /// A security requirement naming a 3.1 `mutualTLS` scheme: the client
+    /// certificate is set on the HTTP client and checked where TLS ends,
+    /// so the requirement asks nothing more of the request for it.
+    MutualTlsByConnection,
 }
 
 impl Leniency {
@@ -156,6 +160,10 @@ impl Leniency {
             Leniency::AlternativeNeverMatches => (
                 "`oneOf` alternatives that require a property no value may have",
                 "left out (no value can match them)",
+            ),
+            Leniency::MutualTlsByConnection => (
+                "`mutualTLS` security schemes",
+                "met by the connection (a client certificate on the HTTP client, checked where TLS ends), so the requirements ask nothing of the request for them",
             ),
             Leniency::MediaTypeOtherBody => (
                 "media types whose body differs from the first media type's in the same `content`",

@@ -368,18 +368,12 @@ impl<'d> OperationLowering<'_, 'd> {
                 parameter_data,
                 style,
             } => {
-                if !matches!(style, openapiv3::PathStyle::Simple) {
-                    return Err(self.doc.unsupported(
-                        &at.push("style"),
-                        "only the `simple` style is supported for path parameters",
-                    ));
-                }
-                (
-                    parameter_data,
-                    ParamLocation::Path,
-                    ParamStyle::Simple,
-                    false,
-                )
+                let style = match style {
+                    openapiv3::PathStyle::Simple => ParamStyle::Simple,
+                    openapiv3::PathStyle::Label => ParamStyle::Label,
+                    openapiv3::PathStyle::Matrix => ParamStyle::Matrix,
+                };
+                (parameter_data, ParamLocation::Path, style, false)
             }
             OaParameter::Cookie { parameter_data, .. } => (
                 parameter_data,
@@ -1016,7 +1010,7 @@ impl<'d> OperationLowering<'_, 'd> {
         Ok(responses)
     }
 
-    fn security(&self, op: &openapiv3::Operation) -> Result<Vec<SecurityRequirement>> {
+    fn security(&mut self, op: &openapiv3::Operation) -> Result<Vec<SecurityRequirement>> {
         let (requirements, at) = match &op.security {
             Some(own) => (own, self.at.push("security")),
             None => match &self.doc.api.security {
@@ -1034,15 +1028,20 @@ impl<'d> OperationLowering<'_, 'd> {
             .iter()
             .enumerate()
             .map(|(i, requirement)| {
+                let mut named = Vec::new();
                 for name in requirement.keys() {
-                    if !schemes.is_some_and(|s| s.contains_key(name)) {
+                    if self.doc.mutual_tls.contains(name) {
+                        self.types.lenient.record(Leniency::MutualTlsByConnection, &at.index(i).push(name));
+                    } else if schemes.is_some_and(|s| s.contains_key(name)) {
+                        named.push(name.clone());
+                    } else {
                         return Err(self.doc.invalid(
                             &at.index(i).push(name),
                             format!("security scheme `{name}` is not declared in components.securitySchemes"),
                         ));
                     }
                 }
-                Ok(SecurityRequirement { schemes: requirement.keys().cloned().collect() })
+                Ok(SecurityRequirement { schemes: named })
             })
             .collect()
     }

@@ -34,6 +34,9 @@ pub struct Document {
     pub version: String,
     /// Where the nodes of `raw` are in the user's document (empty for 3.0).
     pub origins: Origins,
+    /// The 3.1 `mutualTLS` security schemes, by name: not in the 3.0 tree,
+    /// as the connection meets them (a client certificate), not the request.
+    pub mutual_tls: Vec<String>,
 }
 
 impl Document {
@@ -61,10 +64,13 @@ impl Document {
             })?
         };
         let version = check_version(&raw, file)?;
-        let origins = if v31::is_31(&version) {
+        let v31::Normalised {
+            origins,
+            mutual_tls,
+        } = if v31::is_31(&version) {
             v31::normalise(&mut raw)
         } else {
-            Origins::default()
+            v31::Normalised::default()
         };
         callbacks::inline_references(&mut raw);
         let api = deserialize_at(&raw, file, &Pointer::root()).map_err(|error| {
@@ -84,6 +90,7 @@ impl Document {
             api,
             version,
             origins,
+            mutual_tls,
         })
     }
 

@@ -22,9 +22,13 @@
 //! - a single `patternProperties` schema is `additionalProperties`;
 //! - `$recursiveRef: "#"` and `$dynamicRef: "#"` are a `$ref` to the
 //!   component schema they are in (the schema resource they mean);
-//! - a document without `paths` gets an empty one; `webhooks`, `pathItems`,
+//! - a document without `paths` gets an empty one, an operation without
+//!   `responses` (optional in 3.1) an empty one; `webhooks`, `pathItems`,
 //!   `jsonSchemaDialect`, `info.summary` and `license.identifier` stay where
-//!   they are (the later stages read what they need of them).
+//!   they are (the later stages read what they need of them);
+//! - a `mutualTLS` security scheme, which 3.0 has no type for, is taken out
+//!   of `components.securitySchemes` and its name kept in
+//!   [`Normalised::mutual_tls`]: the connection meets it, not the request.
 //!
 //! Every node that moves is recorded in [`Origins`], so that an error about
 //! the rewritten tree names the node in the user's file.
@@ -69,10 +73,20 @@ pub fn is_31(version: &str) -> bool {
     version == "3.1" || version.starts_with("3.1.")
 }
 
+/// What rewriting a 3.1 document found that the 3.0 tree cannot say.
+#[derive(Debug, Default)]
+pub struct Normalised {
+    /// Where the rewritten tree's nodes are in the user's document.
+    pub origins: Origins,
+    /// The names of the `mutualTLS` security schemes, taken out of
+    /// `components.securitySchemes`.
+    pub mutual_tls: Vec<String>,
+}
+
 /// Rewrites the 3.1 document `raw` into 3.0 in place.
-pub fn normalise(raw: &mut Value) -> Origins {
+pub fn normalise(raw: &mut Value) -> Normalised {
     let Value::Mapping(root) = raw else {
-        return Origins::default();
+        return Normalised::default();
     };
     root.insert("openapi".into(), "3.0.3".into());
     if !root.contains_key("paths") {
@@ -90,16 +104,19 @@ pub fn normalise(raw: &mut Value) -> Origins {
             }
         }
     }
+    let mut mutual_tls = Vec::new();
     if let Some(Value::Mapping(components)) = root.get_mut("components") {
+        mutual_tls = take_mutual_tls(components);
         let at = at.push("components");
         type Visit = fn(&mut Walker, &mut Value, &Pointer);
-        let sections: [(&str, Visit); 6] = [
+        let sections: [(&str, Visit); 7] = [
             ("schemas", Walker::schema),
             ("responses", Walker::response),
             ("parameters", Walker::parameter),
             ("requestBodies", Walker::request_body),
             ("headers", Walker::parameter),
             ("pathItems", Walker::path_item),
+            ("callbacks", Walker::callback),
         ];
         for (section, visit) in sections {
             if let Some(Value::Mapping(items)) = components.get_mut(section) {
@@ -113,7 +130,26 @@ pub fn normalise(raw: &mut Value) -> Origins {
             }
         }
     }
-    walker.origins
+    Normalised {
+        origins: walker.origins,
+        mutual_tls,
+    }
+}
+
+/// Takes the `mutualTLS` schemes out of `components.securitySchemes`; their names.
+fn take_mutual_tls(components: &mut Mapping) -> Vec<String> {
+    let Some(Value::Mapping(schemes)) = components.get_mut("securitySchemes") else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    schemes.retain(|name, scheme| {
+        let mutual = scheme.get("type").and_then(Value::as_str) == Some("mutualTLS");
+        if let (true, Some(name)) = (mutual, name.as_str()) {
+            names.push(name.to_owned());
+        }
+        !mutual
+    });
+    names
 }
 
 const METHODS: [&str; 8] = [
@@ -194,7 +230,21 @@ impl Walker {
         if let Some(body) = map.get_mut("requestBody") {
             self.request_body(body, &at.push("requestBody"));
         }
+        if !map.contains_key("responses") {
+            map.insert("responses".into(), Value::Mapping(Mapping::new()));
+        }
         self.each_key(map, "responses", at, Self::response);
+        self.each_key(map, "callbacks", at, Self::callback);
+    }
+
+    /// A callback: path items by runtime expression.
+    fn callback(&mut self, node: &mut Value, at: &Pointer) {
+        let Value::Mapping(map) = node else { return };
+        for (key, item) in map.iter_mut() {
+            if let Some(key) = key.as_str() {
+                self.path_item(item, &at.push(key));
+            }
+        }
     }
 
     /// A parameter or a header.
@@ -611,7 +661,7 @@ mod tests {
 
     fn rewritten(yaml: &str) -> (Value, Origins) {
         let mut raw: Value = serde_yaml::from_str(yaml).unwrap();
-        let origins = normalise(&mut raw);
+        let origins = normalise(&mut raw).origins;
         (raw, origins)
     }
 
@@ -730,5 +780,33 @@ mod tests {
         let (raw, _) = rewritten("openapi: 3.1.0\ninfo: {title: t, version: '1'}\nwebhooks: {}\n");
         assert_eq!(raw["openapi"], yaml("'3.0.3'"));
         assert_eq!(raw["paths"], yaml("{}"));
+    }
+
+    #[test]
+    fn operations_without_responses_get_an_empty_one_callbacks_included() {
+        let (raw, _) = rewritten(
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      callbacks:\n        hook:\n          '{$url}':\n            post:\n              requestBody: {content: {application/json: {schema: {type: [string, 'null']}}}}\n",
+        );
+        let get = &raw["paths"]["/a"]["get"];
+        assert_eq!(get["responses"], yaml("{}"));
+        let hook = &get["callbacks"]["hook"]["{$url}"]["post"];
+        assert_eq!(hook["responses"], yaml("{}"));
+        assert_eq!(
+            hook["requestBody"]["content"]["application/json"]["schema"],
+            yaml("{type: string, nullable: true}")
+        );
+    }
+
+    #[test]
+    fn mutual_tls_schemes_leave_the_components_by_name() {
+        let mut raw: Value = serde_yaml::from_str(
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\ncomponents:\n  securitySchemes:\n    mtls: {type: mutualTLS}\n    key: {type: apiKey, in: header, name: X-Key}\n",
+        )
+        .unwrap();
+        let normalised = normalise(&mut raw);
+        assert_eq!(normalised.mutual_tls, ["mtls"]);
+        let schemes = &raw["components"]["securitySchemes"];
+        assert!(schemes.get("mtls").is_none());
+        assert!(schemes.get("key").is_some());
     }
 }

@@ -7,6 +7,7 @@
 //! Keys with a query string or fragment (`/rest?method=photos.search`,
 //! `/#Action=DeleteThing`): the client sends their pairs, the router
 //! hands each request to the operation whose pairs it carries.
+//! Path parameters in `label` (`.a`) and `matrix` (`;id=a`) style.
 
 use std::net::SocketAddr;
 
@@ -19,14 +20,14 @@ use fixture_path_templates_client::models::serde_json::{self, Value};
 use fixture_path_templates_server::responses::{
     CompareRangeResponse, CompareRefsResponse, DeleteFileResponse, DeleteThingResponse,
     DescribeThingsResponse, ExportHistoryResponse, GetFileAsJsonResponse, GetFileResponse,
-    GetPackageResponse, GetPhotoInfoResponse, GetProfileResponse, GetThingResponse,
-    SearchPhotosResponse,
+    GetPackageResponse, GetPhotoInfoResponse, GetProfileResponse, GetStyledResponse,
+    GetThingResponse, SearchPhotosResponse,
 };
 use fixture_path_templates_server::{
     ApiError, ArchiveApi, CompareRangeRequest, CompareRefsRequest, DeleteFileRequest,
     DeleteThingRequest, DescribeThingsRequest, ExportHistoryRequest, GetFileAsJsonRequest,
-    GetFileRequest, GetPackageRequest, GetPhotoInfoRequest, GetProfileRequest, GetThingRequest,
-    RequestContext, SearchPhotosRequest, router,
+    GetFileRequest, GetPackageRequest, GetPhotoInfoRequest, GetProfileRequest, GetStyledRequest,
+    GetThingRequest, RequestContext, SearchPhotosRequest, router,
 };
 
 /// Answers with the operation reached and the path parameters it got.
@@ -101,6 +102,29 @@ impl ArchiveApi for Echo {
             &[&request.id, request.media_type_extension.as_str()],
         );
         Ok(GetProfileResponse::Ok { body })
+    }
+
+    async fn get_styled(
+        &self,
+        _: RequestContext,
+        request: GetStyledRequest,
+    ) -> Result<GetStyledResponse, ApiError> {
+        let joined = |items: &[String]| items.join("|");
+        let numbers = |items: &[i64]| {
+            items.iter().map(i64::to_string).collect::<Vec<_>>().join("|")
+        };
+        let body = matched(
+            "getStyled",
+            &[
+                &request.label,
+                &joined(&request.labels),
+                &numbers(&request.versions),
+                &request.matrix,
+                &joined(&request.matrices),
+                &numbers(&request.pairs),
+            ],
+        );
+        Ok(GetStyledResponse::Ok { body })
     }
 
     async fn search_photos(
@@ -385,5 +409,43 @@ async fn the_pairs_of_a_key_tell_apart_the_operations_on_its_path() {
     for (method, path) in [("GET", "/rest"), ("GET", "/rest?method=other"), ("POST", "/")] {
         let (status, _, body) = send(addr, method, path).await;
         assert_eq!(status, 404, "{method} {path}: {body}");
+    }
+}
+
+/// `label` and `matrix` style: the client writes each parameter's lead
+/// (`.`, `;name=`) and, exploded, repeats it; the server reads past them.
+#[tokio::test]
+async fn label_and_matrix_path_parameters_round_trip() {
+    let (addr, client) = serve().await;
+    let strings = |items: &[&str]| items.iter().map(|i| i.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        client
+            .get_styled(
+                "a.b",
+                &strings(&["x", "y.z"]),
+                &[1, 2],
+                "m;n=o",
+                &strings(&["p", ""]),
+                &[3, 4],
+            )
+            .await
+            .unwrap(),
+        matched("getStyled", &["a.b", "x|y.z", "1|2", "m;n=o", "p|", "3|4"])
+    );
+    assert_eq!(
+        reached(addr, "GET", "/styles/.a/.b.c/v.7,8/;matrix=m/;matrices=d;matrices=e/;pairs=5,6").await,
+        expect("getStyled", &["a", "b|c", "7|8", "m", "d|e", "5|6"])
+    );
+    // Without its lead, or with another parameter's name, a value is refused
+    // by name; so is an item its schema refuses.
+    for (path, name) in [
+        ("/styles/a/.b/v.1/;matrix=m/;matrices=d/;pairs=5", "label"),
+        ("/styles/.a/.b/v.1/;other=m/;matrices=d/;pairs=5", "matrix"),
+        ("/styles/.a/.b/v.1/;matrix=m/;matrices=d;x=e/;pairs=5", "matrices"),
+        ("/styles/.a/.b/v.1/;matrix=m/;matrices=d/;pairs=0", "pairs"),
+    ] {
+        let (status, _, body) = send(addr, "GET", path).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(body.to_string().contains(name), "{path}: {body}");
     }
 }

@@ -15,6 +15,7 @@ mod retry;
 mod transport;
 
 pub use crate::file::{File, Part, Parts};
+pub use crate::template::PathStyle;
 pub use builder::{ServerVariable, Settings, fill_template};
 pub use error::{ApiError, Error, Failure, FieldProblem};
 pub use form::Multipart;

@@ -19,7 +19,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::template::fixed_text;
+use crate::template::{PathStyle, fixed_text};
 
 use super::error::{Error, Failure};
 use super::response::Response;
@@ -160,6 +160,40 @@ impl Call {
                 .collect::<Vec<_>>()
                 .join(","),
             None => String::new(),
+        };
+        self.path = self.path.replace(&marker, &text);
+    }
+
+    /// Fills `{name}` in the path in `label` or `matrix` style (see
+    /// [`PathStyle`]). An empty list is no text at all, as RFC 6570 writes
+    /// an undefined value.
+    pub fn path_param_styled<T: Serialize + ?Sized>(
+        &mut self,
+        name: &str,
+        value: &T,
+        style: PathStyle,
+        explode: bool,
+    ) {
+        let marker = format!("{{{name}}}");
+        let mut separators = separators_beside(self.template, &marker);
+        if style == PathStyle::Label {
+            // `.` is unreserved, but the server splits a label at it.
+            separators.push(b'.');
+        }
+        let items: Vec<String> = items(value)
+            .unwrap_or_default()
+            .iter()
+            .map(|item| encode_also(item, &separators))
+            .collect();
+        let lead = |value: &str| match style {
+            PathStyle::Label => format!(".{value}"),
+            PathStyle::Matrix if value.is_empty() => format!(";{}", encode(name)),
+            PathStyle::Matrix => format!(";{}={value}", encode(name)),
+        };
+        let text = match items.as_slice() {
+            [] => String::new(),
+            items if explode => items.iter().map(|item| lead(item)).collect(),
+            items => lead(&items.join(",")),
         };
         self.path = self.path.replace(&marker, &text);
     }
@@ -812,6 +846,44 @@ mod tests {
         let mut call = call();
         call.path_param("id", &["A/1", "b c"]);
         assert_eq!(call.path, "/orders/A%2F1,b%20c/lines");
+    }
+
+    #[test]
+    fn label_and_matrix_path_parameters_lead_with_their_style() {
+        let styled = |value: &dyn erased::Value, style, explode| {
+            let mut call = call();
+            value.fill(&mut call, style, explode);
+            call.path
+                .trim_start_matches("/orders/")
+                .trim_end_matches("/lines")
+                .to_owned()
+        };
+        let (label, matrix) = (PathStyle::Label, PathStyle::Matrix);
+        assert_eq!(styled(&"a.b", label, false), ".a%2Eb");
+        assert_eq!(styled(&["x", "y z"], label, false), ".x,y%20z");
+        assert_eq!(styled(&["x", "y"], label, true), ".x.y");
+        assert_eq!(styled(&"", label, false), ".");
+        assert_eq!(styled(&5, matrix, false), ";id=5");
+        assert_eq!(styled(&["x", "y"], matrix, false), ";id=x,y");
+        assert_eq!(styled(&["x", "y"], matrix, true), ";id=x;id=y");
+        assert_eq!(styled(&"", matrix, false), ";id");
+        // An empty list is undefined in RFC 6570: no text, not even the lead.
+        assert_eq!(styled(&Vec::<u8>::new(), matrix, true), "");
+    }
+
+    /// Values of several types behind one reference, for the table above.
+    mod erased {
+        use super::*;
+
+        pub trait Value {
+            fn fill(&self, call: &mut Call, style: PathStyle, explode: bool);
+        }
+
+        impl<T: Serialize + ?Sized> Value for T {
+            fn fill(&self, call: &mut Call, style: PathStyle, explode: bool) {
+                call.path_param_styled("id", self, style, explode);
+            }
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use percent_encoding::percent_decode_str;
 use crate::models::dynamic_query::{DynamicQuery, Property};
 pub use crate::models::param::{FromParam, ParamError};
 use crate::models::validation::{Path, Report};
+pub use crate::template::PathStyle;
 use crate::template::fixed_text;
 
 /// The error code of a dynamic query that does not parse.
@@ -140,9 +141,19 @@ fn path_segment_part<'a>(
     fixed: &[&str],
     which: usize,
 ) -> Option<Cow<'a, str>> {
-    let segment = path.split('/').nth(index)?;
-    let part = *split_segment(segment, fixed)?.get(which)?;
+    let part = path_segment_raw(path, index, fixed, which)?;
     percent_decode_str(part).decode_utf8().ok()
+}
+
+/// [`path_segment_part`] before percent-decoding.
+fn path_segment_raw<'a>(
+    path: &'a str,
+    index: usize,
+    fixed: &[&str],
+    which: usize,
+) -> Option<&'a str> {
+    let segment = path.split('/').nth(index)?;
+    split_segment(segment, fixed)?.get(which).copied()
 }
 
 /// Whether `path` is one of the paths `template` describes: as many
@@ -305,6 +316,108 @@ pub fn path_part_list<T: FromParam>(
             None
         }
     }
+}
+
+/// Parses a path parameter of `label` or `matrix` style (see
+/// [`PathStyle`]) in its part of the segment (see [`path_segment_part`]).
+/// Text without the style's lead is an `InvalidFormat` problem.
+pub fn path_styled<T: FromParam>(
+    path: &str,
+    index: usize,
+    (fixed, which): (&[&str], usize),
+    style: PathStyle,
+    name: &'static str,
+    report: &mut Report,
+) -> Option<T> {
+    let raw = path_segment_raw(path, index, fixed, which).unwrap_or_default();
+    let Some(text) = styled_value(raw, style, name) else {
+        return refuse_lead(style, name, report);
+    };
+    match decoded(text, name, report) {
+        Some(text) => value(Some(text), name, true, report),
+        None => None,
+    }
+}
+
+/// Parses a list path parameter of `label` or `matrix` style, exploded or
+/// not (see [`PathStyle`]); no text at all is an empty list.
+pub fn path_styled_list<T: FromParam>(
+    path: &str,
+    index: usize,
+    (fixed, which): (&[&str], usize),
+    (style, explode): (PathStyle, bool),
+    name: &'static str,
+    report: &mut Report,
+) -> Option<Vec<T>> {
+    let raw = path_segment_raw(path, index, fixed, which).unwrap_or_default();
+    if raw.is_empty() {
+        return Some(Vec::new());
+    }
+    let Some(parts) = styled_items(raw, style, explode, name) else {
+        return refuse_lead(style, name, report);
+    };
+    let mut texts = Vec::with_capacity(parts.len());
+    for part in parts {
+        texts.push(decoded(part, name, report)?);
+    }
+    items(texts.into_iter(), name, report)
+}
+
+/// The still-encoded value of `raw` once the style's lead is taken off;
+/// `None` when it is missing.
+fn styled_value<'a>(raw: &'a str, style: PathStyle, name: &str) -> Option<&'a str> {
+    match style {
+        PathStyle::Label => raw.strip_prefix('.'),
+        PathStyle::Matrix => matrix_value(raw.strip_prefix(';')?, name),
+    }
+}
+
+/// The value of the matrix pair `name=value` (`name` alone: empty), or
+/// `None` when the pair is another parameter's.
+fn matrix_value<'a>(pair: &'a str, name: &str) -> Option<&'a str> {
+    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+    (percent_decode_str(key).decode_utf8().ok()? == name).then_some(value)
+}
+
+/// The still-encoded items of the list `raw`: split at `,`, or, exploded,
+/// at each lead. `None` when a lead is missing.
+fn styled_items<'a>(
+    raw: &'a str,
+    style: PathStyle,
+    explode: bool,
+    name: &str,
+) -> Option<Vec<&'a str>> {
+    match (style, explode) {
+        (_, false) => Some(styled_value(raw, style, name)?.split(',').collect()),
+        (PathStyle::Label, true) => Some(raw.strip_prefix('.')?.split('.').collect()),
+        (PathStyle::Matrix, true) => raw
+            .strip_prefix(';')?
+            .split(';')
+            .map(|pair| matrix_value(pair, name))
+            .collect(),
+    }
+}
+
+fn refuse_lead<T>(style: PathStyle, name: &'static str, report: &mut Report) -> Option<T> {
+    let lead = match style {
+        PathStyle::Label => ".".to_owned(),
+        PathStyle::Matrix => format!(";{name}="),
+    };
+    report.push(
+        &Path::new(name),
+        format!("does not start with `{lead}`, as its style asks"),
+        "InvalidFormat",
+    );
+    None
+}
+
+/// `part` percent-decoded, or an `InvalidType` problem when that is not UTF-8.
+fn decoded<'a>(part: &'a str, name: &'static str, report: &mut Report) -> Option<Cow<'a, str>> {
+    let text = percent_decode_str(part).decode_utf8().ok();
+    if text.is_none() {
+        report.push(&Path::new(name), "is not valid UTF-8 text", "InvalidType");
+    }
+    text
 }
 
 /// Whether `query` has the pair `name=value` (`name` with any value when
@@ -683,6 +796,71 @@ mod tests {
             problems(&report),
             ["name: is not valid UTF-8 text (InvalidType)"]
         );
+    }
+
+    #[test]
+    fn label_and_matrix_path_parameters_are_read_past_their_leads() {
+        let own = (&["", ""][..], 0);
+        let mut report = Report::new();
+        let scalar = |path: &str, style, report: &mut Report| -> Option<String> {
+            path_styled(path, 2, own, style, "id", report)
+        };
+        let list = |path: &str, style, report: &mut Report| -> Option<Vec<String>> {
+            path_styled_list(path, 2, own, style, "id", report)
+        };
+        let (label, matrix) = (PathStyle::Label, PathStyle::Matrix);
+        assert_eq!(
+            scalar("/a/.x%2Ey,z", label, &mut report).as_deref(),
+            Some("x.y,z")
+        );
+        assert_eq!(
+            scalar("/a/;id=5", matrix, &mut report).as_deref(),
+            Some("5")
+        );
+        assert_eq!(scalar("/a/;id", matrix, &mut report).as_deref(), Some(""));
+        assert_eq!(
+            list("/a/.x,y%2Cz", (label, false), &mut report),
+            Some(strings(&["x", "y,z"]))
+        );
+        assert_eq!(
+            list("/a/.x.y%2Ez", (label, true), &mut report),
+            Some(strings(&["x", "y.z"]))
+        );
+        assert_eq!(
+            list("/a/;id=x,y", (matrix, false), &mut report),
+            Some(strings(&["x", "y"]))
+        );
+        assert_eq!(
+            list("/a/;id=x;id=y%3B", (matrix, true), &mut report),
+            Some(strings(&["x", "y;"]))
+        );
+        assert_eq!(list("/a/", (matrix, true), &mut report), Some(Vec::new()));
+        assert!(report.is_empty());
+        let numbers: Option<Vec<u8>> = path_styled_list(
+            "/c/v.1.2",
+            2,
+            (&["v", ""], 0),
+            (label, true),
+            "n",
+            &mut report,
+        );
+        assert_eq!(numbers, Some(vec![1, 2]));
+
+        assert_eq!(scalar("/a/5", label, &mut report), None);
+        assert_eq!(scalar("/a/;other=5", matrix, &mut report), None);
+        assert_eq!(list("/a/;id=x;other=y", (matrix, true), &mut report), None);
+        assert_eq!(
+            problems(&report),
+            [
+                "id: does not start with `.`, as its style asks (InvalidFormat)",
+                "id: does not start with `;id=`, as its style asks (InvalidFormat)",
+                "id: does not start with `;id=`, as its style asks (InvalidFormat)",
+            ]
+        );
+    }
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|item| (*item).to_owned()).collect()
     }
 
     #[test]

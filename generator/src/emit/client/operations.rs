@@ -701,6 +701,7 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
         "Envelope",
         "JsonText",
         "Multipart",
+        "PathStyle",
         "Response",
         "Scheme",
         "Style",
@@ -926,14 +927,24 @@ fn param_statement(param: &Parameter, value: &TokenStream, required: bool) -> To
         value
     };
     match param.location {
-        ParamLocation::Path => quote!(__call.path_param(#wire, #value);),
+        ParamLocation::Path => match param.style {
+            ParamStyle::Label => {
+                let explode = param.explode;
+                quote!(__call.path_param_styled(#wire, #value, PathStyle::Label, #explode);)
+            }
+            ParamStyle::Matrix => {
+                let explode = param.explode;
+                quote!(__call.path_param_styled(#wire, #value, PathStyle::Matrix, #explode);)
+            }
+            _ => quote!(__call.path_param(#wire, #value);),
+        },
         ParamLocation::Query => {
             let style = format_ident!(
                 "{}",
                 match param.style {
                     ParamStyle::SpaceDelimited => "Space",
                     ParamStyle::PipeDelimited => "Pipe",
-                    ParamStyle::Form | ParamStyle::Simple | ParamStyle::DeepObject => "Comma",
+                    _ => "Comma",
                 }
             );
             let explode = param.explode;

@@ -198,7 +198,28 @@ pub(crate) fn read(
             } = path_position(path_template, wire, &values_of).ok_or_else(refused)?;
             let index = Literal::usize_unsuffixed(index);
             let which = Literal::usize_unsuffixed(which);
+            let styled = match param.style {
+                ParamStyle::Label => Some(quote!(params::PathStyle::Label)),
+                ParamStyle::Matrix => Some(quote!(params::PathStyle::Matrix)),
+                _ => None,
+            };
             match (kind, fixed.as_slice(), told_apart_by) {
+                (_, _, Some(_)) if styled.is_some() => return Err(refused()),
+                // `.a` and `;name=a`: the style's lead, then the value.
+                (Kind::Scalar(_), fixed, None) if let Some(style) = &styled => quote! {
+                    params::path_styled(
+                        parts.uri.path(), #index, (&[#(#fixed),*], #which), #style, #wire, &mut report,
+                    )
+                },
+                (Kind::List { .. }, fixed, None) if let Some(style) = &styled => {
+                    let explode = param.explode;
+                    quote! {
+                        params::path_styled_list(
+                            parts.uri.path(), #index, (&[#(#fixed),*], #which),
+                            (#style, #explode), #wire, &mut report,
+                        )
+                    }
+                }
                 // `{id}{ext}`: split at whichever of `ext`'s values the
                 // segment holds.
                 (Kind::Scalar(_), fixed, Some((valued, values))) => {
@@ -356,7 +377,7 @@ pub(crate) fn query_value(
             let delimiter = match param.style {
                 ParamStyle::SpaceDelimited => ' ',
                 ParamStyle::PipeDelimited => '|',
-                ParamStyle::Form | ParamStyle::Simple | ParamStyle::DeepObject => ',',
+                _ => ',',
             };
             quote!(params::list(#local, #delimiter, #wire, #required, &mut report))
         }

@@ -152,6 +152,59 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `logWalk` operation.
+    ///
+    /// `POST /dogs/{id}/walks` (operation `logWalk`).
+    ///
+    /// # Arguments
+    ///
+    /// - `id` (the `id` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - any 2xx: Not documented (`responses: {}`): the body as bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn log_walk(&self, id: &str) -> Result<bytes::Bytes, crate::Error> {
+        self.log_walk_with_response(id).await.map(Response::into_inner)
+    }
+    /// [`Client::log_walk`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`LogWalkHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::log_walk`].
+    pub async fn log_walk_with_response(
+        &self,
+        id: &str,
+    ) -> Result<Response<bytes::Bytes, LogWalkHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "X-Kennel-Key",
+                    prefix: None,
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "logWalk",
+            reqwest::Method::POST,
+            "/dogs/{id}/walks",
+            SECURITY,
+        );
+        __call.path_param("id", id);
+        __call.accept("*/*");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200..=299 => {
+                let __body = __answer.bytes();
+                Ok(__answer.into_response(__body, LogWalkHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The headers the answers of [`Client::get_dog`](crate::Client::get_dog) declare, as [`Client::get_dog_with_response`](crate::Client::get_dog_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
@@ -162,3 +215,6 @@ pub type GetPhotoBase64Headers = crate::NoHeaders;
 
 /// The headers the answers of [`Client::put_photo`](crate::Client::put_photo) declare, as [`Client::put_photo_with_response`](crate::Client::put_photo_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type PutPhotoHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::log_walk`](crate::Client::log_walk) declare, as [`Client::log_walk_with_response`](crate::Client::log_walk_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type LogWalkHeaders = crate::NoHeaders;

@@ -6,15 +6,20 @@
 use crate::error::ApiError;
 use crate::request_id::RequestId;
 use crate::responses;
+use crate::security::Credentials;
 
 /// What a method is told about a request besides its parameters and body: its id, the operation, who made it, the headers every operation takes, and the rest of the request's headers and extensions.
+///
+/// `P` is the principal, see [`principal`](Self::principal).
 #[derive(Debug)]
-pub struct RequestContext {
+pub struct RequestContext<P = ()> {
     /// The request's id: its `X-Request-Id` when that is sane, a new one otherwise.
     /// The response carries it in `X-Request-Id`, and error bodies in `instance` (as `urn:request-id:<id>`).
     pub request_id: RequestId,
     /// The `operationId` of the operation called.
     pub operation_id: &'static str,
+    /// Who made the request: what [`KennelApi::authenticate`] returned for operations that require authentication (`P` is the trait's `Principal`), `Option` of it where authentication is optional, `()` for operations without security.
+    pub principal: P,
     /// The request's headers.
     pub headers: http::HeaderMap,
     /// The request's extensions: what tower layers around the router attached to it.
@@ -27,12 +32,31 @@ pub struct RequestContext {
 ///
 /// No method has a default: when the document gains an operation, an implementation that lacks it no longer compiles.
 pub trait KennelApi: Send + Sync + 'static {
+    /// Who made a request: what [`authenticate`](Self::authenticate) makes of its
+    /// credentials. Operations that require authentication receive it in their
+    /// context's `principal`; operations where it is optional receive an `Option`.
+    type Principal: Send + Sync + 'static;
+    /// Checks the credentials of a request to an operation with security, before
+    /// its parameters and body are read, and returns who made it (or an
+    /// [`ApiError`], typically [`ApiError::unauthorized`] or
+    /// [`ApiError::forbidden`]). `credentials` holds the operation's id, the
+    /// value of each scheme presented, and the request's headers.
+    ///
+    /// It is not called when a request presents no credential: the router answers
+    /// that with 401 `InvalidCredential` itself (or, where authentication is
+    /// optional, calls the operation without a principal).
+    fn authenticate(
+        &self,
+        credentials: Credentials<'_>,
+    ) -> impl std::future::Future<Output = Result<Self::Principal, ApiError>> + Send;
     /// The `getDog` operation.
     ///
     /// `GET /dogs/{id}` (`getDog`)
+    ///
+    /// No authentication: the context's principal is `()`.
     fn get_dog(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: GetDogRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::GetDogResponse, ApiError>,
@@ -40,9 +64,11 @@ pub trait KennelApi: Send + Sync + 'static {
     /// The `getPhotoBase64` operation.
     ///
     /// `GET /dogs/{id}/photo` (`getPhotoBase64`)
+    ///
+    /// No authentication: the context's principal is `()`.
     fn get_photo_base64(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: GetPhotoBase64Request,
     ) -> impl std::future::Future<
         Output = Result<responses::GetPhotoBase64Response, ApiError>,
@@ -50,12 +76,24 @@ pub trait KennelApi: Send + Sync + 'static {
     /// The `putPhoto` operation.
     ///
     /// `PUT /dogs/{id}/photo` (`putPhoto`)
+    ///
+    /// No authentication: the context's principal is `()`.
     fn put_photo(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: PutPhotoRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::PutPhotoResponse, ApiError>,
+    > + Send;
+    /// The `logWalk` operation.
+    ///
+    /// `POST /dogs/{id}/walks` (`logWalk`)
+    fn log_walk(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: LogWalkRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::LogWalkResponse, ApiError>,
     > + Send;
 }
 
@@ -88,4 +126,13 @@ pub struct PutPhotoRequest {
     ///
     /// Sent as `image/png`.
     pub body: axum::body::Bytes,
+}
+
+/// The parameters and body of [`KennelApi::log_walk`]: `POST /dogs/{id}/walks` (`logWalk`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogWalkRequest {
+    /// The `id` path parameter.
+    pub id: String,
 }

@@ -110,3 +110,46 @@ impl PutPhotoResponse {
         }
     }
 }
+
+/// The responses of [`KennelApi::log_walk`](crate::api::KennelApi::log_walk): `POST /dogs/{id}/walks` (`logWalk`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogWalkResponse {
+    /// Any other status: Not documented (`responses: {}`): the body as bytes.
+    Default {
+        /// The status to answer with.
+        status: http::StatusCode,
+        /// The body, sent as `application/octet-stream` (the document allows `*/*`).
+        body: axum::body::Bytes,
+    },
+}
+
+impl LogWalkResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Default { status, .. } => *status,
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Default { status, body } => {
+                Ok(
+                    respond::bytes(
+                        status,
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["*/*"],
+                            "application/octet-stream",
+                        ),
+                    ),
+                )
+            }
+        }
+    }
+}

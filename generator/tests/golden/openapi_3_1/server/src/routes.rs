@@ -19,7 +19,7 @@ use crate::error::ApiError;
 use crate::models::validation::Report;
 use crate::request_id::RequestId;
 use crate::settings::Settings;
-use crate::{body, negotiation, params, respond};
+use crate::{body, negotiation, params, respond, security};
 
 /// Serves `api`, an implementation of [`KennelApi`], with the default [`Settings`].
 ///
@@ -49,6 +49,15 @@ pub fn router_with<A: KennelApi>(api: A, settings: Settings) -> Router {
                     respond::method_not_allowed::<
                         crate::ErrorBodyFormat,
                     >(&request, "GET, PUT, HEAD")
+                }),
+        )
+        .route(
+            "/dogs/{id}/walks",
+            axum::routing::post(log_walk::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
@@ -101,7 +110,8 @@ async fn handle_get_dog<A: KennelApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::GetDogRequest { id };
@@ -151,7 +161,8 @@ async fn handle_get_photo_base64<A: KennelApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::GetPhotoBase64Request { id };
@@ -208,10 +219,67 @@ async fn handle_put_photo<A: KennelApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::PutPhotoRequest { id, body };
     let response = shared.api.put_photo(context, request).await?;
     response.into_http()
+}
+
+/// `POST /dogs/{id}/walks` (`logWalk`).
+async fn log_walk<A: KennelApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_log_walk(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "logWalk")
+}
+
+/// Reads and checks a request to `logWalk`, calls [`KennelApi::log_walk`], encodes its answer.
+async fn handle_log_walk<A: KennelApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "logWalk";
+    let principal = security::authenticate_kennel_key(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let media_type = negotiation::negotiate(&parts.headers, &["*/*"])?;
+    let mut report = Report::new();
+    let id: Option<String> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "id",
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(id) = id else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::LogWalkRequest { id };
+    let response = shared.api.log_walk(context, request).await?;
+    response.into_http(media_type)
 }

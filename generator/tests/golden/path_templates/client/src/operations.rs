@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style};
+use openapi_runtime::client::{Call, Envelope, PathStyle, Response, Scheme, Style};
 use crate::Client;
 
 impl Client {
@@ -414,6 +414,77 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `getStyled` operation.
+    ///
+    /// `GET /styles/{label}/{labels}/v{versions}/{matrix}/{matrices}/{pairs}` (operation `getStyled`).
+    ///
+    /// # Arguments
+    ///
+    /// - `label` (the `label` path parameter).
+    /// - `labels` (the `labels` path parameter).
+    /// - `versions` (the `versions` path parameter).
+    /// - `matrix` (the `matrix` path parameter).
+    /// - `matrices` (the `matrices` path parameter).
+    /// - `pairs` (the `pairs` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Which operation the request reached, with its path parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn get_styled(
+        &self,
+        label: &str,
+        labels: &[String],
+        versions: &[i64],
+        matrix: &str,
+        matrices: &[String],
+        pairs: &[i64],
+    ) -> Result<crate::models::Match, crate::Error> {
+        self.get_styled_with_response(label, labels, versions, matrix, matrices, pairs)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::get_styled`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetStyledHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_styled`].
+    pub async fn get_styled_with_response(
+        &self,
+        label: &str,
+        labels: &[String],
+        versions: &[i64],
+        matrix: &str,
+        matrices: &[String],
+        pairs: &[i64],
+    ) -> Result<Response<crate::models::Match, GetStyledHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "getStyled",
+            reqwest::Method::GET,
+            "/styles/{label}/{labels}/v{versions}/{matrix}/{matrices}/{pairs}",
+            SECURITY,
+        );
+        __call.path_param_styled("label", label, PathStyle::Label, false);
+        __call.path_param_styled("labels", labels, PathStyle::Label, true);
+        __call.path_param_styled("versions", versions, PathStyle::Label, false);
+        __call.path_param_styled("matrix", matrix, PathStyle::Matrix, false);
+        __call.path_param_styled("matrices", matrices, PathStyle::Matrix, true);
+        __call.path_param_styled("pairs", pairs, PathStyle::Matrix, false);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Match>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetStyledHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// The `searchPhotos` operation.
     ///
     /// `GET /rest?method=photos.search` (operation `searchPhotos`).
@@ -729,6 +800,9 @@ pub type CompareRefsHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::get_profile`](crate::Client::get_profile) declare, as [`Client::get_profile_with_response`](crate::Client::get_profile_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type GetProfileHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::get_styled`](crate::Client::get_styled) declare, as [`Client::get_styled_with_response`](crate::Client::get_styled_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetStyledHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::search_photos`](crate::Client::search_photos): none by default.
 ///

@@ -5,7 +5,7 @@
 //!
 //! Generated from `tests/fixtures/path_templates.yaml`: one module per API area, every type re-exported here. Each type (de)serialises with the document's wire names and checks its constraints with [`validation`].
 //!
-//! Path templates axum cannot route as they are: fixed text after a parameter, several parameters in one segment, and two templates that come to the same route; and keys with a query string or fragment in them, whose pairs tell apart the operations on one path.
+//! Path templates axum cannot route as they are: fixed text after a parameter, several parameters in one segment, and two templates that come to the same route; and keys with a query string or fragment in them, whose pairs tell apart the operations on one path; path parameters in `label` and `matrix` style.
 
 #[rustfmt::skip]
 pub mod common;

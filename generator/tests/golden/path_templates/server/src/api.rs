@@ -24,7 +24,7 @@ pub struct RequestContext {
 
 /// The Archive API (version 1): one method per operation.
 ///
-/// Path templates axum cannot route as they are: fixed text after a parameter, several parameters in one segment, and two templates that come to the same route; and keys with a query string or fragment in them, whose pairs tell apart the operations on one path.
+/// Path templates axum cannot route as they are: fixed text after a parameter, several parameters in one segment, and two templates that come to the same route; and keys with a query string or fragment in them, whose pairs tell apart the operations on one path; path parameters in `label` and `matrix` style.
 ///
 /// Serve an implementation with [`router`](crate::routes::router). Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked the operation's parameters and body: a method sees only valid input. It answers with its operation's response enum, or with an [`ApiError`], which the router renders in the document's error format.
 ///
@@ -99,6 +99,16 @@ pub trait ArchiveApi: Send + Sync + 'static {
         request: GetProfileRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::GetProfileResponse, ApiError>,
+    > + Send;
+    /// The `getStyled` operation.
+    ///
+    /// `GET /styles/{label}/{labels}/v{versions}/{matrix}/{matrices}/{pairs}` (`getStyled`)
+    fn get_styled(
+        &self,
+        context: RequestContext,
+        request: GetStyledRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetStyledResponse, ApiError>,
     > + Send;
     /// The `searchPhotos` operation.
     ///
@@ -229,6 +239,25 @@ pub struct GetProfileRequest {
     pub media_type_extension: models::GetProfileMediaTypeExtension,
     /// The `id` path parameter.
     pub id: String,
+}
+
+/// The parameters and body of [`ArchiveApi::get_styled`]: `GET /styles/{label}/{labels}/v{versions}/{matrix}/{matrices}/{pairs}` (`getStyled`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetStyledRequest {
+    /// The `label` path parameter.
+    pub label: String,
+    /// The `labels` path parameter.
+    pub labels: Vec<String>,
+    /// The `versions` path parameter.
+    pub versions: Vec<i64>,
+    /// The `matrix` path parameter.
+    pub matrix: String,
+    /// The `matrices` path parameter.
+    pub matrices: Vec<String>,
+    /// The `pairs` path parameter.
+    pub pairs: Vec<i64>,
 }
 
 /// The parameters and body of [`ArchiveApi::search_photos`]: `GET /rest?method=photos.search` (`searchPhotos`).

@@ -283,6 +283,45 @@ impl GetProfileResponse {
     }
 }
 
+/// The responses of [`ArchiveApi::get_styled`](crate::api::ArchiveApi::get_styled): `GET /styles/{label}/{labels}/v{versions}/{matrix}/{matrices}/{pairs}` (`getStyled`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetStyledResponse {
+    /// 200: Which operation the request reached, with its path parameters.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Match,
+    },
+}
+
+impl GetStyledResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
 /// The responses of [`ArchiveApi::search_photos`](crate::api::ArchiveApi::search_photos): `GET /rest?method=photos.search` (`searchPhotos`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SearchPhotosResponse {

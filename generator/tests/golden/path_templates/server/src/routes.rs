@@ -101,6 +101,15 @@ pub fn router_with<A: ArchiveApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/styles/{label}/{labels}/v{versions}/{matrix}/{matrices}/{pairs}",
+            axum::routing::get(get_styled::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
             "/rest",
             axum::routing::get(|state: State<Arc<Shared<A>>>, request: Request| async move {
                     if params::query_carries(
@@ -567,6 +576,128 @@ async fn handle_get_profile<A: ArchiveApi>(
         id,
     };
     let response = shared.api.get_profile(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /styles/{label}/{labels}/v{versions}/{matrix}/{matrices}/{pairs}` (`getStyled`).
+async fn get_styled<A: ArchiveApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_get_styled(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getStyled")
+}
+
+/// Reads and checks a request to `getStyled`, calls [`ArchiveApi::get_styled`], encodes its answer.
+async fn handle_get_styled<A: ArchiveApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getStyled";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let label: Option<String> = params::path_styled(
+        parts.uri.path(),
+        2,
+        (&["", ""], 0),
+        params::PathStyle::Label,
+        "label",
+        &mut report,
+    );
+    let labels: Option<Vec<String>> = params::path_styled_list(
+        parts.uri.path(),
+        3,
+        (&["", ""], 0),
+        (params::PathStyle::Label, true),
+        "labels",
+        &mut report,
+    );
+    let versions: Option<Vec<i64>> = params::path_styled_list(
+        parts.uri.path(),
+        4,
+        (&["v", ""], 0),
+        (params::PathStyle::Label, false),
+        "versions",
+        &mut report,
+    );
+    let matrix: Option<String> = params::path_styled(
+        parts.uri.path(),
+        5,
+        (&["", ""], 0),
+        params::PathStyle::Matrix,
+        "matrix",
+        &mut report,
+    );
+    let matrices: Option<Vec<String>> = params::path_styled_list(
+        parts.uri.path(),
+        6,
+        (&["", ""], 0),
+        (params::PathStyle::Matrix, true),
+        "matrices",
+        &mut report,
+    );
+    let pairs: Option<Vec<i64>> = params::path_styled_list(
+        parts.uri.path(),
+        7,
+        (&["", ""], 0),
+        (params::PathStyle::Matrix, false),
+        "pairs",
+        &mut report,
+    );
+    if let Some(value) = &pairs {
+        let report = &mut report;
+        let path = &mut Path::new("pairs");
+        path.push_key("pairs");
+        for (index, item) in value.iter().enumerate() {
+            path.push_index(index);
+            {
+                let number = *item as f64;
+                models::validation::check_range(
+                    number,
+                    Some((1.0, false)),
+                    None,
+                    None,
+                    path,
+                    report,
+                );
+            }
+            path.pop();
+        }
+    }
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let (
+        Some(label),
+        Some(labels),
+        Some(versions),
+        Some(matrix),
+        Some(matrices),
+        Some(pairs),
+    ) = (label, labels, versions, matrix, matrices, pairs) else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::GetStyledRequest {
+        label,
+        labels,
+        versions,
+        matrix,
+        matrices,
+        pairs,
+    };
+    let response = shared.api.get_styled(context, request).await?;
     response.into_http(media_type)
 }
 
