@@ -1,6 +1,6 @@
 //! An OpenAPI 3.1 document's types, as a user reads and writes them.
 
-use fixture_openapi_3_1_models::{Dog, DogChip, DogKind, Photo, validation};
+use fixture_openapi_3_1_models::{Dog, DogChip, DogKind, Kitten, Pet, Photo, Puppy, validation};
 use serde_json::json;
 
 #[test]
@@ -45,7 +45,10 @@ fn the_3_1_constraints_are_checked() {
     assert!(!decoded.kind.is_known());
     let report = validation::check_json::<Dog>(&cat, "body");
     assert!(
-        report.problems().iter().any(|p| p.property.ends_with("kind")),
+        report
+            .problems()
+            .iter()
+            .any(|p| p.property.ends_with("kind")),
         "{:?}",
         report.problems()
     );
@@ -56,4 +59,28 @@ fn base64_content_is_bytes_in_json() {
     let photo: Photo =
         serde_json::from_value(json!({"data": "aGk=", "mediaType": "image/png"})).unwrap();
     assert_eq!(serde_json::to_value(&photo).unwrap()["data"], json!("aGk="));
+}
+
+/// Pydantic's tagged union: the tag has a default, so the alternatives do
+/// not require it, but the union writes it, or no reader could tell them
+/// apart; a tag the value has is kept.
+#[test]
+fn a_tagged_union_writes_its_tag_where_the_alternative_leaves_it_out() {
+    let puppy = Pet::Puppy(Puppy::new("Bo"));
+    let written = serde_json::to_value(&puppy).unwrap();
+    assert_eq!(written, json!({"species": "puppy", "name": "Bo"}));
+    let read = serde_json::from_value::<Pet>(written).unwrap();
+    let tagged = Puppy::new("Bo").with_species(fixture_openapi_3_1_models::PuppySpecies::Puppy);
+    assert_eq!(read, Pet::Puppy(tagged));
+    let kitten: Pet = serde_json::from_value(json!({"species": "kitten", "name": "Mi"})).unwrap();
+    assert_eq!(
+        kitten,
+        Pet::Kitten(
+            Kitten::new("Mi").with_species(fixture_openapi_3_1_models::KittenSpecies::Kitten)
+        )
+    );
+    assert_eq!(
+        serde_json::to_value(&kitten).unwrap(),
+        json!({"species": "kitten", "name": "Mi"})
+    );
 }

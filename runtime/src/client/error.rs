@@ -383,11 +383,18 @@ impl Summary {
                 .find_map(|p| value.pointer(p).and_then(Value::as_str))
                 .map(str::to_owned)
         };
-        let problems = ["/error/errors", "/errors", "/error/details", "/details"]
-            .iter()
-            .find_map(|p| value.pointer(p).and_then(Value::as_array))
-            .map(|items| items.iter().filter_map(problem).collect())
-            .unwrap_or_default();
+        // `/detail` last: FastAPI's 422 lists its problems there.
+        let problems = [
+            "/error/errors",
+            "/errors",
+            "/error/details",
+            "/details",
+            "/detail",
+        ]
+        .iter()
+        .find_map(|p| value.pointer(p).and_then(Value::as_array))
+        .map(|items| items.iter().filter_map(problem).collect())
+        .unwrap_or_default();
         Summary {
             message: text(&[
                 "/error/message",
@@ -419,11 +426,52 @@ fn problem(item: &Value) -> Option<FieldProblem> {
             _ => None,
         })
     };
+    let property = text(&["property", "field", "name", "path", "pointer"])
+        .or_else(|| {
+            object
+                .get("loc")
+                .and_then(Value::as_array)
+                .map(|loc| location(loc))
+        })
+        .unwrap_or_default();
     Some(FieldProblem {
-        property: text(&["property", "field", "name", "path", "pointer"]).unwrap_or_default(),
-        message: text(&["message", "detail", "description", "reason"])?,
+        property,
+        message: text(&["message", "detail", "description", "reason", "msg"])?,
         code: text(&["errorCode", "code", "type"]),
     })
+}
+
+/// A problem's place as FastAPI gives it, `["body", "lines", 0, "sku"]`, as
+/// a path: `lines[0].sku`. Where in the request comes first: a body's
+/// path goes without it, a parameter is named alone (`["query", "limit"]`:
+/// `limit`), as the generated server stubs name them.
+fn location(loc: &[Value]) -> String {
+    let rest = match loc {
+        [Value::String(place), rest @ ..]
+            if !rest.is_empty()
+                && matches!(
+                    place.as_str(),
+                    "body" | "query" | "path" | "header" | "cookie"
+                ) =>
+        {
+            rest
+        }
+        all => all,
+    };
+    let mut path = String::new();
+    for part in rest {
+        match part {
+            Value::Number(index) => path.push_str(&format!("[{index}]")),
+            Value::String(key) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            _ => {}
+        }
+    }
+    path
 }
 
 /// The request id headers APIs commonly send.
@@ -546,6 +594,38 @@ mod tests {
         assert_eq!(api.message(), Some("No order 7."));
         assert_eq!(api.problems()[0].message, "gone");
         assert_eq!(api.request_id(), None);
+    }
+
+    /// FastAPI's 422: `detail` is the list of problems, each placed by `loc`.
+    #[test]
+    fn a_fastapi_validation_error_gives_its_problems_by_place() {
+        let body = br#"{"detail":[
+            {"type":"greater_than_equal","loc":["query","limit"],"msg":"Input should be greater than or equal to 1","input":"0"},
+            {"type":"missing","loc":["body","lines",0,"sku"],"msg":"Field required"},
+            {"type":"missing","loc":["body"],"msg":"Field required"}]}"#;
+        let error = Error::<Value>::from_answer(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &HeaderMap::new(),
+            Bytes::from_static(body),
+        );
+        let api = error.api_error().expect("any JSON is a Value");
+        let problems: Vec<(&str, &str, Option<&str>)> = api
+            .problems()
+            .iter()
+            .map(|p| (p.property.as_str(), p.message.as_str(), p.code.as_deref()))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                (
+                    "limit",
+                    "Input should be greater than or equal to 1",
+                    Some("greater_than_equal")
+                ),
+                ("lines[0].sku", "Field required", Some("missing")),
+                ("body", "Field required", Some("missing")),
+            ]
+        );
     }
 
     #[test]

@@ -320,6 +320,29 @@ where
     <Option<T> as serde::Deserialize>::deserialize(deserializer)
 }
 
+/// Serialises `value`, an alternative of a union that `property` tells
+/// apart, with `property` set to `tag` where the value leaves it out (an
+/// optional discriminator with a default, as Pydantic writes one): without
+/// it, no reader could tell which alternative the value is.
+pub fn serialize_tagged<S, T>(
+    value: &T,
+    property: &str,
+    tag: &str,
+    serializer: S,
+) -> Result<S::Ok, S::Error>
+where
+    S: serde::Serializer,
+    T: serde::Serialize + ?Sized,
+{
+    let mut json = serde_json::to_value(value).map_err(serde::ser::Error::custom)?;
+    if let Value::Object(object) = &mut json {
+        object
+            .entry(property)
+            .or_insert_with(|| Value::String(tag.to_owned()));
+    }
+    serde::Serialize::serialize(&json, serializer)
+}
+
 /// The object `value` is, or a problem if it is not one.
 pub fn expect_object<'v>(
     value: &'v Value,
@@ -907,6 +930,37 @@ pub fn check_enum_value(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tag is written where the value leaves it out, and never
+    /// replaces one the value has.
+    #[test]
+    fn a_union_alternative_is_written_with_its_tag() {
+        #[derive(serde::Serialize)]
+        struct Dog {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            kind: Option<&'static str>,
+            name: &'static str,
+        }
+        let write = |dog: &Dog| {
+            serialize_tagged(dog, "kind", "dog", serde_json::value::Serializer).unwrap()
+        };
+        let rex = Dog {
+            kind: None,
+            name: "Rex",
+        };
+        assert_eq!(
+            write(&rex),
+            serde_json::json!({"kind": "dog", "name": "Rex"})
+        );
+        let puppy = Dog {
+            kind: Some("puppy"),
+            name: "Bo",
+        };
+        assert_eq!(
+            write(&puppy),
+            serde_json::json!({"kind": "puppy", "name": "Bo"})
+        );
+    }
 
     /// A schema as a models crate writes it: `{ sku (1..=8 chars), quantity (≥ 1) }`,
     /// both required, nothing else allowed.

@@ -225,10 +225,10 @@ fn field_tokens(cx: &CheckContext<'_>, field: &Field, strict: bool) -> TokenStre
     }
     if let Some(default) = &field.default {
         let extra = format!("Defaults to `{default}` when absent.");
-        docs.description = Some(format!(
-            "{}\n\n{extra}",
-            docs.description.unwrap_or_default()
-        ));
+        docs.description = Some(match docs.description {
+            Some(text) if !text.trim().is_empty() => format!("{text}\n\n{extra}"),
+            _ => extra,
+        });
     }
     doc_lines.push(docs::doc_attrs(&docs, ""));
     let mut serde_args = Vec::new();
@@ -654,6 +654,7 @@ fn union_items(
             TokenStream::new()
         },
     );
+    let mut serialize_impl = None;
     let (derive_deserialize, deserialize_impl, json_walk) = match &u.tagging {
         Tagging::Untagged => {
             let attempts = u.variants.iter().map(|v| {
@@ -701,6 +702,27 @@ fn union_items(
                 let ty = cx.types.ty(&v.shape.ty);
                 quote!(#(Some(#values))|* => <#ty as #runtime::ValidateJson>::validate_json(value, path, report),)
             });
+            // An alternative that may leave its tag out (an optional
+            // discriminator with a default, as Pydantic writes one) is
+            // written with it, or no reader could tell which it is.
+            if u.variants.iter().any(|v| !requires(cx, &v.shape, property)) {
+                let arms = u.variants.iter().filter_map(|v| {
+                    let ident = format_ident!("{}", v.name);
+                    let tag = v.tag_values.first()?;
+                    Some(quote! {
+                        Self::#ident(value) => #runtime::serialize_tagged(value, #property, #tag, serializer),
+                    })
+                });
+                serialize_impl = Some(quote! {
+                    impl serde::Serialize for #name {
+                        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                            match self {
+                                #(#arms)*
+                            }
+                        }
+                    }
+                });
+            }
             let unknown = format!("must be one of: {expected_text}");
             let unknown_tag = format!(
                 "unknown `{}` value `{{other}}`; expected one of: {}",
@@ -742,14 +764,22 @@ fn union_items(
         .iter()
         .any(|v| matches!(v.shape.ty, Ty::Named(_)) && !v.boxed);
     let large = may_be_large.then(|| quote!(#[allow(clippy::large_enum_variant)]));
+    let derives = match &serialize_impl {
+        None => quote! {
+            #[derive(Debug, Clone, PartialEq, serde::Serialize, #derive_deserialize)]
+            #[serde(untagged)]
+        },
+        Some(_) => quote!(#[derive(Debug, Clone, PartialEq)]),
+    };
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, #derive_deserialize)]
-        #[serde(untagged)]
+        #derives
         #large
         pub enum #name {
             #(#variants)*
         }
+
+        #serialize_impl
 
         #deserialize_impl
 
@@ -760,6 +790,18 @@ fn union_items(
                 #json_walk
             }
         }
+    }
+}
+
+/// Whether every value of `shape` has the property `wire`: an object type
+/// that declares it required.
+fn requires(cx: &CheckContext<'_>, shape: &Shape, wire: &str) -> bool {
+    let Ty::Named(name) = &shape.ty else {
+        return false;
+    };
+    match cx.api.type_named(name).map(|def| &def.kind) {
+        Some(TypeKind::Struct(def)) => def.fields.iter().any(|f| f.wire == wire && f.required),
+        _ => false,
     }
 }
 

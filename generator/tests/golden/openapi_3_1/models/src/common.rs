@@ -786,6 +786,127 @@ impl validation::ValidateJson for DogTallyItem {
     }
 }
 
+/// The `Kitten` schema.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Kitten {
+    /// The `species` property.
+    ///
+    /// Defaults to `"kitten"` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub species: Option<KittenSpecies>,
+    /// The `name` property.
+    pub name: String,
+}
+
+impl Kitten {
+    /// The `Kitten` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            species: None,
+            name: name.into(),
+        }
+    }
+    /// Sets `species` (the `species` property).
+    #[must_use]
+    pub fn with_species(mut self, species: KittenSpecies) -> Self {
+        self.species = Some(species);
+        self
+    }
+}
+
+impl validation::Validate for Kitten {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for Kitten {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(object, &["name"], path, report);
+        validation::property::<
+            KittenSpecies,
+        >(object, "species", Null::Allowed, path, report);
+        validation::property::<String>(object, "name", Null::Refused, path, report);
+    }
+}
+
+/// Defined inline at `#/components/schemas/Kitten/properties/species`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[non_exhaustive]
+pub enum KittenSpecies {
+    /// `kitten`
+    #[serde(rename = "kitten")]
+    Kitten,
+}
+
+impl KittenSpecies {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 1] = [Self::Kitten];
+    /// Every value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["kitten"];
+    /// The value as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Kitten => "kitten",
+        }
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "kitten" => Some(Self::Kitten),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for KittenSpecies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for KittenSpecies {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl validation::Validate for KittenSpecies {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for KittenSpecies {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
 /// A dog's nickname.
 pub type Nickname = Option<DogNickname>;
 
@@ -857,6 +978,97 @@ impl validation::ValidateJson for Owner {
                 }
             }
             path.pop();
+        }
+    }
+}
+
+/// The `Pet` schema.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Pet {
+    /// A [`Puppy`].
+    Puppy(Puppy),
+    /// A [`Kitten`].
+    Kitten(Kitten),
+}
+
+impl serde::Serialize for Pet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Puppy(value) => {
+                validation::serialize_tagged(value, "species", "puppy", serializer)
+            }
+            Self::Kitten(value) => {
+                validation::serialize_tagged(value, "species", "kitten", serializer)
+            }
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Pet {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("species")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("puppy") => {
+                serde_json::from_value(value)
+                    .map(Self::Puppy)
+                    .map_err(serde::de::Error::custom)
+            }
+            Some("kitten") => {
+                serde_json::from_value(value)
+                    .map(Self::Kitten)
+                    .map_err(serde::de::Error::custom)
+            }
+            Some(other) => {
+                Err(
+                    serde::de::Error::custom(
+                        format_args!(
+                            "unknown `species` value `{other}`; expected one of: puppy, kitten"
+                        ),
+                    ),
+                )
+            }
+            None => Err(serde::de::Error::missing_field("species")),
+        }
+    }
+}
+
+impl validation::Validate for Pet {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for Pet {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        match object.get("species").and_then(serde_json::Value::as_str) {
+            Some("puppy") => {
+                <Puppy as validation::ValidateJson>::validate_json(value, path, report)
+            }
+            Some("kitten") => {
+                <Kitten as validation::ValidateJson>::validate_json(value, path, report)
+            }
+            Some(_) => {
+                report
+                    .push_child(
+                        path,
+                        "species",
+                        "must be one of: puppy, kitten",
+                        "InvalidEnumValue",
+                    )
+            }
+            None => report.push_child(path, "species", "is required", "Required"),
         }
     }
 }
@@ -1004,6 +1216,127 @@ impl validation::Validate for PhotoMediaType {
 }
 
 impl validation::ValidateJson for PhotoMediaType {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
+/// The `Puppy` schema.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Puppy {
+    /// Species
+    ///
+    /// Defaults to `"puppy"` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub species: Option<PuppySpecies>,
+    /// The `name` property.
+    pub name: String,
+}
+
+impl Puppy {
+    /// The `Puppy` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            species: None,
+            name: name.into(),
+        }
+    }
+    /// Sets `species` (the `species` property).
+    #[must_use]
+    pub fn with_species(mut self, species: PuppySpecies) -> Self {
+        self.species = Some(species);
+        self
+    }
+}
+
+impl validation::Validate for Puppy {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for Puppy {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(object, &["name"], path, report);
+        validation::property::<
+            PuppySpecies,
+        >(object, "species", Null::Allowed, path, report);
+        validation::property::<String>(object, "name", Null::Refused, path, report);
+    }
+}
+
+/// Species
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[non_exhaustive]
+pub enum PuppySpecies {
+    /// `puppy`
+    #[serde(rename = "puppy")]
+    Puppy,
+}
+
+impl PuppySpecies {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 1] = [Self::Puppy];
+    /// Every value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["puppy"];
+    /// The value as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Puppy => "puppy",
+        }
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "puppy" => Some(Self::Puppy),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for PuppySpecies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for PuppySpecies {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl validation::Validate for PuppySpecies {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for PuppySpecies {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
         path: &mut Path<'v>,
