@@ -97,6 +97,13 @@ pub fn field_name(raw: &str) -> String {
     }
 }
 
+/// `name` (a [`field_name`]) with `_suffix`, without the underscore that
+/// kept a keyword apart: `move_` and `with_response` give
+/// `move_with_response`, not `move__with_response`, which is not snake case.
+pub fn suffixed(name: &str, suffix: &str) -> String {
+    format!("{}_{suffix}", name.trim_end_matches('_'))
+}
+
 /// Spells out signs that would otherwise vanish (`+1` and `-1` must not both become `1`),
 /// and keeps only what can be part of an identifier.
 fn ident_base(raw: &str) -> String {
@@ -169,6 +176,14 @@ mod tests {
         assert_eq!(field_name("X-Tenant-Id"), "x_tenant_id");
         assert_eq!(field_name("2fa"), "n2fa");
         assert_eq!(field_name("$ref"), "ref_");
+    }
+
+    /// A name made from a keyword's escaped form stays snake case.
+    #[test]
+    fn a_suffix_replaces_a_keywords_escape() {
+        assert_eq!(suffixed("move_", "with_response"), "move_with_response");
+        assert_eq!(suffixed("type_", "credential"), "type_credential");
+        assert_eq!(suffixed("list_items", "stream"), "list_items_stream");
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::ir::{
     Ty, TypeKind, media_essence,
 };
 use crate::lower::MediaKind;
-use crate::lower::names::Namespace;
+use crate::lower::names::{Namespace, suffixed};
 
 /// Names the client's own types take; an operation's types never do.
 pub(super) const RESERVED_TYPES: &[&str] = &[
@@ -264,7 +264,7 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
         });
         let accept = accept(op);
         let response_fn =
-            format_ident!("{}", methods.claim(format!("{}_with_response", op.fn_name)));
+            format_ident!("{}", methods.claim(suffixed(&op.fn_name, "with_response")));
         let headers_ty =
             format_ident!("{}", type_names.claim(format!("{}Headers", op.type_prefix)));
         let headers = declared_headers(api, &types, &successes);
@@ -652,7 +652,7 @@ fn stream_plan(
         return None;
     }
     Some(StreamPlan {
-        fn_ident: format_ident!("{}", methods.claim(format!("{}_stream", plan.op.fn_name))),
+        fn_ident: format_ident!("{}", methods.claim(suffixed(&plan.op.fn_name, "stream"))),
         query_arg: format_ident!("{}", locals.claim("query".to_owned())),
         query_ty: rust_types_named(&query.name),
         item_ty: rust_types().shape(item),

@@ -8,7 +8,7 @@ use super::{Auth, Server, header_name};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{ParamLocation, SecurityScheme, SecuritySchemeKind};
-use crate::lower::names::{Namespace, field_name};
+use crate::lower::names::{Namespace, field_name, suffixed};
 use crate::parse::Pointer;
 
 /// The name of the check for `alternatives` (each a set of schemes that must
@@ -104,7 +104,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         .iter()
         .map(|name| {
             let scheme = scheme_named(name)?;
-            let ident = format_ident!("{}_credential", field_name(&scheme.rust_name));
+            let ident = format_ident!("{}", suffixed(&field_name(&scheme.rust_name), "credential"));
             let read = read_credential(server, scheme)?;
             let doc = format!(
                 " The `{}` credential of a request: {}.",
@@ -344,7 +344,7 @@ fn check_tokens<'s>(
         let mut presented = Vec::new();
         for scheme_name in schemes {
             let scheme = scheme_named(scheme_name)?;
-            let read = format_ident!("{}_credential", field_name(&scheme.rust_name));
+            let read = format_ident!("{}", suffixed(&field_name(&scheme.rust_name), "credential"));
             let local = format_ident!("{}", locals.claim(field_name(&scheme.rust_name)));
             let variant = format_ident!("{}", scheme.rust_name);
             reads.push(quote!(#read(parts)));

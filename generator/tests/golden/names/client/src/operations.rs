@@ -240,6 +240,49 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `Move` operation.
+    ///
+    /// `POST /resources/move` (operation `Move`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Moved.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn move_(&self) -> Result<(), crate::Error> {
+        self.move_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::move_`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`MoveHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::move_`].
+    pub async fn move_with_response(
+        &self,
+    ) -> Result<Response<(), MoveHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "X-Type-Key",
+                    prefix: None,
+                },
+            ],
+        ];
+        let __call = Call::new(
+            "Move",
+            reqwest::Method::POST,
+            "/resources/move",
+            SECURITY,
+        );
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), MoveHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_placeholders`](crate::Client::get_placeholders): none by default.
@@ -284,3 +327,6 @@ pub type StateHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::request`](crate::Client::request) declare, as [`Client::request_with_response`](crate::Client::request_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type RequestHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::move_`](crate::Client::move_) declare, as [`Client::move_with_response`](crate::Client::move_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type MoveHeaders = crate::NoHeaders;

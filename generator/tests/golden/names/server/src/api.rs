@@ -9,15 +9,20 @@
 use crate::error::ApiError;
 use crate::request_id::RequestId;
 use crate::responses;
+use crate::security::Credentials;
 
 /// What a method is told about a request besides its parameters and body: its id, the operation, who made it, the headers every operation takes, and the rest of the request's headers and extensions.
+///
+/// `P` is the principal, see [`principal`](Self::principal).
 #[derive(Debug)]
-pub struct RequestContext {
+pub struct RequestContext<P = ()> {
     /// The request's id: its `X-Request-Id` when that is sane, a new one otherwise.
     /// The response carries it in `X-Request-Id`, and error bodies in `instance` (as `urn:request-id:<id>`).
     pub request_id: RequestId,
     /// The `operationId` of the operation called.
     pub operation_id: &'static str,
+    /// Who made the request: what [`NamesApi::authenticate`] returned for operations that require authentication (`P` is the trait's `Principal`), `Option` of it where authentication is optional, `()` for operations without security.
+    pub principal: P,
     /// The request's headers.
     pub headers: http::HeaderMap,
     /// The request's extensions: what tower layers around the router attached to it.
@@ -30,12 +35,31 @@ pub struct RequestContext {
 ///
 /// No method has a default: when the document gains an operation, an implementation that lacks it no longer compiles.
 pub trait NamesApi: Send + Sync + 'static {
+    /// Who made a request: what [`authenticate`](Self::authenticate) makes of its
+    /// credentials. Operations that require authentication receive it in their
+    /// context's `principal`; operations where it is optional receive an `Option`.
+    type Principal: Send + Sync + 'static;
+    /// Checks the credentials of a request to an operation with security, before
+    /// its parameters and body are read, and returns who made it (or an
+    /// [`ApiError`], typically [`ApiError::unauthorized`] or
+    /// [`ApiError::forbidden`]). `credentials` holds the operation's id, the
+    /// value of each scheme presented, and the request's headers.
+    ///
+    /// It is not called when a request presents no credential: the router answers
+    /// that with 401 `InvalidCredential` itself (or, where authentication is
+    /// optional, calls the operation without a principal).
+    fn authenticate(
+        &self,
+        credentials: Credentials<'_>,
+    ) -> impl std::future::Future<Output = Result<Self::Principal, ApiError>> + Send;
     /// The `getPlaceholders` operation.
     ///
     /// `GET /placeholders/{baz}` (`getPlaceholders`)
+    ///
+    /// No authentication: the context's principal is `()`.
     fn get_placeholders(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: GetPlaceholdersRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::GetPlaceholdersResponse, ApiError>,
@@ -43,10 +67,12 @@ pub trait NamesApi: Send + Sync + 'static {
     /// The `FromLatest` operation.
     ///
     /// `GET /icons/latest` (`FromLatest`)
+    ///
+    /// No authentication: the context's principal is `()`.
     #[allow(clippy::wrong_self_convention)]
     fn from_latest(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: FromLatestRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::FromLatestResponse, ApiError>,
@@ -54,10 +80,12 @@ pub trait NamesApi: Send + Sync + 'static {
     /// The `intoFolder` operation.
     ///
     /// `POST /icons/latest` (`intoFolder`)
+    ///
+    /// No authentication: the context's principal is `()`.
     #[allow(clippy::wrong_self_convention)]
     fn into_folder(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: IntoFolderRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::IntoFolderResponse, ApiError>,
@@ -65,9 +93,11 @@ pub trait NamesApi: Send + Sync + 'static {
     /// The `settings` operation.
     ///
     /// `POST /settings` (`settings`)
+    ///
+    /// No authentication: the context's principal is `()`.
     fn settings(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: SettingsRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::SettingsResponse, ApiError>,
@@ -75,9 +105,11 @@ pub trait NamesApi: Send + Sync + 'static {
     /// The `state` operation.
     ///
     /// `GET /state?view=full` (`state`)
+    ///
+    /// No authentication: the context's principal is `()`.
     fn state(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: StateRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::StateResponse, ApiError>,
@@ -85,12 +117,24 @@ pub trait NamesApi: Send + Sync + 'static {
     /// The `request` operation.
     ///
     /// `GET /state?view=short` (`request`)
+    ///
+    /// No authentication: the context's principal is `()`.
     fn request(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: RequestRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::RequestResponse, ApiError>,
+    > + Send;
+    /// The `Move` operation.
+    ///
+    /// `POST /resources/move` (`Move`)
+    fn move_(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: MoveRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::MoveResponse, ApiError>,
     > + Send;
 }
 
@@ -136,3 +180,9 @@ pub struct StateRequest {}
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestRequest {}
+
+/// The parameters and body of [`NamesApi::move_`]: `POST /resources/move` (`Move`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MoveRequest {}

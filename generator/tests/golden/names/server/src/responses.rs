@@ -163,3 +163,26 @@ impl RequestResponse {
         }
     }
 }
+
+/// The responses of [`NamesApi::move_`](crate::api::NamesApi::move_): `POST /resources/move` (`Move`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum MoveResponse {
+    /// 204: Moved.
+    NoContent,
+}
+
+impl MoveResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}

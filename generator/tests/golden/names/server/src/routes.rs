@@ -22,7 +22,7 @@ use crate::error::ApiError;
 use crate::models::validation::Report;
 use crate::request_id::RequestId;
 use crate::settings::Settings;
-use crate::{negotiation, params, respond};
+use crate::{negotiation, params, respond, security};
 
 /// Serves `api`, an implementation of [`NamesApi`], with the default [`Settings`].
 ///
@@ -87,6 +87,15 @@ pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
                     respond::method_not_allowed::<
                         crate::ErrorBodyFormat,
                     >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/resources/move",
+            axum::routing::post(move_::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
@@ -154,7 +163,8 @@ async fn handle_get_placeholders<A: NamesApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::GetPlaceholdersRequest {
@@ -190,7 +200,8 @@ async fn handle_from_latest<A: NamesApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::FromLatestRequest {};
@@ -222,7 +233,8 @@ async fn handle_into_folder<A: NamesApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::IntoFolderRequest {};
@@ -254,7 +266,8 @@ async fn handle_settings<A: NamesApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::SettingsRequest {};
@@ -286,7 +299,8 @@ async fn handle_state<A: NamesApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::StateRequest {};
@@ -318,10 +332,51 @@ async fn handle_request<A: NamesApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::RequestRequest {};
     let response = shared.api.request(context, request).await?;
+    response.into_http()
+}
+
+/// `POST /resources/move` (`Move`).
+async fn move_<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_move_(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "Move")
+}
+
+/// Reads and checks a request to `Move`, calls [`NamesApi::move_`], encodes its answer.
+async fn handle_move_<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "Move";
+    let principal = security::authenticate_type_(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::MoveRequest {};
+    let response = shared.api.move_(context, request).await?;
     response.into_http()
 }
