@@ -31,7 +31,7 @@ use super::templates::{CargoToml, Dependency, OperationRow, ServerReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::error::{Error, Result};
 use crate::ir::{BodyKind, Operation, ParamLocation, Parameter, Response, Ty};
-use crate::lower::names::type_name;
+use crate::lower::names::{Namespace, type_name};
 use crate::parse::Pointer;
 
 /// The modules of the runtime's server feature, re-exported by name so that
@@ -148,6 +148,9 @@ pub(crate) enum Auth {
 /// One operation, as the server sees it.
 pub(crate) struct Op<'a> {
     pub op: &'a Operation,
+    /// The name of the function that reads its request and calls the
+    /// implementation (`handle_list`).
+    pub handle: String,
     /// Its parameters other than the common headers.
     pub params: Vec<&'a Parameter>,
     /// The responses its method answers with (all but the error responses
@@ -215,6 +218,15 @@ impl<'a> Server<'a> {
         // paths differing in parameter names only: a document mistake, noted
         // by `lower`) could never be reached: the server stubs serve the first.
         let repeats = crate::ir::repeats_a_route(&api.operations);
+        // Each route's function is the operation's name; the function that
+        // reads its request gets `handle_` before it, unless another
+        // operation is named that (`list` beside `handleList`).
+        let route_fns: Vec<&str> = api
+            .operations
+            .iter()
+            .map(|op| op.fn_name.as_str())
+            .collect();
+        let mut fns = Namespace::with_reserved(&route_fns);
         let ops = api
             .operations
             .iter()
@@ -248,6 +260,7 @@ impl<'a> Server<'a> {
                 };
                 Op {
                     op,
+                    handle: fns.claim(format!("handle_{}", op.fn_name)),
                     params: op.params.iter().filter(|p| !is_common(p)).collect(),
                     variants,
                     offered,

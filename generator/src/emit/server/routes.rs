@@ -372,7 +372,7 @@ fn shared_route_handlers(ops: &[&Op<'_>]) -> Vec<(Method, TokenStream)> {
 fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     let trait_name = &server.trait_name;
     let name = op.fn_name();
-    let handle = format_ident!("handle_{}", op.op.fn_name);
+    let handle = format_ident!("{}", op.handle);
     let id = &op.op.id;
     let mut locals = Namespace::with_reserved(LOCALS);
     let mut steps = Vec::new();

@@ -283,6 +283,42 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `handleSettings` operation.
+    ///
+    /// `POST /settings/handle` (operation `handleSettings`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Handled.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn handle_settings(&self) -> Result<(), crate::Error> {
+        self.handle_settings_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::handle_settings`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`HandleSettingsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::handle_settings`].
+    pub async fn handle_settings_with_response(
+        &self,
+    ) -> Result<Response<(), HandleSettingsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let __call = Call::new(
+            "handleSettings",
+            reqwest::Method::POST,
+            "/settings/handle",
+            SECURITY,
+        );
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), HandleSettingsHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_placeholders`](crate::Client::get_placeholders): none by default.
@@ -330,3 +366,6 @@ pub type RequestHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::move_`](crate::Client::move_) declare, as [`Client::move_with_response`](crate::Client::move_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type MoveHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::handle_settings`](crate::Client::handle_settings) declare, as [`Client::handle_settings_with_response`](crate::Client::handle_settings_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type HandleSettingsHeaders = crate::NoHeaders;

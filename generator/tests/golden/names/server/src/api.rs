@@ -136,6 +136,18 @@ pub trait NamesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::MoveResponse, ApiError>,
     > + Send;
+    /// The `handleSettings` operation.
+    ///
+    /// `POST /settings/handle` (`handleSettings`)
+    ///
+    /// No authentication: the context's principal is `()`.
+    fn handle_settings(
+        &self,
+        context: RequestContext<()>,
+        request: HandleSettingsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::HandleSettingsResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`NamesApi::get_placeholders`]: `GET /placeholders/{baz}` (`getPlaceholders`).
@@ -186,3 +198,9 @@ pub struct RequestRequest {}
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MoveRequest {}
+
+/// The parameters and body of [`NamesApi::handle_settings`]: `POST /settings/handle` (`handleSettings`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HandleSettingsRequest {}

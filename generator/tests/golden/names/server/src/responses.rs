@@ -186,3 +186,26 @@ impl MoveResponse {
         }
     }
 }
+
+/// The responses of [`NamesApi::handle_settings`](crate::api::NamesApi::handle_settings): `POST /settings/handle` (`handleSettings`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HandleSettingsResponse {
+    /// 204: Handled.
+    NoContent,
+}
+
+impl HandleSettingsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}

@@ -98,6 +98,15 @@ pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
                     >(&request, "POST")
                 }),
         )
+        .route(
+            "/settings/handle",
+            axum::routing::post(handle_settings::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -249,14 +258,14 @@ async fn settings<A: NamesApi>(
 ) -> Response {
     let (parts, body) = request.into_parts();
     let request_id = RequestId::from_headers(&parts.headers);
-    let outcome = AssertUnwindSafe(handle_settings(&shared, parts, body, &request_id))
+    let outcome = AssertUnwindSafe(handle_settings2(&shared, parts, body, &request_id))
         .catch_unwind()
         .await;
     respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "settings")
 }
 
 /// Reads and checks a request to `settings`, calls [`NamesApi::settings`], encodes its answer.
-async fn handle_settings<A: NamesApi>(
+async fn handle_settings2<A: NamesApi>(
     shared: &Shared<A>,
     parts: Parts,
     _: Body,
@@ -378,5 +387,40 @@ async fn handle_move_<A: NamesApi>(
     };
     let request = api::MoveRequest {};
     let response = shared.api.move_(context, request).await?;
+    response.into_http()
+}
+
+/// `POST /settings/handle` (`handleSettings`).
+async fn handle_settings<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_handle_settings(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "handleSettings")
+}
+
+/// Reads and checks a request to `handleSettings`, calls [`NamesApi::handle_settings`], encodes its answer.
+async fn handle_handle_settings<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "handleSettings";
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal: (),
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::HandleSettingsRequest {};
+    let response = shared.api.handle_settings(context, request).await?;
     response.into_http()
 }
