@@ -211,11 +211,18 @@ impl UsedDeps {
 /// The three-crate layout keeps such an area's name.
 pub(crate) fn modules(api: &Api, inline: bool) -> BTreeMap<String, Vec<&TypeDef>> {
     // `main` and `lib` name crate roots: a module of either name is
-    // refused (`special_module_name`).
+    // refused (`special_module_name`). The tools' attribute namespaces
+    // (`#[diagnostic::…]`, `#[rustfmt::skip]`) make a re-export of a module
+    // of their name ambiguous (Azure's `Diagnostic` tag).
     let reserved = [
         "validation",
         "main",
         "lib",
+        "diagnostic",
+        "rustfmt",
+        "clippy",
+        "miri",
+        "rust_analyzer",
         "dynamic_query",
         "queries",
         "params",

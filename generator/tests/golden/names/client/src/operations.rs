@@ -319,6 +319,46 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `getProbe` operation.
+    ///
+    /// `GET /probes` (operation `getProbe`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The probe.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn get_probe(&self) -> Result<crate::models::Probe, crate::Error> {
+        self.get_probe_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::get_probe`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetProbeHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_probe`].
+    pub async fn get_probe_with_response(
+        &self,
+    ) -> Result<Response<crate::models::Probe, GetProbeHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "getProbe",
+            reqwest::Method::GET,
+            "/probes",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Probe>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetProbeHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_placeholders`](crate::Client::get_placeholders): none by default.
@@ -369,3 +409,6 @@ pub type MoveHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::handle_settings`](crate::Client::handle_settings) declare, as [`Client::handle_settings_with_response`](crate::Client::handle_settings_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type HandleSettingsHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::get_probe`](crate::Client::get_probe) declare, as [`Client::get_probe_with_response`](crate::Client::get_probe_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetProbeHeaders = crate::NoHeaders;

@@ -8,12 +8,15 @@
 #[rustfmt::skip]
 pub mod common;
 #[rustfmt::skip]
+pub mod diagnostic2;
+#[rustfmt::skip]
 pub mod main2;
 
 /// Validation: the checks every type implements, the report of problems, decoding.
 pub use openapi_runtime::models::validation;
 
 pub use common::*;
+pub use diagnostic2::*;
 pub use main2::*;
 
 /// The `serde_json` crate the models use, so that dependants name the same version.

@@ -148,6 +148,18 @@ pub trait NamesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::HandleSettingsResponse, ApiError>,
     > + Send;
+    /// The `getProbe` operation.
+    ///
+    /// `GET /probes` (`getProbe`)
+    ///
+    /// No authentication: the context's principal is `()`.
+    fn get_probe(
+        &self,
+        context: RequestContext<()>,
+        request: GetProbeRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetProbeResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`NamesApi::get_placeholders`]: `GET /placeholders/{baz}` (`getPlaceholders`).
@@ -204,3 +216,9 @@ pub struct MoveRequest {}
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct HandleSettingsRequest {}
+
+/// The parameters and body of [`NamesApi::get_probe`]: `GET /probes` (`getProbe`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GetProbeRequest {}

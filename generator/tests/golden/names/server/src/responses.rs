@@ -209,3 +209,42 @@ impl HandleSettingsResponse {
         }
     }
 }
+
+/// The responses of [`NamesApi::get_probe`](crate::api::NamesApi::get_probe): `GET /probes` (`getProbe`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetProbeResponse {
+    /// 200: The probe.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Probe,
+    },
+}
+
+impl GetProbeResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}

@@ -107,6 +107,15 @@ pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
                     >(&request, "POST")
                 }),
         )
+        .route(
+            "/probes",
+            axum::routing::get(get_probe::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -423,4 +432,38 @@ async fn handle_handle_settings<A: NamesApi>(
     let request = api::HandleSettingsRequest {};
     let response = shared.api.handle_settings(context, request).await?;
     response.into_http()
+}
+
+/// `GET /probes` (`getProbe`).
+async fn get_probe<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_get_probe(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getProbe")
+}
+
+/// Reads and checks a request to `getProbe`, calls [`NamesApi::get_probe`], encodes its answer.
+async fn handle_get_probe<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getProbe";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal: (),
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::GetProbeRequest {};
+    let response = shared.api.get_probe(context, request).await?;
+    response.into_http(media_type)
 }
