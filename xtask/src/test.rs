@@ -54,6 +54,20 @@ pub fn run(root: &Path) -> Result<()> {
             .env("RUSTDOCFLAGS", "-D warnings")
             .args(["doc", "--no-deps", "--locked", "-p", "openapi-runtime"])
             .args(["--no-default-features", "--features", "models,client"]);
+        run_command(command)?;
+        // And with every feature: the server's items are public too.
+        let mut command = cargo_command();
+        command
+            .current_dir(root)
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .args([
+                "doc",
+                "--no-deps",
+                "--locked",
+                "-p",
+                "openapi-runtime",
+                "--all-features",
+            ]);
         run_command(command)
     })?;
     println!(

@@ -422,9 +422,16 @@ pub struct Response {
     pub media_types: Vec<String>,
     /// How its body is encoded (`None`: no body).
     pub body: Option<BodyKind>,
+    /// When it offers `text/event-stream`: the type of each event's data,
+    /// which the media type's schema describes (text without a schema).
+    /// The stream is not among `media_types` when another media type is.
+    pub events: Option<Shape>,
     /// The name of the component it came from (`components.responses`), if any.
     pub component: Option<String>,
 }
+
+/// The media type of server-sent events.
+pub const EVENT_STREAM: &str = "text/event-stream";
 
 /// A response status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -785,6 +785,9 @@ impl<'d> OperationLowering<'_, 'd> {
                     .is_none_or(|s| s.ty == Ty::Primitive(crate::ir::Primitive::String))
             };
             let kind = match (MediaKind::of(media_type), shape) {
+                // The schema of a stream of events describes each event's
+                // data (`events`): the body as a whole is its text.
+                _ if !request && is_event_stream(media_type) => BodyKind::Text,
                 (_, Some(shape)) if shape.ty == Ty::Primitive(crate::ir::Primitive::Binary) => {
                     BodyKind::Binary
                 }
@@ -844,6 +847,29 @@ impl<'d> OperationLowering<'_, 'd> {
         }
         let (kind, _) = chosen.expect("content is not empty");
         Ok((kind, media_types))
+    }
+
+    /// The type of the events of a `text/event-stream` answer, when
+    /// `content` offers one: its schema's, or text.
+    fn events(
+        &mut self,
+        content: &IndexMap<String, openapiv3::MediaType>,
+        at: &Pointer,
+        hint: &str,
+    ) -> Result<Option<Shape>> {
+        let Some((media_type, media)) = content.iter().find(|(m, _)| is_event_stream(m)) else {
+            return Ok(None);
+        };
+        let text = Shape::of(Ty::Primitive(crate::ir::Primitive::String));
+        let shape = match &media.schema {
+            Some(schema) => self.types.shape(
+                SchemaRef::from(schema),
+                &at.push(media_type).push("schema"),
+                &format!("{hint}Event"),
+            )?,
+            None => text,
+        };
+        Ok(Some(shape))
     }
 
     /// A `multipart/form-data` body: its schema's properties are its
@@ -911,6 +937,7 @@ impl<'d> OperationLowering<'_, 'd> {
                 headers: Vec::new(),
                 media_types: vec!["*/*".to_owned()],
                 body: Some(BodyKind::Binary),
+                events: None,
                 component: None,
             }]);
         }
@@ -930,15 +957,22 @@ impl<'d> OperationLowering<'_, 'd> {
             } else {
                 format!("{prefix}{name}Response")
             };
-            let (body, media_types) = if response.content.is_empty() {
+            let events = self.events(&response.content, &response_at.push("content"), &hint)?;
+            // A stream beside other media types is read by its own method:
+            // the body is the others'.
+            let content: IndexMap<String, openapiv3::MediaType> = response
+                .content
+                .iter()
+                .filter(|(media_type, _)| {
+                    response.content.len() == 1 || !is_event_stream(media_type)
+                })
+                .map(|(media_type, media)| (media_type.clone(), media.clone()))
+                .collect();
+            let (body, media_types) = if content.is_empty() {
                 (None, Vec::new())
             } else {
-                let (kind, media_types) = self.body_kind(
-                    &response.content,
-                    &response_at.push("content"),
-                    &hint,
-                    false,
-                )?;
+                let (kind, media_types) =
+                    self.body_kind(&content, &response_at.push("content"), &hint, false)?;
                 (Some(kind), media_types)
             };
             let mut header_names = Namespace::with_reserved(&["body"]);
@@ -1004,6 +1038,7 @@ impl<'d> OperationLowering<'_, 'd> {
                 headers,
                 media_types,
                 body,
+                events,
                 component: response_at.component_name("responses"),
             });
         }
@@ -1045,6 +1080,11 @@ impl<'d> OperationLowering<'_, 'd> {
             })
             .collect()
     }
+}
+
+/// Whether `media_type` is `text/event-stream` (server-sent events).
+fn is_event_stream(media_type: &str) -> bool {
+    crate::ir::media_essence(media_type) == crate::ir::EVENT_STREAM
 }
 
 /// How a media type's bodies are encoded.

@@ -63,6 +63,12 @@ pub enum Error<B = Value> {
         /// What the HTTP client said.
         source: reqwest::Error,
     },
+    /// An event stream sent nothing for the client's time-out: no answer
+    /// to the request, or no bytes between two of its events.
+    Stalled {
+        /// The client's time-out.
+        after: Duration,
+    },
     /// The request could not be sent or its answer not read: the name did
     /// not resolve, the connection was refused or reset, TLS failed.
     Transport(reqwest::Error),
@@ -78,7 +84,10 @@ impl<B> Error<B> {
         match self {
             Error::Api(api) => Some(api.status),
             Error::UnexpectedStatus { status, .. } | Error::Decode { status, .. } => Some(*status),
-            Error::Timeout { .. } | Error::Transport(_) | Error::InvalidInput(_) => None,
+            Error::Timeout { .. }
+            | Error::Stalled { .. }
+            | Error::Transport(_)
+            | Error::InvalidInput(_) => None,
         }
     }
 
@@ -90,7 +99,10 @@ impl<B> Error<B> {
             Error::UnexpectedStatus { request_id, .. } | Error::Decode { request_id, .. } => {
                 request_id.as_deref()
             }
-            Error::Timeout { .. } | Error::Transport(_) | Error::InvalidInput(_) => None,
+            Error::Timeout { .. }
+            | Error::Stalled { .. }
+            | Error::Transport(_)
+            | Error::InvalidInput(_) => None,
         }
     }
 
@@ -102,9 +114,9 @@ impl<B> Error<B> {
         }
     }
 
-    /// Whether no answer arrived in time.
+    /// Whether no answer (or, in an event stream, no next chunk) arrived in time.
     pub fn is_timeout(&self) -> bool {
-        matches!(self, Error::Timeout { .. })
+        matches!(self, Error::Timeout { .. } | Error::Stalled { .. })
     }
 }
 
@@ -188,6 +200,7 @@ impl Failure {
                 request_id,
             },
             Error::Timeout { after, source } => Error::Timeout { after, source },
+            Error::Stalled { after } => Error::Stalled { after },
             Error::Transport(source) => Error::Transport(source),
             Error::InvalidInput(message) => Error::InvalidInput(message),
         }
@@ -253,6 +266,11 @@ impl<B> fmt::Display for Error<B> {
                     Chain(source)
                 )
             }
+            Error::Stalled { after } => write!(
+                f,
+                "the event stream sent nothing for {} ms (the client's time-out)",
+                after.as_millis()
+            ),
             Error::Transport(source) => {
                 write!(f, "the API could not be reached: {}", Chain(source))
             }

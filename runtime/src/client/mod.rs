@@ -8,6 +8,7 @@
 
 mod builder;
 mod error;
+mod events;
 mod form;
 pub mod paging;
 mod response;
@@ -18,6 +19,7 @@ pub use crate::file::{File, Part, Parts};
 pub use crate::template::PathStyle;
 pub use builder::{ServerVariable, Settings, fill_template};
 pub use error::{ApiError, Error, Failure, FieldProblem};
+pub use events::{Event, EventData, Events};
 pub use form::Multipart;
 pub use response::{NoHeaders, Response, read_header};
 pub use retry::RetryPolicy;

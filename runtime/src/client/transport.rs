@@ -22,6 +22,7 @@ use tracing::Instrument;
 use crate::template::{PathStyle, fixed_text};
 
 use super::error::{Error, Failure};
+use super::events::{EventData, Events};
 use super::response::Response;
 use super::retry::{self, RetryPolicy};
 
@@ -462,24 +463,101 @@ impl Transport {
             status = tracing::field::Empty,
             latency_ms = tracing::field::Empty,
         );
-        self.0.send_in(call, &span).instrument(span.clone()).await
+        let work = async {
+            let opened = self.0.open(call, &span, false).await?;
+            self.0.read(opened, &span).await
+        };
+        work.instrument(span.clone()).await
+    }
+
+    /// Sends `call`, which asks for `text/event-stream`, as [`send`](Self::send)
+    /// does, and answers with its events as they come: a 2xx answer's body
+    /// is not read in full but parsed event by event, each `data` read as
+    /// `data` says ([`Events`]). Another answer is read in full and is the
+    /// error it is. The client's time-out bounds the wait for the answer
+    /// and for each chunk of the stream, not the whole stream, which may
+    /// last longer.
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Self::send), and the answer as an error when its status
+    /// is not a success.
+    pub async fn send_events<T, B>(
+        &self,
+        call: Call,
+        data: EventData,
+    ) -> Result<Events<T, B>, Error<B>>
+    where
+        T: DeserializeOwned + Send + 'static,
+        B: DeserializeOwned + Send + 'static,
+    {
+        let span = tracing::info_span!(
+            "request",
+            operation = call.operation,
+            method = %call.method,
+            path = call.template,
+            attempt = tracing::field::Empty,
+            status = tracing::field::Empty,
+            latency_ms = tracing::field::Empty,
+        );
+        let work = async {
+            let opened = self.0.open(call, &span, true).await?;
+            if opened.response.status().is_success() {
+                span.record("status", opened.response.status().as_u16());
+                span.record("latency_ms", millis(opened.started.elapsed()));
+                return Ok(Events::new(opened.response, data, self.0.timeout));
+            }
+            let answer = self.0.read(opened, &span).await?;
+            Err(answer.into_error())
+        };
+        work.instrument(span.clone()).await
     }
 }
 
+/// An answer whose body is still to be read.
+struct Opened {
+    response: reqwest::Response,
+    started: Instant,
+    attempt: u32,
+    url_has_secret: bool,
+}
+
 impl Shared {
-    async fn send_in(&self, call: Call, span: &tracing::Span) -> Result<Answer, Failure> {
+    /// Sends `call`, retrying as the policy says, up to the answer's
+    /// headers. `streaming`: the request has no time-out of its own (its
+    /// body may come for longer); the time-out bounds the wait for the
+    /// headers instead.
+    async fn open(
+        &self,
+        call: Call,
+        span: &tracing::Span,
+        streaming: bool,
+    ) -> Result<Opened, Failure> {
         let (request, url_has_secret) = self.request(call)?;
         let retries = self.retry.covers(request.method());
         let started = Instant::now();
         let mut attempt = 1;
         loop {
             span.record("attempt", attempt);
-            let Some(this) = request.try_clone() else {
+            let Some(mut this) = request.try_clone() else {
                 return Err(Failure::invalid("the request's body cannot be sent twice"));
             };
             let last = !retries || attempt >= self.retry.max_attempts;
-            match self.http.execute(this).await {
-                Ok(mut response) => {
+            let sent = if streaming {
+                *this.timeout_mut() = None;
+                match tokio::time::timeout(self.timeout, self.http.execute(this)).await {
+                    Ok(sent) => sent,
+                    Err(_) => {
+                        return Err(Failure(Error::Stalled {
+                            after: self.timeout,
+                        }));
+                    }
+                }
+            } else {
+                self.http.execute(this).await
+            };
+            match sent {
+                Ok(response) => {
                     let status = response.status();
                     if !last && retry::retryable_status(status) {
                         if let Some(wait) = self.retry.delay_after(attempt, response.headers()) {
@@ -495,24 +573,11 @@ impl Shared {
                             continue;
                         }
                     }
-                    let headers = std::mem::take(response.headers_mut());
-                    let body = response
-                        .bytes()
-                        .await
-                        .map_err(|e| self.failure(e, url_has_secret))?;
-                    let latency = millis(started.elapsed());
-                    span.record("status", status.as_u16());
-                    span.record("latency_ms", latency);
-                    tracing::debug!(
-                        status = status.as_u16(),
-                        latency_ms = latency,
+                    return Ok(Opened {
+                        response,
+                        started,
                         attempt,
-                        "answered"
-                    );
-                    return Ok(Answer {
-                        status,
-                        headers,
-                        body,
+                        url_has_secret,
                     });
                 }
                 Err(error) => {
@@ -542,6 +607,36 @@ impl Shared {
                 }
             }
         }
+    }
+
+    /// Reads the body of an opened answer in full.
+    async fn read(&self, opened: Opened, span: &tracing::Span) -> Result<Answer, Failure> {
+        let Opened {
+            mut response,
+            started,
+            attempt,
+            url_has_secret,
+        } = opened;
+        let status = response.status();
+        let headers = std::mem::take(response.headers_mut());
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| self.failure(e, url_has_secret))?;
+        let latency = millis(started.elapsed());
+        span.record("status", status.as_u16());
+        span.record("latency_ms", latency);
+        tracing::debug!(
+            status = status.as_u16(),
+            latency_ms = latency,
+            attempt,
+            "answered"
+        );
+        Ok(Answer {
+            status,
+            headers,
+            body,
+        })
     }
 
     fn failure(&self, error: reqwest::Error, url_has_secret: bool) -> Failure {

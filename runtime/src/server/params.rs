@@ -227,8 +227,11 @@ pub fn path_list<T: FromParam>(
     path_part_list(path, index, &[prefix, suffix], 0, name, report)
 }
 
-/// Parses a path parameter that shares its segment with others (see
-/// [`path_segment_part`]); a part that is not UTF-8 once decoded is an
+/// Parses a path parameter that shares the `index`th segment of `path`
+/// with others: the `which`th part, where `fixed` is the template's text
+/// around and between them (`{name}-{version}.zip`: `["", "-", ".zip"]`).
+/// Each part takes the longest text that leaves the later ones their fixed
+/// text, split before decoding; a part that is not UTF-8 once decoded is an
 /// `InvalidType` problem.
 pub fn path_part<T: FromParam>(
     path: &str,
@@ -300,7 +303,7 @@ pub fn path_part_by_values<T: FromParam>(
 }
 
 /// Parses a list path parameter (`simple` style, comma-separated) that
-/// shares its segment with others (see [`path_segment_part`]).
+/// shares its segment with others (as [`path_part`] finds it).
 pub fn path_part_list<T: FromParam>(
     path: &str,
     index: usize,
@@ -319,7 +322,7 @@ pub fn path_part_list<T: FromParam>(
 }
 
 /// Parses a path parameter of `label` or `matrix` style (see
-/// [`PathStyle`]) in its part of the segment (see [`path_segment_part`]).
+/// [`PathStyle`]) in its part of the segment (as [`path_part`] finds it).
 /// Text without the style's lead is an `InvalidFormat` problem.
 pub fn path_styled<T: FromParam>(
     path: &str,

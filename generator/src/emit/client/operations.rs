@@ -50,6 +50,8 @@ pub(super) struct Plan<'a> {
     pub accept: Option<String>,
     /// The stream helper, for a paged listing.
     pub stream: Option<StreamPlan>,
+    /// The method reading a `text/event-stream` answer event by event.
+    pub events: Option<EventsPlan>,
     /// The method that answers with the status and headers too
     /// (`{fn_name}_with_response`).
     pub response_fn: Ident,
@@ -118,6 +120,16 @@ pub(super) struct Success<'a> {
     pub variant: Ident,
     /// The body's type and how to decode it (`None`: no body).
     pub payload: Option<(TokenStream, TokenStream)>,
+}
+
+/// The method of an operation whose success answer offers
+/// `text/event-stream` (`{fn_name}_events`).
+pub(super) struct EventsPlan {
+    pub fn_ident: Ident,
+    /// The type of each event's data.
+    pub ty: TokenStream,
+    /// Whether the data is read as text rather than JSON.
+    pub text: bool,
 }
 
 /// The stream helper of a paged listing.
@@ -268,6 +280,14 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
         let headers_ty =
             format_ident!("{}", type_names.claim(format!("{}Headers", op.type_prefix)));
         let headers = declared_headers(api, &types, &successes);
+        let events = successes
+            .iter()
+            .find_map(|s| s.response.events.as_ref())
+            .map(|shape| EventsPlan {
+                fn_ident: format_ident!("{}", methods.claim(suffixed(&op.fn_name, "events"))),
+                ty: types.shape(shape),
+                text: shape.ty == Ty::Primitive(Primitive::String) && !shape.nullable,
+            });
         let mut plan = Plan {
             op,
             fn_ident: format_ident!("{}", op.fn_name),
@@ -277,6 +297,7 @@ pub(super) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
             response_enum,
             accept,
             stream: None,
+            events,
             response_fn,
             headers_ty,
             headers,
@@ -699,6 +720,8 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
     let runtime: Vec<Ident> = [
         "Call",
         "Envelope",
+        "EventData",
+        "Events",
         "JsonText",
         "Multipart",
         "PathStyle",
@@ -747,13 +770,23 @@ fn idents(tokens: &TokenStream) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();
     let mut pending = vec![tokens.clone()];
     while let Some(tokens) = pending.pop() {
+        // A name after `::` is another module's (`crate::models::Style`, a
+        // schema named like a runtime item): it needs no import.
+        let mut colons = 0;
         for token in tokens {
             match token {
                 proc_macro2::TokenTree::Ident(ident) => {
-                    out.insert(ident.to_string());
+                    if colons < 2 {
+                        out.insert(ident.to_string());
+                    }
+                    colons = 0;
                 }
-                proc_macro2::TokenTree::Group(group) => pending.push(group.stream()),
-                _ => {}
+                proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ':' => colons += 1,
+                proc_macro2::TokenTree::Punct(_) | proc_macro2::TokenTree::Literal(_) => colons = 0,
+                proc_macro2::TokenTree::Group(group) => {
+                    pending.push(group.stream());
+                    colons = 0;
+                }
             }
         }
     }
@@ -878,6 +911,41 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     let arg_count = 1 + plan.args.len() + usize::from(plan.params.is_some());
     let many = (arg_count > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let conversion = crate::emit::conversion_name_allow(&fn_ident.to_string());
+    let events = plan.events.as_ref().map(|events| {
+        let events_fn = &events.fn_ident;
+        let ty = &events.ty;
+        let data = if events.text {
+            quote!(EventData::Text)
+        } else {
+            quote!(EventData::Json)
+        };
+        let event_stream = crate::ir::EVENT_STREAM;
+        let spelled = ty.to_string().replace(' ', "");
+        let data_type = match spelled.rsplit_once("::") {
+            Some((_, name)) if spelled.starts_with("crate::") => format!("[`{name}`]({spelled})"),
+            _ => format!("`{spelled}`"),
+        };
+        let doc = docs::attrs(&[
+            format!(
+                "[`Client::{fn_ident}`], answering with the events of its `{event_stream}` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as {data_type}."
+            ),
+            String::new(),
+            "The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.".to_owned(),
+            format!("The arguments and errors are those of [`Client::{fn_ident}`]; an error answer is the error, as there."),
+        ]);
+        quote! {
+            #doc
+            #many
+            pub async fn #events_fn(&self, #(#args,)* #params_arg) -> Result<Events<#ty, crate::ErrorBody>, crate::Error> {
+                const SECURITY: &[&[Scheme]] = #security;
+                let mut __call = Call::new(#id, reqwest::Method::#method, #path, SECURITY);
+                #(#statements)*
+                __call.accept(#event_stream);
+                #(#bodies)*
+                self.transport.send_events(__call, #data).await
+            }
+        }
+    });
     quote! {
         #doc
         #many
@@ -902,6 +970,8 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
                 _ => Err(__answer.into_error()),
             }
         }
+
+        #events
     }
 }
 

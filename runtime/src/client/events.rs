@@ -1,0 +1,338 @@
+//! Server-sent events: the `text/event-stream` answers of operations that
+//! stream (a chat completion sent token by token), read as they come.
+//!
+//! The stream is parsed as the WHATWG HTML standard says (`data:` lines
+//! joined by line breaks, `event:` and `id:` fields, comments and `retry:`
+//! skipped, an event dispatched at a blank line, an unfinished one at the
+//! end dropped). An event whose data is `[DONE]` ends the stream, as in the
+//! APIs that follow OpenAI's convention.
+
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::Stream;
+use futures_util::stream::{self, BoxStream};
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use serde::de::DeserializeOwned;
+
+use super::error::{Error, Failure};
+
+/// One event of a stream: its data decoded, with the event's name and the
+/// stream's last id.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Event<T> {
+    /// The `event:` field: the event's type, when the API names it.
+    pub event: Option<String>,
+    /// The last `id:` the stream gave, which a client resuming it sends as
+    /// `Last-Event-ID`.
+    pub id: Option<String>,
+    /// The `data:` lines, decoded.
+    pub data: T,
+}
+
+/// The events of a `text/event-stream` answer, as a [`Stream`]: each item
+/// is an [`Event`] or the error that stopped it (the connection lost, no
+/// bytes for the client's time-out, data that does not decode). Decoding
+/// errors do not end the stream; the others do.
+pub struct Events<T, B = serde_json::Value> {
+    inner: BoxStream<'static, Result<Event<T>, Error<B>>>,
+    status: StatusCode,
+    headers: HeaderMap,
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<T, B> Events<T, B> {
+    /// The status of the answer.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The headers of the answer.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+}
+
+impl<T, B> std::fmt::Debug for Events<T, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Events")
+            .field("status", &self.status)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T, B> Stream for Events<T, B> {
+    type Item = Result<Event<T>, Error<B>>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.as_mut().poll_next(cx)
+    }
+}
+
+/// How an event's data becomes its value.
+#[derive(Debug, Clone, Copy)]
+pub enum EventData {
+    /// JSON, decoded as the media type's schema.
+    Json,
+    /// The text as it is (a `type: string` schema, or none).
+    Text,
+}
+
+/// What the stream of events reads from: the answer's body, chunk by chunk.
+struct Source {
+    response: reqwest::Response,
+    parser: Parser,
+    idle: Duration,
+    finished: bool,
+}
+
+impl<T, B> Events<T, B>
+where
+    T: DeserializeOwned + Send + 'static,
+    B: Send + 'static,
+{
+    /// The events of `response`, each chunk awaited at most `idle`.
+    pub(crate) fn new(response: reqwest::Response, data: EventData, idle: Duration) -> Self {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let source = Source {
+            response,
+            parser: Parser::default(),
+            idle,
+            finished: false,
+        };
+        let context = (status, headers.clone());
+        let inner = stream::unfold(Some(source), move |source| {
+            let context = context.clone();
+            async move {
+                let mut source = source?;
+                loop {
+                    if let Some(raw) = source.parser.next_event(source.finished) {
+                        if raw.data == "[DONE]" {
+                            return None;
+                        }
+                        let decoded = decode::<T, B>(&raw, data, &context);
+                        return Some((decoded, Some(source)));
+                    }
+                    if source.finished {
+                        return None;
+                    }
+                    match tokio::time::timeout(source.idle, source.response.chunk()).await {
+                        Ok(Ok(Some(chunk))) => source.parser.push(&chunk),
+                        Ok(Ok(None)) => source.finished = true,
+                        Ok(Err(error)) => {
+                            return Some((Err(Error::Transport(error)), None));
+                        }
+                        Err(_) => {
+                            let stalled = Error::Stalled { after: source.idle };
+                            return Some((Err(stalled), None));
+                        }
+                    }
+                }
+            }
+        });
+        Events {
+            inner: Box::pin(inner),
+            status,
+            headers,
+            marker: PhantomData,
+        }
+    }
+}
+
+fn decode<T: DeserializeOwned, B>(
+    raw: &RawEvent,
+    data: EventData,
+    (status, headers): &(StatusCode, HeaderMap),
+) -> Result<Event<T>, Error<B>> {
+    let value = match data {
+        EventData::Json => serde_json::from_str::<T>(&raw.data),
+        EventData::Text => T::deserialize(serde_json::Value::String(raw.data.clone())),
+    };
+    match value {
+        Ok(data) => Ok(Event {
+            event: raw.event.clone(),
+            id: raw.id.clone(),
+            data,
+        }),
+        Err(error) => {
+            Err(Failure::decode(*status, headers, raw.data.as_bytes(), error).into_error())
+        }
+    }
+}
+
+/// An event as the stream gave it, its data not decoded.
+#[derive(Debug, PartialEq)]
+struct RawEvent {
+    event: Option<String>,
+    id: Option<String>,
+    data: String,
+}
+
+/// The event-stream parser: bytes in, complete events out.
+#[derive(Default)]
+struct Parser {
+    /// Bytes not yet read as lines.
+    pending: Vec<u8>,
+    /// The `data:` lines of the event being read, each followed by `\n`.
+    data: String,
+    has_data: bool,
+    event: Option<String>,
+    /// The last event id, which the standard keeps from event to event.
+    id: Option<String>,
+}
+
+impl Parser {
+    fn push(&mut self, chunk: &Bytes) {
+        self.pending.extend_from_slice(chunk);
+    }
+
+    /// The next complete event in what was pushed. `finished`: nothing more
+    /// will come, so a line without its break is complete.
+    fn next_event(&mut self, finished: bool) -> Option<RawEvent> {
+        while let Some(line) = self.next_line(finished) {
+            if line.is_empty() {
+                if let Some(event) = self.dispatch() {
+                    return Some(event);
+                }
+                continue;
+            }
+            self.field(&line);
+        }
+        None
+    }
+
+    /// The next line without its break (`\n`, `\r\n` or `\r`), lossily
+    /// decoded as UTF-8.
+    fn next_line(&mut self, finished: bool) -> Option<String> {
+        let at = self.pending.iter().position(|&b| b == b'\n' || b == b'\r');
+        let (end, skip) = match at {
+            // A `\r` at the end may be the first half of `\r\n`.
+            Some(at) if self.pending[at] == b'\r' && at + 1 == self.pending.len() && !finished => {
+                return None;
+            }
+            Some(at) if self.pending[at] == b'\r' && self.pending.get(at + 1) == Some(&b'\n') => {
+                (at, 2)
+            }
+            Some(at) => (at, 1),
+            None if finished && !self.pending.is_empty() => (self.pending.len(), 0),
+            None => return None,
+        };
+        let line = String::from_utf8_lossy(&self.pending[..end]).into_owned();
+        self.pending.drain(..end + skip);
+        Some(line)
+    }
+
+    fn field(&mut self, line: &str) {
+        if line.starts_with(':') {
+            return;
+        }
+        let (name, value) = line.split_once(':').unwrap_or((line, ""));
+        let value = value.strip_prefix(' ').unwrap_or(value);
+        match name {
+            "data" => {
+                self.data.push_str(value);
+                self.data.push('\n');
+                self.has_data = true;
+            }
+            "event" => self.event = Some(value.to_owned()),
+            "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
+            _ => {}
+        }
+    }
+
+    /// The event read so far, when it has data; the fields start again.
+    fn dispatch(&mut self) -> Option<RawEvent> {
+        let event = self.event.take();
+        if !std::mem::take(&mut self.has_data) {
+            return None;
+        }
+        let mut data = std::mem::take(&mut self.data);
+        data.pop();
+        Some(RawEvent {
+            event,
+            id: self.id.clone(),
+            data,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(chunks: &[&str]) -> Vec<RawEvent> {
+        let mut parser = Parser::default();
+        let mut out = Vec::new();
+        for chunk in chunks {
+            parser.push(&Bytes::copy_from_slice(chunk.as_bytes()));
+            while let Some(event) = parser.next_event(false) {
+                out.push(event);
+            }
+        }
+        while let Some(event) = parser.next_event(true) {
+            out.push(event);
+        }
+        out
+    }
+
+    fn raw(event: Option<&str>, id: Option<&str>, data: &str) -> RawEvent {
+        RawEvent {
+            event: event.map(str::to_owned),
+            id: id.map(str::to_owned),
+            data: data.to_owned(),
+        }
+    }
+
+    #[test]
+    fn events_are_read_across_chunks_and_line_breaks() {
+        let got = events(&[
+            ": a comment\r\nevent: delta\r\nid: 1\r",
+            "\ndata: {\"a\":\n",
+            "data: 1}\n\n",
+            "data:plain\rretry: 10\r\r",
+            "data: last\n",
+        ]);
+        assert_eq!(
+            got,
+            [
+                raw(Some("delta"), Some("1"), "{\"a\":\n1}"),
+                // The id stays; the event name does not.
+                raw(None, Some("1"), "plain"),
+            ],
+            "an event unfinished at the end is dropped"
+        );
+    }
+
+    #[test]
+    fn an_event_without_data_is_not_dispatched() {
+        let got = events(&["event: ping\n\nid: 7\n\ndata\n\n"]);
+        assert_eq!(got, [raw(None, Some("7"), "")]);
+    }
+
+    #[test]
+    fn a_line_without_a_colon_is_a_field_with_no_value() {
+        let got = events(&["data\ndata: x\n\n"]);
+        assert_eq!(got, [raw(None, None, "\nx")]);
+    }
+
+    #[test]
+    fn data_decodes_as_json_or_as_text() {
+        let context = (StatusCode::OK, HeaderMap::new());
+        let json = decode::<serde_json::Value, ()>(
+            &raw(None, None, "{\"n\":1}"),
+            EventData::Json,
+            &context,
+        );
+        assert_eq!(json.unwrap().data, serde_json::json!({"n": 1}));
+        let text = decode::<String, ()>(&raw(None, None, "a \"b\""), EventData::Text, &context);
+        assert_eq!(text.unwrap().data, "a \"b\"");
+        let broken = decode::<u8, ()>(&raw(None, None, "{"), EventData::Json, &context);
+        assert!(matches!(broken, Err(Error::Decode { .. })), "{broken:?}");
+    }
+}
