@@ -1798,3 +1798,28 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::idents;
+    use quote::quote;
+
+    /// The runtime items a module names on their own are imported; a name
+    /// after `::` is another module's (a schema named `Style`), and an
+    /// import of it would be unused.
+    #[test]
+    fn only_names_outside_a_path_count_as_used() {
+        let tokens = quote! {
+            fn f(style: Style, body: &crate::models::Envelope) -> Result<Response<crate::models::Events>, E> {
+                __call.query("q", &q, Style::Comma, true);
+            }
+        };
+        let found = idents(&tokens);
+        for used in ["Style", "Response", "Result"] {
+            assert!(found.contains(used), "{used} not found");
+        }
+        for pathed in ["Envelope", "Events"] {
+            assert!(!found.contains(pathed), "{pathed} taken for the runtime's");
+        }
+    }
+}

@@ -359,6 +359,55 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `putStyle` operation.
+    ///
+    /// `PUT /styles` (operation `putStyle`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `application/json`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The style as stored.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `PUT`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn put_style(
+        &self,
+        body: &crate::models::Style,
+    ) -> Result<crate::models::Envelope, crate::Error> {
+        self.put_style_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::put_style`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PutStyleHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::put_style`].
+    pub async fn put_style_with_response(
+        &self,
+        body: &crate::models::Style,
+    ) -> Result<Response<crate::models::Envelope, PutStyleHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "putStyle",
+            reqwest::Method::PUT,
+            "/styles",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        __call.json_body("application/json", body);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Envelope>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, PutStyleHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_placeholders`](crate::Client::get_placeholders): none by default.
@@ -412,3 +461,6 @@ pub type HandleSettingsHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::get_probe`](crate::Client::get_probe) declare, as [`Client::get_probe_with_response`](crate::Client::get_probe_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type GetProbeHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::put_style`](crate::Client::put_style) declare, as [`Client::put_style_with_response`](crate::Client::put_style_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PutStyleHeaders = crate::NoHeaders;

@@ -5,6 +5,45 @@
 
 use crate::validation::{self, Null, Path, Report};
 
+/// The `Envelope` schema.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Envelope {
+    /// The `style` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Style>,
+}
+
+impl Envelope {
+    /// The `Envelope` with every property unset.
+    pub fn new() -> Self {
+        Self { style: None }
+    }
+    /// Sets `style` (the `style` property).
+    #[must_use]
+    pub fn with_style(mut self, style: Style) -> Self {
+        self.style = Some(style);
+        self
+    }
+}
+
+impl validation::Validate for Envelope {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for Envelope {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<Style>(object, "style", Null::Allowed, path, report);
+    }
+}
+
 /// The `pet` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -187,5 +226,48 @@ impl validation::ValidateJson for ResultModel {
         validation::property::<String>(object, "foo_bar", Null::Allowed, path, report);
         validation::property::<bool>(object, "2fa", Null::Allowed, path, report);
         validation::property::<String>(object, "$ref", Null::Allowed, path, report);
+    }
+}
+
+/// The `Style` schema.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Style {
+    /// The `color` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub color: Option<String>,
+}
+
+impl Style {
+    /// The `Style` with every property unset.
+    pub fn new() -> Self {
+        Self { color: None }
+    }
+    /// Sets `color` (the `color` property).
+    #[must_use]
+    pub fn with_color(mut self, color: impl Into<String>) -> Self {
+        self.color = Some(color.into());
+        self
+    }
+}
+
+impl validation::Validate for Style {
+    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
+}
+
+impl validation::ValidateJson for Style {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<String>(object, "color", Null::Refused, path, report);
     }
 }

@@ -7,6 +7,7 @@
 #![allow(clippy::disallowed_names)]
 
 use crate::error::ApiError;
+use crate::models;
 use crate::request_id::RequestId;
 use crate::responses;
 use crate::security::Credentials;
@@ -160,6 +161,18 @@ pub trait NamesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::GetProbeResponse, ApiError>,
     > + Send;
+    /// The `putStyle` operation.
+    ///
+    /// `PUT /styles` (`putStyle`)
+    ///
+    /// No authentication: the context's principal is `()`.
+    fn put_style(
+        &self,
+        context: RequestContext<()>,
+        request: PutStyleRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::PutStyleResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`NamesApi::get_placeholders`]: `GET /placeholders/{baz}` (`getPlaceholders`).
@@ -222,3 +235,14 @@ pub struct HandleSettingsRequest {}
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetProbeRequest {}
+
+/// The parameters and body of [`NamesApi::put_style`]: `PUT /styles` (`putStyle`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PutStyleRequest {
+    /// The request body.
+    ///
+    /// Sent as `application/json`.
+    pub body: models::Style,
+}

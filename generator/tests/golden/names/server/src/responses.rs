@@ -248,3 +248,42 @@ impl GetProbeResponse {
         }
     }
 }
+
+/// The responses of [`NamesApi::put_style`](crate::api::NamesApi::put_style): `PUT /styles` (`putStyle`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PutStyleResponse {
+    /// 200: The style as stored.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Envelope,
+    },
+}
+
+impl PutStyleResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}

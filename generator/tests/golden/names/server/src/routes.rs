@@ -19,10 +19,11 @@ use axum::extract::Request;
 use axum::response::Response;
 use crate::api::{self, NamesApi, RequestContext};
 use crate::error::ApiError;
+use crate::models;
 use crate::models::validation::Report;
 use crate::request_id::RequestId;
 use crate::settings::Settings;
-use crate::{negotiation, params, respond, security};
+use crate::{body, negotiation, params, respond, security};
 
 /// Serves `api`, an implementation of [`NamesApi`], with the default [`Settings`].
 ///
@@ -33,8 +34,7 @@ pub fn router<A: NamesApi>(api: A) -> Router {
 
 /// Serves `api` with `settings` (for example another body limit); see [`router`].
 pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
-    let _ = settings;
-    let shared = Arc::new(Shared { api });
+    let shared = Arc::new(Shared { api, settings });
     Router::new()
         .route(
             "/placeholders/{baz}",
@@ -116,13 +116,23 @@ pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
                     >(&request, "GET, HEAD")
                 }),
         )
+        .route(
+            "/styles",
+            axum::routing::put(put_style::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "PUT")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
 
-/// What every handler shares: the implementation.
+/// What every handler shares: the implementation and the settings.
 struct Shared<A> {
     api: A,
+    settings: Settings,
 }
 
 /// `GET /placeholders/{baz}` (`getPlaceholders`).
@@ -465,5 +475,49 @@ async fn handle_get_probe<A: NamesApi>(
     };
     let request = api::GetProbeRequest {};
     let response = shared.api.get_probe(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `PUT /styles` (`putStyle`).
+async fn put_style<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_put_style(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "putStyle")
+}
+
+/// Reads and checks a request to `putStyle`, calls [`NamesApi::put_style`], encodes its answer.
+async fn handle_put_style<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "putStyle";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/json"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: models::Style = body::json(&bytes)?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal: (),
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::PutStyleRequest { body };
+    let response = shared.api.put_style(context, request).await?;
     response.into_http(media_type)
 }
