@@ -925,14 +925,23 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
             Some((_, name)) if spelled.starts_with("crate::") => format!("[`{name}`]({spelled})"),
             _ => format!("`{spelled}`"),
         };
-        let doc = docs::attrs(&[
+        let mut lines = vec![
             format!(
                 "[`Client::{fn_ident}`], answering with the events of its `{event_stream}` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as {data_type}."
             ),
             String::new(),
-            "The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.".to_owned(),
-            format!("The arguments and errors are those of [`Client::{fn_ident}`]; an error answer is the error, as there."),
-        ]);
+        ];
+        if let Some(field) = asks_to_stream(cx.api, op) {
+            lines.push(format!(
+                "The API streams when the body asks it to: set its `{field}` to `true`."
+            ));
+            lines.push(String::new());
+        }
+        lines.push("The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.".to_owned());
+        lines.push(format!(
+            "The arguments and errors are those of [`Client::{fn_ident}`]; an error answer is the error, as there."
+        ));
+        let doc = docs::attrs(&lines);
         quote! {
             #doc
             #many
@@ -973,6 +982,24 @@ fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
 
         #events
     }
+}
+
+/// The body's boolean property that asks for a stream (OpenAI's
+/// `stream`), when the JSON body has one: its Rust field name.
+fn asks_to_stream(api: &Api, op: &Operation) -> Option<String> {
+    let Some(BodyKind::Json(shape)) = op.body.as_ref().map(|b| &b.kind) else {
+        return None;
+    };
+    let Ty::Named(name) = &shape.ty else {
+        return None;
+    };
+    let Some(TypeKind::Struct(def)) = api.type_named(name).map(|t| &t.kind) else {
+        return None;
+    };
+    def.fields
+        .iter()
+        .find(|f| f.wire == "stream" && f.shape.ty == Ty::Primitive(Primitive::Bool))
+        .map(|f| f.name.clone())
 }
 
 /// The statement that puts a parameter into `__call`; `value` is a reference

@@ -67,6 +67,8 @@ impl Client {
     }
     /// [`Client::create_completion`], answering with the events of its `text/event-stream` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as [`Chunk`](crate::models::Chunk).
     ///
+    /// The API streams when the body asks it to: set its `stream` to `true`.
+    ///
     /// The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.
     /// The arguments and errors are those of [`Client::create_completion`]; an error answer is the error, as there.
     pub async fn create_completion_events(
