@@ -228,6 +228,20 @@ impl Call {
         }
     }
 
+    /// The span a call is sent in: named `request`, with the operation,
+    /// method and path template, and the attempt, status and latency to come.
+    fn span(&self) -> tracing::Span {
+        tracing::info_span!(
+            "request",
+            operation = self.operation,
+            method = %self.method,
+            path = self.template,
+            attempt = tracing::field::Empty,
+            status = tracing::field::Empty,
+            latency_ms = tracing::field::Empty,
+        )
+    }
+
     pub(super) fn query_pair(&mut self, name: &str, encoded_value: &str) {
         if !self.query.is_empty() {
             self.query.push('&');
@@ -454,15 +468,7 @@ impl Transport {
     ///
     /// The problem kept by `call`, or a failure to send it or read the answer.
     pub async fn send(&self, call: Call) -> Result<Answer, Failure> {
-        let span = tracing::info_span!(
-            "request",
-            operation = call.operation,
-            method = %call.method,
-            path = call.template,
-            attempt = tracing::field::Empty,
-            status = tracing::field::Empty,
-            latency_ms = tracing::field::Empty,
-        );
+        let span = call.span();
         let work = async {
             let opened = self.0.open(call, &span, false).await?;
             self.0.read(opened, &span).await
@@ -491,15 +497,7 @@ impl Transport {
         T: DeserializeOwned + Send + 'static,
         B: DeserializeOwned + Send + 'static,
     {
-        let span = tracing::info_span!(
-            "request",
-            operation = call.operation,
-            method = %call.method,
-            path = call.template,
-            attempt = tracing::field::Empty,
-            status = tracing::field::Empty,
-            latency_ms = tracing::field::Empty,
-        );
+        let span = call.span();
         let work = async {
             let opened = self.0.open(call, &span, true).await?;
             if opened.response.status().is_success() {
