@@ -7,7 +7,6 @@
 //! end dropped). An event whose data is `[DONE]` ends the stream, as in the
 //! APIs that follow OpenAI's convention.
 
-use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -43,7 +42,6 @@ pub struct Events<T, B = serde_json::Value> {
     inner: BoxStream<'static, Result<Event<T>, Error<B>>>,
     status: StatusCode,
     headers: HeaderMap,
-    marker: PhantomData<fn() -> T>,
 }
 
 impl<T, B> Events<T, B> {
@@ -86,9 +84,49 @@ pub enum EventData {
 /// What the stream of events reads from: the answer's body, chunk by chunk.
 struct Source {
     response: reqwest::Response,
+    /// The answer's status and headers, which a decoding error names.
+    status: StatusCode,
+    headers: HeaderMap,
     parser: Parser,
+    data: EventData,
     idle: Duration,
+    /// Whether the URL holds a credential, which errors must not show.
+    url_has_secret: bool,
     finished: bool,
+}
+
+impl Source {
+    /// The next item of the stream, and the source for the one after it
+    /// (`None` once an error ended it).
+    async fn next<T: DeserializeOwned, B>(
+        mut self,
+    ) -> Option<(Result<Event<T>, Error<B>>, Option<Self>)> {
+        loop {
+            if let Some(raw) = self.parser.next_event(self.finished) {
+                if raw.data == "[DONE]" {
+                    return None;
+                }
+                let decoded = decode(&raw, self.data, self.status, &self.headers);
+                return Some((decoded, Some(self)));
+            }
+            if self.finished {
+                return None;
+            }
+            match tokio::time::timeout(self.idle, self.response.chunk()).await {
+                Ok(Ok(Some(chunk))) => self.parser.push(&chunk),
+                Ok(Ok(None)) => self.finished = true,
+                Ok(Err(error)) => {
+                    let error = if self.url_has_secret {
+                        error.without_url()
+                    } else {
+                        error
+                    };
+                    return Some((Err(Error::Transport(error)), None));
+                }
+                Err(_) => return Some((Err(Error::Stalled { after: self.idle }), None)),
+            }
+        }
+    }
 }
 
 impl<T, B> Events<T, B>
@@ -97,50 +135,29 @@ where
     B: Send + 'static,
 {
     /// The events of `response`, each chunk awaited at most `idle`.
-    pub(crate) fn new(response: reqwest::Response, data: EventData, idle: Duration) -> Self {
+    pub(crate) fn new(
+        response: reqwest::Response,
+        data: EventData,
+        idle: Duration,
+        url_has_secret: bool,
+    ) -> Self {
         let status = response.status();
         let headers = response.headers().clone();
         let source = Source {
             response,
+            status,
+            headers: headers.clone(),
             parser: Parser::default(),
+            data,
             idle,
+            url_has_secret,
             finished: false,
         };
-        let context = (status, headers.clone());
-        let inner = stream::unfold(Some(source), move |source| {
-            let context = context.clone();
-            async move {
-                let mut source = source?;
-                loop {
-                    if let Some(raw) = source.parser.next_event(source.finished) {
-                        if raw.data == "[DONE]" {
-                            return None;
-                        }
-                        let decoded = decode::<T, B>(&raw, data, &context);
-                        return Some((decoded, Some(source)));
-                    }
-                    if source.finished {
-                        return None;
-                    }
-                    match tokio::time::timeout(source.idle, source.response.chunk()).await {
-                        Ok(Ok(Some(chunk))) => source.parser.push(&chunk),
-                        Ok(Ok(None)) => source.finished = true,
-                        Ok(Err(error)) => {
-                            return Some((Err(Error::Transport(error)), None));
-                        }
-                        Err(_) => {
-                            let stalled = Error::Stalled { after: source.idle };
-                            return Some((Err(stalled), None));
-                        }
-                    }
-                }
-            }
-        });
+        let inner = stream::unfold(Some(source), |source| async move { source?.next().await });
         Events {
             inner: Box::pin(inner),
             status,
             headers,
-            marker: PhantomData,
         }
     }
 }
@@ -148,7 +165,8 @@ where
 fn decode<T: DeserializeOwned, B>(
     raw: &RawEvent,
     data: EventData,
-    (status, headers): &(StatusCode, HeaderMap),
+    status: StatusCode,
+    headers: &HeaderMap,
 ) -> Result<Event<T>, Error<B>> {
     let value = match data {
         EventData::Json => serde_json::from_str::<T>(&raw.data),
@@ -161,7 +179,7 @@ fn decode<T: DeserializeOwned, B>(
             data,
         }),
         Err(error) => {
-            Err(Failure::decode(*status, headers, raw.data.as_bytes(), error).into_error())
+            Err(Failure::decode(status, headers, raw.data.as_bytes(), error).into_error())
         }
     }
 }
@@ -323,16 +341,17 @@ mod tests {
 
     #[test]
     fn data_decodes_as_json_or_as_text() {
-        let context = (StatusCode::OK, HeaderMap::new());
+        let (ok, headers) = (StatusCode::OK, HeaderMap::new());
         let json = decode::<serde_json::Value, ()>(
             &raw(None, None, "{\"n\":1}"),
             EventData::Json,
-            &context,
+            ok,
+            &headers,
         );
         assert_eq!(json.unwrap().data, serde_json::json!({"n": 1}));
-        let text = decode::<String, ()>(&raw(None, None, "a \"b\""), EventData::Text, &context);
+        let text = decode::<String, ()>(&raw(None, None, "a \"b\""), EventData::Text, ok, &headers);
         assert_eq!(text.unwrap().data, "a \"b\"");
-        let broken = decode::<u8, ()>(&raw(None, None, "{"), EventData::Json, &context);
+        let broken = decode::<u8, ()>(&raw(None, None, "{"), EventData::Json, ok, &headers);
         assert!(matches!(broken, Err(Error::Decode { .. })), "{broken:?}");
     }
 }

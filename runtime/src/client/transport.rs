@@ -503,7 +503,12 @@ impl Transport {
             if opened.response.status().is_success() {
                 span.record("status", opened.response.status().as_u16());
                 span.record("latency_ms", millis(opened.started.elapsed()));
-                return Ok(Events::new(opened.response, data, self.0.timeout));
+                return Ok(Events::new(
+                    opened.response,
+                    data,
+                    self.0.timeout,
+                    opened.url_has_secret,
+                ));
             }
             let answer = self.0.read(opened, &span).await?;
             Err(answer.into_error())
