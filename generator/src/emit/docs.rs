@@ -299,10 +299,6 @@ mod tests {
         );
     }
 
-    /// An indented code block (curl, JSON) would be a Rust doctest: it
-    /// becomes a `text` fence (after a blank line, a list item is over,
-    /// so one below an item is fenced at the margin, its extra
-    /// indentation kept).
     /// rustc refuses a bare carriage return in a doc comment.
     #[test]
     fn a_carriage_return_alone_is_a_line_break() {
@@ -312,6 +308,10 @@ mod tests {
         );
     }
 
+    /// An indented code block (curl, JSON) would be a Rust doctest: it
+    /// becomes a `text` fence (after a blank line, a list item is over,
+    /// so one below an item is fenced at the margin, its extra
+    /// indentation kept).
     #[test]
     fn fences_indented_code_blocks() {
         assert_eq!(

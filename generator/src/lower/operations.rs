@@ -771,13 +771,15 @@ impl<'d> OperationLowering<'_, 'd> {
                     .lenient
                     .record(Leniency::MediaTypeName, &media_at);
             }
+            // A stream's schema describes each event (`events`), read apart.
+            let stream = !request && is_event_stream(media_type);
             let shape = match &media.schema {
-                Some(schema) => Some(self.types.shape(
+                Some(schema) if !stream => Some(self.types.shape(
                     SchemaRef::from(schema),
                     &media_at.push("schema"),
                     hint,
                 )?),
-                None => None,
+                _ => None,
             };
             let is_text = |shape: &Option<Shape>| {
                 shape
@@ -785,9 +787,8 @@ impl<'d> OperationLowering<'_, 'd> {
                     .is_none_or(|s| s.ty == Ty::Primitive(crate::ir::Primitive::String))
             };
             let kind = match (MediaKind::of(media_type), shape) {
-                // The schema of a stream of events describes each event's
-                // data (`events`): the body as a whole is its text.
-                _ if !request && is_event_stream(media_type) => BodyKind::Text,
+                // A stream of events as a whole is its text.
+                _ if stream => BodyKind::Text,
                 (_, Some(shape)) if shape.ty == Ty::Primitive(crate::ir::Primitive::Binary) => {
                     BodyKind::Binary
                 }
@@ -860,14 +861,13 @@ impl<'d> OperationLowering<'_, 'd> {
         let Some((media_type, media)) = content.iter().find(|(m, _)| is_event_stream(m)) else {
             return Ok(None);
         };
-        let text = Shape::of(Ty::Primitive(crate::ir::Primitive::String));
         let shape = match &media.schema {
             Some(schema) => self.types.shape(
                 SchemaRef::from(schema),
                 &at.push(media_type).push("schema"),
                 &format!("{hint}Event"),
             )?,
-            None => text,
+            None => Shape::of(Ty::Primitive(crate::ir::Primitive::String)),
         };
         Ok(Some(shape))
     }
@@ -957,7 +957,12 @@ impl<'d> OperationLowering<'_, 'd> {
             } else {
                 format!("{prefix}{name}Response")
             };
-            let events = self.events(&response.content, &response_at.push("content"), &hint)?;
+            // Only a result streams: an error answer is read whole.
+            let events = if status.is_success() {
+                self.events(&response.content, &response_at.push("content"), &hint)?
+            } else {
+                None
+            };
             // A stream beside other media types is read by its own method:
             // the body is the others'.
             let content: IndexMap<String, openapiv3::MediaType> = response

@@ -1024,17 +1024,15 @@ fn param_statement(param: &Parameter, value: &TokenStream, required: bool) -> To
         value
     };
     match param.location {
-        ParamLocation::Path => match param.style {
-            ParamStyle::Label => {
-                let explode = param.explode;
-                quote!(__call.path_param_styled(#wire, #value, PathStyle::Label, #explode);)
-            }
-            ParamStyle::Matrix => {
-                let explode = param.explode;
-                quote!(__call.path_param_styled(#wire, #value, PathStyle::Matrix, #explode);)
-            }
-            _ => quote!(__call.path_param(#wire, #value);),
-        },
+        ParamLocation::Path => {
+            let style = match param.style {
+                ParamStyle::Label => quote!(PathStyle::Label),
+                ParamStyle::Matrix => quote!(PathStyle::Matrix),
+                _ => return quote!(__call.path_param(#wire, #value);),
+            };
+            let explode = param.explode;
+            quote!(__call.path_param_styled(#wire, #value, #style, #explode);)
+        }
         ParamLocation::Query => {
             let style = format_ident!(
                 "{}",

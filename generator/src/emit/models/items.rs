@@ -706,12 +706,16 @@ fn union_items(
             // discriminator with a default, as Pydantic writes one) is
             // written with it, or no reader could tell which it is.
             if u.variants.iter().any(|v| !requires(cx, &v.shape, property)) {
-                let arms = u.variants.iter().filter_map(|v| {
+                let arms = u.variants.iter().map(|v| {
                     let ident = format_ident!("{}", v.name);
-                    let tag = v.tag_values.first()?;
-                    Some(quote! {
-                        Self::#ident(value) => #runtime::serialize_tagged(value, #property, #tag, serializer),
-                    })
+                    match v.tag_values.first() {
+                        Some(tag) => quote! {
+                            Self::#ident(value) => #runtime::serialize_tagged(value, #property, #tag, serializer),
+                        },
+                        None => quote! {
+                            Self::#ident(value) => serde::Serialize::serialize(value, serializer),
+                        },
+                    }
                 });
                 serialize_impl = Some(quote! {
                     impl serde::Serialize for #name {

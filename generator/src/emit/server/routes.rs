@@ -298,8 +298,8 @@ struct Route<'a> {
 /// one of `router_with`'s arguments or locals or its dispatch closures'
 /// (Staging EcoTaco's `settings`), which would hide the function.
 fn handler_path(handler: &Ident) -> TokenStream {
-    const LOCALS: &[&str] = &["api", "settings", "shared", "state", "request"];
-    if LOCALS.contains(&handler.to_string().as_str()) {
+    const ROUTER_LOCALS: &[&str] = &["api", "settings", "shared", "state", "request"];
+    if ROUTER_LOCALS.contains(&handler.to_string().as_str()) {
         quote!(self::#handler::<A>)
     } else {
         quote!(#handler::<A>)
