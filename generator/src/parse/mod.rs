@@ -2,9 +2,12 @@
 //!
 //! The document is kept twice: as a YAML value (ordered, so that pointers can be
 //! followed anywhere, whatever a `$ref` names) and as `openapiv3`'s typed model.
-//! An OpenAPI 3.1 document is first rewritten into 3.0 (`v31.rs`); its
+//! A document split over files is first bundled into one (`bundle.rs`),
+//! whose [`Sources`] name the file each brought-in node came from. An
+//! OpenAPI 3.1 document is then rewritten into 3.0 (`v31.rs`); its
 //! [`Origins`] turn pointers into the rewritten tree back into the user's.
 
+mod bundle;
 mod callbacks;
 mod pointer;
 mod refine;
@@ -15,6 +18,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+pub use bundle::Sources;
 pub use pointer::Pointer;
 pub use resolve::Resolved;
 pub use v31::Origins;
@@ -34,35 +38,35 @@ pub struct Document {
     pub version: String,
     /// Where the nodes of `raw` are in the user's document (empty for 3.0).
     pub origins: Origins,
+    /// The files other than the root that nodes were brought in from.
+    pub sources: Sources,
     /// The 3.1 `mutualTLS` security schemes, by name: not in the 3.0 tree,
     /// as the connection meets them (a client certificate), not the request.
     pub mutual_tls: Vec<String>,
 }
 
 impl Document {
-    /// Reads and parses the document at `path`; `file` is how messages name it.
+    /// Reads and parses the document at `path`; `file` is how messages name
+    /// it. References to other files are followed, relative to `path`.
     pub fn load(path: &Path, file: &str) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
             path: path.to_owned(),
             source,
         })?;
-        let is_json = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        Self::parse(&text, file, is_json)
+        let mut raw = tree(&text, file, is_json(path))?;
+        check_version(&raw, file)?;
+        let sources = bundle::bundle(&mut raw, path, file)?;
+        Self::read(raw, file, sources)
     }
 
-    /// Parses a document's text; `is_json` picks the JSON parser, YAML otherwise.
+    /// Parses a document's text; `is_json` picks the JSON parser, YAML
+    /// otherwise. With no file to be relative to, a reference to another
+    /// file is an error ([`Document::load`] follows them).
     pub fn parse(text: &str, file: &str, is_json: bool) -> Result<Self> {
-        let mut raw: serde_yaml::Value = if is_json {
-            serde_json::from_str(text).map_err(|e| {
-                Error::invalid(file, &Pointer::root(), format!("not valid JSON: {e}"))
-            })?
-        } else {
-            serde_yaml::from_str(text).map_err(|e| {
-                Error::invalid(file, &Pointer::root(), format!("not valid YAML: {e}"))
-            })?
-        };
+        Self::read(tree(text, file, is_json)?, file, Sources::default())
+    }
+
+    fn read(mut raw: serde_yaml::Value, file: &str, sources: Sources) -> Result<Self> {
         let version = check_version(&raw, file)?;
         let v31::Normalised {
             origins,
@@ -82,7 +86,7 @@ impl Document {
                 }
                 None => error,
             };
-            user_error(&origins, error)
+            user_error(&origins, &sources, error)
         })?;
         Ok(Document {
             file: file.to_owned(),
@@ -90,6 +94,7 @@ impl Document {
             api,
             version,
             origins,
+            sources,
             mutual_tls,
         })
     }
@@ -102,7 +107,7 @@ impl Document {
     /// `error` with its pointer into [`Document::raw`] turned into one into
     /// the user's document. Applied once, where an error leaves a stage.
     pub fn user_error(&self, error: Error) -> Error {
-        user_error(&self.origins, error)
+        user_error(&self.origins, &self.sources, error)
     }
 
     /// The node at `pointer`, if there is one.
@@ -129,28 +134,57 @@ impl Document {
     }
 }
 
-fn user_error(origins: &Origins, error: Error) -> Error {
+/// `error` naming the user's file and node: its pointer taken back through
+/// the 3.1 rewriting, then to the file the node was brought in from.
+fn user_error(origins: &Origins, sources: &Sources, error: Error) -> Error {
+    let locate = |file: String, pointer: &Pointer| {
+        let pointer = origins.to_user(pointer);
+        sources.locate(&pointer).unwrap_or((file, pointer))
+    };
     match error {
         Error::Invalid {
             file,
             pointer,
             message,
-        } => Error::Invalid {
-            file,
-            pointer: origins.to_user(&pointer),
-            message,
-        },
+        } => {
+            let (file, pointer) = locate(file, &pointer);
+            Error::Invalid {
+                file,
+                pointer,
+                message,
+            }
+        }
         Error::Unsupported {
             file,
             pointer,
             message,
-        } => Error::Unsupported {
-            file,
-            pointer: origins.to_user(&pointer),
-            message,
-        },
+        } => {
+            let (file, pointer) = locate(file, &pointer);
+            Error::Unsupported {
+                file,
+                pointer,
+                message,
+            }
+        }
         other => other,
     }
+}
+
+/// The document's tree, from its text.
+fn tree(text: &str, file: &str, is_json: bool) -> Result<serde_yaml::Value> {
+    if is_json {
+        serde_json::from_str(text)
+            .map_err(|e| Error::invalid(file, &Pointer::root(), format!("not valid JSON: {e}")))
+    } else {
+        serde_yaml::from_str(text)
+            .map_err(|e| Error::invalid(file, &Pointer::root(), format!("not valid YAML: {e}")))
+    }
+}
+
+/// Whether the file at `path` is read as JSON (by its name), else as YAML.
+fn is_json(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 /// The `openapi` version, if it is one the generator reads (3.0.x or 3.1.x).

@@ -92,7 +92,8 @@ impl fmt::Display for Pointer {
     }
 }
 
-fn percent_decode(text: &str) -> String {
+/// `text` with its `%XX` escapes decoded (left as it is if that is not UTF-8).
+pub(super) fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -101,8 +101,9 @@ impl Document {
                 return Err(self.unsupported(
                     &from.push("$ref"),
                     format!(
-                        "`{reference}` is not a local reference; only references within the \
-                         same document (`#/...`) are supported; bundle the document first"
+                        "`{reference}` is not a reference within the document, and was not \
+                         brought in from another file (files are followed where OpenAPI allows \
+                         a `$ref`, in a document read from a file)"
                     ),
                 ));
             };
@@ -195,6 +196,6 @@ mod tests {
             .follow("common.yaml#/Pet", &Pointer::root())
             .unwrap_err()
             .to_string();
-        assert!(err.contains("not a local reference"), "{err}");
+        assert!(err.contains("not a reference within the document"), "{err}");
     }
 }

@@ -1,0 +1,703 @@
+//! Documents split over several files. A `$ref` may name another file
+//! (`schemas/pet.yaml`, `../common.yaml#/components/schemas/Error`), as
+//! teams split a large document and tools such as `redocly split` write
+//! one. Before anything else reads the document, every such reference is
+//! brought into the root document, as a bundler would:
+//!
+//! - a schema, parameter, response, request body, header, example, link,
+//!   callback or security scheme becomes a component of the root, named as
+//!   in its file (`Error` for `common.yaml#/components/schemas/Error`), or
+//!   after the file when the reference names the whole file (`pet` for
+//!   `schemas/pet.yaml`); a root component that is nothing but such a
+//!   reference (`Pet: {$ref: schemas/pet.yaml}`) is replaced by what it
+//!   names, under its own name;
+//! - a path item is written where it is referred to.
+//!
+//! Each node is brought in once however many places refer to it, so that a
+//! schema keeps one Rust type and a schema that refers to itself through
+//! its file stays a reference. What kind of node a reference stands for is
+//! read from where it is ([`Kind`]), since a file of its own says nothing.
+//! [`Sources`] remembers where each brought-in node came from, so that an
+//! error names the file the user has to fix.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+
+use serde_yaml::{Mapping, Value};
+
+use super::Pointer;
+use crate::error::{Error, Result};
+
+/// Where the nodes brought in from other files came from.
+#[derive(Debug, Default, Clone)]
+pub struct Sources {
+    /// (pointer in the bundled document) → (file, pointer in that file).
+    moves: HashMap<Pointer, (String, Pointer)>,
+}
+
+impl Sources {
+    /// The file and pointer of the node at `pointer` of the bundled
+    /// document, when it was brought in from another file.
+    pub fn locate(&self, pointer: &Pointer) -> Option<(String, Pointer)> {
+        if self.moves.is_empty() {
+            return None;
+        }
+        pointer.ancestors().find_map(|from| {
+            let (file, to) = self.moves.get(&from)?;
+            Some((file.clone(), pointer.rebase(&from, to)?))
+        })
+    }
+}
+
+/// Brings every node that `raw` (the document at `path`, named `label` in
+/// messages) refers to in other files into `raw`.
+pub fn bundle(raw: &mut Value, path: &Path, label: &str) -> Result<Sources> {
+    let root = std::fs::canonicalize(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut bundler = Bundler {
+        labels: HashMap::from([(root.clone(), label.to_owned())]),
+        root,
+        files: HashMap::new(),
+        homes: HashMap::new(),
+        taken: HashMap::new(),
+        pending: VecDeque::new(),
+        inlining: Vec::new(),
+        sources: Sources::default(),
+    };
+    bundler.claim_root_components(raw);
+    let root = bundler.root.clone();
+    let place = Place::of(&root, Pointer::root(), Pointer::root());
+    bundler.walk(raw, Kind::Document, &place)?;
+    while let Some(pending) = bundler.pending.pop_front() {
+        let mut node = bundler.content(&pending.target, &pending.referrer)?;
+        bundler.record(&pending.home, &pending.target);
+        let (file, pointer) = &pending.target;
+        let place = Place::of(file, pending.home.clone(), pointer.clone());
+        bundler.walk(&mut node, pending.kind, &place)?;
+        insert_component(raw, pending.kind, &pending.home, node);
+    }
+    Ok(bundler.sources)
+}
+
+/// What a node is, by its place in the document: which of its fields hold
+/// nodes that may be references, and where a referenced one is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Document,
+    Components,
+    PathItem,
+    Operation,
+    Callback,
+    Parameter,
+    Header,
+    RequestBody,
+    Response,
+    MediaType,
+    Encoding,
+    Schema,
+    Example,
+    Link,
+    SecurityScheme,
+}
+
+/// How a field holds nodes of a kind.
+enum Field {
+    One(Kind),
+    /// A map of them, keyed by name.
+    Map(Kind),
+    List(Kind),
+    /// One, or a list of them (`items`, which older drafts allow as a list).
+    OneOrList(Kind),
+}
+
+impl Kind {
+    /// The `components` section a referenced node of this kind is kept in;
+    /// `None` for a path item, which is written where it is referred to.
+    fn section(self) -> Option<&'static str> {
+        Some(match self {
+            Kind::Schema => "schemas",
+            Kind::Parameter => "parameters",
+            Kind::Header => "headers",
+            Kind::RequestBody => "requestBodies",
+            Kind::Response => "responses",
+            Kind::Example => "examples",
+            Kind::Link => "links",
+            Kind::Callback => "callbacks",
+            Kind::SecurityScheme => "securitySchemes",
+            _ => return None,
+        })
+    }
+
+    /// What the field `key` of a node of this kind holds.
+    fn field(self, key: &str) -> Option<Field> {
+        use Field::{List, Map, One, OneOrList};
+        Some(match (self, key) {
+            (Kind::Document, "paths" | "webhooks") => Map(Kind::PathItem),
+            (Kind::Document, "components") => One(Kind::Components),
+            (Kind::Components, section) => Map(match section {
+                "schemas" => Kind::Schema,
+                "responses" => Kind::Response,
+                "parameters" => Kind::Parameter,
+                "examples" => Kind::Example,
+                "requestBodies" => Kind::RequestBody,
+                "headers" => Kind::Header,
+                "securitySchemes" => Kind::SecurityScheme,
+                "links" => Kind::Link,
+                "callbacks" => Kind::Callback,
+                "pathItems" => Kind::PathItem,
+                _ => return None,
+            }),
+            (
+                Kind::PathItem,
+                "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace",
+            ) => One(Kind::Operation),
+            (Kind::PathItem | Kind::Operation, "parameters") => List(Kind::Parameter),
+            (Kind::Operation, "requestBody") => One(Kind::RequestBody),
+            (Kind::Operation, "responses") => Map(Kind::Response),
+            (Kind::Operation, "callbacks") => Map(Kind::Callback),
+            // A callback's fields are expressions, each a path item.
+            (Kind::Callback, _) => One(Kind::PathItem),
+            (Kind::Parameter | Kind::Header | Kind::MediaType, "schema") => One(Kind::Schema),
+            (Kind::Parameter | Kind::Header | Kind::MediaType, "examples") => Map(Kind::Example),
+            (Kind::Parameter | Kind::Header | Kind::RequestBody | Kind::Response, "content") => {
+                Map(Kind::MediaType)
+            }
+            (Kind::Response | Kind::Encoding, "headers") => Map(Kind::Header),
+            (Kind::Response, "links") => Map(Kind::Link),
+            (Kind::MediaType, "encoding") => Map(Kind::Encoding),
+            (
+                Kind::Schema,
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
+            ) => Map(Kind::Schema),
+            (Kind::Schema, "items") => OneOrList(Kind::Schema),
+            (
+                Kind::Schema,
+                "additionalProperties"
+                | "additionalItems"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "propertyNames"
+                | "unevaluatedItems"
+                | "unevaluatedProperties",
+            ) => One(Kind::Schema),
+            (Kind::Schema, "allOf" | "anyOf" | "oneOf" | "prefixItems") => List(Kind::Schema),
+            _ => return None,
+        })
+    }
+}
+
+/// A node of another file: the file (canonical) and the pointer in it.
+type Target = (PathBuf, Pointer);
+
+/// Where a reference was written: its file's name and its pointer in that
+/// file, for messages.
+#[derive(Debug, Clone)]
+struct Referrer {
+    file: String,
+    at: Pointer,
+    reference: String,
+}
+
+/// A node to bring in as a component, once the walk in progress is done.
+struct Pending {
+    target: Target,
+    kind: Kind,
+    home: Pointer,
+    referrer: Referrer,
+}
+
+/// Where a node being walked is: its file, its pointer in the root
+/// document (`at`) and its pointer in that file (`src`).
+struct Place<'f> {
+    file: &'f Path,
+    at: Pointer,
+    src: Pointer,
+}
+
+impl<'f> Place<'f> {
+    fn of(file: &'f Path, at: Pointer, src: Pointer) -> Self {
+        Place { file, at, src }
+    }
+
+    fn push(&self, token: &str) -> Self {
+        Place::of(self.file, self.at.push(token), self.src.push(token))
+    }
+
+    fn index(&self, index: usize) -> Self {
+        Place::of(self.file, self.at.index(index), self.src.index(index))
+    }
+}
+
+/// Where a reference leads.
+enum Leads {
+    /// Into the root document: a local reference, kept as it is.
+    Root(Pointer),
+    /// Into another file.
+    Elsewhere(Target),
+}
+
+struct Bundler {
+    /// The root document's file, canonical.
+    root: PathBuf,
+    /// How messages name each file read, by its canonical path.
+    labels: HashMap<PathBuf, String>,
+    /// The files read, by their canonical path.
+    files: HashMap<PathBuf, Value>,
+    /// Where each node brought in as a component is in the root document.
+    homes: HashMap<Target, Pointer>,
+    /// The component names in use, by section.
+    taken: HashMap<&'static str, HashSet<String>>,
+    /// Components found but not yet brought in, in the order found.
+    pending: VecDeque<Pending>,
+    /// The path items being written in place, to refuse a cycle of them.
+    inlining: Vec<Target>,
+    sources: Sources,
+}
+
+impl Bundler {
+    /// Takes the root's component names, and makes each root component
+    /// that is only a reference to another file the home of what it names.
+    fn claim_root_components(&mut self, raw: &Value) {
+        let Some(Value::Mapping(components)) = raw.get("components") else {
+            return;
+        };
+        for (section, items) in components {
+            let (Some(section), Value::Mapping(items)) = (section.as_str(), items) else {
+                continue;
+            };
+            let Some(Field::Map(kind)) = Kind::Components.field(section) else {
+                continue;
+            };
+            let Some(section) = kind.section() else {
+                continue;
+            };
+            for (name, item) in items {
+                let Some(name) = name.as_str() else { continue };
+                self.taken
+                    .entry(section)
+                    .or_default()
+                    .insert(name.to_owned());
+                let Some(reference) = item.get("$ref").and_then(Value::as_str) else {
+                    continue;
+                };
+                let at = Pointer::root().push("components").push(section).push(name);
+                let root = self.root.clone();
+                if let Ok(Leads::Elsewhere(target)) = self.leads(reference, &root, &at) {
+                    self.homes.entry(target).or_insert(at);
+                }
+            }
+        }
+    }
+
+    /// Brings in what `node` (of `kind`, at `place`) and the nodes under
+    /// it refer to in other files.
+    fn walk(&mut self, node: &mut Value, kind: Kind, place: &Place<'_>) -> Result<()> {
+        if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
+            let reference = reference.to_owned();
+            if self.follow(node, kind, place, reference)? {
+                return Ok(());
+            }
+        }
+        let Value::Mapping(map) = node else {
+            return Ok(());
+        };
+        for (key, value) in map.iter_mut() {
+            let Some(key) = key.as_str() else { continue };
+            // Extensions are the document's own business.
+            if key.starts_with("x-") || key == "$ref" {
+                continue;
+            }
+            let place = place.push(key);
+            if kind == Kind::Schema && key == "discriminator" {
+                self.mapping(value, &place)?;
+                continue;
+            }
+            let Some(field) = kind.field(key) else {
+                continue;
+            };
+            match (field, value) {
+                (Field::Map(kind), Value::Mapping(items)) => {
+                    for (name, item) in items.iter_mut() {
+                        let Some(name) = name.as_str() else { continue };
+                        if name.starts_with("x-") && kind == Kind::PathItem {
+                            continue;
+                        }
+                        self.walk(item, kind, &place.push(name))?;
+                    }
+                }
+                (Field::List(kind) | Field::OneOrList(kind), Value::Sequence(items)) => {
+                    for (i, item) in items.iter_mut().enumerate() {
+                        self.walk(item, kind, &place.index(i))?;
+                    }
+                }
+                (Field::One(kind) | Field::OneOrList(kind), value) => {
+                    self.walk(value, kind, &place)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Rewrites `node`, a `reference` of `kind` at `place`, to name what it
+    /// leads to in the root document; true when the node was replaced by
+    /// what it names (and walked already).
+    fn follow(
+        &mut self,
+        node: &mut Value,
+        kind: Kind,
+        place: &Place<'_>,
+        reference: String,
+    ) -> Result<bool> {
+        let target = match self.leads(&reference, place.file, &place.src)? {
+            Leads::Root(pointer) => {
+                if place.file != self.root {
+                    set_reference(node, &pointer);
+                }
+                return Ok(false);
+            }
+            Leads::Elsewhere(target) => target,
+        };
+        let referrer = Referrer {
+            file: self.label(place.file),
+            at: place.src.push("$ref"),
+            reference,
+        };
+        if let Some(section) = kind.section() {
+            let home = self.home(section, kind, &target, referrer.clone());
+            if home != place.at {
+                set_reference(node, &home);
+                return Ok(false);
+            }
+        }
+        // Written here: a path item, or the root component that is its home.
+        if self.inlining.contains(&target) {
+            return Err(Error::invalid(
+                &referrer.file,
+                &referrer.at,
+                format!(
+                    "`{}` leads back to itself through other files",
+                    referrer.reference
+                ),
+            ));
+        }
+        let mut content = self.content(&target, &referrer)?;
+        if let (Value::Mapping(content), Value::Mapping(siblings)) = (&mut content, &*node) {
+            // 3.1 lets a reference's `summary` and `description` override the target's.
+            for (key, value) in siblings {
+                if key.as_str() != Some("$ref") {
+                    content.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        *node = content;
+        self.record(&place.at, &target);
+        self.inlining.push(target.clone());
+        let (file, pointer) = &target;
+        self.walk(
+            node,
+            kind,
+            &Place::of(file, place.at.clone(), pointer.clone()),
+        )?;
+        self.inlining.pop();
+        Ok(true)
+    }
+
+    /// Rewrites the references among the `mapping` values of the
+    /// `discriminator` at `place` (each a schema's name or a reference).
+    fn mapping(&mut self, discriminator: &mut Value, place: &Place<'_>) -> Result<()> {
+        let Some(Value::Mapping(mapping)) = discriminator.get_mut("mapping") else {
+            return Ok(());
+        };
+        for (key, value) in mapping.iter_mut() {
+            let Some(reference) = value.as_str() else {
+                continue;
+            };
+            let names_a_file = [".yaml", ".yml", ".json"]
+                .iter()
+                .any(|ext| reference.split('#').next().unwrap_or("").ends_with(ext));
+            if !reference.contains('#') && !names_a_file {
+                continue;
+            }
+            let at = place
+                .src
+                .push("mapping")
+                .push(key.as_str().unwrap_or_default());
+            let reference = reference.to_owned();
+            let pointer = match self.leads(&reference, place.file, &at)? {
+                Leads::Root(_) if place.file == self.root => continue,
+                Leads::Root(pointer) => pointer,
+                Leads::Elsewhere(target) => {
+                    let referrer = Referrer {
+                        file: self.label(place.file),
+                        at,
+                        reference,
+                    };
+                    self.home("schemas", Kind::Schema, &target, referrer)
+                }
+            };
+            *value = Value::String(pointer.to_string());
+        }
+        Ok(())
+    }
+
+    /// Where `reference`, written in `file` at `src`, leads.
+    fn leads(&mut self, reference: &str, file: &Path, src: &Pointer) -> Result<Leads> {
+        let (path, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let Some(pointer) = Pointer::parse_local(&format!("#{fragment}")) else {
+            return Err(Error::unsupported(
+                &self.label(file),
+                &src.push("$ref"),
+                format!(
+                    "`{reference}` names an anchor; only JSON pointers (`#/components/...`) are \
+                     supported after the `#`"
+                ),
+            ));
+        };
+        if path.is_empty() {
+            return Ok(if file == self.root {
+                Leads::Root(pointer)
+            } else {
+                Leads::Elsewhere((file.to_owned(), pointer))
+            });
+        }
+        if path.contains("://") || path.starts_with("urn:") {
+            return Err(Error::unsupported(
+                &self.label(file),
+                &src.push("$ref"),
+                format!(
+                    "`{reference}` is a remote reference; the generator reads local files only: \
+                     save the file beside the document and refer to it by a relative path"
+                ),
+            ));
+        }
+        let relative = super::pointer::percent_decode(path);
+        let label = join_label(&self.label(file), &relative);
+        let joined = file.parent().unwrap_or(Path::new("")).join(&relative);
+        let found = std::fs::canonicalize(&joined).map_err(|e| {
+            Error::invalid(
+                &self.label(file),
+                &src.push("$ref"),
+                format!("`{reference}` names the file {label}, which cannot be read: {e}"),
+            )
+        })?;
+        if found == self.root {
+            return Ok(Leads::Root(pointer));
+        }
+        self.labels.entry(found.clone()).or_insert(label);
+        Ok(Leads::Elsewhere((found, pointer)))
+    }
+
+    /// The component that holds `target`: claimed (and its content queued)
+    /// the first time it is asked for.
+    fn home(
+        &mut self,
+        section: &'static str,
+        kind: Kind,
+        target: &Target,
+        referrer: Referrer,
+    ) -> Pointer {
+        if let Some(home) = self.homes.get(target) {
+            return home.clone();
+        }
+        let name = self.free_name(section, &preferred_name(target));
+        let home = Pointer::root().push("components").push(section).push(&name);
+        self.homes.insert(target.clone(), home.clone());
+        self.pending.push_back(Pending {
+            target: target.clone(),
+            kind,
+            home: home.clone(),
+            referrer,
+        });
+        home
+    }
+
+    /// `base`, or `base2`, `base3`… if the section has one of that name.
+    fn free_name(&mut self, section: &'static str, base: &str) -> String {
+        let taken = self.taken.entry(section).or_default();
+        let name = std::iter::once(base.to_owned())
+            .chain((2..).map(|n| format!("{base}{n}")))
+            .find(|name| !taken.contains(name))
+            .expect("an unbounded sequence has a free name");
+        taken.insert(name.clone());
+        name
+    }
+
+    /// A copy of the node `target` names, reading its file if need be.
+    fn content(&mut self, target: &Target, referrer: &Referrer) -> Result<Value> {
+        let (path, pointer) = target;
+        if !self.files.contains_key(path) {
+            let tree = read(path, &self.label(path))?;
+            self.files.insert(path.clone(), tree);
+        }
+        let tree = &self.files[path];
+        let mut node = tree;
+        for token in pointer.tokens() {
+            let next = match node {
+                Value::Mapping(map) => map.get(token.as_str()),
+                Value::Sequence(seq) => token.parse::<usize>().ok().and_then(|i| seq.get(i)),
+                _ => None,
+            };
+            node = next.ok_or_else(|| {
+                Error::invalid(
+                    &referrer.file,
+                    &referrer.at,
+                    format!(
+                        "`{}` points to nothing: {} has no {pointer}",
+                        referrer.reference,
+                        self.label(path)
+                    ),
+                )
+            })?;
+        }
+        Ok(node.clone())
+    }
+
+    fn record(&mut self, at: &Pointer, (path, pointer): &Target) {
+        let file = self.label(path);
+        self.sources
+            .moves
+            .insert(at.clone(), (file, pointer.clone()));
+    }
+
+    fn label(&self, path: &Path) -> String {
+        self.labels
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| path.display().to_string())
+    }
+}
+
+/// Reads the file at `path` (named `label` in messages).
+fn read(path: &Path, label: &str) -> Result<Value> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    super::tree(&text, label, super::is_json(path))
+}
+
+/// The name a node brought in as a component gets: its own (the last
+/// token of its pointer that is not an index), or its file's.
+fn preferred_name((path, pointer): &Target) -> String {
+    let own = pointer
+        .tokens()
+        .filter(|token| token.parse::<usize>().is_err())
+        .last();
+    own.or_else(|| {
+        path.file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+    })
+    .filter(|name| !name.is_empty())
+    .unwrap_or_else(|| "External".to_owned())
+}
+
+fn set_reference(node: &mut Value, pointer: &Pointer) {
+    if let Value::Mapping(map) = node {
+        map.insert("$ref".into(), Value::String(pointer.to_string()));
+    }
+}
+
+/// Puts `node` at `home` (`#/components/<section>/<name>`) of the root.
+fn insert_component(raw: &mut Value, kind: Kind, home: &Pointer, node: Value) {
+    let (Some(section), Some(name), Value::Mapping(root)) = (kind.section(), home.last(), raw)
+    else {
+        return;
+    };
+    let components = root
+        .entry("components".into())
+        .or_insert_with(|| Value::Mapping(Mapping::new()));
+    if !components.is_mapping() {
+        *components = Value::Mapping(Mapping::new());
+    }
+    let Value::Mapping(components) = components else {
+        return;
+    };
+    let items = components
+        .entry(section.into())
+        .or_insert_with(|| Value::Mapping(Mapping::new()));
+    if let Value::Mapping(items) = items {
+        items.insert(name.into(), node);
+    }
+}
+
+/// `relative` (a reference's file part) as seen from the file named
+/// `from`, with `.` and `..` worked out: how messages name that file.
+fn join_label(from: &str, relative: &str) -> String {
+    let mut parts: Vec<&str> = match from.rsplit_once('/') {
+        Some((dir, _)) => dir.split('/').collect(),
+        None => Vec::new(),
+    };
+    for part in relative.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| !p.is_empty() && *p != "..") => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_named_from_the_file_that_refers_to_it() {
+        assert_eq!(
+            join_label("spec/openapi.yaml", "schemas/pet.yaml"),
+            "spec/schemas/pet.yaml"
+        );
+        assert_eq!(
+            join_label("spec/paths/pets.yaml", "../common.yaml"),
+            "spec/common.yaml"
+        );
+        assert_eq!(join_label("openapi.yaml", "./a/../b.yaml"), "b.yaml");
+        assert_eq!(
+            join_label("openapi.yaml", "../shared/c.yaml"),
+            "../shared/c.yaml"
+        );
+        assert_eq!(join_label("/abs/openapi.yaml", "c.json"), "/abs/c.json");
+    }
+
+    #[test]
+    fn a_brought_in_node_is_named_after_its_pointer_or_its_file() {
+        let name = |file: &str, pointer: Pointer| preferred_name(&(PathBuf::from(file), pointer));
+        let schemas = Pointer::root().push("components").push("schemas");
+        assert_eq!(name("common.yaml", schemas.push("Error")), "Error");
+        assert_eq!(name("schemas/Pet.yaml", Pointer::root()), "Pet");
+        assert_eq!(
+            name("list.yaml", Pointer::root().push("allOf").index(1)),
+            "allOf"
+        );
+    }
+
+    #[test]
+    fn sources_name_the_file_and_the_pointer_inside_it() {
+        let mut sources = Sources::default();
+        let home = Pointer::root()
+            .push("components")
+            .push("schemas")
+            .push("Pet");
+        sources.moves.insert(
+            home.clone(),
+            ("schemas/pet.yaml".to_owned(), Pointer::root()),
+        );
+        let inside = home.push("properties").push("name");
+        assert_eq!(
+            sources.locate(&inside),
+            Some((
+                "schemas/pet.yaml".to_owned(),
+                Pointer::root().push("properties").push("name")
+            ))
+        );
+        assert_eq!(sources.locate(&Pointer::root().push("paths")), None);
+    }
+}

@@ -1,0 +1,174 @@
+//! A document split over files (`$ref`s to other files, as `redocly split`
+//! writes them) generates the same crates as the same document in one
+//! file; a reference to a file that is missing, or a broken node inside
+//! another file, is named by that file and its pointer.
+
+use std::path::{Path, PathBuf};
+
+use openapi_codegen::config::Target;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/multi_file")
+}
+
+/// The crates of `spec` (relative to `root`), or the error's text.
+fn generate(root: &Path, spec: &str) -> Result<openapi_codegen::Generated, String> {
+    let target = Target::standalone(PathBuf::from(spec), "pets");
+    openapi_codegen::generate(root, &target, "the test").map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_split_document_generates_the_crates_of_the_bundled_one() {
+    let split = generate(&fixtures(), "split/openapi.yaml").unwrap();
+    let bundled = generate(&fixtures(), "bundled.yaml").unwrap();
+    let files = |generated: &openapi_codegen::Generated, source: &str| {
+        generated
+            .files
+            .iter()
+            .map(|(path, text)| (path.to_path_buf(), text.replace(source, "SOURCE")))
+            .collect::<Vec<_>>()
+    };
+    let (split, bundled) = (
+        files(&split, "split/openapi.yaml"),
+        files(&bundled, "bundled.yaml"),
+    );
+    let names = |files: &[(PathBuf, String)]| files.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&split), names(&bundled));
+    for ((path, split), (_, bundled)) in split.iter().zip(&bundled) {
+        assert!(
+            split == bundled,
+            "{} differs:\n{}",
+            path.display(),
+            similar::TextDiff::from_lines(bundled, split).unified_diff()
+        );
+    }
+    // The self-reference through its file is still one recursive type.
+    let models = split
+        .iter()
+        .find(|(path, _)| path.ends_with("models/src/common.rs"))
+        .map(|(_, text)| text.as_str())
+        .unwrap_or_default();
+    assert!(
+        models.contains("pub children: Option<Vec<Tree>>"),
+        "{models}"
+    );
+}
+
+/// A scratch folder holding `files` (path, text).
+fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "openapi-codegen-multi-file-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+/// The error of generating `openapi.yaml` of the scratch folder `files`.
+fn refusal(name: &str, files: &[(&str, &str)]) -> String {
+    let dir = scratch(name, files);
+    let error = generate(&dir, "openapi.yaml").expect_err("a broken document");
+    let _ = std::fs::remove_dir_all(&dir);
+    error
+}
+
+const ROOT: &str = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /pets:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Pet'}\ncomponents:\n  schemas:\n    Pet: {$ref: 'schemas/pet.yaml'}\n";
+
+#[test]
+fn a_missing_file_is_named_at_its_reference() {
+    let error = refusal("missing", &[("openapi.yaml", ROOT)]);
+    assert!(
+        error.starts_with("openapi.yaml#/components/schemas/Pet/$ref: invalid document: `schemas/pet.yaml` names the file"),
+        "{error}"
+    );
+    assert!(error.contains("cannot be read"), "{error}");
+}
+
+#[test]
+fn a_pointer_to_nothing_in_another_file_is_named_where_it_is_written() {
+    let error = refusal(
+        "nothing",
+        &[
+            ("openapi.yaml", ROOT),
+            (
+                "schemas/pet.yaml",
+                "type: object\nproperties:\n  owner: {$ref: '../common.yaml#/components/schemas/Owner'}\n",
+            ),
+            ("common.yaml", "components:\n  schemas: {}\n"),
+        ],
+    );
+    assert_eq!(
+        error,
+        "schemas/pet.yaml#/properties/owner/$ref: invalid document: \
+         `../common.yaml#/components/schemas/Owner` points to nothing: common.yaml has no \
+         #/components/schemas/Owner"
+    );
+}
+
+#[test]
+fn a_broken_node_in_another_file_is_named_in_that_file() {
+    let error = refusal(
+        "broken",
+        &[
+            ("openapi.yaml", ROOT),
+            (
+                "schemas/pet.yaml",
+                "type: object\nproperties:\n  tags:\n    type: array\n    items: {type: string, minLength: -1}\n",
+            ),
+        ],
+    );
+    assert!(
+        error.starts_with("schemas/pet.yaml#/properties/tags/items: invalid document"),
+        "{error}"
+    );
+    // Found later, by the lowering, rather than by the parser.
+    let error = refusal(
+        "contradiction",
+        &[
+            ("openapi.yaml", ROOT),
+            (
+                "schemas/pet.yaml",
+                "allOf: [{type: string}, {type: integer}]\n",
+            ),
+        ],
+    );
+    assert!(error.starts_with("schemas/pet.yaml#"), "{error}");
+    let error = refusal(
+        "yaml",
+        &[
+            ("openapi.yaml", ROOT),
+            ("schemas/pet.yaml", "type: [object\n"),
+        ],
+    );
+    assert!(
+        error.starts_with("schemas/pet.yaml#: invalid document: not valid YAML"),
+        "{error}"
+    );
+}
+
+#[test]
+fn remote_references_and_cycles_of_path_items_are_refused() {
+    let remote = ROOT.replace("schemas/pet.yaml", "https://example.com/pet.yaml");
+    let error = refusal("remote", &[("openapi.yaml", &remote)]);
+    assert!(
+        error.starts_with("openapi.yaml#/components/schemas/Pet/$ref: not supported by the generator: `https://example.com/pet.yaml` is a remote reference"),
+        "{error}"
+    );
+    let error = refusal(
+        "cycle",
+        &[
+            (
+                "openapi.yaml",
+                "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a: {$ref: 'paths/a.yaml'}\n",
+            ),
+            ("paths/a.yaml", "$ref: b.yaml\n"),
+            ("paths/b.yaml", "$ref: a.yaml\n"),
+        ],
+    );
+    assert!(error.contains("leads back to itself"), "{error}");
+}
