@@ -3,8 +3,9 @@
 //! change breaks (on the wire, for Rust code using the generated crates),
 //! and whether the crates' version was bumped as semver asks.
 
+use std::io::Write;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use openapi_codegen::config::{Config, Target};
 use openapi_codegen::diff::{self, Crates, Version};
@@ -77,8 +78,12 @@ pub fn compare(root: &Path, base: &str) -> Result<Outcome> {
             ));
             continue;
         };
-        let is_json = spec.ends_with(".json");
-        let old = Document::parse(&old_text, &format!("{base}:{spec}"), is_json)?;
+        let old = if refers_to_files(&old_text) {
+            document_at(root, base, &spec)?
+        } else {
+            let is_json = spec.ends_with(".json");
+            Document::parse(&old_text, &format!("{base}:{spec}"), is_json)?
+        };
         let new = Document::load(&root.join(&target.spec), &spec)?;
         let report = diff::compare(&old, &new, Crates::of(target));
         outcome.text.push_str(&report.render(base));
@@ -143,6 +148,58 @@ fn version_of(target: &Target, manifest: &Option<String>) -> Option<Version> {
 
 /// The file at `path` (relative to the workspace root) in the git revision
 /// `rev`; `None` when the revision has no such file.
+/// Whether a document's text has a `$ref` to another file (one that does
+/// not start with `#`): if so, it is read with its files ([`document_at`]).
+fn refers_to_files(text: &str) -> bool {
+    text.match_indices("$ref").any(|(at, _)| {
+        let rest = text[at + "$ref".len()..].trim_start_matches(['"', '\'', ' ', ':', '\t']);
+        !rest.starts_with('#')
+    })
+}
+
+/// The document `spec` as it was at `rev`, in several files: read from a
+/// copy of the revision's tree (`git archive`), so that its references lead
+/// where they led then.
+fn document_at(root: &Path, rev: &str, spec: &str) -> Result<Document> {
+    let dir = std::env::temp_dir().join(format!("xtask-api-diff-base-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+    let archive = Command::new("git")
+        .current_dir(root)
+        .args(["archive", "--format=tar", rev])
+        .output()
+        .map_err(|e| fail(format!("cannot run git: {e}")))?;
+    if !archive.status.success() {
+        return Err(fail(format!(
+            "git archive {rev} failed{}",
+            stderr_line(&archive.stderr)
+        )));
+    }
+    let mut tar = Command::new("tar")
+        .arg("-x")
+        .arg("-C")
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .spawn()
+        .map_err(|e| fail(format!("cannot run tar: {e}")))?;
+    if let Some(mut stdin) = tar.stdin.take() {
+        stdin
+            .write_all(&archive.stdout)
+            .map_err(|e| fail(format!("tar: {e}")))?;
+    }
+    let unpacked = tar.wait().map_err(|e| fail(format!("tar: {e}")))?.success();
+    let document = if unpacked {
+        Document::load(&dir.join(spec), &format!("{rev}:{spec}")).map_err(Into::into)
+    } else {
+        Err(fail(format!(
+            "could not unpack {rev} into {}",
+            dir.display()
+        )))
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    document
+}
+
 fn git_show(root: &Path, rev: &str, path: &str) -> Result<Option<String>> {
     let output = Command::new("git")
         .current_dir(root)
@@ -180,5 +237,20 @@ fn stderr_line(stderr: &[u8]) -> String {
     match text.lines().next() {
         Some(line) if !line.trim().is_empty() => format!(" ({})", line.trim()),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refers_to_files;
+
+    #[test]
+    fn references_to_other_files_are_told_from_local_ones() {
+        assert!(!refers_to_files("schema: {$ref: '#/components/schemas/A'}"));
+        assert!(!refers_to_files(
+            r##"{"schema": {"$ref": "#/components/schemas/A"}}"##
+        ));
+        assert!(refers_to_files("schema:\n  $ref: schemas/a.yaml\n"));
+        assert!(refers_to_files(r#"{"$ref": "common.json#/A"}"#));
     }
 }

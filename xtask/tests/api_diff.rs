@@ -1,6 +1,7 @@
 //! `cargo xtask api-diff` on a scratch git repository: breaking changes
 //! without a version bump fail naming each change by its JSON pointer; the
-//! bump semver asks for makes it pass.
+//! bump semver asks for makes it pass. A document in several files is
+//! compared with all of its files as they were.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -230,4 +231,55 @@ fn breaking_changes_need_the_version_bump_semver_asks_for() {
     let output = api_diff(root, &["--base", "no-such-rev"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("`no-such-rev` is not a commit"));
+}
+
+#[test]
+fn a_document_in_several_files_is_compared_as_its_files_were() {
+    let root =
+        TempDir(std::env::temp_dir().join(format!("xtask-api-diff-split-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&root.0);
+    std::fs::create_dir_all(&root.0).unwrap();
+    let root = &root.0;
+    let (head, customer) = SPEC
+        .split_once("    Customer:\n")
+        .expect("the Customer schema");
+    let customer: String = customer
+        .lines()
+        .map(|line| format!("{}\n", line.strip_prefix("      ").unwrap_or(line)))
+        .collect();
+    git(root, &["init", "-q"]);
+    write(
+        root,
+        "spec/shop.yaml",
+        &format!("{head}    Customer:\n      $ref: schemas/customer.yaml\n"),
+    );
+    write(root, "spec/schemas/customer.yaml", &customer);
+    write(root, "spec/codegen.toml", &config("0.3.1"));
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    let output = api_diff(root, &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("no change of the interface since HEAD"),
+        "{stdout}"
+    );
+
+    // A change in the other file alone is found.
+    write(
+        root,
+        "spec/schemas/customer.yaml",
+        &customer.replace("  nickname: {type: string}\n", ""),
+    );
+    let output = api_diff(root, &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("#/components/schemas/Customer/properties/nickname"),
+        "{stdout}"
+    );
 }
