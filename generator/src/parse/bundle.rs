@@ -4,14 +4,17 @@
 //! one. Before anything else reads the document, every such reference is
 //! brought into the root document, as a bundler would:
 //!
-//! - a schema, parameter, response, request body, header, example, link,
-//!   callback or security scheme becomes a component of the root, named as
+//! - a schema, parameter, response, request body, header, link, callback
+//!   or security scheme becomes a component of the root, named as
 //!   in its file (`Error` for `common.yaml#/components/schemas/Error`), or
 //!   after the file when the reference names the whole file (`pet` for
 //!   `schemas/pet.yaml`); a root component that is nothing but such a
 //!   reference (`Pet: {$ref: schemas/pet.yaml}`) is replaced by what it
 //!   names, under its own name;
-//! - a path item is written where it is referred to.
+//! - a path item is written where it is referred to;
+//! - examples are left as they are: nothing is generated from them, and
+//!   documents refer to files of raw example data, which are no example
+//!   objects, as tools that show them allow.
 //!
 //! Each node is brought in once however many places refer to it, so that a
 //! schema keeps one Rust type and a schema that refers to itself through
@@ -97,7 +100,6 @@ enum Kind {
     MediaType,
     Encoding,
     Schema,
-    Example,
     Link,
     SecurityScheme,
 }
@@ -122,7 +124,6 @@ impl Kind {
             Kind::Header => "headers",
             Kind::RequestBody => "requestBodies",
             Kind::Response => "responses",
-            Kind::Example => "examples",
             Kind::Link => "links",
             Kind::Callback => "callbacks",
             Kind::SecurityScheme => "securitySchemes",
@@ -140,7 +141,6 @@ impl Kind {
                 "schemas" => Kind::Schema,
                 "responses" => Kind::Response,
                 "parameters" => Kind::Parameter,
-                "examples" => Kind::Example,
                 "requestBodies" => Kind::RequestBody,
                 "headers" => Kind::Header,
                 "securitySchemes" => Kind::SecurityScheme,
@@ -160,7 +160,6 @@ impl Kind {
             // A callback's fields are expressions, each a path item.
             (Kind::Callback, _) => One(Kind::PathItem),
             (Kind::Parameter | Kind::Header | Kind::MediaType, "schema") => One(Kind::Schema),
-            (Kind::Parameter | Kind::Header | Kind::MediaType, "examples") => Map(Kind::Example),
             (Kind::Parameter | Kind::Header | Kind::RequestBody | Kind::Response, "content") => {
                 Map(Kind::MediaType)
             }
