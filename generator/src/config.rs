@@ -151,22 +151,30 @@ impl Target {
         }
     }
 
-    fn check(&self, label: &str) -> Result<()> {
+    /// Refuses package names cargo refuses, or whose crate names rustc
+    /// warns are not snake case (capitals, doubled separators), and a
+    /// `version` that is not one; `label` names the settings in messages.
+    pub fn check(&self, label: &str) -> Result<()> {
         let crates = [
             Some(&self.models),
             self.client.as_ref(),
             self.server.as_ref(),
         ];
         for krate in crates.into_iter().flatten() {
-            let valid = !krate.package.is_empty()
-                && krate
-                    .package
+            let package = &krate.package;
+            let valid = package.starts_with(|c: char| c.is_ascii_lowercase())
+                && package.split(['-', '_']).all(|word| !word.is_empty())
+                && package
                     .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
             if !valid {
                 return Err(Error::Config {
                     file: label.to_owned(),
-                    message: format!("`{}` is not a valid package name", krate.package),
+                    message: format!(
+                        "`{package}` is not a valid package name: use lowercase letters, digits \
+                         and single `-` between words, starting with a letter (its crate name \
+                         must be snake case)"
+                    ),
                 });
             }
         }
@@ -198,5 +206,30 @@ impl CrateTarget {
     /// The crate's name in Rust code (`logistics_models`).
     pub fn lib_name(&self) -> String {
         self.package.replace('-', "_")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Target;
+
+    #[test]
+    fn package_names_must_give_snake_case_crate_names() {
+        let check = |name: &str| Target::standalone("a.yaml".into(), name).check("--name");
+        assert!(check("petstore").is_ok());
+        assert!(check("api-1forge-com").is_ok());
+        assert!(check("pet_store").is_ok());
+        for refused in [
+            "recurrence--v1",
+            "Petstore",
+            "1forge",
+            "-pets",
+            "pets-",
+            "pet store",
+            "",
+        ] {
+            let error = check(refused).expect_err(refused).to_string();
+            assert!(error.starts_with("--name: `"), "{error}");
+        }
     }
 }

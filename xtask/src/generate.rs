@@ -57,6 +57,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     } else {
         Target::standalone(spec, &name)
     };
+    target.check("--name")?;
     let written = generate(root, &target, &out, &runtime)?;
     let crates = if client_only {
         "the client crate, the models its module"
@@ -130,17 +131,14 @@ pub fn default_name(spec: &Path) -> Result<String> {
             spec.display()
         ))
     })?;
-    let name: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let name = name.trim_matches('-').to_owned();
+    // Words of letters and digits, one `-` between them: a doubled
+    // separator makes a crate name rustc warns is not snake case.
+    let name = stem
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect::<Vec<_>>()
+        .join("-");
     if name.is_empty() {
         return Err(fail(format!(
             "cannot make a crate name from {}; pass --name",
@@ -167,6 +165,10 @@ mod tests {
             Some("petstore-expanded")
         );
         assert_eq!(name("1forge.com.json").as_deref(), Some("api-1forge-com"));
+        assert_eq!(
+            name("vtex.local/Recurrence-(v1-.json").as_deref(),
+            Some("recurrence-v1")
+        );
         assert_eq!(name("_.json"), None);
     }
 }
