@@ -234,6 +234,9 @@ impl<'f> Place<'f> {
 
 /// Where a reference leads.
 enum Leads {
+    /// Nowhere the generator can follow (a URL, an anchor): left as it is,
+    /// to be refused where it is used, as before bundling.
+    Left,
     /// Into the root document: a local reference, kept as it is.
     Root(Pointer),
     /// Into another file.
@@ -360,6 +363,7 @@ impl Bundler {
                 }
                 return Ok(false);
             }
+            Leads::Left => return Ok(false),
             Leads::Elsewhere(target) => target,
         };
         let referrer = Referrer {
@@ -429,6 +433,7 @@ impl Bundler {
                 .push(key.as_str().unwrap_or_default());
             let reference = reference.to_owned();
             let pointer = match self.leads(&reference, place.file, &at)? {
+                Leads::Left => continue,
                 Leads::Root(_) if place.file == self.root => continue,
                 Leads::Root(pointer) => pointer,
                 Leads::Elsewhere(target) => {
@@ -448,15 +453,10 @@ impl Bundler {
     /// Where `reference`, written in `file` at `src`, leads.
     fn leads(&mut self, reference: &str, file: &Path, src: &Pointer) -> Result<Leads> {
         let (path, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-        let Some(pointer) = Pointer::parse_local(&format!("#{fragment}")) else {
-            return Err(Error::unsupported(
-                &self.label(file),
-                &src.push("$ref"),
-                format!(
-                    "`{reference}` names an anchor; only JSON pointers (`#/components/...`) are \
-                     supported after the `#`"
-                ),
-            ));
+        let pointer = Pointer::parse_local(&format!("#{fragment}"));
+        let remote = path.contains("://") || path.starts_with("urn:");
+        let Some(pointer) = pointer.filter(|_| !remote) else {
+            return Ok(Leads::Left);
         };
         if path.is_empty() {
             return Ok(if file == self.root {
@@ -464,16 +464,6 @@ impl Bundler {
             } else {
                 Leads::Elsewhere((file.to_owned(), pointer))
             });
-        }
-        if path.contains("://") || path.starts_with("urn:") {
-            return Err(Error::unsupported(
-                &self.label(file),
-                &src.push("$ref"),
-                format!(
-                    "`{reference}` is a remote reference; the generator reads local files only: \
-                     save the file beside the document and refer to it by a relative path"
-                ),
-            ));
         }
         let relative = super::pointer::percent_decode(path);
         let label = join_label(&self.label(file), &relative);

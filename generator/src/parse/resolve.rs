@@ -98,14 +98,18 @@ impl Document {
                 ));
             }
             let Some(target) = Pointer::parse_local(&reference) else {
-                return Err(self.unsupported(
-                    &from.push("$ref"),
-                    format!(
-                        "`{reference}` is not a reference within the document, and was not \
-                         brought in from another file (files are followed where OpenAPI allows \
-                         a `$ref`, in a document read from a file)"
-                    ),
-                ));
+                let why = if reference.contains("://") || reference.starts_with("urn:") {
+                    "is a remote reference; the generator reads local files only: save the \
+                     file beside the document and refer to it by a relative path"
+                } else if reference.starts_with('#') {
+                    "names an anchor; only JSON pointers (`#/components/...`) are supported \
+                     after the `#`"
+                } else {
+                    "is not a reference within the document, and was not brought in from \
+                     another file (files are followed where OpenAPI allows a `$ref`, in a \
+                     document read from a file)"
+                };
+                return Err(self.unsupported(&from.push("$ref"), format!("`{reference}` {why}")));
             };
             if seen.contains(&target) {
                 let chain: Vec<String> = seen.iter().map(ToString::to_string).collect();
