@@ -11,8 +11,10 @@ use crate::ir::{
     UnionDef,
 };
 
-/// Everything generated for `def`.
-pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef) -> Result<TokenStream> {
+/// Everything generated for `def`; its `ValidateJson` impl only with
+/// `json_walks` (a models crate of its own: server stubs check raw bodies
+/// with it, a client alone never does).
+pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef, json_walks: bool) -> Result<TokenStream> {
     let fallback = match &def.schema_name {
         Some(name) => format!("The `{name}` schema."),
         None => format!("Defined inline at `{}`.", def.origin),
@@ -20,13 +22,16 @@ pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef) -> Result<TokenStream> {
     let doc = docs::doc_attrs(&def.docs, &fallback);
     let name = format_ident!("{}", def.name);
     Ok(match &def.kind {
-        TypeKind::Struct(s) => struct_items(cx, def, s, &doc),
-        TypeKind::Enum(e) if e.repr != EnumRepr::String => {
-            super::scalar_enums::scalar_enum_items(e, &name, &doc)
+        TypeKind::Struct(s) => {
+            let json = json_walks.then(|| struct_validate_json(cx, s, def.in_request));
+            struct_items(cx, def, s, &doc, json)
         }
-        TypeKind::Enum(e) => enum_items(e, &name, &doc),
-        TypeKind::Union(u) => union_items(cx, u, &name, &doc),
-        TypeKind::Newtype(shape) => newtype_items(cx, shape, &name, &doc),
+        TypeKind::Enum(e) if e.repr != EnumRepr::String => {
+            super::scalar_enums::scalar_enum_items(e, &name, &doc, json_walks)
+        }
+        TypeKind::Enum(e) => enum_items(e, &name, &doc, json_walks),
+        TypeKind::Union(u) => union_items(cx, u, &name, &doc, json_walks),
+        TypeKind::Newtype(shape) => newtype_items(cx, shape, &name, &doc, json_walks),
         TypeKind::Alias(shape) => {
             let ty = cx.types.shape(shape);
             quote!(#doc pub type #name = #ty;)
@@ -34,11 +39,13 @@ pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef) -> Result<TokenStream> {
     })
 }
 
+/// A struct; `json` is the body of its `ValidateJson` impl, if it has one.
 fn struct_items(
     cx: &CheckContext<'_>,
     def: &TypeDef,
     s: &StructDef,
     doc: &TokenStream,
+    json: Option<TokenStream>,
 ) -> TokenStream {
     let name = format_ident!("{}", def.name);
     let strict = def.in_request;
@@ -59,8 +66,7 @@ fn struct_items(
     let all_optional = s.fields.iter().all(|f| !f.required);
     let default = all_optional.then(|| quote!(Default,));
     let validate = validate_impl(cx, &name, struct_validate(cx, s));
-    let validate_json = struct_validate_json(cx, s, strict);
-    let runtime = &cx.runtime;
+    let validate_json = json.map(|body| validate_json_impl(&cx.runtime, &name, body));
     let constructors = constructors(cx, def, s);
     quote! {
         #doc
@@ -76,9 +82,20 @@ fn struct_items(
 
         #validate
 
+        #validate_json
+    }
+}
+
+/// `impl ValidateJson for name`, walking the raw JSON `value` with `body`.
+pub(super) fn validate_json_impl(
+    runtime: &TokenStream,
+    name: &proc_macro2::Ident,
+    body: TokenStream,
+) -> TokenStream {
+    quote! {
         impl #runtime::ValidateJson for #name {
             fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
-                #validate_json
+                #body
             }
         }
     }
@@ -427,7 +444,12 @@ fn quote_opt(value: Option<usize>) -> TokenStream {
     }
 }
 
-fn enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStream) -> TokenStream {
+fn enum_items(
+    e: &EnumDef,
+    name: &proc_macro2::Ident,
+    doc: &TokenStream,
+    json_walks: bool,
+) -> TokenStream {
     let variants = e.variants.iter().map(|v| {
         let ident = format_ident!("{}", v.name);
         let wire = &v.wire;
@@ -463,13 +485,13 @@ fn enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStream) -> Toke
             }
         }
     };
-    let validate_json = quote! {
-        impl validation::ValidateJson for #name {
-            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
-                validation::check_enum_value(value, Self::VALUES, path, report);
-            }
-        }
-    };
+    let validate_json = json_walks.then(|| {
+        validate_json_impl(
+            &quote!(validation),
+            name,
+            quote!(validation::check_enum_value(value, Self::VALUES, path, report);),
+        )
+    });
     if !e.open {
         let variants = e.variants.iter().map(|v| {
             let ident = format_ident!("{}", v.name);
@@ -606,6 +628,7 @@ fn union_items(
     u: &UnionDef,
     name: &proc_macro2::Ident,
     doc: &TokenStream,
+    json_walks: bool,
 ) -> TokenStream {
     let runtime = &cx.runtime;
     let variant_ty = |v: &crate::ir::UnionVariant| {
@@ -768,6 +791,7 @@ fn union_items(
         .iter()
         .any(|v| matches!(v.shape.ty, Ty::Named(_)) && !v.boxed);
     let large = may_be_large.then(|| quote!(#[allow(clippy::large_enum_variant)]));
+    let validate_json = json_walks.then(|| validate_json_impl(runtime, name, json_walk));
     let derives = match &serialize_impl {
         None => quote! {
             #[derive(Debug, Clone, PartialEq, serde::Serialize, #derive_deserialize)]
@@ -789,11 +813,7 @@ fn union_items(
 
         #validate
 
-        impl #runtime::ValidateJson for #name {
-            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
-                #json_walk
-            }
-        }
+        #validate_json
     }
 }
 
@@ -814,8 +834,8 @@ fn newtype_items(
     shape: &Shape,
     name: &proc_macro2::Ident,
     doc: &TokenStream,
+    json_walks: bool,
 ) -> TokenStream {
-    let runtime = &cx.runtime;
     let inner = cx.types.shape(shape);
     let checks = cx.typed(shape, &format_ident!("value"));
     let body = if checks.is_empty() {
@@ -824,7 +844,8 @@ fn newtype_items(
         quote!(let value = &self.0; #checks)
     };
     let validate = validate_impl(cx, name, body);
-    let json = cx.json(shape, &quote!(value));
+    let validate_json =
+        json_walks.then(|| validate_json_impl(&cx.runtime, name, cx.json(shape, &quote!(value))));
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -854,10 +875,6 @@ fn newtype_items(
 
         #validate
 
-        impl #runtime::ValidateJson for #name {
-            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
-                #json
-            }
-        }
+        #validate_json
     }
 }

@@ -279,13 +279,16 @@ fn module_tokens(
         types: &rust_types,
         report: checks::report_ident(),
     };
+    // A client's own models are never checked as raw JSON: that is for the
+    // server stubs, which share a models crate of their own.
+    let json_walks = !cx.models_inline();
     let items = types
         .iter()
-        .map(|def| items::type_items(&check_cx, def))
+        .map(|def| items::type_items(&check_cx, def, json_walks))
         .collect::<Result<Vec<_>>>()?;
     let doc = module_doc(module, types);
     let needs_runtime = types.iter().any(|t| !matches!(t.kind, TypeKind::Alias(_)));
-    let imports = match (needs_runtime, uses_null(types)) {
+    let imports = match (needs_runtime, json_walks && uses_null(types)) {
         (true, true) => quote!(
             use #root::validation::{self, Null, Path, Report};
         ),

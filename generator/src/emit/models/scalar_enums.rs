@@ -11,7 +11,12 @@ use quote::{format_ident, quote};
 use crate::ir::{EnumDef, EnumRepr};
 
 /// Everything generated for an enum whose `repr` is not a string.
-pub fn scalar_enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStream) -> TokenStream {
+pub fn scalar_enum_items(
+    e: &EnumDef,
+    name: &proc_macro2::Ident,
+    doc: &TokenStream,
+    json_walks: bool,
+) -> TokenStream {
     let idents: Vec<_> = e
         .variants
         .iter()
@@ -36,6 +41,23 @@ pub fn scalar_enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStre
         _ => quote!(value.as_bool()),
     };
     let type_message = format!("must be {type_word}");
+    let validate_json = json_walks.then(|| {
+        super::items::validate_json_impl(
+            &quote!(validation),
+            name,
+            quote! {
+                match #from_json {
+                    Some(value) if Self::from_value(value).is_some() => {}
+                    Some(_) => report.push(
+                        path,
+                        format!("must be one of: {}", Self::VALUES.join(", ")),
+                        "InvalidEnumValue",
+                    ),
+                    None => report.push(path, #type_message, "InvalidType"),
+                }
+            },
+        )
+    });
     quote! {
         #doc
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -114,19 +136,7 @@ pub fn scalar_enum_items(e: &EnumDef, name: &proc_macro2::Ident, doc: &TokenStre
             fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
         }
 
-        impl validation::ValidateJson for #name {
-            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
-                match #from_json {
-                    Some(value) if Self::from_value(value).is_some() => {}
-                    Some(_) => report.push(
-                        path,
-                        format!("must be one of: {}", Self::VALUES.join(", ")),
-                        "InvalidEnumValue",
-                    ),
-                    None => report.push(path, #type_message, "InvalidType"),
-                }
-            }
-        }
+        #validate_json
     }
 }
 
