@@ -172,3 +172,28 @@ fn remote_references_and_cycles_of_path_items_are_refused() {
     );
     assert!(error.contains("leads back to itself"), "{error}");
 }
+
+/// A discriminator's mapping is read like a reference when it names a
+/// file; one into a file that is not there (DigitalOcean's published
+/// document has some) is a hint left unread, not an error.
+#[test]
+fn a_mapping_names_a_file_or_is_left_alone() {
+    let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /shapes:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                oneOf:\n                  - {$ref: 'shapes.yaml#/Square'}\n                  - {$ref: 'shapes.yaml#/Circle'}\n                discriminator:\n                  propertyName: kind\n                  mapping:\n                    square: 'shapes.yaml#/Square'\n                    circle: 'models/gone.yml#/Circle'\n";
+    let shapes = "Square:\n  type: object\n  required: [kind]\n  properties:\n    kind: {type: string}\n    side: {type: number}\nCircle:\n  type: object\n  required: [kind]\n  properties:\n    kind: {type: string}\n    radius: {type: number}\n";
+    let dir = scratch(
+        "mapping",
+        &[("openapi.yaml", root), ("shapes.yaml", shapes)],
+    );
+    let generated = generate(&dir, "openapi.yaml");
+    let _ = std::fs::remove_dir_all(&dir);
+    let generated = generated.unwrap();
+    let models = generated
+        .files
+        .iter()
+        .find(|(path, _)| path.ends_with("models/src/common.rs"))
+        .map(|(_, text)| text.clone())
+        .unwrap_or_default();
+    for name in ["pub struct Square", "pub struct Circle"] {
+        assert!(models.contains(name), "{name} in:\n{models}");
+    }
+}

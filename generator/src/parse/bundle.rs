@@ -432,7 +432,13 @@ impl Bundler {
                 .push("mapping")
                 .push(key.as_str().unwrap_or_default());
             let reference = reference.to_owned();
-            let pointer = match self.leads(&reference, place.file, &at)? {
+            // A mapping is only a hint for reading the union (its members
+            // say what they are): one into a file that is not there (as
+            // DigitalOcean's published document has) is left as it is.
+            let Ok(leads) = self.leads(&reference, place.file, &at) else {
+                continue;
+            };
+            let pointer = match leads {
                 Leads::Left => continue,
                 Leads::Root(_) if place.file == self.root => continue,
                 Leads::Root(pointer) => pointer,
