@@ -191,7 +191,7 @@ fn a_mapping_names_a_file_or_is_left_alone() {
         .files
         .iter()
         .find(|(path, _)| path.ends_with("models/src/common.rs"))
-        .map(|(_, text)| text.clone())
+        .map(|(_, text)| text)
         .unwrap_or_default();
     for name in ["pub struct Square", "pub struct Circle"] {
         assert!(models.contains(name), "{name} in:\n{models}");
