@@ -197,3 +197,34 @@ fn a_mapping_names_a_file_or_is_left_alone() {
         assert!(models.contains(name), "{name} in:\n{models}");
     }
 }
+
+/// `paths: {$ref: …}` and `schemas: {$ref: …}`: a whole map in a file of
+/// its own, which OpenAPI does not allow but bundlers follow; the
+/// references inside it are relative to that file.
+#[test]
+fn a_whole_map_may_be_in_a_file_of_its_own() {
+    let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  $ref: api/paths.yaml\ncomponents:\n  schemas:\n    $ref: api/schemas.yaml\n";
+    let paths = "/pets:\n  get:\n    responses:\n      '200':\n        description: ok\n        content:\n          application/json:\n            schema: {$ref: 'schemas.yaml#/Pet'}\n";
+    let schemas = "Pet:\n  type: object\n  properties:\n    owner: {$ref: 'owner.yaml'}\n";
+    let owner = "type: object\nproperties:\n  name: {type: string}\n";
+    let dir = scratch(
+        "maps",
+        &[
+            ("openapi.yaml", root),
+            ("api/paths.yaml", paths),
+            ("api/schemas.yaml", schemas),
+            ("api/owner.yaml", owner),
+        ],
+    );
+    let generated = generate(&dir, "openapi.yaml");
+    let _ = std::fs::remove_dir_all(&dir);
+    let generated = generated.unwrap();
+    let models = generated
+        .files
+        .iter()
+        .find(|(path, _)| path.ends_with("models/src/common.rs"))
+        .map(|(_, text)| text)
+        .unwrap_or_default();
+    assert_eq!(models.matches("pub struct Pet").count(), 1, "{models}");
+    assert!(models.contains("pub owner: Option<Owner>"), "{models}");
+}

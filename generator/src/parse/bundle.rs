@@ -67,9 +67,10 @@ pub fn bundle(raw: &mut Value, path: &Path, label: &str) -> Result<Sources> {
         taken: HashMap::new(),
         pending: VecDeque::new(),
         inlining: Vec::new(),
+        map_files: HashMap::new(),
         sources: Sources::default(),
     };
-    bundler.claim_root_components(raw);
+    bundler.claim_root_components(raw)?;
     let root = bundler.root.clone();
     let place = Place::of(&root, Pointer::root(), Pointer::root());
     bundler.walk(raw, Kind::Document, &place)?;
@@ -258,17 +259,22 @@ struct Bundler {
     pending: VecDeque<Pending>,
     /// The path items being written in place, to refuse a cycle of them.
     inlining: Vec<Target>,
+    /// The maps of the root read whole from another file, by where they are.
+    map_files: HashMap<Pointer, Target>,
     sources: Sources,
 }
 
 impl Bundler {
     /// Takes the root's component names, and makes each root component
     /// that is only a reference to another file the home of what it names.
-    fn claim_root_components(&mut self, raw: &Value) {
-        let Some(Value::Mapping(components)) = raw.get("components") else {
-            return;
+    /// A section that is a whole file (`schemas: {$ref: schemas.yaml}`) is
+    /// read now, so that its entries are the homes of those nodes too.
+    fn claim_root_components(&mut self, raw: &mut Value) -> Result<()> {
+        let Some(Value::Mapping(components)) = raw.get_mut("components") else {
+            return Ok(());
         };
-        for (section, items) in components {
+        let root = self.root.clone();
+        for (section, items) in components.iter_mut() {
             let (Some(section), Value::Mapping(items)) = (section.as_str(), items) else {
                 continue;
             };
@@ -278,22 +284,34 @@ impl Bundler {
             let Some(section) = kind.section() else {
                 continue;
             };
-            for (name, item) in items {
+            let at = Pointer::root().push("components").push(section);
+            let from = self.whole_map(items, &Place::of(&root, at.clone(), at.clone()))?;
+            if let Some(target) = &from {
+                self.map_files.insert(at.clone(), target.clone());
+            }
+            let (file, src) = from.unwrap_or_else(|| (root.clone(), at.clone()));
+            for (name, item) in items.iter() {
                 let Some(name) = name.as_str() else { continue };
                 self.taken
                     .entry(section)
                     .or_default()
                     .insert(name.to_owned());
+                let home = at.push(name);
+                if file != root {
+                    self.homes
+                        .entry((file.clone(), src.push(name)))
+                        .or_insert(home.clone());
+                }
                 let Some(reference) = item.get("$ref").and_then(Value::as_str) else {
                     continue;
                 };
-                let at = Pointer::root().push("components").push(section).push(name);
-                let root = self.root.clone();
-                if let Ok(Leads::Elsewhere(target)) = self.leads(reference, &root, &at) {
-                    self.homes.entry(target).or_insert(at);
+                if let Ok(Leads::Elsewhere(target)) = self.leads(reference, &file, &src.push(name))
+                {
+                    self.homes.entry(target).or_insert(home);
                 }
             }
         }
+        Ok(())
     }
 
     /// Brings in what `node` (of `kind`, at `place`) and the nodes under
@@ -324,6 +342,16 @@ impl Bundler {
             };
             match (field, value) {
                 (Field::Map(kind), Value::Mapping(items)) => {
+                    // The entries of a map read from a file are walked as
+                    // that file's.
+                    let file = match self.whole_map(items, &place)? {
+                        Some(target) => Some(target),
+                        None => self.map_files.get(&place.at).cloned(),
+                    };
+                    let place = match &file {
+                        Some((path, pointer)) => Place::of(path, place.at.clone(), pointer.clone()),
+                        None => place,
+                    };
                     for (name, item) in items.iter_mut() {
                         let Some(name) = name.as_str() else { continue };
                         if name.starts_with("x-") && kind == Kind::PathItem {
@@ -344,6 +372,37 @@ impl Bundler {
             }
         }
         Ok(())
+    }
+
+    /// Replaces `items`, a map of named nodes (`paths`, `schemas`, …) that
+    /// is a reference to another file (`paths: {$ref: paths/index.yaml}`,
+    /// which OpenAPI does not allow but bundlers follow), by the map it
+    /// names; that node, if it was one.
+    fn whole_map(&mut self, items: &mut Mapping, place: &Place<'_>) -> Result<Option<Target>> {
+        let Some(reference) = items.get("$ref").and_then(Value::as_str) else {
+            return Ok(None);
+        };
+        let reference = reference.to_owned();
+        let Leads::Elsewhere(target) = self.leads(&reference, place.file, &place.src)? else {
+            return Ok(None);
+        };
+        let referrer = Referrer {
+            file: self.label(place.file),
+            at: place.src.push("$ref"),
+            reference,
+        };
+        let Value::Mapping(content) = self.content(&target, &referrer)? else {
+            return Err(Error::invalid(
+                &referrer.file,
+                &referrer.at,
+                format!("`{}` names no map of names", referrer.reference),
+            ));
+        };
+        items.remove("$ref");
+        let siblings = std::mem::replace(items, content);
+        items.extend(siblings);
+        self.record(&place.at, &target);
+        Ok(Some(target))
     }
 
     /// Rewrites `node`, a `reference` of `kind` at `place`, to name what it
