@@ -77,6 +77,20 @@ fn refusal(name: &str, files: &[(&str, &str)]) -> String {
     error
 }
 
+/// The models' `common.rs` of `openapi.yaml` of the scratch folder `files`.
+fn common_models(name: &str, files: &[(&str, &str)]) -> String {
+    let dir = scratch(name, files);
+    let generated = generate(&dir, "openapi.yaml");
+    let _ = std::fs::remove_dir_all(&dir);
+    let generated = generated.unwrap_or_else(|e| panic!("{e}"));
+    generated
+        .files
+        .iter()
+        .find(|(path, _)| path.ends_with("models/src/common.rs"))
+        .map(|(_, text)| text.to_owned())
+        .unwrap_or_default()
+}
+
 const ROOT: &str = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /pets:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Pet'}\ncomponents:\n  schemas:\n    Pet: {$ref: 'schemas/pet.yaml'}\n";
 
 #[test]
@@ -180,19 +194,10 @@ fn remote_references_and_cycles_of_path_items_are_refused() {
 fn a_mapping_names_a_file_or_is_left_alone() {
     let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /shapes:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                oneOf:\n                  - {$ref: 'shapes.yaml#/Square'}\n                  - {$ref: 'shapes.yaml#/Circle'}\n                discriminator:\n                  propertyName: kind\n                  mapping:\n                    square: 'shapes.yaml#/Square'\n                    circle: 'models/gone.yml#/Circle'\n";
     let shapes = "Square:\n  type: object\n  required: [kind]\n  properties:\n    kind: {type: string}\n    side: {type: number}\nCircle:\n  type: object\n  required: [kind]\n  properties:\n    kind: {type: string}\n    radius: {type: number}\n";
-    let dir = scratch(
+    let models = common_models(
         "mapping",
         &[("openapi.yaml", root), ("shapes.yaml", shapes)],
     );
-    let generated = generate(&dir, "openapi.yaml");
-    let _ = std::fs::remove_dir_all(&dir);
-    let generated = generated.unwrap();
-    let models = generated
-        .files
-        .iter()
-        .find(|(path, _)| path.ends_with("models/src/common.rs"))
-        .map(|(_, text)| text)
-        .unwrap_or_default();
     for name in ["pub struct Square", "pub struct Circle"] {
         assert!(models.contains(name), "{name} in:\n{models}");
     }
@@ -207,7 +212,7 @@ fn a_whole_map_may_be_in_a_file_of_its_own() {
     let paths = "/pets:\n  get:\n    responses:\n      '200':\n        description: ok\n        content:\n          application/json:\n            schema: {$ref: 'schemas.yaml#/Pet'}\n";
     let schemas = "Pet:\n  type: object\n  properties:\n    owner: {$ref: 'owner.yaml'}\n";
     let owner = "type: object\nproperties:\n  name: {type: string}\n";
-    let dir = scratch(
+    let models = common_models(
         "maps",
         &[
             ("openapi.yaml", root),
@@ -216,15 +221,6 @@ fn a_whole_map_may_be_in_a_file_of_its_own() {
             ("api/owner.yaml", owner),
         ],
     );
-    let generated = generate(&dir, "openapi.yaml");
-    let _ = std::fs::remove_dir_all(&dir);
-    let generated = generated.unwrap();
-    let models = generated
-        .files
-        .iter()
-        .find(|(path, _)| path.ends_with("models/src/common.rs"))
-        .map(|(_, text)| text)
-        .unwrap_or_default();
     assert_eq!(models.matches("pub struct Pet").count(), 1, "{models}");
     assert!(models.contains("pub owner: Option<Owner>"), "{models}");
 }
