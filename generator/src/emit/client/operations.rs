@@ -1613,9 +1613,12 @@ fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream {
     let allow = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     // Every part optional: the empty body is the default.
     let default = required.is_empty().then(|| quote!(Default,));
+    // `new` and the setters build it, so that a part the document adds
+    // later is a new setter, not a field every literal would have to name.
     quote! {
         #doc
         #[derive(Debug, Clone, #default)]
+        #[non_exhaustive]
         pub struct #ty {
             #(#fields)*
         }

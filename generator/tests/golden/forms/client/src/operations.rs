@@ -535,6 +535,7 @@ impl Client {
 
 /// The `multipart/form-data` body of [`Client::upload`](crate::Client::upload): a field per part. Files are sent with their file name and media type.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct UploadForm {
     /// The picture.
     pub file: File,
@@ -602,6 +603,7 @@ pub type UploadHeaders = crate::NoHeaders;
 
 /// The `multipart/form-data` body of [`Client::put_avatar`](crate::Client::put_avatar): a field per part. Files are sent with their file name and media type.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct PutAvatarForm {
     /// The file of the `image` part.
     pub image: Option<File>,
@@ -678,6 +680,7 @@ pub type ImportAnyHeaders = crate::NoHeaders;
 
 /// The `multipart/related` body of [`Client::store_document`](crate::Client::store_document): a field per part. Files are sent with their file name and media type.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct StoreDocumentForm {
     /// The `metadata` part.
     pub metadata: crate::models::StoreDocumentBodyMetadata,
