@@ -176,8 +176,19 @@ fn tree(text: &str, file: &str, is_json: bool) -> Result<serde_yaml::Value> {
         serde_json::from_str(text)
             .map_err(|e| Error::invalid(file, &Pointer::root(), format!("not valid JSON: {e}")))
     } else {
-        serde_yaml::from_str(text)
-            .map_err(|e| Error::invalid(file, &Pointer::root(), format!("not valid YAML: {e}")))
+        let mut tree: serde_yaml::Value = serde_yaml::from_str(text)
+            .map_err(|e| Error::invalid(file, &Pointer::root(), format!("not valid YAML: {e}")))?;
+        // Merge keys (`<<: *defaults`) are how YAML documents share parts;
+        // unapplied, a shared `description` would be missing and shared
+        // properties silently lost.
+        tree.apply_merge().map_err(|e| {
+            Error::invalid(
+                file,
+                &Pointer::root(),
+                format!("a YAML merge key (`<<`) cannot be applied: {e}"),
+            )
+        })?;
+        Ok(tree)
     }
 }
 
@@ -279,6 +290,24 @@ mod tests {
             .to_string();
         assert!(
             err.starts_with("t.yaml#/components/schemas/A/properties/b/items: invalid document"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn applies_yaml_merge_keys() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Base: &base\n      type: object\n      properties:\n        id: {type: string}\n    Pet:\n      <<: *base\n      required: [id]\n";
+        let doc = Document::parse(text, "t.yaml", false).unwrap();
+        let pet = &doc.raw["components"]["schemas"]["Pet"];
+        assert!(pet.get("<<").is_none(), "{pet:?}");
+        assert_eq!(pet["properties"]["id"]["type"], "string");
+        assert_eq!(pet["required"][0], "id");
+        let err = Document::parse("openapi: 3.0.3\na:\n  <<: 7\n", "t.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.starts_with("t.yaml#: invalid document: a YAML merge key"),
             "{err}"
         );
     }
