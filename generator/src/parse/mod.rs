@@ -172,6 +172,33 @@ fn user_error(origins: &Origins, sources: &Sources, error: Error) -> Error {
 
 /// The document's tree, from its text.
 fn tree(text: &str, file: &str, is_json: bool) -> Result<serde_yaml::Value> {
+    // Editors on Windows start files with a byte-order mark; neither parser
+    // takes one.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut tree = parse_tree(text, file, is_json)?;
+    texts_as_written(&mut tree);
+    Ok(tree)
+}
+
+/// Unquoted, `version: 1.0` and `openapi: 3.0` are YAML numbers; they are
+/// taken as the text they were written as (a float's digits as YAML reads
+/// them: `1.10` is `1.1`).
+fn texts_as_written(tree: &mut serde_yaml::Value) {
+    fn as_text(value: Option<&mut serde_yaml::Value>) {
+        if let Some(value) = value {
+            if let serde_yaml::Value::Number(number) = value {
+                *value = serde_yaml::Value::String(number.to_string());
+            }
+        }
+    }
+    as_text(tree.get_mut("openapi"));
+    as_text(
+        tree.get_mut("info")
+            .and_then(|info| info.get_mut("version")),
+    );
+}
+
+fn parse_tree(text: &str, file: &str, is_json: bool) -> Result<serde_yaml::Value> {
     if is_json {
         serde_json::from_str(text)
             .map_err(|e| Error::invalid(file, &Pointer::root(), format!("not valid JSON: {e}")))
@@ -292,6 +319,17 @@ mod tests {
             err.starts_with("t.yaml#/components/schemas/A/properties/b/items: invalid document"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn takes_unquoted_versions_and_a_byte_order_mark() {
+        let text = "\u{feff}openapi: 3.0\ninfo: {title: t, version: 1.0}\npaths: {}\n";
+        let doc = Document::parse(text, "t.yaml", false).unwrap();
+        assert_eq!(doc.version, "3.0");
+        assert_eq!(doc.api.info.version, "1.0");
+        let json = "\u{feff}{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"t\", \"version\": 2}, \"paths\": {}}";
+        let doc = Document::parse(json, "t.json", true).unwrap();
+        assert_eq!(doc.api.info.version, "2");
     }
 
     #[test]
