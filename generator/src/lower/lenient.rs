@@ -81,6 +81,9 @@ pub(crate) enum Leniency {
     /// certificate is set on the HTTP client and checked where TLS ends,
     /// so the requirement asks nothing more of the request for it.
     MutualTlsByConnection,
+    /// A property's own `required: true` (Swagger 2's form, for parameters):
+    /// moved into its object's `required` list by the parser.
+    RequiredFlag,
 }
 
 impl Leniency {
@@ -165,6 +168,10 @@ impl Leniency {
                 "`mutualTLS` security schemes",
                 "met by the connection (a client certificate on the HTTP client, checked where TLS ends), so the requirements ask nothing of the request for them",
             ),
+            Leniency::RequiredFlag => (
+                "`required: true` or `false` on a property (Swagger 2's form for parameters)",
+                "read as the property listed, or not, in its object's `required`",
+            ),
             Leniency::MediaTypeOtherBody => (
                 "media types whose body differs from the first media type's in the same `content`",
                 "left out: the first media type's body is generated",
@@ -197,19 +204,18 @@ impl Lenient {
             .into_iter()
             .map(|kind| {
                 // In the order they were met, which is the document's.
-                let mut places: Vec<Pointer> = Vec::new();
+                let mut places: Vec<(String, Pointer)> = Vec::new();
                 for (_, at) in self.found.iter().filter(|(k, _)| *k == kind) {
-                    let at = doc.user_pointer(at);
+                    let at = doc.place(at);
                     if !places.contains(&at) {
                         places.push(at);
                     }
                 }
                 let (what, how) = kind.describe();
+                let (file, first) = &places[0];
                 format!(
-                    "{what} ({}, the first at {}{}): {how}",
+                    "{what} ({}, the first at {file}{first}): {how}",
                     places.len(),
-                    doc.file,
-                    places[0]
                 )
             })
             .collect();

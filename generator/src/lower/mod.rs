@@ -52,6 +52,9 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
             .lenient
             .record(lenient::Leniency::RepeatedPath, &op.origin);
     }
+    for at in &doc.required_flags {
+        table.lenient.record(lenient::Leniency::RequiredFlag, at);
+    }
     let lenient = std::mem::take(&mut table.lenient);
     let mut types = table.into_defs();
     mark_boxes(&mut types);

@@ -43,6 +43,9 @@ pub struct Document {
     /// The 3.1 `mutualTLS` security schemes, by name: not in the 3.0 tree,
     /// as the connection meets them (a client certificate), not the request.
     pub mutual_tls: Vec<String>,
+    /// Properties that said `required: true` themselves (Swagger 2's way for
+    /// parameters, not schemas), now in their object's `required`.
+    pub required_flags: Vec<Pointer>,
 }
 
 impl Document {
@@ -77,6 +80,7 @@ impl Document {
             v31::Normalised::default()
         };
         callbacks::inline_references(&mut raw);
+        let required_flags = required_flags(&mut raw, &Pointer::root());
         let api = deserialize_at(&raw, file, &Pointer::root()).map_err(|error| {
             // serde cannot see through openapiv3's untagged enums; look for the
             // deepest node that does not fit, and name it instead.
@@ -96,7 +100,18 @@ impl Document {
             origins,
             sources,
             mutual_tls,
+            required_flags,
         })
+    }
+
+    /// The file and the pointer in it of the node at `pointer` of
+    /// [`Document::raw`]: through the 3.1 rewriting, then to the file the
+    /// node was brought in from.
+    pub fn place(&self, pointer: &Pointer) -> (String, Pointer) {
+        let pointer = self.origins.to_user(pointer);
+        self.sources
+            .locate(&pointer)
+            .unwrap_or_else(|| (self.file.clone(), pointer))
     }
 
     /// The pointer in the user's document of the node at `pointer` of [`Document::raw`].
@@ -168,6 +183,60 @@ fn user_error(origins: &Origins, sources: &Sources, error: Error) -> Error {
         }
         other => other,
     }
+}
+
+/// Moves a property's own `required: true` (or `false`) into its object's
+/// `required` list, where OpenAPI 3 has it: a schema with one would not
+/// read. Returns where each was. Data (`example`, `default`, `enum`,
+/// extensions) is left alone.
+fn required_flags(node: &mut serde_yaml::Value, at: &Pointer) -> Vec<Pointer> {
+    let mut found = Vec::new();
+    let serde_yaml::Value::Mapping(map) = node else {
+        if let serde_yaml::Value::Sequence(items) = node {
+            for (i, item) in items.iter_mut().enumerate() {
+                found.extend(required_flags(item, &at.index(i)));
+            }
+        }
+        return found;
+    };
+    let mut required = Vec::new();
+    if let Some(serde_yaml::Value::Mapping(properties)) = map.get_mut("properties") {
+        for (name, property) in properties.iter_mut() {
+            let (Some(name), serde_yaml::Value::Mapping(property)) = (name.as_str(), property)
+            else {
+                continue;
+            };
+            if let Some(serde_yaml::Value::Bool(flag)) = property.get("required") {
+                if *flag {
+                    required.push(serde_yaml::Value::String(name.to_owned()));
+                }
+                property.remove("required");
+                found.push(at.push("properties").push(name).push("required"));
+            }
+        }
+    }
+    if !required.is_empty() {
+        let list = map
+            .entry("required".into())
+            .or_insert_with(|| serde_yaml::Value::Sequence(Vec::new()));
+        if let serde_yaml::Value::Sequence(list) = list {
+            for name in required {
+                if !list.contains(&name) {
+                    list.push(name);
+                }
+            }
+        }
+    }
+    for (key, value) in map.iter_mut() {
+        let Some(key) = key.as_str() else { continue };
+        if matches!(key, "example" | "examples" | "default" | "enum" | "const")
+            || key.starts_with("x-")
+        {
+            continue;
+        }
+        found.extend(required_flags(value, &at.push(key)));
+    }
+    found
 }
 
 /// The document's tree, from its text.
@@ -330,6 +399,29 @@ mod tests {
         let json = "\u{feff}{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"t\", \"version\": 2}, \"paths\": {}}";
         let doc = Document::parse(json, "t.json", true).unwrap();
         assert_eq!(doc.api.info.version, "2");
+    }
+
+    #[test]
+    fn a_propertys_own_required_flag_moves_to_its_object() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      required: [name]\n      properties:\n        id: {type: string, required: true}\n        name: {type: string}\n        tag: {type: string, required: false}\n      example: {id: a, properties: {x: {required: true}}}\n";
+        let doc = Document::parse(text, "t.yaml", false).unwrap();
+        let pet = &doc.raw["components"]["schemas"]["Pet"];
+        assert_eq!(
+            pet["required"],
+            serde_yaml::from_str::<serde_yaml::Value>("[name, id]").unwrap()
+        );
+        assert!(pet["properties"]["tag"].get("required").is_none());
+        assert_eq!(pet["example"]["properties"]["x"]["required"], true);
+        let at = |name: &str| {
+            Pointer::root()
+                .push("components")
+                .push("schemas")
+                .push("Pet")
+                .push("properties")
+                .push(name)
+                .push("required")
+        };
+        assert_eq!(doc.required_flags, [at("id"), at("tag")]);
     }
 
     #[test]
