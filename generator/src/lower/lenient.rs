@@ -84,6 +84,8 @@ pub(crate) enum Leniency {
     /// A property's own `required: true` (Swagger 2's form, for parameters):
     /// moved into its object's `required` list by the parser.
     RequiredFlag,
+    /// A document that says 3.0 written with 3.1's forms: read as 3.1.
+    ThreeOneForms,
 }
 
 impl Leniency {
@@ -167,6 +169,10 @@ impl Leniency {
             Leniency::MutualTlsByConnection => (
                 "`mutualTLS` security schemes",
                 "met by the connection (a client certificate on the HTTP client, checked where TLS ends), so the requirements ask nothing of the request for them",
+            ),
+            Leniency::ThreeOneForms => (
+                "OpenAPI 3.1 forms in a document that says 3.0 (`type: [string, \"null\"]`, a numeric `exclusiveMinimum`, …)",
+                "the document read as 3.1",
             ),
             Leniency::RequiredFlag => (
                 "`required: true` or `false` on a property (Swagger 2's form for parameters)",

@@ -52,6 +52,10 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
             .lenient
             .record(lenient::Leniency::RepeatedPath, &op.origin);
     }
+    if doc.read_as_31 {
+        let at = Pointer::root().push("openapi");
+        table.lenient.record(lenient::Leniency::ThreeOneForms, &at);
+    }
     for at in &doc.required_flags {
         table.lenient.record(lenient::Leniency::RequiredFlag, at);
     }

@@ -46,6 +46,10 @@ pub struct Document {
     /// Properties that said `required: true` themselves (Swagger 2's way for
     /// parameters, not schemas), now in their object's `required`.
     pub required_flags: Vec<Pointer>,
+    /// Whether a document that says 3.0 was read as 3.1, whose forms it
+    /// uses (`type: [string, "null"]`) and 3.0 cannot read (a 3.0 document
+    /// that fails without them keeps its 3.0 error).
+    pub read_as_31: bool,
 }
 
 impl Document {
@@ -71,36 +75,52 @@ impl Document {
 
     fn read(mut raw: serde_yaml::Value, file: &str, sources: Sources) -> Result<Self> {
         let version = check_version(&raw, file)?;
-        let v31::Normalised {
-            origins,
-            mutual_tls,
-        } = if v31::is_31(&version) {
+        let is_31 = v31::is_31(&version);
+        let normalised = if is_31 {
             v31::normalise(&mut raw)
         } else {
             v31::Normalised::default()
         };
         callbacks::inline_references(&mut raw);
         let required_flags = required_flags(&mut raw, &Pointer::root());
-        let api = deserialize_at(&raw, file, &Pointer::root()).map_err(|error| {
-            // serde cannot see through openapiv3's untagged enums; look for the
-            // deepest node that does not fit, and name it instead.
-            let error = match refine::deepest_problem(&raw, &Pointer::root()) {
-                Some((pointer, message)) => {
-                    Error::invalid(file, &pointer, explain_serde_error(&message))
+        let (api, normalised, read_as_31) = match deserialize_at(&raw, file, &Pointer::root()) {
+            Ok(api) => (api, normalised, false),
+            Err(error) => {
+                // serde cannot see through openapiv3's untagged enums; look
+                // for the deepest node that does not fit, and name it instead.
+                let error = match refine::deepest_problem(&raw, &Pointer::root()) {
+                    Some((pointer, message)) => {
+                        Error::invalid(file, &pointer, explain_serde_error(&message))
+                    }
+                    None => error,
+                };
+                // A 3.0 document written with 3.1's forms (`type: [string,
+                // "null"]`, a numeric `exclusiveMinimum`) reads as 3.1.
+                let mut again = raw.clone();
+                let retried = (!is_31 && has_31_forms(&raw)).then(|| {
+                    let normalised = v31::normalise(&mut again);
+                    callbacks::inline_references(&mut again);
+                    deserialize_at(&again, file, &Pointer::root()).map(|api| (api, normalised))
+                });
+                match retried {
+                    Some(Ok((api, normalised))) => {
+                        raw = again;
+                        (api, normalised, true)
+                    }
+                    _ => return Err(user_error(&normalised.origins, &sources, error)),
                 }
-                None => error,
-            };
-            user_error(&origins, &sources, error)
-        })?;
+            }
+        };
         Ok(Document {
             file: file.to_owned(),
             raw,
             api,
             version,
-            origins,
+            origins: normalised.origins,
             sources,
-            mutual_tls,
+            mutual_tls: normalised.mutual_tls,
             required_flags,
+            read_as_31,
         })
     }
 
@@ -237,6 +257,30 @@ fn required_flags(node: &mut serde_yaml::Value, at: &Pointer) -> Vec<Pointer> {
         found.extend(required_flags(value, &at.push(key)));
     }
     found
+}
+
+/// Whether `node` uses a form of OpenAPI 3.1's JSON Schema that 3.0 has
+/// not: a list of types, a numeric `exclusiveMinimum` or
+/// `exclusiveMaximum`, `const`, `prefixItems`, `$defs`. Data (`example`,
+/// `default`, `enum`, extensions) is not looked into.
+fn has_31_forms(node: &serde_yaml::Value) -> bool {
+    match node {
+        serde_yaml::Value::Mapping(map) => map.iter().any(|(key, value)| {
+            let Some(key) = key.as_str() else {
+                return false;
+            };
+            match key {
+                "type" if value.is_sequence() => true,
+                "exclusiveMinimum" | "exclusiveMaximum" if value.is_number() => true,
+                "const" | "prefixItems" | "$defs" => true,
+                "example" | "examples" | "default" | "enum" => false,
+                key if key.starts_with("x-") => false,
+                _ => has_31_forms(value),
+            }
+        }),
+        serde_yaml::Value::Sequence(items) => items.iter().any(has_31_forms),
+        _ => false,
+    }
 }
 
 /// The document's tree, from its text.
@@ -422,6 +466,30 @@ mod tests {
                 .push("required")
         };
         assert_eq!(doc.required_flags, [at("id"), at("tag")]);
+    }
+
+    #[test]
+    fn a_30_document_in_31_forms_reads_as_31() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      properties:\n        id: {type: [string, 'null']}\n        age: {type: integer, exclusiveMinimum: 0}\n";
+        let doc = Document::parse(text, "t.yaml", false).unwrap();
+        assert!(doc.read_as_31);
+        assert_eq!(doc.version, "3.0.3");
+        let pet = &doc.raw["components"]["schemas"]["Pet"]["properties"];
+        assert_eq!(pet["id"]["nullable"], true);
+        assert_eq!(pet["age"]["exclusiveMinimum"], true);
+        let plain = text.replace("{type: [string, 'null']}", "{type: string}");
+        let plain = plain.replace(", exclusiveMinimum: 0", "");
+        assert!(!Document::parse(&plain, "t.yaml", false).unwrap().read_as_31);
+        // Broken either way: the 3.0 reading's error.
+        let broken = text.replace("age: {type: integer", "age: {type: integer, minLength: -1");
+        let err = Document::parse(&broken, "t.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.starts_with("t.yaml#/components/schemas/Pet/properties/"),
+            "{err}"
+        );
     }
 
     #[test]
