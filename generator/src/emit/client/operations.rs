@@ -440,6 +440,13 @@ fn successes<'a>(cx: &Context<'_>, op: &'a Operation) -> Result<Vec<Success<'a>>
             .into_iter()
             .collect()
     } else {
+        let codes: Vec<u16> = documented
+            .iter()
+            .filter_map(|r| match r.status {
+                Status::Code(code) => Some(code),
+                _ => None,
+            })
+            .collect();
         documented
             .into_iter()
             .map(|r| {
@@ -448,13 +455,7 @@ fn successes<'a>(cx: &Context<'_>, op: &'a Operation) -> Result<Vec<Success<'a>>
                         let code = Literal::u16_unsuffixed(code);
                         quote!(#code)
                     }
-                    Status::Range(range) => {
-                        let (low, high) = (
-                            Literal::u16_unsuffixed(range * 100),
-                            Literal::u16_unsuffixed(range * 100 + 99),
-                        );
-                        quote!(#low..=#high)
-                    }
+                    Status::Range(range) => range_pattern(range, &codes),
                     Status::Default => any_2xx.clone(),
                 };
                 (r, pattern)
@@ -471,6 +472,35 @@ fn successes<'a>(cx: &Context<'_>, op: &'a Operation) -> Result<Vec<Success<'a>>
             payload: response.body.as_ref().map(|kind| payload(cx, &types, kind)),
         })
         .collect())
+}
+
+/// The statuses of the range `range` (`2` for `2XX`) but the `codes` the
+/// document names on their own, whose arms come first: `201..=299` beside
+/// `200`, so that no two arms of the match overlap.
+fn range_pattern(range: u16, codes: &[u16]) -> TokenStream {
+    let (low, high) = (range * 100, range * 100 + 99);
+    let mut parts = Vec::new();
+    let mut start = low;
+    for code in (low..=high).filter(|code| codes.contains(code)) {
+        if start < code {
+            parts.push((start, code - 1));
+        }
+        start = code + 1;
+    }
+    if start <= high || parts.is_empty() {
+        // (Every status of the range named alone leaves none: the range
+        // whole, unreachable after them.)
+        parts.push((start.min(high), high));
+    }
+    let parts = parts.into_iter().map(|(from, to)| {
+        let (from, to) = (Literal::u16_unsuffixed(from), Literal::u16_unsuffixed(to));
+        if from.to_string() == to.to_string() {
+            quote!(#from)
+        } else {
+            quote!(#from..=#to)
+        }
+    });
+    quote!(#(#parts)|*)
 }
 
 /// The type of a response body, and the expression that decodes it from
@@ -1829,6 +1859,17 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
 
 #[cfg(test)]
 mod tests {
+    use super::range_pattern;
+
+    #[test]
+    fn a_range_leaves_out_the_statuses_named_alone() {
+        let pattern = |range, codes: &[u16]| range_pattern(range, codes).to_string();
+        assert_eq!(pattern(2, &[]), "200 ..= 299");
+        assert_eq!(pattern(2, &[200]), "201 ..= 299");
+        assert_eq!(pattern(2, &[200, 202, 299]), "201 | 203 ..= 298");
+        assert_eq!(pattern(4, &[200, 404]), "400 ..= 403 | 405 ..= 499");
+    }
+
     use super::idents;
     use quote::quote;
 
