@@ -86,6 +86,13 @@ pub(crate) enum Leniency {
     RequiredFlag,
     /// A document that says 3.0 written with 3.1's forms: read as 3.1.
     ThreeOneForms,
+    /// A parameter or header with `type` beside its name (Swagger 2's
+    /// form): its schema.
+    SchemaBesideName,
+    /// A response without a `description`: an empty one.
+    ResponseWithoutDescription,
+    /// A path parameter without `required: true`: required, as a path has it.
+    PathParameterNotRequired,
 }
 
 impl Leniency {
@@ -169,6 +176,18 @@ impl Leniency {
             Leniency::MutualTlsByConnection => (
                 "`mutualTLS` security schemes",
                 "met by the connection (a client certificate on the HTTP client, checked where TLS ends), so the requirements ask nothing of the request for them",
+            ),
+            Leniency::PathParameterNotRequired => (
+                "path parameters without `required: true`",
+                "required, as every path has them",
+            ),
+            Leniency::SchemaBesideName => (
+                "parameters or headers with `type` beside their name (Swagger 2's form)",
+                "read as their `schema` (`collectionFormat` as their style)",
+            ),
+            Leniency::ResponseWithoutDescription => (
+                "responses without a `description`",
+                "read with an empty one",
             ),
             Leniency::ThreeOneForms => (
                 "OpenAPI 3.1 forms in a document that says 3.0 (`type: [string, \"null\"]`, a numeric `exclusiveMinimum`, …)",

@@ -19,7 +19,7 @@ use crate::ir::{
     Additional, Api, BodyKind, EnumRepr, Operation, ParamLocation, Parameter, SecurityScheme,
     SecuritySchemeKind, Server, ServerVariable, Shape, Ty, TypeDef, TypeKind,
 };
-use crate::parse::{Document, Pointer};
+use crate::parse::{Document, Habit, Pointer};
 use names::{Namespace, type_name};
 
 /// Lowers a parsed document into the IR. Errors, notes and the types'
@@ -56,8 +56,13 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
         let at = Pointer::root().push("openapi");
         table.lenient.record(lenient::Leniency::ThreeOneForms, &at);
     }
-    for at in &doc.required_flags {
-        table.lenient.record(lenient::Leniency::RequiredFlag, at);
+    for (habit, at) in &doc.habits {
+        let leniency = match habit {
+            Habit::RequiredFlag => lenient::Leniency::RequiredFlag,
+            Habit::SchemaBesideName => lenient::Leniency::SchemaBesideName,
+            Habit::ResponseWithoutDescription => lenient::Leniency::ResponseWithoutDescription,
+        };
+        table.lenient.record(leniency, at);
     }
     let lenient = std::mem::take(&mut table.lenient);
     let mut types = table.into_defs();

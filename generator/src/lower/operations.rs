@@ -382,11 +382,12 @@ impl<'d> OperationLowering<'_, 'd> {
                 true,
             ),
         };
-        if location == ParamLocation::Path && !data.required {
-            return Err(self.doc.invalid(
-                &at.push("required"),
-                "a path parameter must be `required: true`",
-            ));
+        // A path has its parameters: one not marked required is required.
+        let required = data.required || location == ParamLocation::Path;
+        if required != data.required {
+            self.types
+                .lenient
+                .record(Leniency::PathParameterNotRequired, &at.push("required"));
         }
         let explode = data.explode.unwrap_or(explode_default);
         let (shape, json) = self.param_shape(data, &at, prefix)?;
@@ -412,7 +413,7 @@ impl<'d> OperationLowering<'_, 'd> {
             wire: data.name.clone(),
             field: String::new(),
             location,
-            required: data.required,
+            required,
             shape,
             style,
             explode,

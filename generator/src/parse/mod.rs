@@ -9,6 +9,7 @@
 
 mod bundle;
 mod callbacks;
+mod habits;
 mod pointer;
 mod refine;
 mod resolve;
@@ -19,6 +20,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 pub use bundle::Sources;
+pub use habits::Habit;
 pub use pointer::Pointer;
 pub use resolve::Resolved;
 pub use v31::Origins;
@@ -43,9 +45,9 @@ pub struct Document {
     /// The 3.1 `mutualTLS` security schemes, by name: not in the 3.0 tree,
     /// as the connection meets them (a client certificate), not the request.
     pub mutual_tls: Vec<String>,
-    /// Properties that said `required: true` themselves (Swagger 2's way for
-    /// parameters, not schemas), now in their object's `required`.
-    pub required_flags: Vec<Pointer>,
+    /// What the document wrote in Swagger 2's forms, or left out, that was
+    /// read past (`habits.rs`), with where.
+    pub habits: Vec<(Habit, Pointer)>,
     /// Whether a document that says 3.0 was read as 3.1, whose forms it
     /// uses (`type: [string, "null"]`) and 3.0 cannot read (a 3.0 document
     /// that fails without them keeps its 3.0 error).
@@ -82,7 +84,7 @@ impl Document {
             v31::Normalised::default()
         };
         callbacks::inline_references(&mut raw);
-        let required_flags = required_flags(&mut raw, &Pointer::root());
+        let habits = habits::read_past(&mut raw);
         let (api, normalised, read_as_31) = match deserialize_at(&raw, file, &Pointer::root()) {
             Ok(api) => (api, normalised, false),
             Err(error) => {
@@ -119,7 +121,7 @@ impl Document {
             origins: normalised.origins,
             sources,
             mutual_tls: normalised.mutual_tls,
-            required_flags,
+            habits,
             read_as_31,
         })
     }
@@ -203,60 +205,6 @@ fn user_error(origins: &Origins, sources: &Sources, error: Error) -> Error {
         }
         other => other,
     }
-}
-
-/// Moves a property's own `required: true` (or `false`) into its object's
-/// `required` list, where OpenAPI 3 has it: a schema with one would not
-/// read. Returns where each was. Data (`example`, `default`, `enum`,
-/// extensions) is left alone.
-fn required_flags(node: &mut serde_yaml::Value, at: &Pointer) -> Vec<Pointer> {
-    let mut found = Vec::new();
-    let serde_yaml::Value::Mapping(map) = node else {
-        if let serde_yaml::Value::Sequence(items) = node {
-            for (i, item) in items.iter_mut().enumerate() {
-                found.extend(required_flags(item, &at.index(i)));
-            }
-        }
-        return found;
-    };
-    let mut required = Vec::new();
-    if let Some(serde_yaml::Value::Mapping(properties)) = map.get_mut("properties") {
-        for (name, property) in properties.iter_mut() {
-            let (Some(name), serde_yaml::Value::Mapping(property)) = (name.as_str(), property)
-            else {
-                continue;
-            };
-            if let Some(serde_yaml::Value::Bool(flag)) = property.get("required") {
-                if *flag {
-                    required.push(serde_yaml::Value::String(name.to_owned()));
-                }
-                property.remove("required");
-                found.push(at.push("properties").push(name).push("required"));
-            }
-        }
-    }
-    if !required.is_empty() {
-        let list = map
-            .entry("required".into())
-            .or_insert_with(|| serde_yaml::Value::Sequence(Vec::new()));
-        if let serde_yaml::Value::Sequence(list) = list {
-            for name in required {
-                if !list.contains(&name) {
-                    list.push(name);
-                }
-            }
-        }
-    }
-    for (key, value) in map.iter_mut() {
-        let Some(key) = key.as_str() else { continue };
-        if matches!(key, "example" | "examples" | "default" | "enum" | "const")
-            || key.starts_with("x-")
-        {
-            continue;
-        }
-        found.extend(required_flags(value, &at.push(key)));
-    }
-    found
 }
 
 /// Whether `node` uses a form of OpenAPI 3.1's JSON Schema that 3.0 has
@@ -465,7 +413,8 @@ mod tests {
                 .push(name)
                 .push("required")
         };
-        assert_eq!(doc.required_flags, [at("id"), at("tag")]);
+        let flags: Vec<Pointer> = doc.habits.iter().map(|(_, at)| at.clone()).collect();
+        assert_eq!(flags, [at("id"), at("tag")]);
     }
 
     #[test]

@@ -1,0 +1,275 @@
+//! What hand-written OpenAPI 3 documents carry over from Swagger 2, or
+//! leave out, in ways whose meaning is plain: read as meant before the
+//! typed model is read (which would refuse them with serde's words), each
+//! remembered with its place so that the lowering's lenient note names it.
+//!
+//! - a property's own `required: true` (Swagger 2's form for parameters)
+//!   moves into its object's `required` list;
+//! - a parameter or header with `type` (and `format`, `items`, `enum`, …)
+//!   beside its `name` instead of a `schema` gets those in a `schema`, and
+//!   `collectionFormat` becomes its `style` and `explode`;
+//! - a response without a `description` (required, but only words) gets
+//!   an empty one.
+
+use serde_yaml::{Mapping, Value};
+
+use super::Pointer;
+
+/// One kind of what is read past.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Habit {
+    /// A property that said `required: true` or `false` itself.
+    RequiredFlag,
+    /// A parameter or header with its schema's keywords beside its name.
+    SchemaBesideName,
+    /// A response without a `description`.
+    ResponseWithoutDescription,
+}
+
+/// Rewrites the habits of `raw` (the whole document) into OpenAPI 3's
+/// forms; returns each with its place.
+pub fn read_past(raw: &mut Value) -> Vec<(Habit, Pointer)> {
+    let mut found = Vec::new();
+    let root = Pointer::root();
+    for at in required_flags(raw, &root) {
+        found.push((Habit::RequiredFlag, at));
+    }
+    if let Some(Value::Mapping(paths)) = raw.get_mut("paths") {
+        for (key, item) in paths.iter_mut() {
+            let Some(key) = key.as_str() else { continue };
+            path_item(item, &root.push("paths").push(key), &mut found);
+        }
+    }
+    if let Some(Value::Mapping(components)) = raw.get_mut("components") {
+        let at = root.push("components");
+        each(components, "parameters", &at, &mut found, parameter);
+        each(components, "headers", &at, &mut found, parameter);
+        each(components, "responses", &at, &mut found, response);
+    }
+    found
+}
+
+type Visit = fn(&mut Value, &Pointer, &mut Vec<(Habit, Pointer)>);
+
+/// Visits each node of the map `field` of `map` (at `at`).
+fn each(
+    map: &mut Mapping,
+    field: &str,
+    at: &Pointer,
+    found: &mut Vec<(Habit, Pointer)>,
+    visit: Visit,
+) {
+    if let Some(Value::Mapping(items)) = map.get_mut(field) {
+        for (name, item) in items.iter_mut() {
+            if let Some(name) = name.as_str() {
+                visit(item, &at.push(field).push(name), found);
+            }
+        }
+    }
+}
+
+fn path_item(item: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+    let Value::Mapping(item) = item else { return };
+    parameters(item, at, found);
+    for (method, operation) in item.iter_mut() {
+        let Some(method) = method.as_str() else {
+            continue;
+        };
+        let at = at.push(method);
+        let Value::Mapping(operation) = operation else {
+            continue;
+        };
+        parameters(operation, &at, found);
+        each(operation, "responses", &at, found, response);
+    }
+}
+
+fn parameters(map: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+    if let Some(Value::Sequence(list)) = map.get_mut("parameters") {
+        for (i, item) in list.iter_mut().enumerate() {
+            parameter(item, &at.push("parameters").index(i), found);
+        }
+    }
+}
+
+/// The keywords of a Swagger 2 parameter or header that belong to its
+/// schema in OpenAPI 3.
+const SCHEMA_KEYWORDS: [&str; 16] = [
+    "type",
+    "format",
+    "items",
+    "enum",
+    "default",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "multipleOf",
+];
+
+/// A parameter or a header.
+fn parameter(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+    let Value::Mapping(map) = node else { return };
+    if map.contains_key("$ref")
+        || map.contains_key("schema")
+        || map.contains_key("content")
+        || !map.contains_key("type")
+    {
+        return;
+    }
+    let mut schema = Mapping::new();
+    for keyword in SCHEMA_KEYWORDS {
+        if let Some(value) = map.remove(keyword) {
+            schema.insert(keyword.into(), value);
+        }
+    }
+    if let Some(format) = map.remove("collectionFormat") {
+        let (style, explode) = match format.as_str() {
+            Some("multi") => ("form", true),
+            Some("ssv") => ("spaceDelimited", false),
+            Some("pipes") => ("pipeDelimited", false),
+            // `csv`, Swagger 2's default, is each location's default style
+            // without `explode`.
+            _ => ("", false),
+        };
+        if !style.is_empty() {
+            map.insert("style".into(), style.into());
+        }
+        map.insert("explode".into(), explode.into());
+    }
+    map.insert("schema".into(), Value::Mapping(schema));
+    found.push((Habit::SchemaBesideName, at.clone()));
+}
+
+fn response(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+    let Value::Mapping(map) = node else { return };
+    if !map.contains_key("$ref") && !map.contains_key("description") {
+        map.insert("description".into(), "".into());
+        found.push((Habit::ResponseWithoutDescription, at.clone()));
+    }
+    each(map, "headers", at, found, parameter);
+}
+
+/// Moves a property's own `required: true` (or `false`) into its object's
+/// `required` list, where OpenAPI 3 has it: a schema with one would not
+/// read. Returns where each was. Data (`example`, `default`, `enum`,
+/// extensions) is left alone.
+fn required_flags(node: &mut Value, at: &Pointer) -> Vec<Pointer> {
+    let mut found = Vec::new();
+    let Value::Mapping(map) = node else {
+        if let Value::Sequence(items) = node {
+            for (i, item) in items.iter_mut().enumerate() {
+                found.extend(required_flags(item, &at.index(i)));
+            }
+        }
+        return found;
+    };
+    let mut required = Vec::new();
+    if let Some(Value::Mapping(properties)) = map.get_mut("properties") {
+        for (name, property) in properties.iter_mut() {
+            let (Some(name), Value::Mapping(property)) = (name.as_str(), property) else {
+                continue;
+            };
+            if let Some(Value::Bool(flag)) = property.get("required") {
+                if *flag {
+                    required.push(Value::String(name.to_owned()));
+                }
+                property.remove("required");
+                found.push(at.push("properties").push(name).push("required"));
+            }
+        }
+    }
+    if !required.is_empty() {
+        let list = map
+            .entry("required".into())
+            .or_insert_with(|| Value::Sequence(Vec::new()));
+        if let Value::Sequence(list) = list {
+            for name in required {
+                if !list.contains(&name) {
+                    list.push(name);
+                }
+            }
+        }
+    }
+    for (key, value) in map.iter_mut() {
+        let Some(key) = key.as_str() else { continue };
+        if matches!(key, "example" | "examples" | "default" | "enum" | "const")
+            || key.starts_with("x-")
+        {
+            continue;
+        }
+        found.extend(required_flags(value, &at.push(key)));
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(yaml: &str) -> (Value, Vec<(Habit, Pointer)>) {
+        let mut raw: Value = serde_yaml::from_str(yaml).unwrap();
+        let found = read_past(&mut raw);
+        (raw, found)
+    }
+
+    fn yaml(text: &str) -> Value {
+        serde_yaml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_parameter_in_swagger_2s_form_gets_its_schema() {
+        let (raw, found) = read(
+            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: ids, in: query, type: array, items: {type: integer}, collectionFormat: multi, required: true}\n        - {name: q, in: query, schema: {type: string}}\n      responses:\n        '200':\n          headers:\n            X-Rate: {type: integer, description: left}\n",
+        );
+        let get = &raw["paths"]["/a"]["get"];
+        assert_eq!(
+            get["parameters"][0],
+            yaml(
+                "{name: ids, in: query, required: true, style: form, explode: true, schema: {type: array, items: {type: integer}}}"
+            )
+        );
+        assert_eq!(
+            get["parameters"][1],
+            yaml("{name: q, in: query, schema: {type: string}}")
+        );
+        let response = &get["responses"]["200"];
+        assert_eq!(
+            response["headers"]["X-Rate"],
+            yaml("{description: left, schema: {type: integer}}")
+        );
+        assert_eq!(response["description"], "");
+        let at = Pointer::root().push("paths").push("/a").push("get");
+        assert_eq!(
+            found,
+            [
+                (Habit::SchemaBesideName, at.push("parameters").index(0)),
+                (
+                    Habit::ResponseWithoutDescription,
+                    at.push("responses").push("200")
+                ),
+                (
+                    Habit::SchemaBesideName,
+                    at.push("responses")
+                        .push("200")
+                        .push("headers")
+                        .push("X-Rate")
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn references_and_documents_in_openapi_3s_forms_are_left_alone() {
+        let text = "paths:\n  /a:\n    parameters:\n      - {$ref: '#/components/parameters/P'}\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/R'}\ncomponents:\n  parameters:\n    P: {name: p, in: query, schema: {type: string}}\n  responses:\n    R: {description: r}\n";
+        let (raw, found) = read(text);
+        assert_eq!(raw, yaml(text));
+        assert!(found.is_empty(), "{found:?}");
+    }
+}
