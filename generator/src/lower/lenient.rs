@@ -93,6 +93,10 @@ pub(crate) enum Leniency {
     ResponseWithoutDescription,
     /// A path parameter without `required: true`: required, as a path has it.
     PathParameterNotRequired,
+    /// An `operationId` an earlier operation has: a name of its own.
+    RepeatedOperationId,
+    /// A response's `schema` beside its description (Swagger 2's form).
+    ResponseSchema,
 }
 
 impl Leniency {
@@ -176,6 +180,14 @@ impl Leniency {
             Leniency::MutualTlsByConnection => (
                 "`mutualTLS` security schemes",
                 "met by the connection (a client certificate on the HTTP client, checked where TLS ends), so the requirements ask nothing of the request for them",
+            ),
+            Leniency::ResponseSchema => (
+                "responses with their `schema` beside their description (Swagger 2's form)",
+                "read as their `application/json` content",
+            ),
+            Leniency::RepeatedOperationId => (
+                "`operationId`s that an earlier operation has",
+                "named with a number after them (`list_pets2`)",
             ),
             Leniency::PathParameterNotRequired => (
                 "path parameters without `required: true`",

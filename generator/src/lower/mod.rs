@@ -61,6 +61,7 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
             Habit::RequiredFlag => lenient::Leniency::RequiredFlag,
             Habit::SchemaBesideName => lenient::Leniency::SchemaBesideName,
             Habit::ResponseWithoutDescription => lenient::Leniency::ResponseWithoutDescription,
+            Habit::ResponseSchema => lenient::Leniency::ResponseSchema,
         };
         table.lenient.record(leniency, at);
     }

@@ -67,6 +67,18 @@ pub(crate) fn lower_operations<'d>(
                 &mut fn_names,
                 &mut prefixes,
             )?;
+            // `operationId`s MUST be unique; a repeated one gets a name of
+            // its own (`list_pets2`) from the namespaces above.
+            let repeated = operation.operation_id.as_ref().is_some_and(|id| {
+                operations
+                    .iter()
+                    .any(|earlier: &Operation| earlier.id == *id)
+            });
+            if repeated {
+                types
+                    .lenient
+                    .record(Leniency::RepeatedOperationId, &at.push("operationId"));
+            }
             operations.push(lowered);
         }
     }

@@ -9,7 +9,9 @@
 //!   beside its `name` instead of a `schema` gets those in a `schema`, and
 //!   `collectionFormat` becomes its `style` and `explode`;
 //! - a response without a `description` (required, but only words) gets
-//!   an empty one.
+//!   an empty one, and one with its `schema` beside the description gets
+//!   it as its `application/json` content (unread, the answer would have
+//!   no body, silently).
 
 use serde_yaml::{Mapping, Value};
 
@@ -24,6 +26,8 @@ pub enum Habit {
     SchemaBesideName,
     /// A response without a `description`.
     ResponseWithoutDescription,
+    /// A response with its `schema` beside its description, not in `content`.
+    ResponseSchema,
 }
 
 /// Rewrites the habits of `raw` (the whole document) into OpenAPI 3's
@@ -149,9 +153,21 @@ fn parameter(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) 
 
 fn response(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
     let Value::Mapping(map) = node else { return };
-    if !map.contains_key("$ref") && !map.contains_key("description") {
+    if map.contains_key("$ref") {
+        return;
+    }
+    if !map.contains_key("description") {
         map.insert("description".into(), "".into());
         found.push((Habit::ResponseWithoutDescription, at.clone()));
+    }
+    // Unread, the schema would leave the answer without a body, silently.
+    if !map.contains_key("content") {
+        if let Some(schema) = map.remove("schema") {
+            let media = Mapping::from_iter([("schema".into(), schema)]);
+            let content = Mapping::from_iter([("application/json".into(), Value::Mapping(media))]);
+            map.insert("content".into(), Value::Mapping(content));
+            found.push((Habit::ResponseSchema, at.clone()));
+        }
     }
     each(map, "headers", at, found, parameter);
 }
@@ -226,7 +242,7 @@ mod tests {
     #[test]
     fn a_parameter_in_swagger_2s_form_gets_its_schema() {
         let (raw, found) = read(
-            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: ids, in: query, type: array, items: {type: integer}, collectionFormat: multi, required: true}\n        - {name: q, in: query, schema: {type: string}}\n      responses:\n        '200':\n          headers:\n            X-Rate: {type: integer, description: left}\n",
+            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: ids, in: query, type: array, items: {type: integer}, collectionFormat: multi, required: true}\n        - {name: q, in: query, schema: {type: string}}\n      responses:\n        '200':\n          headers:\n            X-Rate: {type: integer, description: left}\n          schema: {type: string}\n",
         );
         let get = &raw["paths"]["/a"]["get"];
         assert_eq!(
@@ -245,6 +261,11 @@ mod tests {
             yaml("{description: left, schema: {type: integer}}")
         );
         assert_eq!(response["description"], "");
+        assert_eq!(
+            response["content"],
+            yaml("{application/json: {schema: {type: string}}}")
+        );
+        assert!(response.get("schema").is_none());
         let at = Pointer::root().push("paths").push("/a").push("get");
         assert_eq!(
             found,
@@ -254,6 +275,7 @@ mod tests {
                     Habit::ResponseWithoutDescription,
                     at.push("responses").push("200")
                 ),
+                (Habit::ResponseSchema, at.push("responses").push("200")),
                 (
                     Habit::SchemaBesideName,
                     at.push("responses")

@@ -346,7 +346,15 @@ pub(crate) fn deserialize_at<T: DeserializeOwned>(
 
 /// serde's messages for `openapiv3`'s untagged enums say little; say what they mean.
 fn explain_serde_error(message: &str) -> String {
-    if message.contains("untagged enum ReferenceOr") {
+    if message.starts_with("unknown variant `formData`")
+        || message.starts_with("unknown variant `body`")
+    {
+        format!(
+            "{message}: `in: formData` and `in: body` are Swagger 2's; in OpenAPI 3 a body, \
+             form fields included, is the operation's `requestBody` (`multipart/form-data` or \
+             `application/x-www-form-urlencoded` for a form)"
+        )
+    } else if message.contains("untagged enum ReferenceOr") {
         "expected an object of the kind this place allows, or a `$ref`; the node matches neither"
             .to_owned()
     } else if message.contains("untagged enum") {
@@ -457,6 +465,20 @@ mod tests {
             err.starts_with("t.yaml#: invalid document: a YAML merge key"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_swagger_2_body_parameter_is_named_as_such() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    post:\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses:\n        '204': {description: ok}\n";
+        let err = Document::parse(text, "t.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.starts_with("t.yaml#/paths/~1a/post/parameters/0"),
+            "{err}"
+        );
+        assert!(err.contains("is the operation's `requestBody`"), "{err}");
     }
 
     #[test]
