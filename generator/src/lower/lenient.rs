@@ -97,6 +97,9 @@ pub(crate) enum Leniency {
     RepeatedOperationId,
     /// A response's `schema` beside its description (Swagger 2's form).
     ResponseSchema,
+    /// JSON Schema's conditional keywords (`if`/`then`/`else`,
+    /// `dependentRequired`, `unevaluatedProperties`, …): not checked.
+    ConditionalNotChecked,
 }
 
 impl Leniency {
@@ -180,6 +183,10 @@ impl Leniency {
             Leniency::MutualTlsByConnection => (
                 "`mutualTLS` security schemes",
                 "met by the connection (a client certificate on the HTTP client, checked where TLS ends), so the requirements ask nothing of the request for them",
+            ),
+            Leniency::ConditionalNotChecked => (
+                "schemas with JSON Schema's conditional keywords (`if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, `unevaluatedProperties`, `unevaluatedItems`)",
+                "read by the rest of their schema, those keywords not checked",
             ),
             Leniency::ResponseSchema => (
                 "responses with their `schema` beside their description (Swagger 2's form)",

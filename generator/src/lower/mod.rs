@@ -56,6 +56,11 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
         let at = Pointer::root().push("openapi");
         table.lenient.record(lenient::Leniency::ThreeOneForms, &at);
     }
+    for at in &doc.unchecked {
+        table
+            .lenient
+            .record(lenient::Leniency::ConditionalNotChecked, at);
+    }
     for (habit, at) in &doc.habits {
         let leniency = match habit {
             Habit::RequiredFlag => lenient::Leniency::RequiredFlag,

@@ -48,6 +48,9 @@ pub struct Document {
     /// What the document wrote in Swagger 2's forms, or left out, that was
     /// read past (`habits.rs`), with where.
     pub habits: Vec<(Habit, Pointer)>,
+    /// Where a 3.1 schema has conditional keywords (`if`, `dependentRequired`,
+    /// `unevaluatedProperties`, …) that nothing checks.
+    pub unchecked: Vec<Pointer>,
     /// Whether a document that says 3.0 was read as 3.1, whose forms it
     /// uses (`type: [string, "null"]`) and 3.0 cannot read (a 3.0 document
     /// that fails without them keeps its 3.0 error).
@@ -121,6 +124,7 @@ impl Document {
             origins: normalised.origins,
             sources,
             mutual_tls: normalised.mutual_tls,
+            unchecked: normalised.unchecked,
             habits,
             read_as_31,
         })

@@ -81,7 +81,23 @@ pub struct Normalised {
     /// The names of the `mutualTLS` security schemes, taken out of
     /// `components.securitySchemes`.
     pub mutual_tls: Vec<String>,
+    /// Schemas with JSON Schema's conditional keywords (`if`, `then`,
+    /// `else`, `dependentRequired`, `dependentSchemas`,
+    /// `unevaluatedProperties`, `unevaluatedItems`), which no Rust type
+    /// says and the validators do not check: where, in the rewritten tree.
+    pub unchecked: Vec<Pointer>,
 }
+
+/// The keywords of [`Normalised::unchecked`].
+const UNCHECKED: [&str; 7] = [
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
 
 /// Rewrites the 3.1 document `raw` into 3.0 in place.
 pub fn normalise(raw: &mut Value) -> Normalised {
@@ -95,6 +111,7 @@ pub fn normalise(raw: &mut Value) -> Normalised {
     let mut walker = Walker {
         origins: Origins::default(),
         resource: None,
+        unchecked: Vec::new(),
     };
     let at = Pointer::root();
     if let Some(Value::Mapping(paths)) = root.get_mut("paths") {
@@ -133,6 +150,7 @@ pub fn normalise(raw: &mut Value) -> Normalised {
     Normalised {
         origins: walker.origins,
         mutual_tls,
+        unchecked: walker.unchecked,
     }
 }
 
@@ -203,6 +221,8 @@ fn keywords_of(typ: &str) -> &'static [&'static str] {
 
 struct Walker {
     origins: Origins,
+    /// See [`Normalised::unchecked`].
+    unchecked: Vec<Pointer>,
     /// The component schema being rewritten, which `$recursiveRef: "#"`
     /// and `$dynamicRef: "#"` inside it mean.
     resource: Option<Pointer>,
@@ -319,6 +339,9 @@ impl Walker {
             return;
         }
         let Value::Mapping(map) = node else { return };
+        if let Some(keyword) = UNCHECKED.iter().find(|k| map.contains_key(**k)) {
+            self.unchecked.push(at.push(keyword));
+        }
         for keyword in ["$recursiveRef", "$dynamicRef"] {
             let to_root = map.get(keyword).and_then(Value::as_str) == Some("#");
             if let (true, Some(resource)) = (to_root, &self.resource) {
@@ -808,5 +831,22 @@ mod tests {
         let schemes = &raw["components"]["securitySchemes"];
         assert!(schemes.get("mtls").is_none());
         assert!(schemes.get("key").is_some());
+    }
+
+    #[test]
+    fn conditional_keywords_are_found_where_they_are() {
+        let mut raw: Value = serde_yaml::from_str(
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        b: {type: object, unevaluatedProperties: false}\n      dependentRequired: {b: [c]}\n    C: {type: string}\n",
+        )
+        .unwrap();
+        let normalised = normalise(&mut raw);
+        let a = Pointer::root().push("components").push("schemas").push("A");
+        assert_eq!(
+            normalised.unchecked,
+            [
+                a.push("dependentRequired"),
+                a.push("properties").push("b").push("unevaluatedProperties")
+            ]
+        );
     }
 }
