@@ -146,8 +146,6 @@ fn version_of(target: &Target, manifest: &Option<String>) -> Option<Version> {
     Version::parse(version)
 }
 
-/// The file at `path` (relative to the workspace root) in the git revision
-/// `rev`; `None` when the revision has no such file.
 /// Whether a document's text has a `$ref` to another file (one that does
 /// not start with `#`): if so, it is read with its files ([`document_at`]).
 fn refers_to_files(text: &str) -> bool {
@@ -200,6 +198,8 @@ fn document_at(root: &Path, rev: &str, spec: &str) -> Result<Document> {
     document
 }
 
+/// The file at `path` (relative to the workspace root) in the git revision
+/// `rev`; `None` when the revision has no such file.
 fn git_show(root: &Path, rev: &str, path: &str) -> Result<Option<String>> {
     let output = Command::new("git")
         .current_dir(root)
