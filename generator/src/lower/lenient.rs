@@ -3,7 +3,7 @@
 //! document says what was read leniently and where, so nothing is skipped
 //! silently.
 
-use crate::parse::{Document, Pointer};
+use crate::parse::{Document, Habit, Pointer};
 
 /// A MUST of the specification broken in a way the generator reads past,
 /// or a construct it reads only in part.
@@ -100,6 +100,19 @@ pub(crate) enum Leniency {
     /// JSON Schema's conditional keywords (`if`/`then`/`else`,
     /// `dependentRequired`, `unevaluatedProperties`, …): not checked.
     ConditionalNotChecked,
+}
+
+impl From<Habit> for Leniency {
+    fn from(habit: Habit) -> Self {
+        match habit {
+            Habit::RequiredFlag => Leniency::RequiredFlag,
+            Habit::SchemaBesideName => Leniency::SchemaBesideName,
+            Habit::ResponseWithoutDescription => Leniency::ResponseWithoutDescription,
+            Habit::ResponseSchema => Leniency::ResponseSchema,
+            Habit::ConditionalKeywords => Leniency::ConditionalNotChecked,
+            Habit::ThreeOneForms => Leniency::ThreeOneForms,
+        }
+    }
 }
 
 impl Leniency {

@@ -19,7 +19,7 @@ use crate::ir::{
     Additional, Api, BodyKind, EnumRepr, Operation, ParamLocation, Parameter, SecurityScheme,
     SecuritySchemeKind, Server, ServerVariable, Shape, Ty, TypeDef, TypeKind,
 };
-use crate::parse::{Document, Habit, Pointer};
+use crate::parse::{Document, Pointer};
 use names::{Namespace, type_name};
 
 /// Lowers a parsed document into the IR. Errors, notes and the types'
@@ -52,23 +52,8 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
             .lenient
             .record(lenient::Leniency::RepeatedPath, &op.origin);
     }
-    if doc.read_as_31 {
-        let at = Pointer::root().push("openapi");
-        table.lenient.record(lenient::Leniency::ThreeOneForms, &at);
-    }
-    for at in &doc.unchecked {
-        table
-            .lenient
-            .record(lenient::Leniency::ConditionalNotChecked, at);
-    }
     for (habit, at) in &doc.habits {
-        let leniency = match habit {
-            Habit::RequiredFlag => lenient::Leniency::RequiredFlag,
-            Habit::SchemaBesideName => lenient::Leniency::SchemaBesideName,
-            Habit::ResponseWithoutDescription => lenient::Leniency::ResponseWithoutDescription,
-            Habit::ResponseSchema => lenient::Leniency::ResponseSchema,
-        };
-        table.lenient.record(leniency, at);
+        table.lenient.record((*habit).into(), at);
     }
     let lenient = std::mem::take(&mut table.lenient);
     let mut types = table.into_defs();

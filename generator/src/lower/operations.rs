@@ -45,6 +45,7 @@ pub(crate) fn lower_operations<'d>(
     let mut operations = Vec::new();
     let mut fn_names = Namespace::with_reserved(RESERVED_FNS);
     let mut prefixes = Namespace::default();
+    let mut ids = std::collections::HashSet::new();
     let paths_at = Pointer::root().push("paths");
     for (path, item) in &doc.api.paths.paths {
         let item_at = paths_at.push(path);
@@ -69,11 +70,10 @@ pub(crate) fn lower_operations<'d>(
             )?;
             // `operationId`s MUST be unique; a repeated one gets a name of
             // its own (`list_pets2`) from the namespaces above.
-            let repeated = operation.operation_id.as_ref().is_some_and(|id| {
-                operations
-                    .iter()
-                    .any(|earlier: &Operation| earlier.id == *id)
-            });
+            let repeated = operation
+                .operation_id
+                .as_ref()
+                .is_some_and(|id| !ids.insert(id.clone()));
             if repeated {
                 types
                     .lenient

@@ -55,6 +55,10 @@ impl Sources {
 /// Brings every node that `raw` (the document at `path`, named `label` in
 /// messages) refers to in other files into `raw`.
 pub fn bundle(raw: &mut Value, path: &Path, label: &str) -> Result<Sources> {
+    // Most documents are one file: nothing to walk for.
+    if !refers_to_files(raw) {
+        return Ok(Sources::default());
+    }
     let root = std::fs::canonicalize(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
@@ -83,6 +87,19 @@ pub fn bundle(raw: &mut Value, path: &Path, label: &str) -> Result<Sources> {
         insert_component(raw, pending.kind, &pending.home, node);
     }
     Ok(bundler.sources)
+}
+
+/// Whether a `$ref` under `node` names something outside its file (does
+/// not start with `#`).
+fn refers_to_files(node: &Value) -> bool {
+    match node {
+        Value::Mapping(map) => map.iter().any(|(key, value)| match value {
+            Value::String(reference) => key.as_str() == Some("$ref") && !reference.starts_with('#'),
+            _ => refers_to_files(value),
+        }),
+        Value::Sequence(items) => items.iter().any(refers_to_files),
+        _ => false,
+    }
 }
 
 /// What a node is, by its place in the document: which of its fields hold

@@ -17,7 +17,7 @@ use serde_yaml::{Mapping, Value};
 
 use super::Pointer;
 
-/// One kind of what is read past.
+/// One kind of what the parser reads past.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Habit {
     /// A property that said `required: true` or `false` itself.
@@ -28,6 +28,13 @@ pub enum Habit {
     ResponseWithoutDescription,
     /// A response with its `schema` beside its description, not in `content`.
     ResponseSchema,
+    /// A 3.1 schema with JSON Schema's conditional keywords (`if`,
+    /// `dependentRequired`, `unevaluatedProperties`, …), which nothing checks
+    /// (found by `v31.rs`).
+    ConditionalKeywords,
+    /// A document that says 3.0 read as 3.1, whose forms it uses and 3.0
+    /// cannot read (`Document::read`).
+    ThreeOneForms,
 }
 
 /// Rewrites the habits of `raw` (the whole document) into OpenAPI 3's
@@ -35,9 +42,7 @@ pub enum Habit {
 pub fn read_past(raw: &mut Value) -> Vec<(Habit, Pointer)> {
     let mut found = Vec::new();
     let root = Pointer::root();
-    for at in required_flags(raw, &root) {
-        found.push((Habit::RequiredFlag, at));
-    }
+    required_flags(raw, &root, &mut found);
     if let Some(Value::Mapping(paths)) = raw.get_mut("paths") {
         for (key, item) in paths.iter_mut() {
             let Some(key) = key.as_str() else { continue };
@@ -174,17 +179,17 @@ fn response(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
 
 /// Moves a property's own `required: true` (or `false`) into its object's
 /// `required` list, where OpenAPI 3 has it: a schema with one would not
-/// read. Returns where each was. Data (`example`, `default`, `enum`,
-/// extensions) is left alone.
-fn required_flags(node: &mut Value, at: &Pointer) -> Vec<Pointer> {
-    let mut found = Vec::new();
-    let Value::Mapping(map) = node else {
-        if let Value::Sequence(items) = node {
+/// read. Data (`example`, `default`, `enum`, extensions) is left alone.
+fn required_flags(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+    let map = match node {
+        Value::Mapping(map) => map,
+        Value::Sequence(items) => {
             for (i, item) in items.iter_mut().enumerate() {
-                found.extend(required_flags(item, &at.index(i)));
+                required_flags(item, &at.index(i), found);
             }
+            return;
         }
-        return found;
+        _ => return,
     };
     let mut required = Vec::new();
     if let Some(Value::Mapping(properties)) = map.get_mut("properties") {
@@ -192,13 +197,16 @@ fn required_flags(node: &mut Value, at: &Pointer) -> Vec<Pointer> {
             let (Some(name), Value::Mapping(property)) = (name.as_str(), property) else {
                 continue;
             };
-            if let Some(Value::Bool(flag)) = property.get("required") {
-                if *flag {
-                    required.push(Value::String(name.to_owned()));
-                }
-                property.remove("required");
-                found.push(at.push("properties").push(name).push("required"));
+            // (A list is the property's own object's `required`: kept.)
+            let Some(&Value::Bool(flag)) = property.get("required") else {
+                continue;
+            };
+            property.remove("required");
+            if flag {
+                required.push(Value::String(name.to_owned()));
             }
+            let at = at.push("properties").push(name).push("required");
+            found.push((Habit::RequiredFlag, at));
         }
     }
     if !required.is_empty() {
@@ -215,14 +223,10 @@ fn required_flags(node: &mut Value, at: &Pointer) -> Vec<Pointer> {
     }
     for (key, value) in map.iter_mut() {
         let Some(key) = key.as_str() else { continue };
-        if matches!(key, "example" | "examples" | "default" | "enum" | "const")
-            || key.starts_with("x-")
-        {
-            continue;
+        if !super::holds_data(key) {
+            required_flags(value, &at.push(key), found);
         }
-        found.extend(required_flags(value, &at.push(key)));
     }
-    found
 }
 
 #[cfg(test)]
@@ -289,6 +293,11 @@ mod tests {
 
     #[test]
     fn references_and_documents_in_openapi_3s_forms_are_left_alone() {
+        // An object property's own `required` list stays its own.
+        let nested = "components:\n  schemas:\n    A:\n      properties:\n        b:\n          type: object\n          required: [c]\n          properties: {c: {type: string}}\n";
+        let (raw, found) = read(nested);
+        assert_eq!(raw, yaml(nested));
+        assert!(found.is_empty(), "{found:?}");
         let text = "paths:\n  /a:\n    parameters:\n      - {$ref: '#/components/parameters/P'}\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/R'}\ncomponents:\n  parameters:\n    P: {name: p, in: query, schema: {type: string}}\n  responses:\n    R: {description: r}\n";
         let (raw, found) = read(text);
         assert_eq!(raw, yaml(text));

@@ -45,16 +45,10 @@ pub struct Document {
     /// The 3.1 `mutualTLS` security schemes, by name: not in the 3.0 tree,
     /// as the connection meets them (a client certificate), not the request.
     pub mutual_tls: Vec<String>,
-    /// What the document wrote in Swagger 2's forms, or left out, that was
-    /// read past (`habits.rs`), with where.
+    /// What the parser read past, with where: Swagger 2's forms and missing
+    /// fields (`habits.rs`), 3.1's conditional keywords, a 3.0 document read
+    /// as 3.1. The lowering names them in its lenient note.
     pub habits: Vec<(Habit, Pointer)>,
-    /// Where a 3.1 schema has conditional keywords (`if`, `dependentRequired`,
-    /// `unevaluatedProperties`, …) that nothing checks.
-    pub unchecked: Vec<Pointer>,
-    /// Whether a document that says 3.0 was read as 3.1, whose forms it
-    /// uses (`type: [string, "null"]`) and 3.0 cannot read (a 3.0 document
-    /// that fails without them keeps its 3.0 error).
-    pub read_as_31: bool,
 }
 
 impl Document {
@@ -87,9 +81,11 @@ impl Document {
             v31::Normalised::default()
         };
         callbacks::inline_references(&mut raw);
-        let habits = habits::read_past(&mut raw);
-        let (api, normalised, read_as_31) = match deserialize_at(&raw, file, &Pointer::root()) {
-            Ok(api) => (api, normalised, false),
+        let mut habits = habits::read_past(&mut raw);
+        let conditional = normalised.unchecked.iter().cloned();
+        habits.extend(conditional.map(|at| (Habit::ConditionalKeywords, at)));
+        let (api, normalised) = match deserialize_at(&raw, file, &Pointer::root()) {
+            Ok(api) => (api, normalised),
             Err(error) => {
                 // serde cannot see through openapiv3's untagged enums; look
                 // for the deepest node that does not fit, and name it instead.
@@ -101,16 +97,18 @@ impl Document {
                 };
                 // A 3.0 document written with 3.1's forms (`type: [string,
                 // "null"]`, a numeric `exclusiveMinimum`) reads as 3.1.
-                let mut again = raw.clone();
                 let retried = (!is_31 && has_31_forms(&raw)).then(|| {
+                    let mut again = raw.clone();
                     let normalised = v31::normalise(&mut again);
                     callbacks::inline_references(&mut again);
-                    deserialize_at(&again, file, &Pointer::root()).map(|api| (api, normalised))
+                    deserialize_at(&again, file, &Pointer::root())
+                        .map(|api| (api, normalised, again))
                 });
                 match retried {
-                    Some(Ok((api, normalised))) => {
+                    Some(Ok((api, normalised, again))) => {
                         raw = again;
-                        (api, normalised, true)
+                        habits.push((Habit::ThreeOneForms, Pointer::root().push("openapi")));
+                        (api, normalised)
                     }
                     _ => return Err(user_error(&normalised.origins, &sources, error)),
                 }
@@ -124,9 +122,7 @@ impl Document {
             origins: normalised.origins,
             sources,
             mutual_tls: normalised.mutual_tls,
-            unchecked: normalised.unchecked,
             habits,
-            read_as_31,
         })
     }
 
@@ -134,10 +130,7 @@ impl Document {
     /// [`Document::raw`]: through the 3.1 rewriting, then to the file the
     /// node was brought in from.
     pub fn place(&self, pointer: &Pointer) -> (String, Pointer) {
-        let pointer = self.origins.to_user(pointer);
-        self.sources
-            .locate(&pointer)
-            .unwrap_or_else(|| (self.file.clone(), pointer))
+        locate(&self.origins, &self.sources, self.file.clone(), pointer)
     }
 
     /// The pointer in the user's document of the node at `pointer` of [`Document::raw`].
@@ -178,10 +171,7 @@ impl Document {
 /// `error` naming the user's file and node: its pointer taken back through
 /// the 3.1 rewriting, then to the file the node was brought in from.
 fn user_error(origins: &Origins, sources: &Sources, error: Error) -> Error {
-    let locate = |file: String, pointer: &Pointer| {
-        let pointer = origins.to_user(pointer);
-        sources.locate(&pointer).unwrap_or((file, pointer))
-    };
+    let locate = |file, pointer: &Pointer| locate(origins, sources, file, pointer);
     match error {
         Error::Invalid {
             file,
@@ -211,6 +201,26 @@ fn user_error(origins: &Origins, sources: &Sources, error: Error) -> Error {
     }
 }
 
+/// The file and the pointer in it of the node at `pointer` of the rewritten
+/// tree of `file`: through the 3.1 rewriting, then to the file the node was
+/// brought in from.
+fn locate(
+    origins: &Origins,
+    sources: &Sources,
+    file: String,
+    pointer: &Pointer,
+) -> (String, Pointer) {
+    let pointer = origins.to_user(pointer);
+    sources.locate(&pointer).unwrap_or((file, pointer))
+}
+
+/// Whether the field `key` of a node holds data rather than the document's
+/// structure (`example`, `default`, `enum`, `const`, extensions): the
+/// tree's rewritings leave what is under it alone.
+fn holds_data(key: &str) -> bool {
+    matches!(key, "example" | "examples" | "default" | "enum" | "const") || key.starts_with("x-")
+}
+
 /// Whether `node` uses a form of OpenAPI 3.1's JSON Schema that 3.0 has
 /// not: a list of types, a numeric `exclusiveMinimum` or
 /// `exclusiveMaximum`, `const`, `prefixItems`, `$defs`. Data (`example`,
@@ -225,8 +235,7 @@ fn has_31_forms(node: &serde_yaml::Value) -> bool {
                 "type" if value.is_sequence() => true,
                 "exclusiveMinimum" | "exclusiveMaximum" if value.is_number() => true,
                 "const" | "prefixItems" | "$defs" => true,
-                "example" | "examples" | "default" | "enum" => false,
-                key if key.starts_with("x-") => false,
+                key if holds_data(key) => false,
                 _ => has_31_forms(value),
             }
         }),
@@ -433,14 +442,19 @@ mod tests {
     fn a_30_document_in_31_forms_reads_as_31() {
         let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      properties:\n        id: {type: [string, 'null']}\n        age: {type: integer, exclusiveMinimum: 0}\n";
         let doc = Document::parse(text, "t.yaml", false).unwrap();
-        assert!(doc.read_as_31);
+        assert!(doc.habits.iter().any(|(h, _)| *h == Habit::ThreeOneForms));
         assert_eq!(doc.version, "3.0.3");
         let pet = &doc.raw["components"]["schemas"]["Pet"]["properties"];
         assert_eq!(pet["id"]["nullable"], true);
         assert_eq!(pet["age"]["exclusiveMinimum"], true);
         let plain = text.replace("{type: [string, 'null']}", "{type: string}");
         let plain = plain.replace(", exclusiveMinimum: 0", "");
-        assert!(!Document::parse(&plain, "t.yaml", false).unwrap().read_as_31);
+        assert!(
+            Document::parse(&plain, "t.yaml", false)
+                .unwrap()
+                .habits
+                .is_empty()
+        );
         // Broken either way: the 3.0 reading's error.
         let broken = text.replace("age: {type: integer", "age: {type: integer, minLength: -1");
         let err = Document::parse(&broken, "t.yaml", false)

@@ -22,10 +22,7 @@ pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef, json_walks: bool) -> Res
     let doc = docs::doc_attrs(&def.docs, &fallback);
     let name = format_ident!("{}", def.name);
     Ok(match &def.kind {
-        TypeKind::Struct(s) => {
-            let json = json_walks.then(|| struct_validate_json(cx, s, def.in_request));
-            struct_items(cx, def, s, &doc, json)
-        }
+        TypeKind::Struct(s) => struct_items(cx, def, s, &doc, json_walks),
         TypeKind::Enum(e) if e.repr != EnumRepr::String => {
             super::scalar_enums::scalar_enum_items(e, &name, &doc, json_walks)
         }
@@ -39,13 +36,12 @@ pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef, json_walks: bool) -> Res
     })
 }
 
-/// A struct; `json` is the body of its `ValidateJson` impl, if it has one.
 fn struct_items(
     cx: &CheckContext<'_>,
     def: &TypeDef,
     s: &StructDef,
     doc: &TokenStream,
-    json: Option<TokenStream>,
+    json_walks: bool,
 ) -> TokenStream {
     let name = format_ident!("{}", def.name);
     let strict = def.in_request;
@@ -66,7 +62,8 @@ fn struct_items(
     let all_optional = s.fields.iter().all(|f| !f.required);
     let default = all_optional.then(|| quote!(Default,));
     let validate = validate_impl(cx, &name, struct_validate(cx, s));
-    let validate_json = json.map(|body| validate_json_impl(&cx.runtime, &name, body));
+    let validate_json = json_walks
+        .then(|| validate_json_impl(&cx.runtime, &name, struct_validate_json(cx, s, strict)));
     let constructors = constructors(cx, def, s);
     quote! {
         #doc
