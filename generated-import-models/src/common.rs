@@ -154,9 +154,7 @@ impl ShopAddress {
     }
 }
 
-impl validation::Validate for ShopAddress {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ShopAddress {}
 
 impl validation::ValidateJson for ShopAddress {
     fn validate_json<'v>(

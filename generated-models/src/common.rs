@@ -443,9 +443,7 @@ impl ErrorDetail {
     }
 }
 
-impl validation::Validate for ErrorDetail {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ErrorDetail {}
 
 impl validation::ValidateJson for ErrorDetail {
     fn validate_json<'v>(
@@ -498,9 +496,7 @@ impl ErrorResponse {
     }
 }
 
-impl validation::Validate for ErrorResponse {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ErrorResponse {}
 
 impl validation::ValidateJson for ErrorResponse {
     fn validate_json<'v>(
@@ -555,9 +551,7 @@ impl FieldError {
     }
 }
 
-impl validation::Validate for FieldError {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for FieldError {}
 
 impl validation::ValidateJson for FieldError {
     fn validate_json<'v>(

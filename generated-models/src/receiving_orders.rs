@@ -27,9 +27,7 @@ impl BulkUpsertResult {
     }
 }
 
-impl validation::Validate for BulkUpsertResult {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for BulkUpsertResult {}
 
 impl validation::ValidateJson for BulkUpsertResult {
     fn validate_json<'v>(
@@ -434,9 +432,7 @@ impl std::str::FromStr for ReceiveType {
     }
 }
 
-impl validation::Validate for ReceiveType {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ReceiveType {}
 
 impl validation::ValidateJson for ReceiveType {
     fn validate_json<'v>(
@@ -1493,9 +1489,7 @@ impl UpsertFailure {
     }
 }
 
-impl validation::Validate for UpsertFailure {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for UpsertFailure {}
 
 impl validation::ValidateJson for UpsertFailure {
     fn validate_json<'v>(

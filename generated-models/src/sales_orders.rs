@@ -1424,9 +1424,7 @@ impl SalesOrderPayment {
     }
 }
 
-impl validation::Validate for SalesOrderPayment {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for SalesOrderPayment {}
 
 impl validation::ValidateJson for SalesOrderPayment {
     fn validate_json<'v>(

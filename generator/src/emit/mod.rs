@@ -294,6 +294,35 @@ pub(crate) fn conversion_name_allow(name: &str) -> Option<TokenStream> {
         .then(|| quote::quote!(#[allow(clippy::wrong_self_convention)]))
 }
 
+/// Every identifier in `tokens` that is not after `::`: what a module
+/// must import (or define) for the tokens to compile.
+pub(crate) fn idents(tokens: &TokenStream) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut pending = vec![tokens.clone()];
+    while let Some(tokens) = pending.pop() {
+        // A name after `::` is another module's (`crate::models::Style`, a
+        // schema named like a runtime item): it needs no import.
+        let mut colons = 0;
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    if colons < 2 {
+                        out.insert(ident.to_string());
+                    }
+                    colons = 0;
+                }
+                proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ':' => colons += 1,
+                proc_macro2::TokenTree::Punct(_) | proc_macro2::TokenTree::Literal(_) => colons = 0,
+                proc_macro2::TokenTree::Group(group) => {
+                    pending.push(group.stream());
+                    colons = 0;
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::scan;

@@ -28,6 +28,17 @@ impl Dependency {
     }
 }
 
+/// A feature of a generated crate: its name, the features it turns on and
+/// the comment above it in the manifest.
+pub struct Feature {
+    /// The feature.
+    pub name: &'static str,
+    /// What it turns on (`dep/feature`, or another feature of the crate).
+    pub enables: Vec<String>,
+    /// The lines of the comment that says what it is for.
+    pub comment: Vec<&'static str>,
+}
+
 fn header_lines(cx: &Context<'_>) -> (String, String) {
     (
         format!(
@@ -63,6 +74,7 @@ pub struct CargoToml<'a> {
     version_line: String,
     dependencies: &'a [Dependency],
     dev_dependencies: &'a [Dependency],
+    features: &'a [Feature],
 }
 
 impl CargoToml<'_> {
@@ -73,16 +85,17 @@ impl CargoToml<'_> {
         description: &str,
         dependencies: &[Dependency],
     ) -> Result<String> {
-        Self::render_with_dev(cx, package, description, dependencies, &[])
+        Self::render_with(cx, package, description, dependencies, &[], &[])
     }
 
-    /// Renders the manifest of `package`, with dev-dependencies.
-    pub fn render_with_dev(
+    /// Renders the manifest of `package`, with dev-dependencies and features.
+    pub fn render_with(
         cx: &Context<'_>,
         package: &str,
         description: &str,
         dependencies: &[Dependency],
         dev_dependencies: &[Dependency],
+        features: &[Feature],
     ) -> Result<String> {
         let (header_line_1, header_line_2) = header_lines(cx);
         render(
@@ -97,6 +110,7 @@ impl CargoToml<'_> {
                 },
                 dependencies,
                 dev_dependencies,
+                features,
             },
             "Cargo.toml",
         )

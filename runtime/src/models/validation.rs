@@ -216,9 +216,14 @@ impl fmt::Display for Path<'_> {
 }
 
 /// Checks a decoded value for the constraints serde cannot check.
+///
+/// A type with no such constraints implements it with an empty block
+/// (`impl Validate for Tag {}`): the default adds nothing.
 pub trait Validate {
     /// Adds a problem to `report` for each constraint the value breaks.
-    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report);
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        let _ = (path, report);
+    }
 }
 
 /// Checks a raw JSON value against a schema.

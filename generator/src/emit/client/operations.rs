@@ -746,7 +746,7 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
         #(#types)*
     };
     // The runtime's items the methods name, in rustfmt's order.
-    let named = idents(&body);
+    let named = crate::emit::idents(&body);
     let runtime: Vec<Ident> = [
         "Call",
         "Envelope",
@@ -793,34 +793,6 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
 
         #body
     }
-}
-
-/// Every identifier in `tokens`.
-fn idents(tokens: &TokenStream) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    let mut pending = vec![tokens.clone()];
-    while let Some(tokens) = pending.pop() {
-        // A name after `::` is another module's (`crate::models::Style`, a
-        // schema named like a runtime item): it needs no import.
-        let mut colons = 0;
-        for token in tokens {
-            match token {
-                proc_macro2::TokenTree::Ident(ident) => {
-                    if colons < 2 {
-                        out.insert(ident.to_string());
-                    }
-                    colons = 0;
-                }
-                proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ':' => colons += 1,
-                proc_macro2::TokenTree::Punct(_) | proc_macro2::TokenTree::Literal(_) => colons = 0,
-                proc_macro2::TokenTree::Group(group) => {
-                    pending.push(group.stream());
-                    colons = 0;
-                }
-            }
-        }
-    }
-    out
 }
 
 fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
@@ -1870,7 +1842,7 @@ mod tests {
         assert_eq!(pattern(4, &[200, 404]), "400 ..= 403 | 405 ..= 499");
     }
 
-    use super::idents;
+    use crate::emit::idents;
     use quote::quote;
 
     /// The runtime items a module names on their own are imported; a name

@@ -189,7 +189,8 @@ fn input_type(cx: &CheckContext<'_>, field: &Field) -> (TokenStream, Option<Toke
     }
 }
 
-/// `impl Validate for name { body }`, with unused parameters left unnamed.
+/// `impl Validate for name { body }`, or the trait's empty default when
+/// there is nothing to check.
 fn validate_impl(
     cx: &CheckContext<'_>,
     name: &proc_macro2::Ident,
@@ -198,9 +199,7 @@ fn validate_impl(
     let runtime = &cx.runtime;
     if body.is_empty() {
         quote! {
-            impl #runtime::Validate for #name {
-                fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-            }
+            impl #runtime::Validate for #name {}
         }
     } else {
         quote! {
@@ -529,9 +528,7 @@ fn enum_items(
 
             #from_str
 
-            impl validation::Validate for #name {
-                fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-            }
+            impl validation::Validate for #name {}
 
             #validate_json
         };

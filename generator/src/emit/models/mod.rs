@@ -288,14 +288,23 @@ fn module_tokens(
         .collect::<Result<Vec<_>>>()?;
     let doc = module_doc(module, types);
     let needs_runtime = types.iter().any(|t| !matches!(t.kind, TypeKind::Alias(_)));
-    let imports = match (needs_runtime, json_walks && uses_null(types)) {
-        (true, true) => quote!(
-            use #root::validation::{self, Null, Path, Report};
-        ),
-        (true, false) => quote!(
-            use #root::validation::{self, Path, Report};
-        ),
-        _ => TokenStream::new(),
+    // `Path` and `Report` are reserved type names, so a use is the runtime's;
+    // a module whose types check nothing names neither.
+    let named = super::idents(&quote!(#(#items)*));
+    let imports = if needs_runtime {
+        let wanted = [
+            (json_walks && uses_null(types)).then(|| quote!(Null)),
+            named.contains("Path").then(|| quote!(Path)),
+            named.contains("Report").then(|| quote!(Report)),
+        ];
+        let wanted: Vec<TokenStream> = wanted.into_iter().flatten().collect();
+        if wanted.is_empty() {
+            quote!(use #root::validation;)
+        } else {
+            quote!(use #root::validation::{self, #(#wanted),*};)
+        }
+    } else {
+        TokenStream::new()
     };
     Ok(quote! {
         #doc

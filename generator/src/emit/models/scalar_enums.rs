@@ -132,9 +132,7 @@ pub fn scalar_enum_items(
             }
         }
 
-        impl validation::Validate for #name {
-            fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-        }
+        impl validation::Validate for #name {}
 
         #validate_json
     }

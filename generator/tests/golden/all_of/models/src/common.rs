@@ -32,9 +32,7 @@ impl Base {
     }
 }
 
-impl validation::Validate for Base {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Base {}
 
 impl validation::ValidateJson for Base {
     fn validate_json<'v>(
@@ -116,9 +114,7 @@ impl std::str::FromStr for Icons {
     }
 }
 
-impl validation::Validate for Icons {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Icons {}
 
 impl validation::ValidateJson for Icons {
     fn validate_json<'v>(
@@ -200,9 +196,7 @@ impl Link {
     }
 }
 
-impl validation::Validate for Link {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Link {}
 
 impl validation::ValidateJson for Link {
     fn validate_json<'v>(

@@ -49,9 +49,7 @@ impl Holder {
     }
 }
 
-impl validation::Validate for Holder {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Holder {}
 
 impl validation::ValidateJson for Holder {
     fn validate_json<'v>(
@@ -134,9 +132,7 @@ impl std::str::FromStr for HolderInline {
     }
 }
 
-impl validation::Validate for HolderInline {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for HolderInline {}
 
 impl validation::ValidateJson for HolderInline {
     fn validate_json<'v>(
@@ -210,9 +206,7 @@ impl std::str::FromStr for MaybeColour {
     }
 }
 
-impl validation::Validate for MaybeColour {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for MaybeColour {}
 
 impl validation::ValidateJson for MaybeColour {
     fn validate_json<'v>(
@@ -334,9 +328,7 @@ impl std::str::FromStr for Status {
     }
 }
 
-impl validation::Validate for Status {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Status {}
 
 impl validation::ValidateJson for Status {
     fn validate_json<'v>(

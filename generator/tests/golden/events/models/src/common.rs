@@ -20,9 +20,7 @@ impl Chunk {
     }
 }
 
-impl validation::Validate for Chunk {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Chunk {}
 
 impl validation::ValidateJson for Chunk {
     fn validate_json<'v>(
@@ -53,9 +51,7 @@ impl Completion {
     }
 }
 
-impl validation::Validate for Completion {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Completion {}
 
 impl validation::ValidateJson for Completion {
     fn validate_json<'v>(
@@ -102,9 +98,7 @@ impl Prompt {
     }
 }
 
-impl validation::Validate for Prompt {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Prompt {}
 
 impl validation::ValidateJson for Prompt {
     fn validate_json<'v>(
@@ -136,9 +130,7 @@ impl Tick {
     }
 }
 
-impl validation::Validate for Tick {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Tick {}
 
 impl validation::ValidateJson for Tick {
     fn validate_json<'v>(

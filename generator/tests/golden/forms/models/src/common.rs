@@ -50,9 +50,7 @@ impl Credentials {
     }
 }
 
-impl validation::Validate for Credentials {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Credentials {}
 
 impl validation::ValidateJson for Credentials {
     fn validate_json<'v>(
@@ -941,9 +939,7 @@ impl Receipt {
     }
 }
 
-impl validation::Validate for Receipt {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Receipt {}
 
 impl validation::ValidateJson for Receipt {
     fn validate_json<'v>(
@@ -1090,9 +1086,7 @@ impl StoreDocumentBody {
     }
 }
 
-impl validation::Validate for StoreDocumentBody {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for StoreDocumentBody {}
 
 impl validation::ValidateJson for StoreDocumentBody {
     fn validate_json<'v>(
@@ -1131,9 +1125,7 @@ impl StoreDocumentBodyMetadata {
     }
 }
 
-impl validation::Validate for StoreDocumentBodyMetadata {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for StoreDocumentBodyMetadata {}
 
 impl validation::ValidateJson for StoreDocumentBodyMetadata {
     fn validate_json<'v>(
@@ -1387,9 +1379,7 @@ impl std::str::FromStr for UploadKind {
     }
 }
 
-impl validation::Validate for UploadKind {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for UploadKind {}
 
 impl validation::ValidateJson for UploadKind {
     fn validate_json<'v>(
@@ -1427,9 +1417,7 @@ impl UploadMeta {
     }
 }
 
-impl validation::Validate for UploadMeta {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for UploadMeta {}
 
 impl validation::ValidateJson for UploadMeta {
     fn validate_json<'v>(

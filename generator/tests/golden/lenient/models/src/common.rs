@@ -16,9 +16,7 @@ pub enum DomainRecord {
     Variant1(DomainRecordVariant1),
 }
 
-impl validation::Validate for DomainRecord {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for DomainRecord {}
 
 impl validation::ValidateJson for DomainRecord {
     fn validate_json<'v>(
@@ -75,9 +73,7 @@ impl DomainRecordVariant0 {
     }
 }
 
-impl validation::Validate for DomainRecordVariant0 {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for DomainRecordVariant0 {}
 
 impl validation::ValidateJson for DomainRecordVariant0 {
     fn validate_json<'v>(
@@ -126,9 +122,7 @@ impl DomainRecordVariant1 {
     }
 }
 
-impl validation::Validate for DomainRecordVariant1 {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for DomainRecordVariant1 {}
 
 impl validation::ValidateJson for DomainRecordVariant1 {
     fn validate_json<'v>(
@@ -171,9 +165,7 @@ impl HoldBody {
     }
 }
 
-impl validation::Validate for HoldBody {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for HoldBody {}
 
 impl validation::ValidateJson for HoldBody {
     fn validate_json<'v>(
@@ -207,9 +199,7 @@ pub enum ListThingsId {
     Array(Vec<String>),
 }
 
-impl validation::Validate for ListThingsId {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ListThingsId {}
 
 impl validation::ValidateJson for ListThingsId {
     fn validate_json<'v>(
@@ -307,9 +297,7 @@ impl std::str::FromStr for ListThingsVersion {
     }
 }
 
-impl validation::Validate for ListThingsVersion {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ListThingsVersion {}
 
 impl validation::ValidateJson for ListThingsVersion {
     fn validate_json<'v>(
@@ -365,9 +353,7 @@ impl RecordFields {
     }
 }
 
-impl validation::Validate for RecordFields {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for RecordFields {}
 
 impl validation::ValidateJson for RecordFields {
     fn validate_json<'v>(
@@ -406,9 +392,7 @@ impl SubscribeResponse {
     }
 }
 
-impl validation::Validate for SubscribeResponse {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for SubscribeResponse {}
 
 impl validation::ValidateJson for SubscribeResponse {
     fn validate_json<'v>(

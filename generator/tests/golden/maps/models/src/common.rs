@@ -101,9 +101,7 @@ impl Labelled {
     }
 }
 
-impl validation::Validate for Labelled {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Labelled {}
 
 impl validation::ValidateJson for Labelled {
     fn validate_json<'v>(

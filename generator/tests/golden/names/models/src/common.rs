@@ -27,9 +27,7 @@ impl Envelope {
     }
 }
 
-impl validation::Validate for Envelope {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Envelope {}
 
 impl validation::ValidateJson for Envelope {
     fn validate_json<'v>(
@@ -66,9 +64,7 @@ impl Pet {
     }
 }
 
-impl validation::Validate for Pet {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Pet {}
 
 impl validation::ValidateJson for Pet {
     fn validate_json<'v>(
@@ -105,9 +101,7 @@ impl Pet2 {
     }
 }
 
-impl validation::Validate for Pet2 {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Pet2 {}
 
 impl validation::ValidateJson for Pet2 {
     fn validate_json<'v>(
@@ -206,9 +200,7 @@ impl ResultModel {
     }
 }
 
-impl validation::Validate for ResultModel {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ResultModel {}
 
 impl validation::ValidateJson for ResultModel {
     fn validate_json<'v>(
@@ -255,9 +247,7 @@ impl Style {
     }
 }
 
-impl validation::Validate for Style {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Style {}
 
 impl validation::ValidateJson for Style {
     fn validate_json<'v>(

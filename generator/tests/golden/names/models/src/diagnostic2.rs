@@ -27,9 +27,7 @@ impl Probe {
     }
 }
 
-impl validation::Validate for Probe {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Probe {}
 
 impl validation::ValidateJson for Probe {
     fn validate_json<'v>(

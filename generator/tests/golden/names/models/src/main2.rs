@@ -45,9 +45,7 @@ impl Placeholders {
     }
 }
 
-impl validation::Validate for Placeholders {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Placeholders {}
 
 impl validation::ValidateJson for Placeholders {
     fn validate_json<'v>(

@@ -27,9 +27,7 @@ impl Summary {
     }
 }
 
-impl validation::Validate for Summary {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Summary {}
 
 impl validation::ValidateJson for Summary {
     fn validate_json<'v>(

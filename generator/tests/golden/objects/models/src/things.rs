@@ -80,9 +80,7 @@ impl Thing {
     }
 }
 
-impl validation::Validate for Thing {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Thing {}
 
 impl validation::ValidateJson for Thing {
     fn validate_json<'v>(
@@ -144,9 +142,7 @@ impl ThingDimensions {
     }
 }
 
-impl validation::Validate for ThingDimensions {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ThingDimensions {}
 
 impl validation::ValidateJson for ThingDimensions {
     fn validate_json<'v>(

@@ -26,9 +26,7 @@ impl Cat {
     }
 }
 
-impl validation::Validate for Cat {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Cat {}
 
 impl validation::ValidateJson for Cat {
     fn validate_json<'v>(
@@ -309,9 +307,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
     }
 }
 
-impl validation::Validate for Shape {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Shape {}
 
 impl validation::ValidateJson for Shape {
     fn validate_json<'v>(
@@ -368,9 +364,7 @@ impl ShapeCircle {
     }
 }
 
-impl validation::Validate for ShapeCircle {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ShapeCircle {}
 
 impl validation::ValidateJson for ShapeCircle {
     fn validate_json<'v>(
@@ -446,9 +440,7 @@ impl std::str::FromStr for ShapeCircleKind {
     }
 }
 
-impl validation::Validate for ShapeCircleKind {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ShapeCircleKind {}
 
 impl validation::ValidateJson for ShapeCircleKind {
     fn validate_json<'v>(
@@ -477,9 +469,7 @@ impl ShapeSquare {
     }
 }
 
-impl validation::Validate for ShapeSquare {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ShapeSquare {}
 
 impl validation::ValidateJson for ShapeSquare {
     fn validate_json<'v>(
@@ -555,9 +545,7 @@ impl std::str::FromStr for ShapeSquareKind {
     }
 }
 
-impl validation::Validate for ShapeSquareKind {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ShapeSquareKind {}
 
 impl validation::ValidateJson for ShapeSquareKind {
     fn validate_json<'v>(

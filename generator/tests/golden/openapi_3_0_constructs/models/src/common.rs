@@ -32,9 +32,7 @@ impl Cat {
     }
 }
 
-impl validation::Validate for Cat {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Cat {}
 
 impl validation::ValidateJson for Cat {
     fn validate_json<'v>(
@@ -202,9 +200,7 @@ impl Dog {
     }
 }
 
-impl validation::Validate for Dog {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Dog {}
 
 impl validation::ValidateJson for Dog {
     fn validate_json<'v>(
@@ -295,9 +291,7 @@ impl GetExportResponse {
     }
 }
 
-impl validation::Validate for GetExportResponse {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for GetExportResponse {}
 
 impl validation::ValidateJson for GetExportResponse {
     fn validate_json<'v>(
@@ -556,9 +550,7 @@ impl<'de> serde::Deserialize<'de> for Level {
     }
 }
 
-impl validation::Validate for Level {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Level {}
 
 impl validation::ValidateJson for Level {
     fn validate_json<'v>(
@@ -626,9 +618,7 @@ impl<'de> serde::Deserialize<'de> for Pet {
     }
 }
 
-impl validation::Validate for Pet {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Pet {}
 
 impl validation::ValidateJson for Pet {
     fn validate_json<'v>(
@@ -690,9 +680,7 @@ impl PetCat {
     }
 }
 
-impl validation::Validate for PetCat {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for PetCat {}
 
 impl validation::ValidateJson for PetCat {
     fn validate_json<'v>(
@@ -740,9 +728,7 @@ impl PetDog {
     }
 }
 
-impl validation::Validate for PetDog {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for PetDog {}
 
 impl validation::ValidateJson for PetDog {
     fn validate_json<'v>(
@@ -775,9 +761,7 @@ impl Phone {
     }
 }
 
-impl validation::Validate for Phone {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Phone {}
 
 impl validation::ValidateJson for Phone {
     fn validate_json<'v>(
@@ -1585,9 +1569,7 @@ impl std::str::FromStr for RecordType {
     }
 }
 
-impl validation::Validate for RecordType {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for RecordType {}
 
 impl validation::ValidateJson for RecordType {
     fn validate_json<'v>(
@@ -1841,9 +1823,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
     }
 }
 
-impl validation::Validate for Switch {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Switch {}
 
 impl validation::ValidateJson for Switch {
     fn validate_json<'v>(
@@ -1944,9 +1924,7 @@ impl<'de> serde::Deserialize<'de> for Weight {
     }
 }
 
-impl validation::Validate for Weight {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Weight {}
 
 impl validation::ValidateJson for Weight {
     fn validate_json<'v>(

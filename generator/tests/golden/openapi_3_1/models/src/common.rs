@@ -481,9 +481,7 @@ impl<'de> serde::Deserialize<'de> for DogGood {
     }
 }
 
-impl validation::Validate for DogGood {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for DogGood {}
 
 impl validation::ValidateJson for DogGood {
     fn validate_json<'v>(
@@ -723,9 +721,7 @@ impl<'de> serde::Deserialize<'de> for DogSchemaVersion {
     }
 }
 
-impl validation::Validate for DogSchemaVersion {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for DogSchemaVersion {}
 
 impl validation::ValidateJson for DogSchemaVersion {
     fn validate_json<'v>(
@@ -758,9 +754,7 @@ pub enum DogTallyItem {
     Integer(i64),
 }
 
-impl validation::Validate for DogTallyItem {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for DogTallyItem {}
 
 impl validation::ValidateJson for DogTallyItem {
     fn validate_json<'v>(
@@ -815,9 +809,7 @@ impl Kitten {
     }
 }
 
-impl validation::Validate for Kitten {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Kitten {}
 
 impl validation::ValidateJson for Kitten {
     fn validate_json<'v>(
@@ -893,9 +885,7 @@ impl std::str::FromStr for KittenSpecies {
     }
 }
 
-impl validation::Validate for KittenSpecies {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for KittenSpecies {}
 
 impl validation::ValidateJson for KittenSpecies {
     fn validate_json<'v>(
@@ -1039,9 +1029,7 @@ impl<'de> serde::Deserialize<'de> for Pet {
     }
 }
 
-impl validation::Validate for Pet {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Pet {}
 
 impl validation::ValidateJson for Pet {
     fn validate_json<'v>(
@@ -1254,9 +1242,7 @@ impl Puppy {
     }
 }
 
-impl validation::Validate for Puppy {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Puppy {}
 
 impl validation::ValidateJson for Puppy {
     fn validate_json<'v>(
@@ -1332,9 +1318,7 @@ impl std::str::FromStr for PuppySpecies {
     }
 }
 
-impl validation::Validate for PuppySpecies {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for PuppySpecies {}
 
 impl validation::ValidateJson for PuppySpecies {
     fn validate_json<'v>(

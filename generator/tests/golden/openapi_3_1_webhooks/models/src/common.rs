@@ -29,9 +29,7 @@ impl Shipment {
     }
 }
 
-impl validation::Validate for Shipment {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Shipment {}
 
 impl validation::ValidateJson for Shipment {
     fn validate_json<'v>(

@@ -27,9 +27,7 @@ impl GetItemsItemIdOkResponse {
     }
 }
 
-impl validation::Validate for GetItemsItemIdOkResponse {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for GetItemsItemIdOkResponse {}
 
 impl validation::ValidateJson for GetItemsItemIdOkResponse {
     fn validate_json<'v>(
@@ -59,9 +57,7 @@ impl Problem {
     }
 }
 
-impl validation::Validate for Problem {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Problem {}
 
 impl validation::ValidateJson for Problem {
     fn validate_json<'v>(

@@ -61,9 +61,7 @@ impl std::str::FromStr for DeleteThingAction {
     }
 }
 
-impl validation::Validate for DeleteThingAction {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for DeleteThingAction {}
 
 impl validation::ValidateJson for DeleteThingAction {
     fn validate_json<'v>(
@@ -131,9 +129,7 @@ impl std::str::FromStr for DescribeThingsAction {
     }
 }
 
-impl validation::Validate for DescribeThingsAction {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for DescribeThingsAction {}
 
 impl validation::ValidateJson for DescribeThingsAction {
     fn validate_json<'v>(
@@ -207,9 +203,7 @@ impl std::str::FromStr for GetProfileMediaTypeExtension {
     }
 }
 
-impl validation::Validate for GetProfileMediaTypeExtension {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for GetProfileMediaTypeExtension {}
 
 impl validation::ValidateJson for GetProfileMediaTypeExtension {
     fn validate_json<'v>(
@@ -278,9 +272,7 @@ impl std::str::FromStr for GetThingXAmzTarget {
     }
 }
 
-impl validation::Validate for GetThingXAmzTarget {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for GetThingXAmzTarget {}
 
 impl validation::ValidateJson for GetThingXAmzTarget {
     fn validate_json<'v>(
@@ -312,9 +304,7 @@ impl Match {
     }
 }
 
-impl validation::Validate for Match {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Match {}
 
 impl validation::ValidateJson for Match {
     fn validate_json<'v>(

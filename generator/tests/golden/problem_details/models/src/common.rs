@@ -20,9 +20,7 @@ impl Item {
     }
 }
 
-impl validation::Validate for Item {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Item {}
 
 impl validation::ValidateJson for Item {
     fn validate_json<'v>(
@@ -112,9 +110,7 @@ impl Problem {
     }
 }
 
-impl validation::Validate for Problem {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Problem {}
 
 impl validation::ValidateJson for Problem {
     fn validate_json<'v>(
@@ -180,9 +176,7 @@ impl ProblemErrorsItem {
     }
 }
 
-impl validation::Validate for ProblemErrorsItem {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for ProblemErrorsItem {}
 
 impl validation::ValidateJson for ProblemErrorsItem {
     fn validate_json<'v>(

@@ -29,9 +29,7 @@ impl Node {
     }
 }
 
-impl validation::Validate for Node {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Node {}
 
 impl validation::ValidateJson for Node {
     fn validate_json<'v>(
@@ -70,9 +68,7 @@ impl Ping {
     }
 }
 
-impl validation::Validate for Ping {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Ping {}
 
 impl validation::ValidateJson for Ping {
     fn validate_json<'v>(
@@ -109,9 +105,7 @@ impl Pong {
     }
 }
 
-impl validation::Validate for Pong {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Pong {}
 
 impl validation::ValidateJson for Pong {
     fn validate_json<'v>(
@@ -148,9 +142,7 @@ impl Tree {
     }
 }
 
-impl validation::Validate for Tree {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Tree {}
 
 impl validation::ValidateJson for Tree {
     fn validate_json<'v>(

@@ -79,9 +79,7 @@ impl<'de> serde::Deserialize<'de> for Flag {
     }
 }
 
-impl validation::Validate for Flag {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Flag {}
 
 impl validation::ValidateJson for Flag {
     fn validate_json<'v>(
@@ -190,9 +188,7 @@ impl<'de> serde::Deserialize<'de> for Level {
     }
 }
 
-impl validation::Validate for Level {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Level {}
 
 impl validation::ValidateJson for Level {
     fn validate_json<'v>(
@@ -293,9 +289,7 @@ impl<'de> serde::Deserialize<'de> for MaybeLevel {
     }
 }
 
-impl validation::Validate for MaybeLevel {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for MaybeLevel {}
 
 impl validation::ValidateJson for MaybeLevel {
     fn validate_json<'v>(
@@ -400,9 +394,7 @@ impl<'de> serde::Deserialize<'de> for Ratio {
     }
 }
 
-impl validation::Validate for Ratio {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Ratio {}
 
 impl validation::ValidateJson for Ratio {
     fn validate_json<'v>(
@@ -482,9 +474,7 @@ impl Setting {
     }
 }
 
-impl validation::Validate for Setting {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for Setting {}
 
 impl validation::ValidateJson for Setting {
     fn validate_json<'v>(
@@ -584,9 +574,7 @@ impl<'de> serde::Deserialize<'de> for SettingInline {
     }
 }
 
-impl validation::Validate for SettingInline {
-    fn validate<'s>(&'s self, _: &mut Path<'s>, _: &mut Report) {}
-}
+impl validation::Validate for SettingInline {}
 
 impl validation::ValidateJson for SettingInline {
     fn validate_json<'v>(
