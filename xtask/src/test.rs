@@ -31,6 +31,23 @@ pub fn run(root: &Path) -> Result<()> {
     step("tests", || {
         cargo(root, &["test", "--workspace", "--locked"])
     })?;
+    // The workspace's client turns the runtime's `rustls` on; a client
+    // built without it is tested here (D47).
+    step("the runtime's client without TLS", || {
+        cargo(
+            root,
+            &[
+                "test",
+                "--locked",
+                "-p",
+                "openapi-runtime",
+                "--no-default-features",
+                "--features",
+                "models,client",
+                "--lib",
+            ],
+        )
+    })?;
     step("crates generated from external documents build", || {
         crate::external_specs::run(root)
     })?;

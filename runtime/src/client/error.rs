@@ -272,7 +272,12 @@ impl<B> fmt::Display for Error<B> {
                 after.as_millis()
             ),
             Error::Transport(source) => {
-                write!(f, "the API could not be reached: {}", Chain(source))
+                let chain = Chain(source).to_string();
+                write!(f, "the API could not be reached: {chain}")?;
+                if lacks_tls(&chain) {
+                    f.write_str(NO_TLS)?;
+                }
+                Ok(())
             }
             Error::InvalidInput(message) => f.write_str(message),
         }
@@ -523,6 +528,17 @@ fn snippet(body: &[u8]) -> String {
 
 /// An error with its causes, `a: b: c` (reqwest's own message leaves out the
 /// cause, such as "connection refused", that a person needs).
+/// What a client built without its `rustls` feature adds to the error of a
+/// request to an `https` server.
+const NO_TLS: &str = "; this client was built without TLS: turn its `rustls` feature on (it is on by default), or give `ClientBuilder::http_client` a reqwest client with TLS";
+
+/// Whether a transport error's text is reqwest's refusal of an `https` URL
+/// for want of TLS, in a runtime built without rustls. (reqwest built with
+/// TLS from elsewhere, `native-tls` say, never gives that refusal.)
+fn lacks_tls(chain: &str) -> bool {
+    cfg!(not(feature = "rustls")) && chain.contains("scheme is not http")
+}
+
 struct Chain<'a>(&'a (dyn std::error::Error + 'static));
 
 impl fmt::Display for Chain<'_> {

@@ -1180,4 +1180,25 @@ mod tests {
         };
         assert!(!format!("{credentials:?}").contains("lfs_token"));
     }
+
+    /// Built without the `rustls` feature (`cargo xtask test` runs the
+    /// runtime's tests so), a request to an `https` server fails before it
+    /// leaves the machine, and the error says how to get TLS.
+    #[cfg(not(feature = "rustls"))]
+    #[tokio::test]
+    async fn without_tls_an_https_request_says_how_to_get_it() {
+        let transport = crate::client::Settings::default()
+            .build("https://127.0.0.1:9", "test/0")
+            .expect("an https base URL is accepted");
+        let Err(failure) = transport.send(call()).await else {
+            panic!("an https request was sent without TLS");
+        };
+        let error = failure.into_error::<serde_json::Value>();
+        assert!(matches!(error, Error::Transport(_)), "{error:?}");
+        let message = error.to_string();
+        assert!(
+            message.contains("built without TLS: turn its `rustls` feature on"),
+            "{message}"
+        );
+    }
 }

@@ -16,7 +16,9 @@ mod operations;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::templates::{CargoToml, ClientReadme, Dependency, ReadmeEnvironment, ReadmeOperation};
+use super::templates::{
+    CargoToml, ClientReadme, Dependency, Feature, ReadmeEnvironment, ReadmeOperation,
+};
 use super::{Context, Files};
 use crate::config::CrateTarget;
 use crate::error::{Error, Result};
@@ -85,12 +87,13 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
     );
     files.insert(
         root.join("Cargo.toml"),
-        CargoToml::render_with_dev(
+        CargoToml::render_with(
             cx,
             &krate.package,
             &description,
             &dependencies,
             &dev_dependencies,
+            &tls_features(),
         )?,
     );
     files.insert(
@@ -98,6 +101,30 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
         readme(cx, krate, &plans, &setup, &error_body)?,
     );
     Ok(files)
+}
+
+/// TLS as a default feature, so that the client reaches `https` servers as
+/// generated, and a user who brings TLS of their own (`reqwest/native-tls`,
+/// or a client given to `http_client`) or reaches only `http` servers can
+/// leave rustls and ring out of the build (D47).
+fn tls_features() -> [Feature; 2] {
+    [
+        Feature {
+            name: "default",
+            enables: vec!["rustls".to_owned()],
+            comment: Vec::new(),
+        },
+        Feature {
+            name: "rustls",
+            enables: vec!["openapi-runtime/rustls".to_owned()],
+            comment: vec![
+                "TLS for `https` servers: rustls, with Mozilla's root certificates bundled.",
+                "Without it, requests reach `http` servers only, unless reqwest gets TLS",
+                "elsewhere: a `reqwest` feature of your own (`native-tls`), or a client of",
+                "your own given to `ClientBuilder::http_client`.",
+            ],
+        },
+    ]
 }
 
 /// The type of the API's error bodies: the `error-schema` of the target, or
@@ -196,8 +223,8 @@ fn client_tokens() -> TokenStream {
         ///
         /// By default: the first environment the document names, with its server variables at
         /// their defaults; no credentials; a time-out of 30 s per attempt; the default
-        /// [`RetryPolicy`]; a `User-Agent` of `<package>/<version>`; a new HTTP client with
-        /// rustls.
+        /// [`RetryPolicy`]; a `User-Agent` of `<package>/<version>`; a new HTTP client (with
+        /// rustls when the crate's `rustls` feature is on, as it is by default).
         #[derive(Debug, Clone, Default)]
         pub struct ClientBuilder {
             environment: Environment,

@@ -40,8 +40,8 @@ impl fmt::Debug for Client {
 ///
 /// By default: the first environment the document names, with its server variables at
 /// their defaults; no credentials; a time-out of 30 s per attempt; the default
-/// [`RetryPolicy`]; a `User-Agent` of `<package>/<version>`; a new HTTP client with
-/// rustls.
+/// [`RetryPolicy`]; a `User-Agent` of `<package>/<version>`; a new HTTP client (with
+/// rustls when the crate's `rustls` feature is on, as it is by default).
 #[derive(Debug, Clone, Default)]
 pub struct ClientBuilder {
     environment: Environment,
