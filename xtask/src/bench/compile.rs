@@ -3,11 +3,13 @@
 //! the generated crates alone (dependencies built) and lines of generated
 //! code.
 //!
-//! Ours two ways: the one crate of `cargo xtask generate --client-only`
+//! Ours three ways: the one crate of `cargo xtask generate --client-only`
 //! (the client with the models as its module: what a client user builds,
-//! as progenitor's crate is), and the models and client crates of the
-//! default three-crate layout (what a user who also wants the server stubs
-//! builds for the client); progenitor's is its one crate. A rebuild is the
+//! as progenitor's crate is), as it comes (TLS on) and with
+//! `--no-default-features` (no TLS, as progenitor's crate comes: D47), and
+//! the models and client crates of the default three-crate layout (what a
+//! user who also wants the server stubs builds for the client);
+//! progenitor's is its one crate. A rebuild is the
 //! first crate's `src/lib.rs` touched and `cargo build` run, two ways: as cargo does by default
 //! (incremental, which a regeneration that changes little also gets) and
 //! with `CARGO_INCREMENTAL=0` (the crates compiled from nothing, as on CI).
@@ -43,13 +45,15 @@ const FOLDERS: [&str; 2] = [
 ];
 
 /// The builds measured, in the report's column order.
-const BUILDS: usize = 3;
+const BUILDS: usize = 4;
 /// Ours with `--client-only`: one crate.
 const ONE: usize = 0;
+/// The same crate built with `--no-default-features`: without TLS.
+const ONE_NO_TLS: usize = 1;
 /// Ours, the models and client crates of the three-crate layout.
-const CRATES: usize = 1;
+const CRATES: usize = 2;
 /// Progenitor's crate.
-const THEIRS: usize = 2;
+const THEIRS: usize = 3;
 
 /// What was measured for one document: generation (ours `--client-only`,
 /// progenitor), then a column per build.
@@ -264,9 +268,14 @@ fn measure(
         touch: dir.join(touch),
         package: package.map(str::to_owned),
         target: target.to_path_buf(),
+        no_default_features: false,
     };
     let builds: [Build; BUILDS] = [
         build(&ours, "client/src/lib.rs", Some(&client)),
+        Build {
+            no_default_features: true,
+            ..build(&ours, "client/src/lib.rs", Some(&client))
+        },
         build(&crates, "models/src/lib.rs", Some(&client)),
         build(&theirs, "src/lib.rs", None),
     ];
@@ -288,7 +297,11 @@ fn measure(
     let instructions = if callgrind {
         let mut counted = [Instructions::default(); BUILDS];
         for (count, build) in counted.iter_mut().zip(&builds) {
-            let name = build.dir.file_name().unwrap_or_default();
+            let mut name = build.dir.file_name().unwrap_or_default().to_owned();
+            if build.no_default_features {
+                // Its own folder: the files of a folder are summed.
+                name.push("-no-tls");
+            }
             *count = build.instructions(&work.join(&stem).join("callgrind").join(name))?;
         }
         Some(counted)
@@ -305,6 +318,7 @@ fn measure(
         instructions,
         lines: [
             lines(&[ours.join("client/src")])?,
+            lines(&[ours.join("client/src")])?,
             lines(&[crates.join("models/src"), crates.join("client/src")])?,
             lines(&[theirs.join("src")])?,
         ],
@@ -317,6 +331,8 @@ struct Build {
     touch: PathBuf,
     package: Option<String>,
     target: PathBuf,
+    /// Built with `--no-default-features` (ours: without TLS).
+    no_default_features: bool,
 }
 
 impl Build {
@@ -334,6 +350,9 @@ impl Build {
             .args(["build", "--quiet"]);
         if let Some(package) = &self.package {
             command.args(["-p", package]);
+        }
+        if self.no_default_features {
+            command.arg("--no-default-features");
         }
     }
 
@@ -613,16 +632,16 @@ fn render(
         "- the largest vendored document both generators take: `{largest}`\n"
     ));
     out.push_str(&format!(
-        "- medians of {RUNS} runs, the builds alternating; ours as `cargo xtask generate --client-only` makes it (one crate: the client, the models its module) and as the default three-crate layout makes it (the models and client crates a client user of that layout builds), progenitor's its one crate; a rebuild touches the first crate's `src/lib.rs` (ours: the client's, or the models') and runs `cargo build` (debug, dependencies built); CPU is user + system time of cargo and rustc\n"
+        "- medians of {RUNS} runs, the builds alternating; ours as `cargo xtask generate --client-only` makes it (one crate: the client, the models its module), that crate again with `--no-default-features` (no TLS, as progenitor's crate comes: D47), and as the default three-crate layout makes it (the models and client crates a client user of that layout builds), progenitor's its one crate; a rebuild touches the first crate's `src/lib.rs` (ours: the client's, or the models') and runs `cargo build` (debug, dependencies built); CPU is user + system time of cargo and rustc\n"
     ));
     if callgrind {
         out.push_str("- instructions: after the timed runs, one incremental rebuild of each build (touched as timed) under `valgrind --tool=callgrind --trace-children=yes`, in millions (M): the sums of callgrind's `summary:` count (`Ir`) over the processes, rustc's apart from cargo's; unlike the times, they do not depend on the load\n");
     }
     out.push_str("- generation: ours (`--client-only`) in process in the unoptimised xtask (what `cargo xtask generate` runs), progenitor as its release binary, files written in both\n\n");
-    out.push_str("| document | measure | ours: one crate | ours: models + client crates | progenitor | one crate / progenitor | two crates / progenitor |\n|---|---|---:|---:|---:|---:|---:|\n");
+    out.push_str("| document | measure | ours: one crate | ours: one crate, no TLS | ours: models + client crates | progenitor | one crate / progenitor | no TLS / progenitor | two crates / progenitor |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for row in rows {
         let doc = format!("`{}` ({} kB)", row.document, row.bytes / 1000);
-        let mut line = |measure: &str, cells: [String; 5]| {
+        let mut line = |measure: &str, cells: [String; 7]| {
             out.push_str(&format!("| {doc} | {measure} | {} |\n", cells.join(" | ")));
         };
         line(
@@ -630,8 +649,10 @@ fn render(
             [
                 seconds(row.generate[0]),
                 "–".to_owned(),
+                "–".to_owned(),
                 seconds(row.generate[1]),
                 ratio(row.generate[0], row.generate[1]),
+                "–".to_owned(),
                 "–".to_owned(),
             ],
         );
@@ -646,12 +667,14 @@ fn render(
             ),
         ] {
             let cells = |of: fn(&Timing) -> Duration| {
-                let [one, crates, theirs] = timings.each_ref().map(of);
+                let [one, no_tls, crates, theirs] = timings.each_ref().map(of);
                 [
                     seconds(one),
+                    seconds(no_tls),
                     seconds(crates),
                     seconds(theirs),
                     ratio(one, theirs),
+                    ratio(no_tls, theirs),
                     ratio(crates, theirs),
                 ]
             };
@@ -664,14 +687,16 @@ fn render(
                 ("rustc", instructions.map(|i| i.rustc)),
                 ("total", instructions.map(|i| i.cargo + i.rustc)),
             ];
-            for (part, [one, crates, theirs]) in parts {
+            for (part, [one, no_tls, crates, theirs]) in parts {
                 line(
                     &format!("rebuild, incremental: instructions, {part}"),
                     [
                         millions(one),
+                        millions(no_tls),
                         millions(crates),
                         millions(theirs),
                         count_ratio(one, theirs),
+                        count_ratio(no_tls, theirs),
                         count_ratio(crates, theirs),
                     ],
                 );
@@ -691,9 +716,11 @@ fn render(
             "lines of Rust (non-blank / not comments)",
             [
                 count(lines[ONE]),
+                count(lines[ONE_NO_TLS]),
                 count(lines[CRATES]),
                 count(theirs),
                 share(lines[ONE]),
+                share(lines[ONE_NO_TLS]),
                 share(lines[CRATES]),
             ],
         );
