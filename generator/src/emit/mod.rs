@@ -3,6 +3,7 @@
 
 mod client;
 pub mod docs;
+mod form_struct;
 mod models;
 mod rust_types;
 mod server;

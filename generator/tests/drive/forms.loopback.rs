@@ -525,3 +525,23 @@ async fn bad_object_parameters_are_named_by_their_keys() {
         .unwrap_err();
     assert_eq!(error.status().map(|s| s.as_u16()), Some(400), "{error:?}");
 }
+
+/// A test double of the server trait builds a multipart body as a client
+/// builds one: `new` with the required parts, a setter per optional part
+/// (the struct is `#[non_exhaustive]`, so a part the document adds later
+/// breaks no test that builds it).
+#[test]
+fn a_server_form_is_built_with_new_and_setters() {
+    use fixture_forms_server::multipart::File as ServerFile;
+    let form = fixture_forms_server::UploadForm::new(ServerFile::new("x".as_bytes()), "title")
+        .with_count(2)
+        .with_attachments(vec![ServerFile::new("a".as_bytes())]);
+    assert_eq!(form.file.bytes.as_ref(), b"x");
+    assert_eq!(form.title, "title");
+    assert_eq!(form.count, Some(2));
+    assert_eq!(form.attachments.len(), 1);
+    assert_eq!((form.tags, form.kind, form.meta), (None, None, None));
+    let empty = fixture_forms_server::PutAvatarForm::default();
+    assert_eq!(empty, fixture_forms_server::PutAvatarForm::new());
+    assert_eq!((empty.image, empty.caption), (None, None));
+}

@@ -9,6 +9,7 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::emit::form_struct::{self, PartField};
 use crate::emit::{Context, RustTypes, docs};
 use crate::error::Result;
 use crate::ir::{
@@ -1538,70 +1539,11 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
 fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream {
     let types = rust_types();
     let fn_name = &plan.fn_ident;
-    let ty = &form.ty;
-    let mut fields = Vec::new();
-    let mut required = Vec::new();
-    let mut initial = Vec::new();
-    let mut setters = Vec::new();
-    for part in &form.parts {
-        let field = part.field;
-        let ident = format_ident!("{}", field.name);
-        let optional = !field.required || field.shape.nullable;
-        let inner = match part.files {
-            Some(Files::One) => quote!(File),
-            Some(Files::Many) => quote!(Vec<File>),
-            None => {
-                let inner = types.ty(&field.shape.ty);
-                if field.boxed {
-                    quote!(Box<#inner>)
-                } else {
-                    inner
-                }
-            }
-        };
-        let many = part.files == Some(Files::Many);
-        let field_ty = if optional && !many {
-            quote!(Option<#inner>)
-        } else {
-            inner.clone()
-        };
-        let fallback = match part.files {
-            Some(Files::One) => format!("The file of the `{}` part.", field.wire),
-            Some(Files::Many) => format!(
-                "The files of the `{}` part, each sent as a part of that name.",
-                field.wire
-            ),
-            None => format!("The `{}` part.", field.wire),
-        };
-        let doc = docs::doc_attrs(&field.docs, &fallback);
-        fields.push(quote!(#doc pub #ident: #field_ty,));
-        if optional {
-            let empty = if many {
-                quote!(Vec::new())
-            } else {
-                quote!(None)
-            };
-            initial.push(quote!(#ident: #empty));
-            let setter = format_ident!("with_{}", field.name);
-            let doc = docs::attrs(&[format!("Sets `{}`.", field.name)]);
-            let value = if many {
-                quote!(value.into())
-            } else {
-                quote!(Some(value.into()))
-            };
-            setters.push(quote! {
-                #doc
-                #[must_use]
-                pub fn #setter(mut self, value: impl Into<#inner>) -> Self {
-                    self.#ident = #value;
-                    self
-                }
-            });
-        } else {
-            required.push(quote!(#ident: impl Into<#inner>));
-            initial.push(quote!(#ident: #ident.into()));
-        }
-    }
+    let parts: Vec<PartField> = form
+        .parts
+        .iter()
+        .map(|part| PartField::of(part, quote!(File), types.ty(&part.field.shape.ty)))
+        .collect();
     let media_type = plan.op.body.as_ref().map_or_else(
         || "multipart/form-data".to_owned(),
         |body| body.multipart_media_type(),
@@ -1610,31 +1552,7 @@ fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream {
         "The `{media_type}` body of [`Client::{fn_name}`](crate::Client::{fn_name}): \
          a field per part. Files are sent with their file name and media type."
     )]);
-    let new_doc =
-        docs::attrs(&["A body with the required parts; the others are not sent.".to_owned()]);
-    let allow = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
-    // Every part optional: the empty body is the default.
-    let default = required.is_empty().then(|| quote!(Default,));
-    // `new` and the setters build it, so that a part the document adds
-    // later is a new setter, not a field every literal would have to name.
-    quote! {
-        #doc
-        #[derive(Debug, Clone, #default)]
-        #[non_exhaustive]
-        pub struct #ty {
-            #(#fields)*
-        }
-
-        impl #ty {
-            #new_doc
-            #allow
-            pub fn new(#(#required),*) -> Self {
-                #ty { #(#initial),* }
-            }
-
-            #(#setters)*
-        }
-    }
+    form_struct::tokens(&form.ty, doc, quote!(Debug, Clone), &parts)
 }
 
 /// The `{Prefix}Headers` type: a struct of the headers the successes

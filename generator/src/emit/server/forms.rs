@@ -9,10 +9,10 @@ use quote::{format_ident, quote};
 
 use super::{Op, Server};
 use crate::emit::docs;
+use crate::emit::form_struct::{self, PartField};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Files, FormPart, Multipart, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind, is_object,
-    struct_of,
+    Files, Multipart, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind, is_object, struct_of,
 };
 
 /// How each field of an object of `shape` is typed from its text, or
@@ -218,25 +218,6 @@ pub(crate) fn form_body_type(server: &Server<'_>, op: &Op<'_>, body: &Multipart)
     }
 }
 
-/// The Rust type of a part's field: files are `File`s, the other parts the
-/// types of the models' fields.
-fn part_type(server: &Server<'_>, part: &FormPart<'_>) -> TokenStream {
-    let field = part.field;
-    let inner = match part.files {
-        Some(Files::One) => quote!(multipart::File),
-        Some(Files::Many) => return quote!(Vec<multipart::File>),
-        None => {
-            let ty = server.types.ty(&field.shape.ty);
-            if field.boxed { quote!(Box<#ty>) } else { ty }
-        }
-    };
-    if field.required && !field.shape.nullable {
-        inner
-    } else {
-        quote!(Option<#inner>)
-    }
-}
-
 /// The struct of an operation's multipart body, for the `api` module.
 pub(crate) fn form_struct(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     let Some(body) = op.op.body.as_ref() else {
@@ -249,37 +230,25 @@ pub(crate) fn form_struct(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStrea
     let Some(parts) = server.cx.api.form_parts(multipart) else {
         return Ok(TokenStream::new());
     };
-    let name = form_type(op);
-    let fields = parts
+    let parts: Vec<PartField> = parts
         .iter()
         .map(|part| {
-            let ident = format_ident!("{}", part.field.name);
-            let ty = part_type(server, part);
-            let fallback = match part.files {
-                Some(Files::One) => format!("The file of the `{}` part.", part.field.wire),
-                Some(Files::Many) => format!(
-                    "The files of the `{}` parts (one part per file).",
-                    part.field.wire
-                ),
-                None => format!("The `{}` part.", part.field.wire),
-            };
-            let doc = docs::doc_attrs(&part.field.docs, &fallback);
-            quote!(#doc pub #ident: #ty,)
+            let value = server.types.ty(&part.field.shape.ty);
+            PartField::of(part, quote!(multipart::File), value)
         })
-        .collect::<Vec<_>>();
+        .collect();
     let doc = docs::attrs(&[format!(
         "The `{}` body of {}: a field per part; files with \
          their file name and media type.",
         body.multipart_media_type(),
         op.signature_line()
     )]);
-    Ok(quote! {
-        #doc
-        #[derive(Debug, Clone, PartialEq)]
-        pub struct #name {
-            #(#fields)*
-        }
-    })
+    Ok(form_struct::tokens(
+        &form_type(op),
+        doc,
+        quote!(Debug, Clone, PartialEq),
+        &parts,
+    ))
 }
 
 /// The expression decoding `bytes` into an operation's multipart body:

@@ -547,14 +547,14 @@ pub struct UploadForm {
     pub count: Option<i64>,
     /// The `kind` part.
     pub kind: Option<crate::models::UploadKind>,
-    /// The files of the `attachments` part, each sent as a part of that name.
+    /// The files of the `attachments` part, a part per file.
     pub attachments: Vec<File>,
     /// The `meta` part.
     pub meta: Option<crate::models::UploadMeta>,
 }
 
 impl UploadForm {
-    /// A body with the required parts; the others are not sent.
+    /// A body with the required parts; the others are left out.
     pub fn new(file: impl Into<File>, title: impl Into<String>) -> Self {
         UploadForm {
             file: file.into(),
@@ -612,7 +612,7 @@ pub struct PutAvatarForm {
 }
 
 impl PutAvatarForm {
-    /// A body with the required parts; the others are not sent.
+    /// A body with the required parts; the others are left out.
     pub fn new() -> Self {
         PutAvatarForm {
             image: None,
@@ -689,7 +689,7 @@ pub struct StoreDocumentForm {
 }
 
 impl StoreDocumentForm {
-    /// A body with the required parts; the others are not sent.
+    /// A body with the required parts; the others are left out.
     pub fn new(
         metadata: impl Into<crate::models::StoreDocumentBodyMetadata>,
         media: impl Into<File>,

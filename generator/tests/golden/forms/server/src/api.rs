@@ -146,6 +146,7 @@ pub struct UploadRequest {
 
 /// The `multipart/form-data` body of `POST /uploads` (`upload`): a field per part; files with their file name and media type.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct UploadForm {
     /// The picture.
     pub file: multipart::File,
@@ -157,10 +158,55 @@ pub struct UploadForm {
     pub count: Option<i64>,
     /// The `kind` part.
     pub kind: Option<models::UploadKind>,
-    /// The files of the `attachments` parts (one part per file).
+    /// The files of the `attachments` part, a part per file.
     pub attachments: Vec<multipart::File>,
     /// The `meta` part.
     pub meta: Option<models::UploadMeta>,
+}
+
+impl UploadForm {
+    /// A body with the required parts; the others are left out.
+    pub fn new(file: impl Into<multipart::File>, title: impl Into<String>) -> Self {
+        UploadForm {
+            file: file.into(),
+            title: title.into(),
+            tags: None,
+            count: None,
+            kind: None,
+            attachments: Vec::new(),
+            meta: None,
+        }
+    }
+    /// Sets `tags`.
+    #[must_use]
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `count`.
+    #[must_use]
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `kind`.
+    #[must_use]
+    pub fn with_kind(mut self, value: impl Into<models::UploadKind>) -> Self {
+        self.kind = Some(value.into());
+        self
+    }
+    /// Sets `attachments`.
+    #[must_use]
+    pub fn with_attachments(mut self, value: impl Into<Vec<multipart::File>>) -> Self {
+        self.attachments = value.into();
+        self
+    }
+    /// Sets `meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl Into<models::UploadMeta>) -> Self {
+        self.meta = Some(value.into());
+        self
+    }
 }
 
 /// The parameters and body of [`FormsApi::put_avatar`]: `PUT /avatars` (`putAvatar`).
@@ -175,12 +221,35 @@ pub struct PutAvatarRequest {
 }
 
 /// The `multipart/form-data` body of `PUT /avatars` (`putAvatar`): a field per part; files with their file name and media type.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct PutAvatarForm {
     /// The file of the `image` part.
     pub image: Option<multipart::File>,
     /// The `caption` part.
     pub caption: Option<String>,
+}
+
+impl PutAvatarForm {
+    /// A body with the required parts; the others are left out.
+    pub fn new() -> Self {
+        PutAvatarForm {
+            image: None,
+            caption: None,
+        }
+    }
+    /// Sets `image`.
+    #[must_use]
+    pub fn with_image(mut self, value: impl Into<multipart::File>) -> Self {
+        self.image = Some(value.into());
+        self
+    }
+    /// Sets `caption`.
+    #[must_use]
+    pub fn with_caption(mut self, value: impl Into<String>) -> Self {
+        self.caption = Some(value.into());
+        self
+    }
 }
 
 /// The parameters and body of [`FormsApi::set_columns`]: `PUT /columns` (`setColumns`).
@@ -218,11 +287,25 @@ pub struct StoreDocumentRequest {
 
 /// The `multipart/related` body of `POST /documents` (`storeDocument`): a field per part; files with their file name and media type.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct StoreDocumentForm {
     /// The `metadata` part.
     pub metadata: models::StoreDocumentBodyMetadata,
     /// The file of the `media` part.
     pub media: multipart::File,
+}
+
+impl StoreDocumentForm {
+    /// A body with the required parts; the others are left out.
+    pub fn new(
+        metadata: impl Into<models::StoreDocumentBodyMetadata>,
+        media: impl Into<multipart::File>,
+    ) -> Self {
+        StoreDocumentForm {
+            metadata: metadata.into(),
+            media: media.into(),
+        }
+    }
 }
 
 /// The parameters and body of [`FormsApi::look_up`]: `GET /lookup` (`lookUp`).
