@@ -187,6 +187,39 @@ fn remote_references_and_cycles_of_path_items_are_refused() {
     assert!(error.contains("leads back to itself"), "{error}");
 }
 
+/// A `file:` URL names a file on this machine, as a path would.
+#[test]
+fn a_file_url_is_followed_like_a_path() {
+    let dir = scratch(
+        "file-url",
+        &[(
+            "schemas/pet.yaml",
+            "type: object\nproperties:\n  name: {type: string}\n",
+        )],
+    );
+    let pet = dir.join("schemas/pet.yaml");
+    let url = format!("file://{}", pet.display());
+    let root = ROOT.replace("schemas/pet.yaml", &url);
+    std::fs::write(dir.join("openapi.yaml"), root).unwrap();
+    let generated = generate(&dir, "openapi.yaml");
+    let broken = ROOT.replace("schemas/pet.yaml", &format!("{url}.gone"));
+    std::fs::write(dir.join("openapi.yaml"), broken).unwrap();
+    let error = generate(&dir, "openapi.yaml").expect_err("a missing file");
+    let _ = std::fs::remove_dir_all(&dir);
+    let generated = generated.unwrap_or_else(|e| panic!("{e}"));
+    let models = generated
+        .files
+        .iter()
+        .find(|(path, _)| path.ends_with("models/src/common.rs"))
+        .map(|(_, text)| text.to_owned())
+        .unwrap_or_default();
+    assert!(models.contains("pub name: Option<String>"), "{models}");
+    assert!(
+        error.contains("cannot be read") && error.contains("pet.yaml.gone"),
+        "{error}"
+    );
+}
+
 /// A discriminator's mapping is read like a reference when it names a
 /// file; one into a file that is not there (DigitalOcean's published
 /// document has some) is a hint left unread, not an error.

@@ -536,6 +536,9 @@ impl Bundler {
     fn leads(&mut self, reference: &str, file: &Path, src: &Pointer) -> Result<Leads> {
         let (path, fragment) = reference.split_once('#').unwrap_or((reference, ""));
         let pointer = Pointer::parse_local(&format!("#{fragment}"));
+        // A `file:` URL is a path on this machine (`file:///abs/pet.yaml`,
+        // or `file://localhost/…`), as some bundlers and Java tools write.
+        let path = file_url_path(path).unwrap_or(path);
         let remote = path.contains("://") || path.starts_with("urn:");
         let Some(pointer) = pointer.filter(|_| !remote) else {
             return Ok(Leads::Left);
@@ -697,9 +700,22 @@ fn insert_component(raw: &mut Value, kind: Kind, home: &Pointer, node: Value) {
     }
 }
 
+/// The path of a `file:` URL (`file:///abs/pet.yaml`, `file://localhost/…`),
+/// or `None` for any other reference. A URL that names another host is no
+/// path here, and stays a remote reference.
+fn file_url_path(reference: &str) -> Option<&str> {
+    let rest = reference.strip_prefix("file://")?;
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    path.starts_with('/').then_some(path)
+}
+
 /// `relative` (a reference's file part) as seen from the file named
-/// `from`, with `.` and `..` worked out: how messages name that file.
+/// `from`, with `.` and `..` worked out: how messages name that file. An
+/// absolute path is named as it is.
 fn join_label(from: &str, relative: &str) -> String {
+    if relative.starts_with('/') {
+        return relative.to_owned();
+    }
     let mut parts: Vec<&str> = match from.rsplit_once('/') {
         Some((dir, _)) => dir.split('/').collect(),
         None => Vec::new(),
@@ -719,6 +735,25 @@ fn join_label(from: &str, relative: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_url_is_a_path_on_this_machine() {
+        assert_eq!(
+            file_url_path("file:///specs/pet.yaml"),
+            Some("/specs/pet.yaml")
+        );
+        assert_eq!(
+            file_url_path("file://localhost/pet.yaml"),
+            Some("/pet.yaml")
+        );
+        assert_eq!(file_url_path("file://example.com/pet.yaml"), None);
+        assert_eq!(file_url_path("https://example.com/pet.yaml"), None);
+        assert_eq!(file_url_path("pet.yaml"), None);
+        assert_eq!(
+            join_label("spec/openapi.yaml", "/specs/pet.yaml"),
+            "/specs/pet.yaml"
+        );
+    }
 
     #[test]
     fn a_file_is_named_from_the_file_that_refers_to_it() {
