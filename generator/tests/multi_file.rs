@@ -187,6 +187,30 @@ fn remote_references_and_cycles_of_path_items_are_refused() {
     assert!(error.contains("leads back to itself"), "{error}");
 }
 
+/// Two files of one name in two folders give two types, the second told
+/// apart by its folder rather than by a number.
+#[test]
+fn files_of_one_name_are_told_apart_by_their_folders() {
+    let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /orders:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: 'orders/item.yaml'}\n  /products:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: 'products/item.yaml'}\n";
+    let models = common_models(
+        "same-name",
+        &[
+            ("openapi.yaml", root),
+            (
+                "orders/item.yaml",
+                "type: object\nproperties:\n  quantity: {type: integer}\n",
+            ),
+            (
+                "products/item.yaml",
+                "type: object\nproperties:\n  sku: {type: string}\n",
+            ),
+        ],
+    );
+    assert!(models.contains("pub struct Item {"), "{models}");
+    assert!(models.contains("pub struct ProductsItem {"), "{models}");
+    assert!(!models.contains("Item2"), "{models}");
+}
+
 /// A `file:` URL names a file on this machine, as a path would.
 #[test]
 fn a_file_url_is_followed_like_a_path() {

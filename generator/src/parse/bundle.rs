@@ -579,7 +579,7 @@ impl Bundler {
         if let Some(home) = self.homes.get(target) {
             return home.clone();
         }
-        let name = self.free_name(section, &preferred_name(target));
+        let name = self.free_name(section, &preferred_name(target), qualifier(target));
         let home = Pointer::root().push("components").push(section).push(&name);
         self.homes.insert(target.clone(), home.clone());
         self.pending.push_back(Pending {
@@ -591,10 +591,18 @@ impl Bundler {
         home
     }
 
-    /// `base`, or `base2`, `base3`… if the section has one of that name.
-    fn free_name(&mut self, section: &'static str, base: &str) -> String {
+    /// `base`; if the section has one of that name, `qualifier_base` (the
+    /// file or folder it comes from, so that `orders/item.yaml` beside
+    /// `products/item.yaml` becomes `OrdersItem`); else `base2`, `base3`…
+    fn free_name(
+        &mut self,
+        section: &'static str,
+        base: &str,
+        qualifier: Option<String>,
+    ) -> String {
         let taken = self.taken.entry(section).or_default();
         let name = std::iter::once(base.to_owned())
+            .chain(qualifier.map(|qualifier| format!("{qualifier}_{base}")))
             .chain((2..).map(|n| format!("{base}{n}")))
             .find(|name| !taken.contains(name))
             .expect("an unbounded sequence has a free name");
@@ -654,6 +662,23 @@ fn read(path: &Path, label: &str) -> Result<Value> {
         source,
     })?;
     super::tree(&text, label, super::is_json(path))
+}
+
+/// What tells a node apart from another of its preferred name: the stem of
+/// its file when it is named after its pointer (`common.yaml#/Item`), the
+/// folder of its file when it is named after the file (`orders/item.yaml`).
+fn qualifier((path, pointer): &Target) -> Option<String> {
+    let named_by_pointer = pointer
+        .tokens()
+        .any(|token| token.parse::<usize>().is_err());
+    let source = if named_by_pointer {
+        path.file_stem()
+    } else {
+        path.parent().and_then(Path::file_name)
+    };
+    source
+        .map(|name| name.to_string_lossy().into_owned())
+        .filter(|name| !name.is_empty())
 }
 
 /// The name a node brought in as a component gets: its own (the last
@@ -782,6 +807,17 @@ mod tests {
         assert_eq!(
             name("list.yaml", Pointer::root().push("allOf").index(1)),
             "allOf"
+        );
+    }
+
+    #[test]
+    fn a_name_taken_is_told_apart_by_its_file_or_folder() {
+        let qualifier = |file: &str, pointer: Pointer| qualifier(&(PathBuf::from(file), pointer));
+        let item = Pointer::root().push("Item");
+        assert_eq!(qualifier("/s/common.yaml", item), Some("common".to_owned()));
+        assert_eq!(
+            qualifier("/s/orders/item.yaml", Pointer::root()),
+            Some("orders".to_owned())
         );
     }
 
