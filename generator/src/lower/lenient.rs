@@ -97,6 +97,8 @@ pub(crate) enum Leniency {
     RepeatedOperationId,
     /// A response's `schema` beside its description (Swagger 2's form).
     ResponseSchema,
+    /// Swagger 2's `in: body` and `in: formData` parameters.
+    BodyParameters,
     /// JSON Schema's conditional keywords (`if`/`then`/`else`,
     /// `dependentRequired`, `unevaluatedProperties`, …): not checked.
     ConditionalNotChecked,
@@ -109,6 +111,7 @@ impl From<Habit> for Leniency {
             Habit::SchemaBesideName => Leniency::SchemaBesideName,
             Habit::ResponseWithoutDescription => Leniency::ResponseWithoutDescription,
             Habit::ResponseSchema => Leniency::ResponseSchema,
+            Habit::BodyParameters => Leniency::BodyParameters,
             Habit::ConditionalKeywords => Leniency::ConditionalNotChecked,
             Habit::ThreeOneForms => Leniency::ThreeOneForms,
         }
@@ -204,6 +207,10 @@ impl Leniency {
             Leniency::ResponseSchema => (
                 "responses with their `schema` beside their description (Swagger 2's form)",
                 "read as their `application/json` content",
+            ),
+            Leniency::BodyParameters => (
+                "operations with `in: body` or `in: formData` parameters (Swagger 2's form)",
+                "read as their `requestBody`: JSON, or a form (`multipart/form-data` when a field is a file)",
             ),
             Leniency::RepeatedOperationId => (
                 "`operationId`s that an earlier operation has",

@@ -11,7 +11,12 @@
 //! - a response without a `description` (required, but only words) gets
 //!   an empty one, and one with its `schema` beside the description gets
 //!   it as its `application/json` content (unread, the answer would have
-//!   no body, silently).
+//!   no body, silently);
+//! - an operation's `in: body` parameter becomes its `requestBody`
+//!   (`application/json`), and its `in: formData` parameters one object
+//!   schema of a `requestBody`: `multipart/form-data` when a field is a
+//!   file (`type: file`) or the operation `consumes` it, else
+//!   `application/x-www-form-urlencoded`.
 
 use serde_yaml::{Mapping, Value};
 
@@ -28,6 +33,8 @@ pub enum Habit {
     ResponseWithoutDescription,
     /// A response with its `schema` beside its description, not in `content`.
     ResponseSchema,
+    /// An operation's body as `in: body` or `in: formData` parameters.
+    BodyParameters,
     /// A 3.1 schema with JSON Schema's conditional keywords (`if`,
     /// `dependentRequired`, `unevaluatedProperties`, …), which nothing checks
     /// (found by `v31.rs`).
@@ -88,6 +95,7 @@ fn path_item(item: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) 
         let Value::Mapping(operation) = operation else {
             continue;
         };
+        body_parameters(operation, &at, found);
         parameters(operation, &at, found);
         each(operation, "responses", &at, found, response);
     }
@@ -99,6 +107,103 @@ fn parameters(map: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit, Pointer)>
             parameter(item, &at.push("parameters").index(i), found);
         }
     }
+}
+
+/// Moves an operation's Swagger 2 body parameters (`in: body`, `in:
+/// formData`) into a `requestBody`, unless it has one. A `$ref`'d
+/// parameter is left where it is (and refused with what to write).
+fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+    if operation.contains_key("requestBody") {
+        return;
+    }
+    let Some(Value::Sequence(list)) = operation.get_mut("parameters") else {
+        return;
+    };
+    let place = |p: &Value| p.get("in").and_then(Value::as_str).map(str::to_owned);
+    let (body, rest): (Vec<Value>, Vec<Value>) = std::mem::take(list)
+        .into_iter()
+        .partition(|p| matches!(place(p).as_deref(), Some("body" | "formData")));
+    *list = rest;
+    if list.is_empty() {
+        operation.remove("parameters");
+    }
+    if body.is_empty() {
+        return;
+    }
+    let mut required = false;
+    let mut fields = Mapping::new();
+    let mut required_fields = Vec::new();
+    let mut json = None;
+    let mut files = false;
+    for mut parameter in body {
+        let in_body = place(&parameter).as_deref() == Some("body");
+        let Value::Mapping(map) = &mut parameter else {
+            continue;
+        };
+        let flag = map.get("required").and_then(Value::as_bool) == Some(true);
+        if in_body {
+            required |= flag;
+            json = map.remove("schema");
+            continue;
+        }
+        let Some(name) = map.get("name").and_then(Value::as_str).map(str::to_owned) else {
+            continue;
+        };
+        let mut schema = match map.remove("schema") {
+            Some(Value::Mapping(schema)) => schema,
+            _ => SCHEMA_KEYWORDS
+                .iter()
+                .filter_map(|k| map.remove(*k).map(|v| (Value::from(*k), v)))
+                .collect(),
+        };
+        if schema.get("type").and_then(Value::as_str) == Some("file") {
+            files = true;
+            schema.insert("type".into(), "string".into());
+            schema.insert("format".into(), "binary".into());
+        }
+        if let Some(description) = map.remove("description") {
+            schema.insert("description".into(), description);
+        }
+        if flag {
+            required = true;
+            required_fields.push(Value::String(name.clone()));
+        }
+        fields.insert(name.into(), Value::Mapping(schema));
+    }
+    let consumes = |media: &str| {
+        operation
+            .get("consumes")
+            .and_then(Value::as_sequence)
+            .is_some_and(|list| list.iter().any(|m| m.as_str() == Some(media)))
+    };
+    let (media, schema) = match json {
+        Some(schema) => ("application/json", schema),
+        None => {
+            let media = if files || consumes("multipart/form-data") {
+                "multipart/form-data"
+            } else {
+                "application/x-www-form-urlencoded"
+            };
+            let mut object = Mapping::from_iter([
+                ("type".into(), "object".into()),
+                ("properties".into(), Value::Mapping(fields)),
+            ]);
+            if !required_fields.is_empty() {
+                object.insert("required".into(), Value::Sequence(required_fields));
+            }
+            (media, Value::Mapping(object))
+        }
+    };
+    let content = Mapping::from_iter([(
+        media.into(),
+        Value::Mapping(Mapping::from_iter([("schema".into(), schema)])),
+    )]);
+    let request_body = Mapping::from_iter([
+        ("required".into(), required.into()),
+        ("content".into(), Value::Mapping(content)),
+    ]);
+    operation.insert("requestBody".into(), Value::Mapping(request_body));
+    found.push((Habit::BodyParameters, at.push("parameters")));
 }
 
 /// The keywords of a Swagger 2 parameter or header that belong to its
@@ -288,6 +393,47 @@ mod tests {
                         .push("X-Rate")
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn body_and_form_parameters_become_the_request_body() {
+        let (raw, found) = read(
+            "paths:\n  /a:\n    post:\n      parameters:\n        - {name: id, in: query, type: string}\n        - {name: file, in: formData, type: file, required: true, description: the upload}\n        - {name: note, in: formData, type: string}\n      responses: {'204': {description: ok}}\n    put:\n      parameters:\n        - {name: pet, in: body, required: true, schema: {$ref: '#/components/schemas/Pet'}}\n      responses: {'204': {description: ok}}\n    patch:\n      consumes: [application/x-www-form-urlencoded]\n      parameters:\n        - {name: n, in: formData, type: integer}\n      responses: {'204': {description: ok}}\n",
+        );
+        let item = &raw["paths"]["/a"];
+        assert_eq!(
+            item["post"]["requestBody"],
+            yaml(
+                "{required: true, content: {multipart/form-data: {schema: {type: object, properties: {file: {type: string, format: binary, description: the upload}, note: {type: string}}, required: [file]}}}}"
+            )
+        );
+        assert_eq!(
+            item["post"]["parameters"],
+            yaml("[{name: id, in: query, schema: {type: string}}]")
+        );
+        assert_eq!(
+            item["put"]["requestBody"],
+            yaml(
+                "{required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}"
+            )
+        );
+        assert!(item["put"].get("parameters").is_none());
+        assert_eq!(
+            item["patch"]["requestBody"],
+            yaml(
+                "{required: false, content: {application/x-www-form-urlencoded: {schema: {type: object, properties: {n: {type: integer}}}}}}"
+            )
+        );
+        let at = Pointer::root().push("paths").push("/a");
+        let bodies: Vec<_> = found
+            .iter()
+            .filter(|(habit, _)| *habit == Habit::BodyParameters)
+            .map(|(_, at)| at.clone())
+            .collect();
+        assert_eq!(
+            bodies,
+            ["post", "put", "patch"].map(|m| at.push(m).push("parameters"))
         );
     }
 
