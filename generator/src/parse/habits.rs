@@ -143,7 +143,11 @@ fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit
         let flag = map.get("required").and_then(Value::as_bool) == Some(true);
         if in_body {
             required |= flag;
-            json = map.remove("schema");
+            // Without a schema (which Swagger 2 requires), any JSON value.
+            json = Some(
+                map.remove("schema")
+                    .unwrap_or(Value::Mapping(Mapping::new())),
+            );
             continue;
         }
         let Some(name) = map.get("name").and_then(Value::as_str).map(str::to_owned) else {

@@ -526,8 +526,6 @@ fn snippet(body: &[u8]) -> String {
     out
 }
 
-/// An error with its causes, `a: b: c` (reqwest's own message leaves out the
-/// cause, such as "connection refused", that a person needs).
 /// What a client built without its `rustls` feature adds to the error of a
 /// request to an `https` server.
 const NO_TLS: &str = "; this client was built without TLS: turn its `rustls` feature on (it is on by default), or give `ClientBuilder::http_client` a reqwest client with TLS";
@@ -539,6 +537,8 @@ fn lacks_tls(chain: &str) -> bool {
     cfg!(not(feature = "rustls")) && chain.contains("scheme is not http")
 }
 
+/// An error with its causes, `a: b: c` (reqwest's own message leaves out the
+/// cause, such as "connection refused", that a person needs).
 struct Chain<'a>(&'a (dyn std::error::Error + 'static));
 
 impl fmt::Display for Chain<'_> {
