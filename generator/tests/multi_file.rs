@@ -54,12 +54,17 @@ fn a_split_document_generates_the_crates_of_the_bundled_one() {
     );
 }
 
-/// A scratch folder holding `files` (path, text).
-fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+/// Where the scratch folder `name` is.
+fn scratch_dir(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!(
         "openapi-codegen-multi-file-{}-{name}",
         std::process::id()
-    ));
+    ))
+}
+
+/// A scratch folder holding `files` (path, text).
+fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = scratch_dir(name);
     let _ = std::fs::remove_dir_all(&dir);
     for (path, text) in files {
         let path = dir.join(path);
@@ -214,30 +219,21 @@ fn files_of_one_name_are_told_apart_by_their_folders() {
 /// A `file:` URL names a file on this machine, as a path would.
 #[test]
 fn a_file_url_is_followed_like_a_path() {
-    let dir = scratch(
-        "file-url",
-        &[(
-            "schemas/pet.yaml",
-            "type: object\nproperties:\n  name: {type: string}\n",
-        )],
-    );
-    let pet = dir.join("schemas/pet.yaml");
+    let pet = scratch_dir("file-url").join("schemas/pet.yaml");
     let url = format!("file://{}", pet.display());
-    let root = ROOT.replace("schemas/pet.yaml", &url);
-    std::fs::write(dir.join("openapi.yaml"), root).unwrap();
-    let generated = generate(&dir, "openapi.yaml");
-    let broken = ROOT.replace("schemas/pet.yaml", &format!("{url}.gone"));
-    std::fs::write(dir.join("openapi.yaml"), broken).unwrap();
-    let error = generate(&dir, "openapi.yaml").expect_err("a missing file");
-    let _ = std::fs::remove_dir_all(&dir);
-    let generated = generated.unwrap_or_else(|e| panic!("{e}"));
-    let models = generated
-        .files
-        .iter()
-        .find(|(path, _)| path.ends_with("models/src/common.rs"))
-        .map(|(_, text)| text.to_owned())
-        .unwrap_or_default();
+    let models = common_models(
+        "file-url",
+        &[
+            ("openapi.yaml", &ROOT.replace("schemas/pet.yaml", &url)),
+            (
+                "schemas/pet.yaml",
+                "type: object\nproperties:\n  name: {type: string}\n",
+            ),
+        ],
+    );
     assert!(models.contains("pub name: Option<String>"), "{models}");
+    let gone = ROOT.replace("schemas/pet.yaml", &format!("{url}.gone"));
+    let error = refusal("file-url-gone", &[("openapi.yaml", &gone)]);
     assert!(
         error.contains("cannot be read") && error.contains("pet.yaml.gone"),
         "{error}"

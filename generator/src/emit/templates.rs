@@ -34,9 +34,9 @@ pub struct Feature {
     /// The feature.
     pub name: &'static str,
     /// What it turns on (`dep/feature`, or another feature of the crate).
-    pub enables: Vec<String>,
+    pub enables: &'static [&'static str],
     /// The lines of the comment that says what it is for.
-    pub comment: Vec<&'static str>,
+    pub comment: &'static [&'static str],
 }
 
 fn header_lines(cx: &Context<'_>) -> (String, String) {

@@ -119,10 +119,9 @@ fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit
     let Some(Value::Sequence(list)) = operation.get_mut("parameters") else {
         return;
     };
-    let place = |p: &Value| p.get("in").and_then(Value::as_str).map(str::to_owned);
     let (body, rest): (Vec<Value>, Vec<Value>) = std::mem::take(list)
         .into_iter()
-        .partition(|p| matches!(place(p).as_deref(), Some("body" | "formData")));
+        .partition(|p| matches!(location(p), Some("body" | "formData")));
     *list = rest;
     if list.is_empty() {
         operation.remove("parameters");
@@ -136,7 +135,7 @@ fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit
     let mut json = None;
     let mut files = false;
     for mut parameter in body {
-        let in_body = place(&parameter).as_deref() == Some("body");
+        let in_body = location(&parameter) == Some("body");
         let Value::Mapping(map) = &mut parameter else {
             continue;
         };
@@ -155,10 +154,7 @@ fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit
         };
         let mut schema = match map.remove("schema") {
             Some(Value::Mapping(schema)) => schema,
-            _ => SCHEMA_KEYWORDS
-                .iter()
-                .filter_map(|k| map.remove(*k).map(|v| (Value::from(*k), v)))
-                .collect(),
+            _ => take_schema_keywords(map),
         };
         if schema.get("type").and_then(Value::as_str) == Some("file") {
             files = true;
@@ -198,16 +194,35 @@ fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit
             (media, Value::Mapping(object))
         }
     };
-    let content = Mapping::from_iter([(
-        media.into(),
-        Value::Mapping(Mapping::from_iter([("schema".into(), schema)])),
-    )]);
     let request_body = Mapping::from_iter([
         ("required".into(), required.into()),
-        ("content".into(), Value::Mapping(content)),
+        ("content".into(), content(media, schema)),
     ]);
     operation.insert("requestBody".into(), Value::Mapping(request_body));
     found.push((Habit::BodyParameters, at.push("parameters")));
+}
+
+/// Where a parameter is (`in`).
+fn location(parameter: &Value) -> Option<&str> {
+    parameter.get("in")?.as_str()
+}
+
+/// The keywords of a Swagger 2 parameter beside its name, taken out of it
+/// as the schema OpenAPI 3 has them in.
+fn take_schema_keywords(map: &mut Mapping) -> Mapping {
+    SCHEMA_KEYWORDS
+        .iter()
+        .filter_map(|k| map.remove(*k).map(|v| (Value::from(*k), v)))
+        .collect()
+}
+
+/// OpenAPI 3's `content` of one media type with `schema`.
+fn content(media: &str, schema: Value) -> Value {
+    let media_type = Mapping::from_iter([("schema".into(), schema)]);
+    Value::Mapping(Mapping::from_iter([(
+        media.into(),
+        Value::Mapping(media_type),
+    )]))
 }
 
 /// The keywords of a Swagger 2 parameter or header that belong to its
@@ -241,12 +256,7 @@ fn parameter(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) 
     {
         return;
     }
-    let mut schema = Mapping::new();
-    for keyword in SCHEMA_KEYWORDS {
-        if let Some(value) = map.remove(keyword) {
-            schema.insert(keyword.into(), value);
-        }
-    }
+    let schema = take_schema_keywords(map);
     if let Some(format) = map.remove("collectionFormat") {
         let (style, explode) = match format.as_str() {
             Some("multi") => ("form", true),
@@ -277,9 +287,7 @@ fn response(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
     // Unread, the schema would leave the answer without a body, silently.
     if !map.contains_key("content") {
         if let Some(schema) = map.remove("schema") {
-            let media = Mapping::from_iter([("schema".into(), schema)]);
-            let content = Mapping::from_iter([("application/json".into(), Value::Mapping(media))]);
-            map.insert("content".into(), Value::Mapping(content));
+            map.insert("content".into(), content("application/json", schema));
             found.push((Habit::ResponseSchema, at.clone()));
         }
     }

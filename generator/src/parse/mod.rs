@@ -82,8 +82,7 @@ impl Document {
         };
         callbacks::inline_references(&mut raw);
         let mut habits = habits::read_past(&mut raw);
-        let conditional = normalised.unchecked.iter().cloned();
-        habits.extend(conditional.map(|at| (Habit::ConditionalKeywords, at)));
+        habits.extend(conditional(&normalised));
         let (api, normalised) = match deserialize_at(&raw, file, &Pointer::root()) {
             Ok(api) => (api, normalised),
             Err(error) => {
@@ -108,6 +107,7 @@ impl Document {
                     Some(Ok((api, normalised, again))) => {
                         raw = again;
                         habits.push((Habit::ThreeOneForms, Pointer::root().push("openapi")));
+                        habits.extend(conditional(&normalised));
                         (api, normalised)
                     }
                     _ => return Err(user_error(&normalised.origins, &sources, error)),
@@ -212,6 +212,13 @@ fn locate(
 ) -> (String, Pointer) {
     let pointer = origins.to_user(pointer);
     sources.locate(&pointer).unwrap_or((file, pointer))
+}
+
+/// The places of 3.1's conditional keywords, which nothing checks, for the
+/// lenient note.
+fn conditional(normalised: &v31::Normalised) -> impl Iterator<Item = (Habit, Pointer)> + '_ {
+    let at = normalised.unchecked.iter().cloned();
+    at.map(|at| (Habit::ConditionalKeywords, at))
 }
 
 /// Whether the field `key` of a node holds data rather than the document's
@@ -482,6 +489,23 @@ mod tests {
         assert!(
             err.starts_with("t.yaml#: invalid document: a YAML merge key"),
             "{err}"
+        );
+    }
+
+    /// Read as 3.1, a 3.0 document's conditional keywords are named too.
+    #[test]
+    fn a_30_document_read_as_31_names_its_conditional_keywords() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      dependentRequired: {a: [b]}\n      properties:\n        a: {type: [string, 'null']}\n        b: {type: string}\n";
+        let doc = Document::parse(text, "t.yaml", false).unwrap();
+        let pet = Pointer::root()
+            .push("components")
+            .push("schemas")
+            .push("Pet");
+        assert!(
+            doc.habits
+                .contains(&(Habit::ConditionalKeywords, pet.push("dependentRequired"))),
+            "{:?}",
+            doc.habits
         );
     }
 

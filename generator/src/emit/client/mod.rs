@@ -111,13 +111,13 @@ fn tls_features() -> [Feature; 2] {
     [
         Feature {
             name: "default",
-            enables: vec!["rustls".to_owned()],
-            comment: Vec::new(),
+            enables: &["rustls"],
+            comment: &[],
         },
         Feature {
             name: "rustls",
-            enables: vec!["openapi-runtime/rustls".to_owned()],
-            comment: vec![
+            enables: &["openapi-runtime/rustls"],
+            comment: &[
                 "TLS for `https` servers: rustls, with Mozilla's root certificates bundled.",
                 "Without it, requests reach `http` servers only, unless reqwest gets TLS",
                 "elsewhere: a `reqwest` feature of your own (`native-tls`), or a client of",
