@@ -13,7 +13,8 @@
 //!   another member;
 //! - `one_of`: unions tagged by a discriminator, by a distinguishing required
 //!   property, and untagged;
-//! - `objects`: nullable, required and optional fields, defaults, inline objects;
+//! - `objects`: nullable, required and optional fields, defaults, inline objects
+//!   (one written twice: the second an alias of the first);
 //! - `maps`: typed and free-form `additionalProperties`, free-form objects and values;
 //! - `enums`: string enums whose values are not identifiers, nullable enums;
 //! - `formats`: integer formats (int8…int64, uint8…uint64), float and double, byte;

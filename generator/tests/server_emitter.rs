@@ -305,3 +305,53 @@ components:
         "{routes}"
     );
 }
+
+#[test]
+fn a_nested_error_object_may_be_an_alias() {
+    // The envelope's inline `error` is the same object as `Detail`, so an
+    // alias of it (D48): its fields are still read as the error's.
+    let files = generate(
+        r##"openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Detail'}
+        '400':
+          description: bad
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Failure'}
+components:
+  schemas:
+    Failure:
+      type: object
+      required: [error]
+      properties:
+        error:
+          type: object
+          properties:
+            code: {type: string}
+            message: {type: string}
+    Detail:
+      type: object
+      properties:
+        code: {type: string}
+        message: {type: string}
+"##,
+        Some("Failure"),
+    );
+    let lib: String = file(&files, "server/src/lib.rs")
+        .split_whitespace()
+        .collect();
+    assert!(
+        lib.contains(r#"("message",openapi_runtime::server::error::Part::Message)"#),
+        "{lib}"
+    );
+}

@@ -4,6 +4,7 @@ mod lenient;
 pub mod names;
 mod operations;
 mod schemas;
+mod shared_shapes;
 #[cfg(test)]
 pub(crate) mod testing;
 mod unapplied;
@@ -60,6 +61,7 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     mark_boxes(&mut types);
     mark_checks(&mut types);
     mark_usage(&mut types, &operations);
+    shared_shapes::alias_copies(&mut types, &operations);
     let common_headers = common_headers(&operations);
     let notes = not_generated_note(doc, &skipped)
         .into_iter()

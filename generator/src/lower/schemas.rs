@@ -1720,9 +1720,15 @@ mod tests {
         format!("paths: {{}}\ncomponents:\n  schemas:\n{schemas}")
     }
 
+    /// The fields of the struct `name` is, or stands for (an inline copy
+    /// of another is its alias: `lower::shared_shapes`).
     fn fields<'a>(api: &'a Api, name: &str) -> &'a [Field] {
         match kind(api, name) {
             TypeKind::Struct(def) => &def.fields,
+            TypeKind::Alias(Shape {
+                ty: Ty::Named(first),
+                ..
+            }) => fields(api, first),
             other => panic!("{name} is {other:?}"),
         }
     }

@@ -31,7 +31,16 @@ pub fn type_items(cx: &CheckContext<'_>, def: &TypeDef, json_walks: bool) -> Res
         TypeKind::Newtype(shape) => newtype_items(cx, shape, &name, &doc, json_walks),
         TypeKind::Alias(shape) => {
             let ty = cx.types.shape(shape);
-            quote!(#doc pub type #name = #ty;)
+            // An inline schema read as the copy of another
+            // (`lower::shared_shapes`) says which.
+            let same = match (&def.schema_name, &shape.ty) {
+                (None, crate::ir::Ty::Named(first)) => docs::attrs(&[
+                    String::new(),
+                    format!("The same schema as `{first}`, written out again here."),
+                ]),
+                _ => TokenStream::new(),
+            };
+            quote!(#doc #same pub type #name = #ty;)
         }
     })
 }
@@ -814,13 +823,8 @@ fn union_items(
 /// Whether every value of `shape` has the property `wire`: an object type
 /// that declares it required.
 fn requires(cx: &CheckContext<'_>, shape: &Shape, wire: &str) -> bool {
-    let Ty::Named(name) = &shape.ty else {
-        return false;
-    };
-    match cx.api.type_named(name).map(|def| &def.kind) {
-        Some(TypeKind::Struct(def)) => def.fields.iter().any(|f| f.wire == wire && f.required),
-        _ => false,
-    }
+    crate::ir::struct_of(&cx.api.types, shape)
+        .is_some_and(|def| def.fields.iter().any(|f| f.wire == wire && f.required))
 }
 
 fn newtype_items(

@@ -61,7 +61,14 @@ fn format(server: &Server<'_>) -> Result<Format> {
         return Ok(Format::ProblemDetails);
     };
     let def = error_type(server, schema)?;
-    let fields = object_fields(server, def, 0)?;
+    let TypeKind::Struct(s) = &def.kind else {
+        return Err(Error::unsupported(
+            server.source(),
+            &def.origin,
+            "the error schema must be an object with properties",
+        ));
+    };
+    let fields = object_fields(server, def, &s.fields, 0)?;
     if fields == envelope() {
         return Ok(Format::Envelope {
             schema: schema.clone(),
@@ -247,17 +254,12 @@ fn struct_of<'a>(server: &Server<'a>, shape: &Shape) -> Option<(&'a TypeDef, &'a
 
 /// The fields of an error object: every property that matches a part, in
 /// the schema's order.
-fn object_fields(server: &Server<'_>, def: &TypeDef, depth: usize) -> Result<Vec<(String, Part)>> {
-    let fields = match &def.kind {
-        TypeKind::Struct(s) => &s.fields[..],
-        _ => {
-            return Err(Error::unsupported(
-                server.source(),
-                &def.origin,
-                "the error schema must be an object with properties",
-            ));
-        }
-    };
+fn object_fields(
+    server: &Server<'_>,
+    def: &TypeDef,
+    fields: &[Field],
+    depth: usize,
+) -> Result<Vec<(String, Part)>> {
     let mut out = Vec::new();
     for field in fields {
         match part(server, field, depth)? {
@@ -331,8 +333,8 @@ fn part(server: &Server<'_>, field: &Field, depth: usize) -> Result<Option<Part>
     }
     match struct_of(server, &field.shape) {
         // A nested object (the envelope's `error`), at most a few deep.
-        Some((def, _)) if depth < 4 => {
-            let fields = object_fields(server, def, depth + 1)?;
+        Some((def, fields)) if depth < 4 => {
+            let fields = object_fields(server, def, fields, depth + 1)?;
             Ok((!fields.is_empty()).then_some(Part::Object(fields)))
         }
         _ => Ok(None),

@@ -46,6 +46,13 @@ pub struct Thing {
         deserialize_with = "validation::deserialize_some"
     )]
     pub dimensions: Option<ThingDimensions>,
+    /// The same inline object again, so an alias of the first.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub packed: Option<ThingPacked>,
 }
 
 impl Thing {
@@ -58,6 +65,7 @@ impl Thing {
             size: None,
             label: None,
             dimensions: None,
+            packed: None,
         }
     }
     /// Sets `size` (the `size` property).
@@ -76,6 +84,12 @@ impl Thing {
     #[must_use]
     pub fn with_dimensions(mut self, dimensions: ThingDimensions) -> Self {
         self.dimensions = Some(dimensions);
+        self
+    }
+    /// Sets `packed` (the `packed` property).
+    #[must_use]
+    pub fn with_packed(mut self, packed: ThingPacked) -> Self {
+        self.packed = Some(packed);
         self
     }
 }
@@ -99,7 +113,7 @@ impl validation::ValidateJson for Thing {
         );
         validation::check_unknown_properties(
             object,
-            &["id", "name", "note", "size", "label", "dimensions"],
+            &["id", "name", "note", "size", "label", "dimensions", "packed"],
             path,
             report,
         );
@@ -111,6 +125,9 @@ impl validation::ValidateJson for Thing {
         validation::property::<
             ThingDimensions,
         >(object, "dimensions", Null::Refused, path, report);
+        validation::property::<
+            ThingPacked,
+        >(object, "packed", Null::Refused, path, report);
     }
 }
 
@@ -158,3 +175,8 @@ impl validation::ValidateJson for ThingDimensions {
         validation::property::<f64>(object, "height", Null::Refused, path, report);
     }
 }
+
+/// The same inline object again, so an alias of the first.
+///
+/// The same schema as `ThingDimensions`, written out again here.
+pub type ThingPacked = ThingDimensions;
