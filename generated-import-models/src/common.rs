@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// A shipping or billing address; every part is optional.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -156,6 +159,7 @@ impl ShopAddress {
 
 impl validation::Validate for ShopAddress {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShopAddress {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -278,6 +282,7 @@ impl validation::Validate for ShopCustomer {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShopCustomer {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -443,6 +448,7 @@ impl validation::Validate for ShopLineItem {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShopLineItem {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -569,6 +575,7 @@ impl validation::Validate for ShopPayment {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShopPayment {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -784,6 +791,7 @@ impl validation::Validate for ShopReturn {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShopReturn {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1066,6 +1074,7 @@ impl validation::Validate for ShopSalesOrder {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShopSalesOrder {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

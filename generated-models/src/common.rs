@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// A postal address of a customer.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -273,6 +276,7 @@ impl validation::Validate for Address {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Address {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -445,6 +449,7 @@ impl ErrorDetail {
 
 impl validation::Validate for ErrorDetail {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ErrorDetail {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -498,6 +503,7 @@ impl ErrorResponse {
 
 impl validation::Validate for ErrorResponse {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ErrorResponse {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -553,6 +559,7 @@ impl FieldError {
 
 impl validation::Validate for FieldError {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for FieldError {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

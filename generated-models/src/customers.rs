@@ -3,7 +3,10 @@
 
 //! Types of the `Customers` operations, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// A customer with the addresses known for them.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -101,6 +104,7 @@ impl validation::Validate for Customer {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Customer {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -284,6 +288,7 @@ impl validation::Validate for CustomerInput {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for CustomerInput {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

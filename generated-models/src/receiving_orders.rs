@@ -3,7 +3,10 @@
 
 //! Types of the `ReceivingOrders` operations, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The outcome of a bulk upsert.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -29,6 +32,7 @@ impl BulkUpsertResult {
 
 impl validation::Validate for BulkUpsertResult {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for BulkUpsertResult {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -119,6 +123,7 @@ impl validation::Validate for CargoTransfer {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for CargoTransfer {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -240,6 +245,7 @@ impl validation::Validate for CarriageTransfer {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for CarriageTransfer {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -334,6 +340,7 @@ impl validation::Validate for PickupTransfer {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for PickupTransfer {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -434,6 +441,7 @@ impl std::str::FromStr for ReceiveType {
 
 impl validation::Validate for ReceiveType {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ReceiveType {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -636,6 +644,7 @@ impl validation::Validate for ReceivingOrder {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ReceivingOrder {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -773,6 +782,7 @@ impl validation::Validate for ReceivingOrderBatch {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ReceivingOrderBatch {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -940,6 +950,7 @@ impl validation::Validate for ReceivingOrderLineItem {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ReceivingOrderLineItem {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1142,6 +1153,7 @@ impl validation::Validate for ReceivingOrderLotLine {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ReceivingOrderLotLine {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1306,6 +1318,7 @@ impl validation::Validate for ReceivingOrderTransferType {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ReceivingOrderTransferType {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1427,6 +1440,7 @@ impl validation::Validate for TransferDetail {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for TransferDetail {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1491,6 +1505,7 @@ impl UpsertFailure {
 
 impl validation::Validate for UpsertFailure {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for UpsertFailure {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types of the `Returns` operations, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// A returned shipment.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -186,6 +189,7 @@ impl validation::Validate for Return {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Return {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -323,6 +327,7 @@ impl validation::Validate for ReturnList {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ReturnList {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -547,6 +552,7 @@ impl validation::Validate for TaggedReturn {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for TaggedReturn {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -694,6 +700,7 @@ impl validation::Validate for TaggedReturnList {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for TaggedReturnList {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

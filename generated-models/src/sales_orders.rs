@@ -3,7 +3,10 @@
 
 //! Types of the `SalesOrders` operations, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The customer of a sales order, without addresses.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -85,6 +88,7 @@ impl validation::Validate for CustomerSummary {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for CustomerSummary {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -209,6 +213,7 @@ impl validation::Validate for GiftOptions {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for GiftOptions {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -312,6 +317,7 @@ impl validation::Validate for Package {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Package {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -472,6 +478,7 @@ impl validation::Validate for PackageLineItem {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for PackageLineItem {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -820,6 +827,7 @@ impl validation::Validate for SalesOrder {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SalesOrder {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1023,6 +1031,7 @@ impl validation::Validate for SalesOrderCargo {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SalesOrderCargo {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1105,6 +1114,7 @@ impl validation::Validate for SalesOrderIntegration {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SalesOrderIntegration {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1320,6 +1330,7 @@ impl validation::Validate for SalesOrderLineItem {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SalesOrderLineItem {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1426,6 +1437,7 @@ impl SalesOrderPayment {
 
 impl validation::Validate for SalesOrderPayment {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SalesOrderPayment {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1564,6 +1576,7 @@ impl validation::Validate for SalesOrderState {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SalesOrderState {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1680,6 +1693,7 @@ impl validation::Validate for ShippingInfo {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShippingInfo {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1802,6 +1816,7 @@ impl validation::Validate for ValueAddedServices {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ValueAddedServices {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1864,6 +1879,7 @@ impl validation::Validate for VasDocument {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for VasDocument {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

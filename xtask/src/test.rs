@@ -28,6 +28,29 @@ pub fn run(root: &Path) -> Result<()> {
             ],
         )
     })?;
+    // The workspace's server stubs turn the models crates' `validate-json`
+    // on; the client builds them without it, which is checked here (D49).
+    step(
+        "clippy: the models crates as the client builds them",
+        || {
+            cargo(
+                root,
+                &[
+                    "clippy",
+                    "--locked",
+                    "-p",
+                    "logistics-models",
+                    "-p",
+                    "logistics-import-models",
+                    "--no-default-features",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
+            )
+        },
+    )?;
     step("tests", || {
         cargo(root, &["test", "--workspace", "--locked"])
     })?;

@@ -213,6 +213,15 @@ impl RuntimeSource {
     }
 }
 
+/// A generated crate as the workspace's dependencies name it.
+pub struct WorkspaceCrate {
+    package: String,
+    path: String,
+    /// False for a models crate: its users ask for its `validate-json`
+    /// feature (the server stubs) or go without (the client).
+    default_features: bool,
+}
+
 /// The manifest of a standalone output folder: a workspace of the generated crates.
 #[derive(Template)]
 #[template(path = "workspace-Cargo.toml.j2", escape = "none")]
@@ -220,7 +229,7 @@ pub struct WorkspaceToml {
     header_line_1: String,
     header_line_2: String,
     members: Vec<String>,
-    crates: Vec<(String, String)>,
+    crates: Vec<WorkspaceCrate>,
     runtime: String,
     dependencies: String,
 }
@@ -253,21 +262,20 @@ impl WorkspaceToml {
         targets: &[Target],
         runtime: &RuntimeSource,
     ) -> Result<String> {
-        let crates: Vec<(String, String)> = targets
+        let crates: Vec<WorkspaceCrate> = targets
             .iter()
             .flat_map(|target| {
                 [
-                    Some(&target.models).filter(|_| !target.models_in_client),
-                    target.client.as_ref(),
-                    target.server.as_ref(),
+                    Some((&target.models, true)).filter(|_| !target.models_in_client),
+                    target.client.as_ref().map(|c| (c, false)),
+                    target.server.as_ref().map(|c| (c, false)),
                 ]
             })
             .flatten()
-            .map(|c| {
-                (
-                    c.package.clone(),
-                    c.path.to_string_lossy().replace('\\', "/"),
-                )
+            .map(|(c, models)| WorkspaceCrate {
+                package: c.package.clone(),
+                path: c.path.to_string_lossy().replace('\\', "/"),
+                default_features: !models,
             })
             .collect();
         let dependencies: String = DEPENDENCY_VERSIONS
@@ -275,7 +283,7 @@ impl WorkspaceToml {
             .filter(|l| !l.starts_with('#'))
             .map(|l| format!("{l}\n"))
             .collect();
-        let mut members: Vec<String> = crates.iter().map(|(_, path)| path.clone()).collect();
+        let mut members: Vec<String> = crates.iter().map(|c| c.path.clone()).collect();
         if let RuntimeSource::Vendored(path) = runtime {
             members.push(path.replace('\\', "/"));
         }

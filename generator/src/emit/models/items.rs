@@ -92,13 +92,16 @@ fn struct_items(
     }
 }
 
-/// `impl ValidateJson for name`, walking the raw JSON `value` with `body`.
+/// `impl ValidateJson for name`, walking the raw JSON `value` with `body`:
+/// only with the models crate's `validate-json` feature, which the server
+/// stubs turn on (a client never walks raw JSON).
 pub(super) fn validate_json_impl(
     runtime: &TokenStream,
     name: &proc_macro2::Ident,
     body: TokenStream,
 ) -> TokenStream {
     quote! {
+        #[cfg(feature = "validate-json")]
         impl #runtime::ValidateJson for #name {
             fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
                 #body

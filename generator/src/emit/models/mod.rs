@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::templates::{CargoToml, Dependency, ModelsReadme};
+use super::templates::{CargoToml, Dependency, Feature, ModelsReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::error::Result;
 use crate::ir::{Api, Primitive, Shape, Ty, TypeDef, TypeKind};
@@ -93,16 +93,36 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
     );
     files.insert(
         root.join("Cargo.toml"),
-        CargoToml::render(
+        CargoToml::render_with(
             cx,
             &cx.target.models.package,
             &description,
             &dependencies(&used),
+            &[],
+            &FEATURES,
         )?,
     );
     files.insert(root.join("README.md"), ModelsReadme::render(cx, &modules)?);
     Ok(files)
 }
+
+/// The features of a models crate of its own: the raw-JSON checks are on
+/// unless a crate asks for none (the client does).
+const FEATURES: [Feature; 2] = [
+    Feature {
+        name: "default",
+        enables: &["validate-json"],
+        comment: &[],
+    },
+    Feature {
+        name: "validate-json",
+        enables: &[],
+        comment: &[
+            "`ValidateJson`, the checks of a body as raw JSON that server stubs run",
+            "before decoding it. The client depends on this crate without it.",
+        ],
+    },
+];
 
 /// What the models need: the runtime with the features of the formats they
 /// use, serde, and the crates of those formats.
@@ -289,28 +309,69 @@ fn module_tokens(
     let doc = module_doc(module, types);
     let needs_runtime = types.iter().any(|t| !matches!(t.kind, TypeKind::Alias(_)));
     // `Path` and `Report` are reserved type names, so a use is the runtime's;
-    // a module whose types check nothing names neither.
-    let named = super::idents(&quote!(#(#items)*));
+    // a module whose types check nothing names neither. What only the JSON
+    // walks name is imported with their feature.
+    let items = quote!(#(#items)*);
+    let named = super::idents(&items);
+    let named_without_walks = super::idents(&without_json_walks(&items));
     let imports = if needs_runtime {
-        let wanted = [
-            (json_walks && uses_null(types)).then(|| quote!(Null)),
-            named.contains("Path").then(|| quote!(Path)),
-            named.contains("Report").then(|| quote!(Report)),
+        let (mut always, mut walks) = (Vec::new(), Vec::new());
+        let used = [
+            ("Null", json_walks && uses_null(types)),
+            ("Path", named.contains("Path")),
+            ("Report", named.contains("Report")),
         ];
-        let wanted: Vec<TokenStream> = wanted.into_iter().flatten().collect();
-        if wanted.is_empty() {
+        for (name, _) in used.into_iter().filter(|(_, used)| *used) {
+            let ident = format_ident!("{name}");
+            match named_without_walks.contains(name) {
+                true => always.push(ident),
+                false => walks.push(ident),
+            }
+        }
+        let always = if always.is_empty() {
             quote!(use #root::validation;)
         } else {
-            quote!(use #root::validation::{self, #(#wanted),*};)
-        }
+            quote!(use #root::validation::{self, #(#always),*};)
+        };
+        let walks = match walks.as_slice() {
+            [] => TokenStream::new(),
+            [one] => quote!(#[cfg(feature = "validate-json")] use #root::validation::#one;),
+            many => quote!(#[cfg(feature = "validate-json")] use #root::validation::{#(#many),*};),
+        };
+        quote!(#always #walks)
     } else {
         TokenStream::new()
     };
     Ok(quote! {
         #doc
         #imports
-        #(#items)*
+        #items
     })
+}
+
+/// `items` without the `ValidateJson` impls, which are the items under
+/// `#[cfg(feature = "validate-json")]`: what a module names without the
+/// feature.
+fn without_json_walks(items: &TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree;
+    let is_walk_cfg = |tree: &TokenTree| matches!(tree, TokenTree::Group(group) if group.to_string().replace(' ', "") == "[cfg(feature=\"validate-json\")]");
+    let mut out = TokenStream::new();
+    let mut trees = items.clone().into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        let pound = matches!(&tree, TokenTree::Punct(p) if p.as_char() == '#');
+        if pound && trees.peek().is_some_and(is_walk_cfg) {
+            // Skip the attribute and its item, which ends with its body.
+            for skipped in trees.by_ref() {
+                if matches!(&skipped, TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace)
+                {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.extend([tree]);
+    }
+    out
 }
 
 /// Whether a module's JSON walk names `Null`: fields without constraints of

@@ -89,7 +89,7 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     files.insert(&lib_path, cx.rust_file(&lib_path, lib_tokens(&server)?)?);
 
     let mut dependencies = vec![
-        Dependency::new(&cx.target.models.package, &[]),
+        Dependency::new(&cx.target.models.package, &["validate-json"]),
         Dependency::new("openapi-runtime", &["server"]),
         Dependency::new("axum", &[]),
         Dependency::new("futures-util", &[]),

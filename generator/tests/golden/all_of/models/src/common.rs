@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The `AddressId` schema.
 pub type AddressId = Slug;
@@ -34,6 +37,7 @@ impl Base {
 
 impl validation::Validate for Base {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Base {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -116,6 +120,7 @@ impl std::str::FromStr for Icons {
 
 impl validation::Validate for Icons {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Icons {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -161,6 +166,7 @@ impl validation::Validate for Label {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Label {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -198,6 +204,7 @@ impl Link {
 
 impl validation::Validate for Link {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Link {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -238,6 +245,7 @@ impl validation::Validate for Named {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Named {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -315,6 +323,7 @@ impl validation::Validate for Pet {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Pet {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -378,6 +387,7 @@ impl validation::Validate for Slug {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Slug {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -477,6 +487,7 @@ impl validation::Validate for Wrapper {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Wrapper {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

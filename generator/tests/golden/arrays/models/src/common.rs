@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The `Board` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -53,6 +56,7 @@ impl validation::Validate for Board {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Board {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -115,6 +119,7 @@ impl validation::Validate for Tags {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Tags {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -172,6 +172,7 @@ impl validation::Validate for Order {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Order {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// The `Holder` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -51,6 +54,7 @@ impl Holder {
 
 impl validation::Validate for Holder {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Holder {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -134,6 +138,7 @@ impl std::str::FromStr for HolderInline {
 
 impl validation::Validate for HolderInline {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for HolderInline {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -208,6 +213,7 @@ impl std::str::FromStr for MaybeColour {
 
 impl validation::Validate for MaybeColour {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for MaybeColour {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -330,6 +336,7 @@ impl std::str::FromStr for Status {
 
 impl validation::Validate for Status {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Status {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

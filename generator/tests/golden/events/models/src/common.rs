@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// The `Chunk` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -22,6 +25,7 @@ impl Chunk {
 
 impl validation::Validate for Chunk {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Chunk {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -53,6 +57,7 @@ impl Completion {
 
 impl validation::Validate for Completion {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Completion {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -100,6 +105,7 @@ impl Prompt {
 
 impl validation::Validate for Prompt {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Prompt {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -132,6 +138,7 @@ impl Tick {
 
 impl validation::Validate for Tick {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Tick {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The `Measurements` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -213,6 +216,7 @@ impl validation::Validate for Measurements {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Measurements {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The `Credentials` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -52,6 +55,7 @@ impl Credentials {
 
 impl validation::Validate for Credentials {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Credentials {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -174,6 +178,7 @@ impl validation::Validate for Filter {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Filter {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -234,6 +239,7 @@ impl validation::Validate for FilterCreated {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for FilterCreated {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -343,6 +349,7 @@ impl validation::Validate for FilterStatus {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for FilterStatus {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -411,6 +418,7 @@ impl validation::Validate for IssueTokenBody {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for IssueTokenBody {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -509,6 +517,7 @@ impl validation::Validate for Page {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Page {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -583,6 +592,7 @@ impl validation::Validate for PasswordGrant {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for PasswordGrant {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -670,6 +680,7 @@ impl validation::Validate for PutAvatarBody {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for PutAvatarBody {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -769,6 +780,7 @@ impl validation::Validate for Query {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Query {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -847,6 +859,7 @@ impl validation::Validate for Range {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Range {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -941,6 +954,7 @@ impl Receipt {
 
 impl validation::Validate for Receipt {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Receipt {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1026,6 +1040,7 @@ impl validation::Validate for RefreshGrant {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RefreshGrant {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1088,6 +1103,7 @@ impl StoreDocumentBody {
 
 impl validation::Validate for StoreDocumentBody {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for StoreDocumentBody {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1127,6 +1143,7 @@ impl StoreDocumentBodyMetadata {
 
 impl validation::Validate for StoreDocumentBodyMetadata {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for StoreDocumentBodyMetadata {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1260,6 +1277,7 @@ impl validation::Validate for Upload {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Upload {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1381,6 +1399,7 @@ impl std::str::FromStr for UploadKind {
 
 impl validation::Validate for UploadKind {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for UploadKind {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1419,6 +1438,7 @@ impl UploadMeta {
 
 impl validation::Validate for UploadMeta {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for UploadMeta {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

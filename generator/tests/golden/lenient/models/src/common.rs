@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// The `DomainRecord` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -18,6 +21,7 @@ pub enum DomainRecord {
 
 impl validation::Validate for DomainRecord {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DomainRecord {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -75,6 +79,7 @@ impl DomainRecordVariant0 {
 
 impl validation::Validate for DomainRecordVariant0 {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DomainRecordVariant0 {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -124,6 +129,7 @@ impl DomainRecordVariant1 {
 
 impl validation::Validate for DomainRecordVariant1 {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DomainRecordVariant1 {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -167,6 +173,7 @@ impl HoldBody {
 
 impl validation::Validate for HoldBody {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for HoldBody {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -201,6 +208,7 @@ pub enum ListThingsId {
 
 impl validation::Validate for ListThingsId {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ListThingsId {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -299,6 +307,7 @@ impl std::str::FromStr for ListThingsVersion {
 
 impl validation::Validate for ListThingsVersion {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ListThingsVersion {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -355,6 +364,7 @@ impl RecordFields {
 
 impl validation::Validate for RecordFields {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RecordFields {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -394,6 +404,7 @@ impl SubscribeResponse {
 
 impl validation::Validate for SubscribeResponse {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SubscribeResponse {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

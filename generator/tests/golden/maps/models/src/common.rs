@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// A free-form object.
 pub type Anything = serde_json::Map<String, serde_json::Value>;
@@ -54,6 +57,7 @@ impl validation::Validate for Counts {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Counts {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -103,6 +107,7 @@ impl Labelled {
 
 impl validation::Validate for Labelled {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Labelled {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

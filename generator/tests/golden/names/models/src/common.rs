@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// The `Envelope` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -29,6 +32,7 @@ impl Envelope {
 
 impl validation::Validate for Envelope {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Envelope {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -66,6 +70,7 @@ impl Pet {
 
 impl validation::Validate for Pet {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Pet {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -103,6 +108,7 @@ impl Pet2 {
 
 impl validation::Validate for Pet2 {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Pet2 {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -202,6 +208,7 @@ impl ResultModel {
 
 impl validation::Validate for ResultModel {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ResultModel {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -249,6 +256,7 @@ impl Style {
 
 impl validation::Validate for Style {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Style {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types of the `Diagnostic` operations, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// The `Probe` schema.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -29,6 +32,7 @@ impl Probe {
 
 impl validation::Validate for Probe {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Probe {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -6,7 +6,10 @@
 // The document's names include a placeholder clippy refuses by default.
 #![allow(clippy::disallowed_names)]
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// Names clippy refuses for a binding by default (Slack's API has `foo`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -47,6 +50,7 @@ impl Placeholders {
 
 impl validation::Validate for Placeholders {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Placeholders {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// Only in responses, so decoded leniently.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -29,6 +32,7 @@ impl Summary {
 
 impl validation::Validate for Summary {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Summary {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types of the `Things` operations, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// A thing with every kind of field.
 ///
@@ -96,6 +99,7 @@ impl Thing {
 
 impl validation::Validate for Thing {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Thing {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -161,6 +165,7 @@ impl ThingDimensions {
 
 impl validation::Validate for ThingDimensions {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ThingDimensions {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The `Cat` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -28,6 +31,7 @@ impl Cat {
 
 impl validation::Validate for Cat {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Cat {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -89,6 +93,7 @@ impl validation::Validate for Dog {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Dog {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -149,6 +154,7 @@ impl validation::Validate for IdOrName {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for IdOrName {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -232,6 +238,7 @@ impl validation::Validate for Pet {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Pet {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -309,6 +316,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
 
 impl validation::Validate for Shape {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Shape {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -366,6 +374,7 @@ impl ShapeCircle {
 
 impl validation::Validate for ShapeCircle {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShapeCircle {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -442,6 +451,7 @@ impl std::str::FromStr for ShapeCircleKind {
 
 impl validation::Validate for ShapeCircleKind {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShapeCircleKind {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -471,6 +481,7 @@ impl ShapeSquare {
 
 impl validation::Validate for ShapeSquare {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShapeSquare {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -547,6 +558,7 @@ impl std::str::FromStr for ShapeSquareKind {
 
 impl validation::Validate for ShapeSquareKind {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ShapeSquareKind {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The `Cat` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -34,6 +37,7 @@ impl Cat {
 
 impl validation::Validate for Cat {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Cat {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -84,6 +88,7 @@ impl validation::Validate for Code {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Code {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -148,6 +153,7 @@ impl validation::Validate for Contact {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Contact {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -202,6 +208,7 @@ impl Dog {
 
 impl validation::Validate for Dog {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Dog {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -244,6 +251,7 @@ impl validation::Validate for Email {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Email {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -293,6 +301,7 @@ impl GetExportResponse {
 
 impl validation::Validate for GetExportResponse {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for GetExportResponse {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -396,6 +405,7 @@ impl validation::Validate for Grid {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Grid {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -552,6 +562,7 @@ impl<'de> serde::Deserialize<'de> for Level {
 
 impl validation::Validate for Level {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Level {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -620,6 +631,7 @@ impl<'de> serde::Deserialize<'de> for Pet {
 
 impl validation::Validate for Pet {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Pet {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -682,6 +694,7 @@ impl PetCat {
 
 impl validation::Validate for PetCat {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for PetCat {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -730,6 +743,7 @@ impl PetDog {
 
 impl validation::Validate for PetDog {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for PetDog {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -763,6 +777,7 @@ impl Phone {
 
 impl validation::Validate for Phone {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Phone {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -845,6 +860,7 @@ impl validation::Validate for Record {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Record {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -953,6 +969,7 @@ impl validation::Validate for RecordA {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RecordA {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1074,6 +1091,7 @@ impl validation::Validate for RecordAType {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RecordAType {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1151,6 +1169,7 @@ impl validation::Validate for RecordAaaa {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RecordAaaa {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1274,6 +1293,7 @@ impl validation::Validate for RecordAaaaType {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RecordAaaaType {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1358,6 +1378,7 @@ impl validation::Validate for RecordTxt {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RecordTxt {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1492,6 +1513,7 @@ impl validation::Validate for RecordTxtType {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RecordTxtType {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1571,6 +1593,7 @@ impl std::str::FromStr for RecordType {
 
 impl validation::Validate for RecordType {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for RecordType {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1712,6 +1735,7 @@ impl validation::Validate for Settings {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Settings {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1825,6 +1849,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
 
 impl validation::Validate for Switch {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Switch {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1926,6 +1951,7 @@ impl<'de> serde::Deserialize<'de> for Weight {
 
 impl validation::Validate for Weight {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Weight {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation::{self, Path, Report};
+
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
 
 /// The `Dog` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -232,6 +235,7 @@ impl validation::Validate for Dog {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Dog {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -370,6 +374,7 @@ impl validation::Validate for DogChip {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DogChip {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -483,6 +488,7 @@ impl<'de> serde::Deserialize<'de> for DogGood {
 
 impl validation::Validate for DogGood {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DogGood {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -585,6 +591,7 @@ impl validation::Validate for DogKind {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DogKind {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -632,6 +639,7 @@ impl validation::Validate for DogNickname {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DogNickname {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -723,6 +731,7 @@ impl<'de> serde::Deserialize<'de> for DogSchemaVersion {
 
 impl validation::Validate for DogSchemaVersion {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DogSchemaVersion {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -756,6 +765,7 @@ pub enum DogTallyItem {
 
 impl validation::Validate for DogTallyItem {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DogTallyItem {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -811,6 +821,7 @@ impl Kitten {
 
 impl validation::Validate for Kitten {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Kitten {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -887,6 +898,7 @@ impl std::str::FromStr for KittenSpecies {
 
 impl validation::Validate for KittenSpecies {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for KittenSpecies {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -943,6 +955,7 @@ impl validation::Validate for Owner {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Owner {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1031,6 +1044,7 @@ impl<'de> serde::Deserialize<'de> for Pet {
 
 impl validation::Validate for Pet {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Pet {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1106,6 +1120,7 @@ impl validation::Validate for Photo {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Photo {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1203,6 +1218,7 @@ impl validation::Validate for PhotoMediaType {
     }
 }
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for PhotoMediaType {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1244,6 +1260,7 @@ impl Puppy {
 
 impl validation::Validate for Puppy {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Puppy {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -1320,6 +1337,7 @@ impl std::str::FromStr for PuppySpecies {
 
 impl validation::Validate for PuppySpecies {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for PuppySpecies {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

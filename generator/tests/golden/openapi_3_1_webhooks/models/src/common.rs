@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// The `Shipment` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -31,6 +34,7 @@ impl Shipment {
 
 impl validation::Validate for Shipment {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Shipment {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// Defined inline at `#/paths/~1items~1{itemId}/get/responses/200/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -29,6 +32,7 @@ impl GetItemsItemIdOkResponse {
 
 impl validation::Validate for GetItemsItemIdOkResponse {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for GetItemsItemIdOkResponse {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -59,6 +63,7 @@ impl Problem {
 
 impl validation::Validate for Problem {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Problem {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// Defined inline at `#/paths/~1#Action=DeleteThing/post/parameters/0/schema`.
 #[derive(
@@ -63,6 +66,7 @@ impl std::str::FromStr for DeleteThingAction {
 
 impl validation::Validate for DeleteThingAction {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DeleteThingAction {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -131,6 +135,7 @@ impl std::str::FromStr for DescribeThingsAction {
 
 impl validation::Validate for DescribeThingsAction {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for DescribeThingsAction {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -205,6 +210,7 @@ impl std::str::FromStr for GetProfileMediaTypeExtension {
 
 impl validation::Validate for GetProfileMediaTypeExtension {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for GetProfileMediaTypeExtension {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -274,6 +280,7 @@ impl std::str::FromStr for GetThingXAmzTarget {
 
 impl validation::Validate for GetThingXAmzTarget {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for GetThingXAmzTarget {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -306,6 +313,7 @@ impl Match {
 
 impl validation::Validate for Match {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Match {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

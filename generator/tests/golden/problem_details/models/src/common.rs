@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// The `Item` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -22,6 +25,7 @@ impl Item {
 
 impl validation::Validate for Item {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Item {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -112,6 +116,7 @@ impl Problem {
 
 impl validation::Validate for Problem {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Problem {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -178,6 +183,7 @@ impl ProblemErrorsItem {
 
 impl validation::Validate for ProblemErrorsItem {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for ProblemErrorsItem {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

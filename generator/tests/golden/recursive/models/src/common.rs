@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// Holds itself by value, so boxed.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -31,6 +34,7 @@ impl Node {
 
 impl validation::Validate for Node {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Node {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -70,6 +74,7 @@ impl Ping {
 
 impl validation::Validate for Ping {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Ping {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -107,6 +112,7 @@ impl Pong {
 
 impl validation::Validate for Pong {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Pong {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -144,6 +150,7 @@ impl Tree {
 
 impl validation::Validate for Tree {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Tree {
     fn validate_json<'v>(
         value: &'v serde_json::Value,

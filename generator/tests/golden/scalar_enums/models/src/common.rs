@@ -3,7 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation::{self, Null, Path, Report};
+use crate::validation;
+
+#[cfg(feature = "validate-json")]
+use crate::validation::{Null, Path, Report};
 
 /// The `Flag` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -81,6 +84,7 @@ impl<'de> serde::Deserialize<'de> for Flag {
 
 impl validation::Validate for Flag {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Flag {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -190,6 +194,7 @@ impl<'de> serde::Deserialize<'de> for Level {
 
 impl validation::Validate for Level {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Level {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -291,6 +296,7 @@ impl<'de> serde::Deserialize<'de> for MaybeLevel {
 
 impl validation::Validate for MaybeLevel {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for MaybeLevel {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -396,6 +402,7 @@ impl<'de> serde::Deserialize<'de> for Ratio {
 
 impl validation::Validate for Ratio {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Ratio {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -476,6 +483,7 @@ impl Setting {
 
 impl validation::Validate for Setting {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for Setting {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
@@ -576,6 +584,7 @@ impl<'de> serde::Deserialize<'de> for SettingInline {
 
 impl validation::Validate for SettingInline {}
 
+#[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SettingInline {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
