@@ -355,3 +355,32 @@ components:
         "{lib}"
     );
 }
+
+#[test]
+fn a_tagged_alternative_that_is_a_copy_is_read_through_its_alias() {
+    // Pet's `cat` alternative is written out again as `Aaa.first`, which
+    // comes first: the alternative is an alias of `AaaFirst` (D48). Both
+    // alternatives require their tag, so the union derives its
+    // serialisation instead of writing the tag itself.
+    let files = generate(
+        r##"openapi: 3.0.3
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Aaa:
+      type: object
+      properties:
+        first: {type: object, required: [kind, name], properties: {kind: {type: string, enum: [cat]}, name: {type: string}}}
+    Pet:
+      oneOf:
+        - {type: object, required: [kind, name], properties: {kind: {type: string, enum: [cat]}, name: {type: string}}}
+        - {type: object, required: [kind, bark], properties: {kind: {type: string, enum: [dog]}, bark: {type: boolean}}}
+      discriminator: {propertyName: kind}
+"##,
+        None,
+    );
+    let models = file(&files, "models/src/common.rs");
+    assert!(models.contains("= AaaFirst;"), "{models}");
+    assert!(!models.contains("serialize_tagged"), "{models}");
+}
