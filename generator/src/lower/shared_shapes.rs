@@ -123,7 +123,9 @@ fn key(def: &TypeDef, stands_for: &HashMap<String, String>) -> String {
 fn rename_in(shape: &mut Shape, stands_for: &HashMap<String, String>) {
     match &mut shape.ty {
         Ty::Named(name) => {
-            if let Some(first) = stands_for.get(name) {
+            // A first copy may itself turn out a copy in a later round:
+            // follow to the end (every step goes to an earlier type).
+            while let Some(first) = stands_for.get(name.as_str()) {
                 *name = first.clone();
             }
         }
@@ -210,5 +212,22 @@ mod tests {
         let (api, body) = body_beside_a_copy("alpha");
         assert_eq!(alias_of(&api, &body), None);
         assert_eq!(alias_of(&api, "HolderInner"), Some(body));
+    }
+
+    #[test]
+    fn a_first_copy_may_turn_out_a_copy_of_an_earlier_type_in_a_later_round() {
+        // Round 1: `D1.p.x` is a copy of `C1.x` (both hold A1), and
+        // `B1.p.x.child` of A1. Round 2: `C1.x`, now seen to hold what
+        // `B1.p.x` holds, is a copy of it; and `D1.p` of the component C1.
+        let api = api(concat!(
+            "paths: {}\ncomponents:\n  schemas:\n",
+            "    A1: {type: object, properties: {n: {type: string}}}\n",
+            "    B1: {type: object, properties: {p: {type: object, properties: {x: {type: object, properties: {child: {type: object, properties: {n: {type: string}}}}}}}}}\n",
+            "    C1: {type: object, properties: {x: {type: object, properties: {child: {$ref: '#/components/schemas/A1'}}}}}\n",
+            "    D1: {type: object, properties: {p: {type: object, properties: {x: {type: object, properties: {child: {$ref: '#/components/schemas/A1'}}}}}}}\n",
+        ));
+        assert_eq!(alias_of(&api, "D1pX").as_deref(), Some("C1x"));
+        assert_eq!(alias_of(&api, "C1x").as_deref(), Some("B1pX"));
+        assert_eq!(alias_of(&api, "D1p").as_deref(), Some("C1"));
     }
 }
