@@ -100,8 +100,9 @@ pub(super) fn validate_json_impl(
     name: &proc_macro2::Ident,
     body: TokenStream,
 ) -> TokenStream {
+    let feature = super::JSON_WALKS_FEATURE;
     quote! {
-        #[cfg(feature = "validate-json")]
+        #[cfg(feature = #feature)]
         impl #runtime::ValidateJson for #name {
             fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
                 #body

@@ -111,11 +111,11 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
 const FEATURES: [Feature; 2] = [
     Feature {
         name: "default",
-        enables: &["validate-json"],
+        enables: &[JSON_WALKS_FEATURE],
         comment: &[],
     },
     Feature {
-        name: "validate-json",
+        name: JSON_WALKS_FEATURE,
         enables: &[],
         comment: &[
             "`ValidateJson`, the checks of a body as raw JSON that server stubs run",
@@ -321,11 +321,15 @@ fn module_tokens(
             ("Path", named.contains("Path")),
             ("Report", named.contains("Report")),
         ];
-        for (name, _) in used.into_iter().filter(|(_, used)| *used) {
+        for (name, used) in used {
+            if !used {
+                continue;
+            }
             let ident = format_ident!("{name}");
-            match named_without_walks.contains(name) {
-                true => always.push(ident),
-                false => walks.push(ident),
+            if named_without_walks.contains(name) {
+                always.push(ident);
+            } else {
+                walks.push(ident);
             }
         }
         let always = if always.is_empty() {
@@ -335,8 +339,10 @@ fn module_tokens(
         };
         let walks = match walks.as_slice() {
             [] => TokenStream::new(),
-            [one] => quote!(#[cfg(feature = "validate-json")] use #root::validation::#one;),
-            many => quote!(#[cfg(feature = "validate-json")] use #root::validation::{#(#many),*};),
+            [one] => quote!(#[cfg(feature = #JSON_WALKS_FEATURE)] use #root::validation::#one;),
+            many => {
+                quote!(#[cfg(feature = #JSON_WALKS_FEATURE)] use #root::validation::{#(#many),*};)
+            }
         };
         quote!(#always #walks)
     } else {
@@ -349,24 +355,29 @@ fn module_tokens(
     })
 }
 
+/// The models crate's feature that the `ValidateJson` impls are under.
+pub(crate) const JSON_WALKS_FEATURE: &str = "validate-json";
+
 /// `items` without the `ValidateJson` impls, which are the items under
 /// `#[cfg(feature = "validate-json")]`: what a module names without the
 /// feature.
 fn without_json_walks(items: &TokenStream) -> TokenStream {
-    use proc_macro2::TokenTree;
-    let is_walk_cfg = |tree: &TokenTree| matches!(tree, TokenTree::Group(group) if group.to_string().replace(' ', "") == "[cfg(feature=\"validate-json\")]");
+    use proc_macro2::{Delimiter, TokenTree};
+    let walk_cfg = format!("[cfg(feature=\"{JSON_WALKS_FEATURE}\")]");
+    let is_walk_cfg = |tree: &TokenTree| {
+        let TokenTree::Group(group) = tree else {
+            return false;
+        };
+        group.to_string().split_whitespace().collect::<String>() == walk_cfg
+    };
     let mut out = TokenStream::new();
     let mut trees = items.clone().into_iter().peekable();
     while let Some(tree) = trees.next() {
         let pound = matches!(&tree, TokenTree::Punct(p) if p.as_char() == '#');
         if pound && trees.peek().is_some_and(is_walk_cfg) {
             // Skip the attribute and its item, which ends with its body.
-            for skipped in trees.by_ref() {
-                if matches!(&skipped, TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace)
-                {
-                    break;
-                }
-            }
+            let body = |t: &TokenTree| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace);
+            trees.by_ref().find(body);
             continue;
         }
         out.extend([tree]);

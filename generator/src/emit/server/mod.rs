@@ -89,7 +89,10 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     files.insert(&lib_path, cx.rust_file(&lib_path, lib_tokens(&server)?)?);
 
     let mut dependencies = vec![
-        Dependency::new(&cx.target.models.package, &["validate-json"]),
+        Dependency::new(
+            &cx.target.models.package,
+            &[crate::emit::models::JSON_WALKS_FEATURE],
+        ),
         Dependency::new("openapi-runtime", &["server"]),
         Dependency::new("axum", &[]),
         Dependency::new("futures-util", &[]),
