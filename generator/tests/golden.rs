@@ -23,9 +23,10 @@
 //!   cookie parameters, an optional binary (`application/octet-stream`) body,
 //!   several success responses, `default`, response headers, no operationId,
 //!   `text/plain` bodies;
-//! - `parameters`: names colliding with each other, with keywords and with the
-//!   generated code's own names; form (exploded or not) and pipe-delimited
-//!   arrays; header lists; a required cookie;
+//! - `parameters`: names colliding with each other, with keywords, with the
+//!   generated code's own names and with operators' methods (`sub`); form
+//!   (exploded or not) and pipe-delimited arrays; header lists; a required
+//!   cookie;
 //! - `lenient`: what real documents do: `enum: [null]`, `responses: {}`, a
 //!   required property not declared, a union-typed query parameter, a form
 //!   response body, callbacks and links (one note);

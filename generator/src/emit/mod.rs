@@ -295,6 +295,18 @@ pub(crate) fn conversion_name_allow(name: &str) -> Option<TokenStream> {
         .then(|| quote::quote!(#[allow(clippy::wrong_self_convention)]))
 }
 
+/// `#[allow(clippy::should_implement_trait)]` for a builder method named
+/// like a binary operator's (`sub`, a token's subject; `add`): taking `self`
+/// and a value and returning `Self`, clippy takes it for `std::ops::Sub`.
+pub(crate) fn operator_name_allow(name: &str) -> Option<TokenStream> {
+    const OPERATORS: &[&str] = &[
+        "add", "sub", "mul", "div", "rem", "shl", "shr", "bitand", "bitor", "bitxor",
+    ];
+    OPERATORS
+        .contains(&name)
+        .then(|| quote::quote!(#[allow(clippy::should_implement_trait)]))
+}
+
 /// Every identifier in `tokens` that is not after `::`: what a module
 /// must import (or define) for the tokens to compile.
 pub(crate) fn idents(tokens: &TokenStream) -> std::collections::BTreeSet<String> {

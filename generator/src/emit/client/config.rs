@@ -232,8 +232,10 @@ pub(super) fn module(cx: &Context<'_>, setup: &Setup) -> TokenStream {
                 "Not sent unless set; [`Client::{with}`](crate::Client::{with}) changes it for one client."
             ),
         ]);
+        let operator = crate::emit::operator_name_allow(&setter.to_string());
         setters.push(quote! {
             #doc
+            #operator
             pub fn #setter(mut self, value: #ty) -> Self {
                 self.settings.header(#wire, #text);
                 self

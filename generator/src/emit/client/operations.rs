@@ -1476,8 +1476,10 @@ fn types_of(plan: &Plan<'_>) -> TokenStream {
         let setters = params.fields.iter().map(|f| {
             let (ident, ty) = (&f.ident, &f.ty);
             let doc = docs::attrs(&[format!("Sets `{ident}`.")]);
+            let operator = crate::emit::operator_name_allow(&ident.to_string());
             quote! {
                 #doc
+                #operator
                 pub fn #ident(mut self, value: impl Into<#ty>) -> Self {
                     self.#ident = Some(value.into());
                     self

@@ -17,7 +17,7 @@ impl Client {
     /// - `type_` (the `type` path parameter): A keyword.
     /// - `self_` (the `self` path parameter): A keyword that cannot be a raw identifier.
     /// - `session` (the `session` cookie).
-    /// - `params`: the optional inputs (`limit`, `match_`, `page_size`, `page_size2`, `page_size3`, `type_query`, `type_header`, `body_query`, `request`, `response`, `client`, `report`, `parts`, `context`, `ids`, `names`, `sizes`, `x_tags`), see [`GetItemsParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`limit`, `match_`, `page_size`, `page_size2`, `page_size3`, `type_query`, `type_header`, `body_query`, `request`, `response`, `sub`, `client`, `report`, `parts`, `context`, `ids`, `names`, `sizes`, `x_tags`), see [`GetItemsParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -70,6 +70,7 @@ impl Client {
         __call.query("body", &params.body_query, Style::Comma, true);
         __call.query("request", &params.request, Style::Comma, true);
         __call.query("response", &params.response, Style::Comma, true);
+        __call.query("sub", &params.sub, Style::Comma, true);
         __call.query("client", &params.client, Style::Comma, true);
         __call.query("report", &params.report, Style::Comma, true);
         __call.query("parts", &params.parts, Style::Comma, true);
@@ -116,6 +117,8 @@ pub struct GetItemsParams {
     pub request: Option<String>,
     /// `response` (the `response` query parameter).
     pub response: Option<String>,
+    /// `sub` (the `sub` query parameter): Named like a binary operator's method (a token's subject).
+    pub sub: Option<String>,
     /// `client` (the `client` query parameter).
     pub client: Option<String>,
     /// `report` (the `report` query parameter).
@@ -183,6 +186,12 @@ impl GetItemsParams {
     /// Sets `response`.
     pub fn response(mut self, value: impl Into<String>) -> Self {
         self.response = Some(value.into());
+        self
+    }
+    /// Sets `sub`.
+    #[allow(clippy::should_implement_trait)]
+    pub fn sub(mut self, value: impl Into<String>) -> Self {
+        self.sub = Some(value.into());
         self
     }
     /// Sets `client`.

@@ -78,6 +78,10 @@ pub struct GetItemsRequest {
     pub request: Option<String>,
     /// The `response` query parameter.
     pub response: Option<String>,
+    /// Named like a binary operator's method (a token's subject).
+    ///
+    /// The `sub` query parameter.
+    pub sub: Option<String>,
     /// The `client` query parameter.
     pub client: Option<String>,
     /// The `report` query parameter.

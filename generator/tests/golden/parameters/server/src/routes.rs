@@ -84,6 +84,7 @@ async fn handle_get_items<A: ParametersApi>(
     let mut body_query = None;
     let mut request2 = None;
     let mut response2 = None;
+    let mut sub = None;
     let mut client = None;
     let mut report2 = None;
     let mut parts2 = None;
@@ -102,6 +103,7 @@ async fn handle_get_items<A: ParametersApi>(
             "body" if body_query.is_none() => body_query = Some(query_value),
             "request" if request2.is_none() => request2 = Some(query_value),
             "response" if response2.is_none() => response2 = Some(query_value),
+            "sub" if sub.is_none() => sub = Some(query_value),
             "client" if client.is_none() => client = Some(query_value),
             "report" if report2.is_none() => report2 = Some(query_value),
             "parts" if parts2.is_none() => parts2 = Some(query_value),
@@ -195,6 +197,7 @@ async fn handle_get_items<A: ParametersApi>(
         false,
         &mut report,
     );
+    let sub: Option<String> = params::value(sub, "sub", false, &mut report);
     let client: Option<String> = params::value(client, "client", false, &mut report);
     let report2: Option<String> = params::value(report2, "report", false, &mut report);
     let parts2: Option<String> = params::value(parts2, "parts", false, &mut report);
@@ -251,6 +254,7 @@ async fn handle_get_items<A: ParametersApi>(
         body_query,
         request: request2,
         response: response2,
+        sub,
         client,
         report: report2,
         parts: parts2,
