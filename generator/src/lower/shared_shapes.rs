@@ -23,9 +23,8 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ir::{Additional, BodyKind, Operation, Shape, Ty, TypeDef, TypeKind};
 
-/// Turns every inline copy of an earlier type into an alias of it; returns
-/// how many became aliases.
-pub(super) fn alias_copies(types: &mut [TypeDef], operations: &[Operation]) -> usize {
+/// Turns every inline copy of an earlier type into an alias of it.
+pub(super) fn alias_copies(types: &mut [TypeDef], operations: &[Operation]) {
     let named_by_operations = operation_roots(operations);
     // What each type stands for: itself, or the type its copy aliases.
     let mut stands_for: HashMap<String, String> = HashMap::new();
@@ -61,7 +60,6 @@ pub(super) fn alias_copies(types: &mut [TypeDef], operations: &[Operation]) -> u
             def.kind = TypeKind::Alias(Shape::of(Ty::Named(first.clone())));
         }
     }
-    stands_for.len()
 }
 
 /// The types the operations name directly: their parameters', bodies' and
