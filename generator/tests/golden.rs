@@ -30,7 +30,8 @@
 //! - `lenient`: what real documents do: `enum: [null]`, `responses: {}`, a
 //!   required property not declared, a union-typed query parameter, a form
 //!   response body, callbacks and links (one note);
-//! - `names`, `constraints`, `dynamic_query`: naming, validation, `x-dynamic-query`;
+//! - `names`, `constraints`, `dynamic_query`: naming, validation (a constraint
+//!   on a schema without `type` too), `x-dynamic-query`;
 //! - `scalar_enums`: enums of integers, numbers and booleans (nullable too),
 //!   as parameters and in bodies;
 //! - `forms`: `multipart/form-data` bodies (a file, files, text, enum,

@@ -58,7 +58,16 @@ impl CheckContext<'_> {
         }
         let runtime = &self.runtime;
         let report = &self.report;
-        let own = self.own_checks(&shape.checks, &shape.ty, &quote!(#value), false);
+        let own = if shape.ty == Ty::Any {
+            // A value of any type is its JSON (a schema with `maxLength` but
+            // no `type`): each constraint applies when it has the type the
+            // constraint is about, as on the raw body.
+            let counts = self.count_checks(&shape.checks, &quote!(#value));
+            let own = self.own_checks(&shape.checks, &shape.ty, &quote!(#value), true);
+            quote!(#counts #own)
+        } else {
+            self.own_checks(&shape.checks, &shape.ty, &quote!(#value), false)
+        };
         let item = format_ident!("item");
         let nested = match &shape.ty {
             Ty::Named(name) if self.named_has_checks(name) => {

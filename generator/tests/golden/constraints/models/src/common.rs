@@ -42,6 +42,13 @@ pub struct Order {
         deserialize_with = "validation::deserialize_some"
     )]
     pub placed_on: Option<chrono::NaiveDate>,
+    /// No type (any value); its length is checked when it is a string.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub hint: Option<serde_json::Value>,
     /// The `lines` property.
     pub lines: Vec<String>,
 }
@@ -56,6 +63,7 @@ impl Order {
             contact: None,
             batch: None,
             placed_on: None,
+            hint: None,
             lines,
         }
     }
@@ -81,6 +89,12 @@ impl Order {
     #[must_use]
     pub fn with_placed_on(mut self, placed_on: chrono::NaiveDate) -> Self {
         self.placed_on = Some(placed_on);
+        self
+    }
+    /// Sets `hint` (the `hint` property).
+    #[must_use]
+    pub fn with_hint(mut self, hint: serde_json::Value) -> Self {
+        self.hint = Some(hint);
         self
     }
 }
@@ -153,6 +167,14 @@ impl validation::Validate for Order {
             }
         }
         path.pop();
+        path.push_key("hint");
+        let value = &self.hint;
+        if let Some(value) = value {
+            if let Some(text) = value.as_str() {
+                validation::check_length(text, Some(2), Some(40), None, path, report);
+            }
+        }
+        path.pop();
         path.push_key("lines");
         let value = &self.lines;
         validation::check_items(value.len(), Some(1), Some(3), None, path, report);
@@ -167,7 +189,7 @@ impl validation::Validate for Order {
         path.pop();
         let count: usize = 3 + usize::from(self.discount.is_some())
             + usize::from(self.contact.is_some()) + usize::from(self.batch.is_some())
-            + usize::from(self.placed_on.is_some());
+            + usize::from(self.placed_on.is_some()) + usize::from(self.hint.is_some());
         validation::check_property_count(count, Some(3), None, path, report);
     }
 }
@@ -297,6 +319,25 @@ impl validation::ValidateJson for Order {
                 validation::walk::<chrono::NaiveDate>(value, path, report);
                 if let Some(text) = value.as_str() {
                     validation::check_length(text, Some(10), None, None, path, report);
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("hint") {
+            path.push_key("hint");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<serde_json::Value>(value, path, report);
+                if let Some(text) = value.as_str() {
+                    validation::check_length(
+                        text,
+                        Some(2),
+                        Some(40),
+                        None,
+                        path,
+                        report,
+                    );
                 }
             }
             path.pop();
