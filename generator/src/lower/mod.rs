@@ -383,6 +383,35 @@ pub fn open_enums(api: &mut Api) {
     mark_checks(&mut api.types);
 }
 
+/// The named types an operation names itself: its requests' (parameters
+/// and body) and its answers' (bodies, headers and events).
+fn operation_roots(op: &Operation) -> (Vec<String>, Vec<String>) {
+    let mut request = Vec::new();
+    for param in &op.params {
+        named_in(&param.shape, &mut request);
+    }
+    if let Some(body) = &op.body {
+        match &body.kind {
+            BodyKind::Json(shape) | BodyKind::Form(shape) => named_in(shape, &mut request),
+            BodyKind::Multipart(multipart) => named_in(&multipart.shape, &mut request),
+            BodyKind::Text | BodyKind::Binary => {}
+        }
+    }
+    let mut response = Vec::new();
+    for answer in &op.responses {
+        if let Some(BodyKind::Json(shape) | BodyKind::Form(shape)) = &answer.body {
+            named_in(shape, &mut response);
+        }
+        for header in &answer.headers {
+            named_in(&header.shape, &mut response);
+        }
+        if let Some(events) = &answer.events {
+            named_in(events, &mut response);
+        }
+    }
+    (request, response)
+}
+
 /// Records which tags use each type, and which types requests and answers carry.
 fn mark_usage(types: &mut [TypeDef], operations: &[Operation]) {
     let index: HashMap<String, usize> = types
@@ -402,28 +431,7 @@ fn mark_usage(types: &mut [TypeDef], operations: &[Operation]) {
         seen
     };
     for op in operations {
-        let mut request_roots = Vec::new();
-        for param in &op.params {
-            named_in(&param.shape, &mut request_roots);
-        }
-        if let Some(body) = &op.body {
-            match &body.kind {
-                BodyKind::Json(shape) | BodyKind::Form(shape) => {
-                    named_in(shape, &mut request_roots);
-                }
-                BodyKind::Multipart(multipart) => named_in(&multipart.shape, &mut request_roots),
-                BodyKind::Text | BodyKind::Binary => {}
-            }
-        }
-        let mut response_roots = Vec::new();
-        for response in &op.responses {
-            if let Some(BodyKind::Json(shape) | BodyKind::Form(shape)) = &response.body {
-                named_in(shape, &mut response_roots);
-            }
-            for header in &response.headers {
-                named_in(&header.shape, &mut response_roots);
-            }
-        }
+        let (request_roots, response_roots) = operation_roots(op);
         let request = closure(request_roots);
         let response = closure(response_roots);
         let all: BTreeSet<usize> = request.union(&response).copied().collect();
@@ -458,6 +466,16 @@ mod tests {
                 .collect(),
             other => panic!("{name} is {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_type_of_an_answers_events_is_carried_by_answers() {
+        // It decodes as an answer does (leniently, its string enums open).
+        let api = api(
+            "paths:\n  /chat:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            text/event-stream: {schema: {$ref: '#/components/schemas/Chunk'}}\ncomponents:\n  schemas:\n    Chunk: {type: object, properties: {text: {type: string}}}\n",
+        );
+        let chunk = api.type_named("Chunk").unwrap();
+        assert!(chunk.in_response && !chunk.in_request);
     }
 
     #[test]

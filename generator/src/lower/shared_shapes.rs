@@ -21,11 +21,17 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ir::{Additional, BodyKind, Operation, Shape, Ty, TypeDef, TypeKind};
+use crate::ir::{Additional, Operation, Shape, Ty, TypeDef, TypeKind};
 
 /// Turns every inline copy of an earlier type into an alias of it.
 pub(super) fn alias_copies(types: &mut [TypeDef], operations: &[Operation]) {
-    let named_by_operations = operation_roots(operations);
+    let named_by_operations: HashSet<String> = operations
+        .iter()
+        .flat_map(|op| {
+            let (request, response) = super::operation_roots(op);
+            request.into_iter().chain(response)
+        })
+        .collect();
     // What each type stands for: itself, or the type its copy aliases.
     let mut stands_for: HashMap<String, String> = HashMap::new();
     loop {
@@ -60,40 +66,6 @@ pub(super) fn alias_copies(types: &mut [TypeDef], operations: &[Operation]) {
             def.kind = TypeKind::Alias(Shape::of(Ty::Named(first.clone())));
         }
     }
-}
-
-/// The types the operations name directly: their parameters', bodies' and
-/// answers' own types.
-fn operation_roots(operations: &[Operation]) -> HashSet<String> {
-    let mut roots = Vec::new();
-    for op in operations {
-        for param in &op.params {
-            super::named_in(&param.shape, &mut roots);
-        }
-        let bodies = op
-            .body
-            .iter()
-            .map(|b| &b.kind)
-            .chain(op.responses.iter().filter_map(|r| r.body.as_ref()));
-        for kind in bodies {
-            match kind {
-                BodyKind::Json(shape) | BodyKind::Form(shape) => {
-                    super::named_in(shape, &mut roots);
-                }
-                BodyKind::Multipart(multipart) => super::named_in(&multipart.shape, &mut roots),
-                BodyKind::Text | BodyKind::Binary => {}
-            }
-        }
-        for response in &op.responses {
-            for header in &response.headers {
-                super::named_in(&header.shape, &mut roots);
-            }
-            if let Some(events) = &response.events {
-                super::named_in(events, &mut roots);
-            }
-        }
-    }
-    roots.into_iter().collect()
 }
 
 /// Everything about `def` that its generated code is made from, with the
