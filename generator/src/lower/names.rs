@@ -112,14 +112,73 @@ fn ident_base(raw: &str) -> String {
         match c {
             '+' if i == 0 => out.push_str("plus "),
             '-' if i == 0 => out.push_str("minus "),
-            c if c.is_alphanumeric() => out.push(c),
+            c if c.is_ascii_alphanumeric() => out.push(c),
+            // Rust identifiers may hold non-ASCII letters, but code that names
+            // them is hard to type on most keyboards: a Latin letter with a
+            // diacritic is written as its letter (`Größe` as `Grosse`, `şehir`
+            // as `sehir`), and the letters of other alphabets are dropped.
+            c if c.is_alphanumeric() => out.push_str(latin_letters(c).unwrap_or_default()),
             '_' => out.push('_'),
             _ => out.push(' '),
         }
     }
-    // Rust identifiers may hold non-ASCII letters, but code that names them is
-    // hard to type on most keyboards: they are dropped.
-    out.chars().filter(|c| c.is_ascii()).collect::<String>()
+    out
+}
+
+/// The ASCII letters that write `c`, a letter of the Latin-1 or Latin
+/// Extended-A blocks (Western and Central European languages, Turkish,
+/// Romanian), without its diacritic: `é` as `e`, `ß` as `ss`, `ı` as `i`.
+fn latin_letters(c: char) -> Option<&'static str> {
+    Some(match c {
+        'À'..='Å' | 'Ā' | 'Ă' | 'Ą' => "A",
+        'à'..='å' | 'ā' | 'ă' | 'ą' => "a",
+        'Æ' => "Ae",
+        'æ' => "ae",
+        'Ç' | 'Ć' | 'Ĉ' | 'Ċ' | 'Č' => "C",
+        'ç' | 'ć' | 'ĉ' | 'ċ' | 'č' => "c",
+        'Ð' | 'Ď' | 'Đ' => "D",
+        'ð' | 'ď' | 'đ' => "d",
+        'È'..='Ë' | 'Ē' | 'Ĕ' | 'Ė' | 'Ę' | 'Ě' => "E",
+        'è'..='ë' | 'ē' | 'ĕ' | 'ė' | 'ę' | 'ě' => "e",
+        'Ĝ' | 'Ğ' | 'Ġ' | 'Ģ' => "G",
+        'ĝ' | 'ğ' | 'ġ' | 'ģ' => "g",
+        'Ĥ' | 'Ħ' => "H",
+        'ĥ' | 'ħ' => "h",
+        'Ì'..='Ï' | 'Ĩ' | 'Ī' | 'Ĭ' | 'Į' | 'İ' => "I",
+        'ì'..='ï' | 'ĩ' | 'ī' | 'ĭ' | 'į' | 'ı' => "i",
+        'Ĳ' => "Ij",
+        'ĳ' => "ij",
+        'Ĵ' => "J",
+        'ĵ' => "j",
+        'Ķ' => "K",
+        'ķ' | 'ĸ' => "k",
+        'Ĺ' | 'Ļ' | 'Ľ' | 'Ŀ' | 'Ł' => "L",
+        'ĺ' | 'ļ' | 'ľ' | 'ŀ' | 'ł' => "l",
+        'Ñ' | 'Ń' | 'Ņ' | 'Ň' | 'Ŋ' => "N",
+        'ñ' | 'ń' | 'ņ' | 'ň' | 'ŉ' | 'ŋ' => "n",
+        'Ò'..='Ö' | 'Ø' | 'Ō' | 'Ŏ' | 'Ő' => "O",
+        'ò'..='ö' | 'ø' | 'ō' | 'ŏ' | 'ő' => "o",
+        'Œ' => "Oe",
+        'œ' => "oe",
+        'Ŕ' | 'Ŗ' | 'Ř' => "R",
+        'ŕ' | 'ŗ' | 'ř' => "r",
+        'Ś' | 'Ŝ' | 'Ş' | 'Š' | 'Ș' => "S",
+        'ś' | 'ŝ' | 'ş' | 'š' | 'ș' | 'ſ' => "s",
+        'ß' => "ss",
+        'Ţ' | 'Ť' | 'Ŧ' | 'Ț' => "T",
+        'ţ' | 'ť' | 'ŧ' | 'ț' => "t",
+        'Þ' => "Th",
+        'þ' => "th",
+        'Ù'..='Ü' | 'Ũ' | 'Ū' | 'Ŭ' | 'Ů' | 'Ű' | 'Ų' => "U",
+        'ù'..='ü' | 'ũ' | 'ū' | 'ŭ' | 'ů' | 'ű' | 'ų' => "u",
+        'Ŵ' => "W",
+        'ŵ' => "w",
+        'Ý' | 'Ŷ' | 'Ÿ' => "Y",
+        'ý' | 'ÿ' | 'ŷ' => "y",
+        'Ź' | 'Ż' | 'Ž' => "Z",
+        'ź' | 'ż' | 'ž' => "z",
+        _ => return None,
+    })
 }
 
 /// A set of names already taken in one scope.
@@ -202,13 +261,28 @@ mod tests {
     }
 
     #[test]
+    fn a_latin_letter_with_a_diacritic_is_written_as_its_letter() {
+        assert_eq!(field_name("Größe"), "grosse");
+        assert_eq!(field_name("şehirAdı"), "sehir_adi");
+        assert_eq!(field_name("Resolução"), "resolucao");
+        assert_eq!(type_name("ÁKK"), "Akk");
+        assert_eq!(type_name("İptalEdildi"), "IptalEdildi");
+        assert_eq!(type_name("Ödendi"), "Odendi");
+        // Distinct on the wire, distinct in Rust: `Çok` is not `Ok`.
+        assert_ne!(type_name("Çok"), type_name("Ok"));
+        // Letters of other alphabets have no such spelling, and are dropped.
+        assert_eq!(field_name("цена"), "value");
+        assert_eq!(field_name("price_цена"), "price");
+    }
+
+    #[test]
     fn a_symbol_separates_words_even_when_it_is_not_ascii() {
-        // Non-ASCII letters are dropped, but a symbol is a word boundary,
-        // whatever its alphabet: the words either side must not run together.
+        // A symbol is a word boundary, whatever its alphabet: the words
+        // either side must not run together.
         assert_eq!(field_name("price€total"), "price_total");
         assert_eq!(type_name("net–weight"), "NetWeight");
         assert_eq!(field_name("net–weight"), "net_weight");
-        assert_eq!(field_name("café"), "caf");
+        assert_eq!(field_name("café"), "cafe");
     }
 
     #[test]

@@ -147,6 +147,15 @@ pub struct ResultModel {
     /// The `$ref` property.
     #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
     pub ref_: Option<String>,
+    /// The `Resolução` property.
+    #[serde(rename = "Resolução", default, skip_serializing_if = "Option::is_none")]
+    pub resolucao: Option<String>,
+    /// The `şehirAdı` property.
+    #[serde(rename = "şehirAdı", default, skip_serializing_if = "Option::is_none")]
+    pub sehir_adi: Option<String>,
+    /// The `state` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<ResultModelState>,
 }
 
 impl ResultModel {
@@ -160,6 +169,9 @@ impl ResultModel {
             foo_bar2: None,
             n2fa: None,
             ref_: None,
+            resolucao: None,
+            sehir_adi: None,
+            state: None,
         }
     }
     /// Sets `type_` (the `type` property).
@@ -204,6 +216,24 @@ impl ResultModel {
         self.ref_ = Some(ref_.into());
         self
     }
+    /// Sets `resolucao` (the `Resolução` property).
+    #[must_use]
+    pub fn with_resolucao(mut self, resolucao: impl Into<String>) -> Self {
+        self.resolucao = Some(resolucao.into());
+        self
+    }
+    /// Sets `sehir_adi` (the `şehirAdı` property).
+    #[must_use]
+    pub fn with_sehir_adi(mut self, sehir_adi: impl Into<String>) -> Self {
+        self.sehir_adi = Some(sehir_adi.into());
+        self
+    }
+    /// Sets `state` (the `state` property).
+    #[must_use]
+    pub fn with_state(mut self, state: ResultModelState) -> Self {
+        self.state = Some(state);
+        self
+    }
 }
 
 impl validation::Validate for ResultModel {}
@@ -225,6 +255,100 @@ impl validation::ValidateJson for ResultModel {
         validation::property::<String>(object, "foo_bar", Null::Allowed, path, report);
         validation::property::<bool>(object, "2fa", Null::Allowed, path, report);
         validation::property::<String>(object, "$ref", Null::Allowed, path, report);
+        validation::property::<
+            String,
+        >(object, "Resolução", Null::Allowed, path, report);
+        validation::property::<
+            String,
+        >(object, "şehirAdı", Null::Allowed, path, report);
+        validation::property::<
+            ResultModelState,
+        >(object, "state", Null::Allowed, path, report);
+    }
+}
+
+/// Defined inline at `#/components/schemas/Result/properties/state`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[non_exhaustive]
+pub enum ResultModelState {
+    /// `Ödendi`
+    #[serde(rename = "Ödendi")]
+    Odendi,
+    /// `Çok`
+    #[serde(rename = "Çok")]
+    Cok,
+    /// `Ok`
+    #[serde(rename = "Ok")]
+    OkModel,
+    /// `İptal`
+    #[serde(rename = "İptal")]
+    Iptal,
+}
+
+impl ResultModelState {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 4] = [Self::Odendi, Self::Cok, Self::OkModel, Self::Iptal];
+    /// Every value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["Ödendi", "Çok", "Ok", "İptal"];
+    /// The value as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Odendi => "Ödendi",
+            Self::Cok => "Çok",
+            Self::OkModel => "Ok",
+            Self::Iptal => "İptal",
+        }
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "Ödendi" => Some(Self::Odendi),
+            "Çok" => Some(Self::Cok),
+            "Ok" => Some(Self::OkModel),
+            "İptal" => Some(Self::Iptal),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for ResultModelState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ResultModelState {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl validation::Validate for ResultModelState {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for ResultModelState {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
     }
 }
 
