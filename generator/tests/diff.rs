@@ -278,6 +278,47 @@ fn required_changes_depend_on_the_direction() {
 }
 
 #[test]
+fn read_only_and_write_only_count_where_they_relax_required() {
+    // `readOnly` on a required property of a request type: requests need
+    // not send it, so its field becomes an `Option`.
+    let report = diff(&[(
+        "email: {type: string, maxLength: 256}",
+        "email: {type: string, maxLength: 256, readOnly: true}",
+    )]);
+    let change = at(
+        &report,
+        "#/components/schemas/CustomerInput/properties/email",
+    );
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+    assert!(change.what.contains("now optional"), "{}", change.what);
+    // `writeOnly` there changes nothing: requests still send it.
+    let report = diff(&[(
+        "email: {type: string, maxLength: 256}",
+        "email: {type: string, maxLength: 256, writeOnly: true}",
+    )]);
+    assert!(report.changes.is_empty(), "{}", report.render("base"));
+    // A required read-only property added to a request type is an optional
+    // field: old clients need not send it, and `new` is unchanged.
+    let report = diff(&[
+        (
+            "      required: [email]\n",
+            "      required: [email, code]\n",
+        ),
+        (
+            "        tier: {$ref: '#/components/schemas/Tier'}\n",
+            "        tier: {$ref: '#/components/schemas/Tier'}\n        code: {type: string, readOnly: true}\n",
+        ),
+    ]);
+    assert_eq!(
+        verdicts(at(
+            &report,
+            "#/components/schemas/CustomerInput/properties/code"
+        )),
+        (Compatible, Compatible)
+    );
+}
+
+#[test]
 fn constraints_tightened_in_a_request_break_the_wire_only() {
     let report = diff(&[(
         "{type: string, maxLength: 256}",

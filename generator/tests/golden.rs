@@ -229,8 +229,8 @@ fn what_is_not_generated_is_one_note_per_document() {
     );
 }
 
-/// readOnly and writeOnly are not applied; the generator says so once, with
-/// where they first appear, and does not mistake example data or a property
+/// readOnly and writeOnly relax `required` only; the generator says so once,
+/// with where they first appear, and does not mistake example data or a property
 /// named `example` for what they are.
 #[test]
 fn read_only_and_write_only_are_a_note_not_a_silent_skip() {
@@ -248,10 +248,11 @@ fn read_only_and_write_only_are_a_note_not_a_silent_skip() {
     assert_eq!(
         notes,
         [
-            "rw.yaml: readOnly/writeOnly are not applied (2 schema(s), the first at \
-             rw.yaml#/components/schemas/Pet/properties/example): those properties are \
-             generated like any other, in requests and responses alike, and keep their \
-             `required` flag in both"
+            "rw.yaml: readOnly/writeOnly are applied to `required` only (2 schema(s), the \
+             first at rw.yaml#/components/schemas/Pet/properties/example): a required \
+             readOnly property is optional in the types requests carry, a required writeOnly \
+             one in the types answers carry; otherwise those properties are generated like \
+             any other, in requests and responses alike"
         ]
     );
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::usage::Usage;
 use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, schema_ref, without_text};
-use crate::parse::Pointer;
+use crate::parse::{Document, Pointer};
 
 /// Where a schema is, in both documents, and how it is used.
 #[derive(Clone)]
@@ -441,6 +441,23 @@ impl<'a> Object<'a> {
     }
 }
 
+/// Whether property `name` of `object` must be present in the messages that
+/// carry the schema, as the generated field is: `required`, unless it is
+/// `readOnly` and requests carry the schema, or `writeOnly` and answers do
+/// (OpenAPI applies their `required` to the other direction only).
+fn travels_required(
+    doc: &Document,
+    object: &Object<'_>,
+    name: &str,
+    property: &serde_yaml::Value,
+    usage: Usage,
+) -> bool {
+    let property = resolve(doc, property);
+    object.required.contains(name)
+        && !(usage.request && flag(property, "readOnly"))
+        && !(usage.response && flag(property, "writeOnly"))
+}
+
 fn object(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Value, site: &Site) {
     let (a, b) = (Object::of(old, &site.old), Object::of(new, &site.new));
     if a.bases != b.bases {
@@ -466,7 +483,7 @@ fn object(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Value, 
     let usage = site.usage;
     for (name, old_property, old_at) in &a.properties {
         let label = site.property(name);
-        let was_required = a.required.contains(name);
+        let was_required = travels_required(d.old, &a, name, old_property, usage);
         let Some((_, new_property, new_at)) = b.properties.iter().find(|(n, _, _)| n == name)
         else {
             let wire = if usage.request {
@@ -484,7 +501,7 @@ fn object(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Value, 
             );
             continue;
         };
-        let required = b.required.contains(name);
+        let required = travels_required(d.new, &b, name, new_property, usage);
         if required && !was_required {
             d.push(
                 new_at,
@@ -511,12 +528,12 @@ fn object(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Value, 
         let child = site.child(old_at.clone(), new_at.clone(), label, required);
         compare(d, old_property, new_property, &child);
     }
-    for (name, _, new_at) in &b.properties {
+    for (name, new_property, new_at) in &b.properties {
         if a.properties.iter().any(|(n, _, _)| n == name) {
             continue;
         }
         let label = site.property(name);
-        if b.required.contains(name) {
+        if travels_required(d.new, &b, name, new_property, usage) {
             d.push(
                 new_at,
                 format!("required property {label} added"),

@@ -83,8 +83,25 @@ pub struct Field {
     pub boxed: bool,
     /// Its default value, when the schema gives one.
     pub default: Option<serde_json::Value>,
+    /// Which messages carry it, as `readOnly` and `writeOnly` say.
+    pub access: Access,
     /// Its documentation.
     pub docs: Docs,
+}
+
+/// Which messages carry a property, as `readOnly` and `writeOnly` say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Access {
+    /// Requests and answers alike: neither keyword.
+    #[default]
+    ReadWrite,
+    /// `readOnly: true`: the API sets it, and a request need not send it
+    /// even when it is required (OpenAPI: `required` then applies to
+    /// answers only).
+    ReadOnly,
+    /// `writeOnly: true`: a request sends it (a password), and an answer
+    /// need not carry it even when it is required.
+    WriteOnly,
 }
 
 /// An enum: a string, integer, number or boolean with a fixed set of values.

@@ -17,8 +17,8 @@ use openapiv3::{APIKeyLocation, SecurityScheme as OaScheme};
 
 use crate::error::Result;
 use crate::ir::{
-    Additional, Api, BodyKind, EnumRepr, Operation, ParamLocation, Parameter, SecurityScheme,
-    SecuritySchemeKind, Server, ServerVariable, Shape, Ty, TypeDef, TypeKind,
+    Access, Additional, Api, BodyKind, EnumRepr, Operation, ParamLocation, Parameter,
+    SecurityScheme, SecuritySchemeKind, Server, ServerVariable, Shape, Ty, TypeDef, TypeKind,
 };
 use crate::parse::{Document, Pointer};
 use names::{Namespace, type_name};
@@ -61,6 +61,7 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     mark_boxes(&mut types);
     mark_checks(&mut types);
     mark_usage(&mut types, &operations);
+    relax_one_way_required(&mut types);
     shared_shapes::alias_copies(&mut types, &operations);
     let common_headers = common_headers(&operations);
     let notes = not_generated_note(doc, &skipped)
@@ -412,6 +413,31 @@ fn operation_roots(op: &Operation) -> (Vec<String>, Vec<String>) {
     (request, response)
 }
 
+/// A required `readOnly` property is optional in a type that requests
+/// carry, and a required `writeOnly` one in a type that answers carry:
+/// OpenAPI applies their `required` to the other direction only, so a
+/// request without the read-only `id` is valid (the server stubs accept it,
+/// the client need not make one up) and so is an answer without the
+/// write-only `password` (the client decodes it).
+fn relax_one_way_required(types: &mut [TypeDef]) {
+    for def in types {
+        let (in_request, in_response) = (def.in_request, def.in_response);
+        let TypeKind::Struct(s) = &mut def.kind else {
+            continue;
+        };
+        for field in &mut s.fields {
+            let may_be_absent = match field.access {
+                Access::ReadOnly => in_request,
+                Access::WriteOnly => in_response,
+                Access::ReadWrite => false,
+            };
+            if may_be_absent {
+                field.required = false;
+            }
+        }
+    }
+}
+
 /// Records which tags use each type, and which types requests and answers carry.
 fn mark_usage(types: &mut [TypeDef], operations: &[Operation]) {
     let index: HashMap<String, usize> = types
@@ -476,6 +502,58 @@ mod tests {
         );
         let chunk = api.type_named("Chunk").unwrap();
         assert!(chunk.in_response && !chunk.in_request);
+    }
+
+    #[test]
+    fn a_one_way_property_is_optional_where_it_need_not_travel() {
+        // Account goes both ways: its read-only `id` (inline, and through a
+        // `$ref` to a read-only schema) need not be sent, its write-only
+        // `password` need not come back. Receipt only comes back, so its
+        // read-only `id` stays required; Signup is only sent, so its
+        // write-only `password` does.
+        let api = api(concat!(
+            "paths:\n",
+            "  /accounts:\n",
+            "    post:\n",
+            "      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}\n",
+            "      responses:\n",
+            "        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}\n",
+            "  /signups:\n",
+            "    post:\n",
+            "      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Signup'}}}}\n",
+            "      responses:\n",
+            "        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Receipt'}}}}\n",
+            "components:\n",
+            "  schemas:\n",
+            "    Id: {type: integer, readOnly: true}\n",
+            "    Account:\n",
+            "      type: object\n",
+            "      required: [id, number, name, password]\n",
+            "      properties:\n",
+            "        id: {type: integer, readOnly: true}\n",
+            "        number: {$ref: '#/components/schemas/Id'}\n",
+            "        name: {type: string}\n",
+            "        password: {type: string, writeOnly: true}\n",
+            "    Signup: {type: object, required: [password], properties: {password: {type: string, writeOnly: true}}}\n",
+            "    Receipt: {type: object, required: [id], properties: {id: {type: integer, readOnly: true}}}\n",
+        ));
+        assert_eq!(
+            struct_fields(&api, "Account"),
+            [
+                ("id".to_owned(), false, false),
+                ("number".to_owned(), false, false),
+                ("name".to_owned(), true, false),
+                ("password".to_owned(), false, false)
+            ]
+        );
+        assert_eq!(
+            struct_fields(&api, "Signup"),
+            [("password".to_owned(), true, false)]
+        );
+        assert_eq!(
+            struct_fields(&api, "Receipt"),
+            [("id".to_owned(), true, false)]
+        );
     }
 
     #[test]

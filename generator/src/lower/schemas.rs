@@ -14,8 +14,8 @@ use super::lenient::{Leniency, Lenient};
 use super::names::{Namespace, type_name};
 use crate::error::Result;
 use crate::ir::{
-    Additional, Checks, Docs, EnumDef, EnumRepr, EnumVariant, Field, Primitive, Shape, StructDef,
-    Ty, TypeDef, TypeKind, UnionDef, UnionVariant,
+    Access, Additional, Checks, Docs, EnumDef, EnumRepr, EnumVariant, Field, Primitive, Shape,
+    StructDef, Ty, TypeDef, TypeKind, UnionDef, UnionVariant,
 };
 use crate::parse::{Document, Pointer};
 
@@ -126,6 +126,29 @@ impl<'d> TypeTable<'d> {
                 self.named(&target, Some((reference, at)))
             }
             SchemaRef::Item(schema) => self.inline(schema, at, hint),
+        }
+    }
+
+    /// The access of the schema `reference` (found at `at`) leads to: a
+    /// property may be a `$ref` to a schema that is `readOnly` as a whole
+    /// (an `Id`). A reference that leads nowhere is the shape's error, not
+    /// this one's.
+    fn access_at(&self, reference: &str, at: &Pointer) -> Access {
+        let flag = |key: &str| {
+            self.doc
+                .follow(reference, at)
+                .ok()
+                .and_then(|target| self.doc.node(&target))
+                .and_then(|node| node.get(key))
+                .and_then(serde_yaml::Value::as_bool)
+                == Some(true)
+        };
+        if flag("readOnly") {
+            Access::ReadOnly
+        } else if flag("writeOnly") {
+            Access::WriteOnly
+        } else {
+            Access::ReadWrite
         }
     }
 
@@ -424,12 +447,17 @@ impl<'d> TypeTable<'d> {
                 let property_at = at.push("properties").push(wire);
                 let hint = format!("{parent}{}", type_name(wire));
                 let shape = self.shape(SchemaRef::from(property), &property_at, &hint)?;
-                let (docs, default) = match property {
+                let (docs, default, access) = match property {
                     ReferenceOr::Item(schema) => (
                         docs_of(&schema.schema_data),
                         schema.schema_data.default.clone(),
+                        access_of(&schema.schema_data),
                     ),
-                    ReferenceOr::Reference { .. } => (Docs::default(), None),
+                    ReferenceOr::Reference { reference } => (
+                        Docs::default(),
+                        None,
+                        self.access_at(reference, &property_at),
+                    ),
                 };
                 let field = Field {
                     name: String::new(),
@@ -438,6 +466,7 @@ impl<'d> TypeTable<'d> {
                     required: required.contains(&wire),
                     boxed: false,
                     default,
+                    access,
                     docs,
                 };
                 // A later allOf member restating a property refines the earlier one.
@@ -472,6 +501,7 @@ impl<'d> TypeTable<'d> {
                         required: true,
                         boxed: false,
                         default: None,
+                        access: Access::ReadWrite,
                         docs: Docs {
                             description: Some(
                                 "Required by the schema, which does not declare it: any JSON value."
@@ -1302,6 +1332,18 @@ pub(crate) fn docs_of(data: &SchemaData) -> Docs {
         description: said(&data.description),
         example: data.example.clone(),
         deprecated: data.deprecated,
+    }
+}
+
+/// Which messages carry a property of this schema (`readOnly` wins when a
+/// schema says both, which OpenAPI forbids).
+fn access_of(data: &SchemaData) -> Access {
+    if data.read_only {
+        Access::ReadOnly
+    } else if data.write_only {
+        Access::WriteOnly
+    } else {
+        Access::ReadWrite
     }
 }
 

@@ -9,16 +9,18 @@ use crate::parse::{Document, Pointer};
 /// is part of the example.
 const DATA_KEYS: [&str; 4] = ["example", "examples", "default", "enum"];
 
-/// The note for `readOnly` and `writeOnly` in `doc`, if it uses them: the
-/// generated types carry such properties in requests and responses alike.
+/// The note for `readOnly` and `writeOnly` in `doc`, if it uses them: they
+/// relax `required` (`relax_one_way_required`), but the generated types
+/// carry such properties in requests and responses alike.
 pub(super) fn read_write_only_note(doc: &Document) -> Option<String> {
     let mut found = Vec::new();
     walk(&doc.raw, &Pointer::root(), false, &mut found);
     let first = doc.user_pointer(found.first()?);
     Some(format!(
-        "{}: readOnly/writeOnly are not applied ({} schema(s), the first at {}{first}): \
-         those properties are generated like any other, in requests and responses alike, \
-         and keep their `required` flag in both",
+        "{}: readOnly/writeOnly are applied to `required` only ({} schema(s), the first at {}{first}): \
+         a required readOnly property is optional in the types requests carry, a required \
+         writeOnly one in the types answers carry; otherwise those properties are generated \
+         like any other, in requests and responses alike",
         doc.file,
         found.len(),
         doc.file

@@ -7,7 +7,7 @@ use super::checks::CheckContext;
 use crate::emit::docs;
 use crate::error::Result;
 use crate::ir::{
-    Additional, EnumDef, EnumRepr, Field, Shape, StructDef, Tagging, Ty, TypeDef, TypeKind,
+    Access, Additional, EnumDef, EnumRepr, Field, Shape, StructDef, Tagging, Ty, TypeDef, TypeKind,
     UnionDef,
 };
 
@@ -249,8 +249,16 @@ fn field_tokens(cx: &CheckContext<'_>, field: &Field, strict: bool) -> TokenStre
     if docs.description.is_none() && docs.title.is_none() {
         docs.description = Some(fallback);
     }
-    if let Some(default) = &field.default {
-        let extra = format!("Defaults to `{default}` when absent.");
+    let default = field
+        .default
+        .as_ref()
+        .map(|default| format!("Defaults to `{default}` when absent."));
+    let access = match field.access {
+        Access::ReadWrite => None,
+        Access::ReadOnly => Some("Read-only: set by the API; a request need not send it."),
+        Access::WriteOnly => Some("Write-only: sent in requests; an answer need not carry it."),
+    };
+    for extra in default.into_iter().chain(access.map(str::to_owned)) {
         docs.description = Some(match docs.description {
             Some(text) if !text.trim().is_empty() => format!("{text}\n\n{extra}"),
             _ => extra,

@@ -30,6 +30,24 @@ pub struct Thing {
     /// Always there
     #[serde(deserialize_with = "validation::deserialize_nullable")]
     pub note: Option<String>,
+    /// Required but read-only, in a type requests carry too, so optional.
+    ///
+    /// Read-only: set by the API; a request need not send it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub revision: Option<i64>,
+    /// Required but write-only, in a type answers carry too, so optional.
+    ///
+    /// Write-only: sent in requests; an answer need not carry it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub secret: Option<String>,
     /// Optional.
     ///
     /// Defaults to `3` when absent.
@@ -65,11 +83,25 @@ impl Thing {
             id,
             name: name.into(),
             note,
+            revision: None,
+            secret: None,
             size: None,
             label: None,
             dimensions: None,
             packed: None,
         }
+    }
+    /// Sets `revision` (the `revision` property).
+    #[must_use]
+    pub fn with_revision(mut self, revision: i64) -> Self {
+        self.revision = Some(revision);
+        self
+    }
+    /// Sets `secret` (the `secret` property).
+    #[must_use]
+    pub fn with_secret(mut self, secret: impl Into<String>) -> Self {
+        self.secret = Some(secret.into());
+        self
     }
     /// Sets `size` (the `size` property).
     #[must_use]
@@ -117,13 +149,25 @@ impl validation::ValidateJson for Thing {
         );
         validation::check_unknown_properties(
             object,
-            &["id", "name", "note", "size", "label", "dimensions", "packed"],
+            &[
+                "id",
+                "name",
+                "note",
+                "revision",
+                "secret",
+                "size",
+                "label",
+                "dimensions",
+                "packed",
+            ],
             path,
             report,
         );
         validation::property::<uuid::Uuid>(object, "id", Null::Refused, path, report);
         validation::property::<String>(object, "name", Null::Refused, path, report);
         validation::property::<String>(object, "note", Null::Allowed, path, report);
+        validation::property::<i64>(object, "revision", Null::Refused, path, report);
+        validation::property::<String>(object, "secret", Null::Refused, path, report);
         validation::property::<i32>(object, "size", Null::Refused, path, report);
         validation::property::<String>(object, "label", Null::Allowed, path, report);
         validation::property::<
