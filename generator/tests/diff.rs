@@ -319,6 +319,27 @@ fn read_only_and_write_only_count_where_they_relax_required() {
 }
 
 #[test]
+fn a_variant_renamed_by_an_extension_breaks_rust_only() {
+    // Names that give the variants they already had change nothing.
+    let report = diff(&[(
+        "Tier: {type: string, enum: [gold, silver]}",
+        "Tier: {type: string, enum: [gold, silver], x-enum-varnames: [Gold, Silver]}",
+    )]);
+    assert!(report.changes.is_empty(), "{}", report.render("base"));
+    let report = diff(&[(
+        "Tier: {type: string, enum: [gold, silver]}",
+        "Tier: {type: string, enum: [gold, silver], x-enum-varnames: [Premium, Silver]}",
+    )]);
+    let change = at(&report, "#/components/schemas/Tier/enum/0");
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+    assert!(
+        change.what.contains("from `Gold` to `Premium`"),
+        "{}",
+        change.what
+    );
+}
+
+#[test]
 fn constraints_tightened_in_a_request_break_the_wire_only() {
     let report = diff(&[(
         "{type: string, maxLength: 256}",

@@ -23,7 +23,8 @@
 //! and still is has not changed here, and `A`'s own changes are listed once,
 //! under `#/components/schemas/A`, for every use. A rename is a removal and
 //! an addition (the uses show up as a changed type). Descriptions,
-//! examples, titles and extensions other than `x-rules` are not compared.
+//! examples, titles and extensions other than `x-rules` and the enum value
+//! names of `x-enum-varnames`, `x-enumNames` and `x-ms-enum` are not compared.
 //!
 //! [`Version`] checks that the generated crates' version was bumped as
 //! semver asks for the breaking changes found.

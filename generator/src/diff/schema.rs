@@ -1,10 +1,11 @@
 //! Schemas: the named ones under `components/schemas`, and every inline
 //! schema of a parameter, body, response or header, compared the same way.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::usage::Usage;
 use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, schema_ref, without_text};
+use crate::lower::names::type_name;
 use crate::parse::{Document, Pointer};
 
 /// Where a schema is, in both documents, and how it is used.
@@ -312,8 +313,66 @@ fn enumeration(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Va
                     );
                 }
             }
+            let (old_names, new_names) = (given_names(old), given_names(new));
+            for (index, value) in b.iter().enumerate() {
+                let variant = |names: &BTreeMap<String, String>| {
+                    names
+                        .get(value)
+                        .map_or_else(|| type_name(value), |name| type_name(name))
+                };
+                let (was, is) = (variant(&old_names), variant(&new_names));
+                if a.contains(value) && was != is {
+                    d.push(
+                        &site.new.push("enum").index(index),
+                        format!(
+                            "the variant of value `{value}` of {} is renamed from `{was}` to `{is}` (the name an extension gives it changed)",
+                            site.label
+                        ),
+                        ok("the value on the wire is the same"),
+                        breaks("code that names the variant no longer builds"),
+                    );
+                }
+            }
         }
     }
+}
+
+/// The names an extension gives an enum's values (`x-enum-varnames`,
+/// `x-enumNames`, `x-ms-enum`), by the value's text, as the lowering reads
+/// them (`TypeTable::value_names`) for integer enums too.
+fn given_names(schema: &serde_yaml::Value) -> BTreeMap<String, String> {
+    let values: Vec<Option<String>> = schema
+        .get("enum")
+        .and_then(serde_yaml::Value::as_sequence)
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| (!item.is_null()).then(|| scalar_text(item)).flatten())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut names = BTreeMap::new();
+    let list = ["x-enum-varnames", "x-enumNames"]
+        .iter()
+        .find_map(|key| schema.get(*key).and_then(serde_yaml::Value::as_sequence))
+        .filter(|list| list.len() == values.len());
+    for (value, name) in values.iter().zip(list.into_iter().flatten()) {
+        if let (Some(value), Some(name)) = (value, name.as_str()) {
+            names.insert(value.clone(), name.to_owned());
+        }
+    }
+    let azure = schema
+        .get("x-ms-enum")
+        .and_then(|e| e.get("values"))
+        .and_then(serde_yaml::Value::as_sequence);
+    for entry in azure.into_iter().flatten() {
+        let value = entry.get("value").and_then(scalar_text);
+        let name = entry.get("name").and_then(serde_yaml::Value::as_str);
+        if let (Some(value), Some(name)) = (value, name) {
+            names.entry(value).or_insert_with(|| name.to_owned());
+        }
+    }
+    names
 }
 
 /// How a constraint bounds the values.

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::Docs;
+use crate::ir::{Docs, EnumVariant};
 
 /// `#[doc = "..."]` attributes for `docs`, or `fallback` when it says nothing.
 pub fn doc_attrs(docs: &Docs, fallback: &str) -> TokenStream {
@@ -49,6 +49,17 @@ pub fn attrs(lines: &[String]) -> TokenStream {
         quote!(#[doc = #line])
     });
     quote!(#(#attrs)*)
+}
+
+/// The docs of an enum's variant: its value on the wire, and what it means
+/// when the document says (an extension's description).
+pub fn variant_attrs(variant: &EnumVariant) -> TokenStream {
+    let wire = &variant.wire;
+    let text = match &variant.description {
+        Some(description) => format!("`{wire}`: {description}"),
+        None => format!("`{wire}`"),
+    };
+    attrs(&markdown_lines(&text))
 }
 
 /// Inner `#![doc = "..."]` attributes for a module or crate.

@@ -138,6 +138,9 @@ pub struct EnumVariant {
     /// The value on the wire: the string itself, or the JSON text of a
     /// number or boolean (`1`, `2.5`, `true`).
     pub wire: String,
+    /// What the value means, when an extension says (`x-enum-descriptions`,
+    /// `x-ms-enum`).
+    pub description: Option<String>,
 }
 
 /// A `oneOf` or `anyOf`.

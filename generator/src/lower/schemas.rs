@@ -129,6 +129,76 @@ impl<'d> TypeTable<'d> {
         }
     }
 
+    /// The names and descriptions the document gives the values of the
+    /// enum at `at` in an extension, by wire text: `x-enum-varnames` (or
+    /// NSwag's `x-enumNames`) and `x-enum-descriptions`, lists in the order
+    /// of `enum`, as OpenAPI Generator reads them; or the `values` of
+    /// Azure's `x-ms-enum`. A list of another length than `enum` is read
+    /// past: which name goes with which value is then a guess.
+    fn value_names(
+        &self,
+        data: &SchemaData,
+        at: &Pointer,
+        repr: EnumRepr,
+    ) -> HashMap<String, ValueName> {
+        let mut named: HashMap<String, ValueName> = HashMap::new();
+        let texts = |key: &str| -> Option<Vec<Option<String>>> {
+            let list = data.extensions.get(key)?.as_array()?;
+            Some(list.iter().map(|v| v.as_str().map(str::to_owned)).collect())
+        };
+        let raw: Vec<Option<String>> = self
+            .doc
+            .node(at)
+            .and_then(|node| node.get("enum"))
+            .and_then(serde_yaml::Value::as_sequence)
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|item| yaml_wire_text(item, repr))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let names = texts("x-enum-varnames").or_else(|| texts("x-enumNames"));
+        let descriptions = texts("x-enum-descriptions");
+        for (list, is_name) in [(names, true), (descriptions, false)] {
+            let Some(list) = list.filter(|list| list.len() == raw.len()) else {
+                continue;
+            };
+            for (wire, text) in raw.iter().zip(list) {
+                let (Some(wire), Some(text)) = (wire, text.filter(|t| !t.trim().is_empty())) else {
+                    continue;
+                };
+                let entry = named.entry(wire.clone()).or_default();
+                if is_name {
+                    entry.name = Some(text);
+                } else {
+                    entry.description = Some(text);
+                }
+            }
+        }
+        let azure = data
+            .extensions
+            .get("x-ms-enum")
+            .and_then(|e| e.get("values"))
+            .and_then(serde_json::Value::as_array);
+        for value in azure.into_iter().flatten() {
+            let Some(wire) = value.get("value").and_then(|v| json_wire_text(v, repr)) else {
+                continue;
+            };
+            let text = |key: &str| {
+                value
+                    .get(key)
+                    .and_then(serde_json::Value::as_str)
+                    .filter(|t| !t.trim().is_empty())
+                    .map(str::to_owned)
+            };
+            let entry = named.entry(wire).or_default();
+            entry.name = entry.name.take().or_else(|| text("name"));
+            entry.description = entry.description.take().or_else(|| text("description"));
+        }
+        named
+    }
+
     /// The access of the schema `reference` (found at `at`) leads to: a
     /// property may be a `$ref` to a schema that is `readOnly` as a whole
     /// (an `Id`). A reference that leads nowhere is the shape's error, not
@@ -408,7 +478,8 @@ impl<'d> TypeTable<'d> {
                 self.lenient
                     .record(Leniency::EnumValuesAsText, &at.push("enum"));
             }
-            return Ok(TypeKind::Enum(enum_def(&values, EnumRepr::String)));
+            let named = self.value_names(view.data, at, EnumRepr::String);
+            return Ok(TypeKind::Enum(enum_def(&values, EnumRepr::String, &named)));
         }
         if let Some((repr, values)) = &view.scalar_enum {
             if values.is_empty() {
@@ -416,7 +487,8 @@ impl<'d> TypeTable<'d> {
                     .doc
                     .invalid(&at.push("enum"), "an enum needs at least one value"));
             }
-            return Ok(TypeKind::Enum(enum_def(values, *repr)));
+            let named = self.value_names(view.data, at, *repr);
+            return Ok(TypeKind::Enum(enum_def(values, *repr, &named)));
         }
         if view.is_object() && (!view.properties.is_empty() || view.denies_additional()) {
             let fields = self.fields(&[(view.clone(), at.clone())], name)?;
@@ -809,9 +881,21 @@ impl<'d> TypeTable<'d> {
             // Properties shared by every alternative: merged into each.
             return self.all_of(view, at, name);
         }
+        // The same `$ref` listed twice is one alternative (Stream's
+        // `ChatEvent` lists `AnyEvent` once per discriminator value that
+        // maps to it); two variants of one type could never be told apart.
+        let mut seen = std::collections::HashSet::new();
+        let kept: Vec<(usize, &ReferenceOr<Schema>)> = members
+            .iter()
+            .enumerate()
+            .filter(|(_, member)| match member {
+                ReferenceOr::Reference { reference } => seen.insert(reference.as_str()),
+                ReferenceOr::Item(_) => true,
+            })
+            .collect();
         let mut variant_names = Namespace::default();
-        let mut variants = Vec::with_capacity(members.len());
-        for (i, member) in members.iter().enumerate() {
+        let mut variants = Vec::with_capacity(kept.len());
+        for &(i, member) in &kept {
             let member_at = at.push(keyword).index(i);
             let label = member_label(member, i);
             let shape = self.shape(
@@ -826,7 +910,16 @@ impl<'d> TypeTable<'d> {
                 tag_values: Vec::new(),
             });
         }
-        let tagging = self.tagging(&mut variants, view, members, at, keyword)?;
+        // (With one left out, a tagging error's pointer to an inline member
+        // counts the members kept, as for the alternatives `all_of` leaves
+        // out.)
+        let kept_members: std::borrow::Cow<'_, [ReferenceOr<Schema>]> =
+            if kept.len() == members.len() {
+                members.into()
+            } else {
+                kept.into_iter().map(|(_, member)| member.clone()).collect()
+            };
+        let tagging = self.tagging(&mut variants, view, &kept_members, at, keyword)?;
         Ok(TypeKind::Union(UnionDef { variants, tagging }))
     }
 
@@ -1135,7 +1228,18 @@ fn discriminator_values(
         .collect()
 }
 
-fn enum_def(values: &[String], repr: EnumRepr) -> EnumDef {
+/// What the document says of one enum value in an extension.
+#[derive(Debug, Default)]
+struct ValueName {
+    /// The name to give its variant.
+    name: Option<String>,
+    /// What it means.
+    description: Option<String>,
+}
+
+/// The names the document gives `values` (wire texts) in an extension, by
+/// wire text; the value itself names the rest.
+fn enum_def(values: &[String], repr: EnumRepr, named: &HashMap<String, ValueName>) -> EnumDef {
     let mut names = Namespace::default();
     // A value listed twice is one value (published documents do this).
     let mut seen = std::collections::HashSet::new();
@@ -1144,19 +1248,45 @@ fn enum_def(values: &[String], repr: EnumRepr) -> EnumDef {
             .iter()
             .filter(|wire| seen.insert(wire.as_str()))
             .map(|wire| {
+                let given = named.get(wire);
                 // `-1.5` → `Minus1Point5`; strings keep their own spelling.
-                let spoken = match repr {
-                    EnumRepr::String => wire.clone(),
-                    _ => wire.replace('-', "minus ").replace('.', " point "),
+                let spoken = match (given.and_then(|g| g.name.as_deref()), repr) {
+                    (Some(name), _) => name.to_owned(),
+                    (None, EnumRepr::String) => wire.clone(),
+                    (None, _) => wire.replace('-', "minus ").replace('.', " point "),
                 };
                 EnumVariant {
                     name: names.claim(type_name(&spoken)),
                     wire: wire.clone(),
+                    description: given.and_then(|g| g.description.clone()),
                 }
             })
             .collect(),
         repr,
         open: false,
+    }
+}
+
+/// The wire text of an enum value as the document's tree holds it, written
+/// as the enum's values are (`i64` or [`number_text`] for numbers).
+fn yaml_wire_text(item: &serde_yaml::Value, repr: EnumRepr) -> Option<String> {
+    match (item, repr) {
+        (serde_yaml::Value::String(text), EnumRepr::String) => Some(text.clone()),
+        (serde_yaml::Value::Number(n), EnumRepr::Integer) => n.as_i64().map(|n| n.to_string()),
+        (serde_yaml::Value::Number(n), EnumRepr::Number) => n.as_f64().map(number_text),
+        (serde_yaml::Value::Bool(b), EnumRepr::Boolean) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// [`yaml_wire_text`] of a value an extension holds as JSON.
+fn json_wire_text(value: &serde_json::Value, repr: EnumRepr) -> Option<String> {
+    match (value, repr) {
+        (serde_json::Value::String(text), EnumRepr::String) => Some(text.clone()),
+        (serde_json::Value::Number(n), EnumRepr::Integer) => n.as_i64().map(|n| n.to_string()),
+        (serde_json::Value::Number(n), EnumRepr::Number) => n.as_f64().map(number_text),
+        (serde_json::Value::Bool(b), EnumRepr::Boolean) => Some(b.to_string()),
+        _ => None,
     }
 }
 

@@ -469,9 +469,8 @@ fn enum_items(
 ) -> TokenStream {
     let variants = e.variants.iter().map(|v| {
         let ident = format_ident!("{}", v.name);
-        let wire = &v.wire;
-        let line = format!(" `{wire}`");
-        quote!(#[doc = #line] #ident,)
+        let doc = docs::variant_attrs(v);
+        quote!(#doc #ident,)
     });
     let idents: Vec<_> = e
         .variants
@@ -513,9 +512,9 @@ fn enum_items(
         let variants = e.variants.iter().map(|v| {
             let ident = format_ident!("{}", v.name);
             let wire = &v.wire;
-            let line = format!(" `{wire}`");
+            let doc = docs::variant_attrs(v);
             let rename = (v.name != v.wire).then(|| quote!(#[serde(rename = #wire)]));
-            quote!(#[doc = #line] #rename #ident,)
+            quote!(#doc #rename #ident,)
         });
         return quote! {
             #doc

@@ -23,9 +23,9 @@ pub fn scalar_enum_items(
         .map(|v| format_ident!("{}", v.name))
         .collect();
     let wires: Vec<&str> = e.variants.iter().map(|v| v.wire.as_str()).collect();
-    let variants = idents.iter().zip(&wires).map(|(ident, wire)| {
-        let line = format!(" `{wire}`");
-        quote!(#[doc = #line] #ident,)
+    let variants = idents.iter().zip(&e.variants).map(|(ident, variant)| {
+        let doc = crate::emit::docs::variant_attrs(variant);
+        quote!(#doc #ident,)
     });
     let count = Literal::usize_unsuffixed(e.variants.len());
     let (rust_ty, serialize, type_word) = match e.repr {

@@ -21,6 +21,12 @@ pub struct Holder {
     /// The `inline` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inline: Option<HolderInline>,
+    /// The `sku` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sku: Option<SkuName>,
+    /// The `mismatched` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mismatched: Option<Mismatched>,
 }
 
 impl Holder {
@@ -30,6 +36,8 @@ impl Holder {
             status: None,
             colour: None,
             inline: None,
+            sku: None,
+            mismatched: None,
         }
     }
     /// Sets `status` (the `status` property).
@@ -48,6 +56,18 @@ impl Holder {
     #[must_use]
     pub fn with_inline(mut self, inline: HolderInline) -> Self {
         self.inline = Some(inline);
+        self
+    }
+    /// Sets `sku` (the `sku` property).
+    #[must_use]
+    pub fn with_sku(mut self, sku: SkuName) -> Self {
+        self.sku = Some(sku);
+        self
+    }
+    /// Sets `mismatched` (the `mismatched` property).
+    #[must_use]
+    pub fn with_mismatched(mut self, mismatched: Mismatched) -> Self {
+        self.mismatched = Some(mismatched);
         self
     }
 }
@@ -71,6 +91,10 @@ impl validation::ValidateJson for Holder {
         validation::property::<
             HolderInline,
         >(object, "inline", Null::Allowed, path, report);
+        validation::property::<SkuName>(object, "sku", Null::Allowed, path, report);
+        validation::property::<
+            Mismatched,
+        >(object, "mismatched", Null::Allowed, path, report);
     }
 }
 
@@ -215,6 +239,164 @@ impl validation::Validate for MaybeColour {}
 
 #[cfg(feature = "validate-json")]
 impl validation::ValidateJson for MaybeColour {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
+/// The `Mismatched` schema.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[non_exhaustive]
+pub enum Mismatched {
+    /// `a`
+    #[serde(rename = "a")]
+    A,
+    /// `b`
+    #[serde(rename = "b")]
+    B,
+}
+
+impl Mismatched {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 2] = [Self::A, Self::B];
+    /// Every value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["a", "b"];
+    /// The value as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::A => "a",
+            Self::B => "b",
+        }
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "a" => Some(Self::A),
+            "b" => Some(Self::B),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Mismatched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Mismatched {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl validation::Validate for Mismatched {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Mismatched {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
+/// The `SkuName` schema.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[non_exhaustive]
+pub enum SkuName {
+    /// `Standard_LRS`: Locally redundant storage.
+    #[serde(rename = "Standard_LRS")]
+    StandardLocal,
+    /// `Premium_LRS`: Premium, on SSDs.
+    #[serde(rename = "Premium_LRS")]
+    PremiumLrs,
+    /// `Basic`
+    Basic,
+}
+
+impl SkuName {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 3] = [Self::StandardLocal, Self::PremiumLrs, Self::Basic];
+    /// Every value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &[
+        "Standard_LRS",
+        "Premium_LRS",
+        "Basic",
+    ];
+    /// The value as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::StandardLocal => "Standard_LRS",
+            Self::PremiumLrs => "Premium_LRS",
+            Self::Basic => "Basic",
+        }
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "Standard_LRS" => Some(Self::StandardLocal),
+            "Premium_LRS" => Some(Self::PremiumLrs),
+            "Basic" => Some(Self::Basic),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for SkuName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for SkuName {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl validation::Validate for SkuName {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for SkuName {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
         path: &mut Path<'v>,

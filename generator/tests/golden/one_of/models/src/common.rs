@@ -8,6 +8,93 @@ use crate::validation::{self, Path, Report};
 #[cfg(feature = "validate-json")]
 use crate::validation::Null;
 
+/// An alternative listed once per value that maps to it (Stream's `ChatEvent`) is one variant.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)]
+pub enum Animal {
+    /// A [`Cat`].
+    Cat(Cat),
+    /// A [`Dog`].
+    Dog(Dog),
+}
+
+impl<'de> serde::Deserialize<'de> for Animal {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("petType")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("cat") | Some("kitten") => {
+                serde_json::from_value(value)
+                    .map(Self::Cat)
+                    .map_err(serde::de::Error::custom)
+            }
+            Some("dog") => {
+                serde_json::from_value(value)
+                    .map(Self::Dog)
+                    .map_err(serde::de::Error::custom)
+            }
+            Some(other) => {
+                Err(
+                    serde::de::Error::custom(
+                        format_args!(
+                            "unknown `petType` value `{other}`; expected one of: cat, kitten, dog"
+                        ),
+                    ),
+                )
+            }
+            None => Err(serde::de::Error::missing_field("petType")),
+        }
+    }
+}
+
+impl validation::Validate for Animal {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        match self {
+            Self::Cat(_) => {}
+            Self::Dog(value) => {
+                validation::Validate::validate(value, path, report);
+            }
+        }
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Animal {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        match object.get("petType").and_then(serde_json::Value::as_str) {
+            Some("cat") | Some("kitten") => {
+                <Cat as validation::ValidateJson>::validate_json(value, path, report)
+            }
+            Some("dog") => {
+                <Dog as validation::ValidateJson>::validate_json(value, path, report)
+            }
+            Some(_) => {
+                report
+                    .push_child(
+                        path,
+                        "petType",
+                        "must be one of: cat, kitten, dog",
+                        "InvalidEnumValue",
+                    )
+            }
+            None => report.push_child(path, "petType", "is required", "Required"),
+        }
+    }
+}
+
 /// The `Cat` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]

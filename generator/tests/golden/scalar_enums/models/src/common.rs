@@ -318,6 +318,112 @@ impl validation::ValidateJson for MaybeLevel {
     }
 }
 
+/// The `Priority` schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Priority {
+    /// `0`: Whenever.
+    Low,
+    /// `1`: Within a day.
+    Normal,
+    /// `2`: Now.
+    Urgent,
+}
+
+impl Priority {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 3] = [Self::Low, Self::Normal, Self::Urgent];
+    /// Every value as JSON text, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["0", "1", "2"];
+    /// The value.
+    pub fn value(self) -> i64 {
+        match self {
+            Self::Low => 0,
+            Self::Normal => 1,
+            Self::Urgent => 2,
+        }
+    }
+    /// The variant whose value is `value`, if there is one.
+    pub fn from_value(value: i64) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.value() == value)
+    }
+    /// The value as JSON text (and as it is written in a URL or a header).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Low => "0",
+            Self::Normal => "1",
+            Self::Urgent => "2",
+        }
+    }
+}
+
+impl std::fmt::Display for Priority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Priority {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        text.trim()
+            .parse::<i64>()
+            .ok()
+            .and_then(Self::from_value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: text.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for Priority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(self.value())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Priority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <i64 as serde::Deserialize>::deserialize(deserializer)?;
+        Self::from_value(value)
+            .ok_or_else(|| {
+                serde::de::Error::custom(
+                    format_args!(
+                        "unknown value {value}, expected one of: {}", Self::VALUES
+                        .join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+impl validation::Validate for Priority {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Priority {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        match value.as_i64() {
+            Some(value) if Self::from_value(value).is_some() => {}
+            Some(_) => {
+                report
+                    .push(
+                        path,
+                        format!("must be one of: {}", Self::VALUES.join(", ")),
+                        "InvalidEnumValue",
+                    )
+            }
+            None => report.push(path, "must be an integer", "InvalidType"),
+        }
+    }
+}
+
 /// The `Ratio` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -439,6 +545,12 @@ pub struct Setting {
     /// The `maybe` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maybe: Option<MaybeLevel>,
+    /// The `priority` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<Priority>,
+    /// The `weekday` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weekday: Option<Weekday>,
     /// The `inline` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inline: Option<SettingInline>,
@@ -452,6 +564,8 @@ impl Setting {
             ratio: None,
             flag: None,
             maybe: None,
+            priority: None,
+            weekday: None,
             inline: None,
         }
     }
@@ -471,6 +585,18 @@ impl Setting {
     #[must_use]
     pub fn with_maybe(mut self, maybe: MaybeLevel) -> Self {
         self.maybe = Some(maybe);
+        self
+    }
+    /// Sets `priority` (the `priority` property).
+    #[must_use]
+    pub fn with_priority(mut self, priority: Priority) -> Self {
+        self.priority = Some(priority);
+        self
+    }
+    /// Sets `weekday` (the `weekday` property).
+    #[must_use]
+    pub fn with_weekday(mut self, weekday: Weekday) -> Self {
+        self.weekday = Some(weekday);
         self
     }
     /// Sets `inline` (the `inline` property).
@@ -498,6 +624,10 @@ impl validation::ValidateJson for Setting {
         validation::property::<Ratio>(object, "ratio", Null::Allowed, path, report);
         validation::property::<Flag>(object, "flag", Null::Allowed, path, report);
         validation::property::<MaybeLevel>(object, "maybe", Null::Allowed, path, report);
+        validation::property::<
+            Priority,
+        >(object, "priority", Null::Allowed, path, report);
+        validation::property::<Weekday>(object, "weekday", Null::Allowed, path, report);
         validation::property::<
             SettingInline,
         >(object, "inline", Null::Allowed, path, report);
@@ -586,6 +716,108 @@ impl validation::Validate for SettingInline {}
 
 #[cfg(feature = "validate-json")]
 impl validation::ValidateJson for SettingInline {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        match value.as_i64() {
+            Some(value) if Self::from_value(value).is_some() => {}
+            Some(_) => {
+                report
+                    .push(
+                        path,
+                        format!("must be one of: {}", Self::VALUES.join(", ")),
+                        "InvalidEnumValue",
+                    )
+            }
+            None => report.push(path, "must be an integer", "InvalidType"),
+        }
+    }
+}
+
+/// The `Weekday` schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Weekday {
+    /// `1`
+    Monday,
+    /// `2`
+    Tuesday,
+}
+
+impl Weekday {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 2] = [Self::Monday, Self::Tuesday];
+    /// Every value as JSON text, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["1", "2"];
+    /// The value.
+    pub fn value(self) -> i64 {
+        match self {
+            Self::Monday => 1,
+            Self::Tuesday => 2,
+        }
+    }
+    /// The variant whose value is `value`, if there is one.
+    pub fn from_value(value: i64) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.value() == value)
+    }
+    /// The value as JSON text (and as it is written in a URL or a header).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Monday => "1",
+            Self::Tuesday => "2",
+        }
+    }
+}
+
+impl std::fmt::Display for Weekday {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Weekday {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        text.trim()
+            .parse::<i64>()
+            .ok()
+            .and_then(Self::from_value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: text.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for Weekday {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(self.value())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Weekday {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <i64 as serde::Deserialize>::deserialize(deserializer)?;
+        Self::from_value(value)
+            .ok_or_else(|| {
+                serde::de::Error::custom(
+                    format_args!(
+                        "unknown value {value}, expected one of: {}", Self::VALUES
+                        .join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+impl validation::Validate for Weekday {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Weekday {
     fn validate_json<'v>(
         value: &'v serde_json::Value,
         path: &mut Path<'v>,
