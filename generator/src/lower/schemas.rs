@@ -154,7 +154,7 @@ impl<'d> TypeTable<'d> {
             .map(|items| {
                 items
                     .iter()
-                    .map(|item| yaml_wire_text(item, repr))
+                    .map(|item| json_wire_text(&serde_json::to_value(item).ok()?, repr))
                     .collect()
             })
             .unwrap_or_default();
@@ -1267,19 +1267,9 @@ fn enum_def(values: &[String], repr: EnumRepr, named: &HashMap<String, ValueName
     }
 }
 
-/// The wire text of an enum value as the document's tree holds it, written
-/// as the enum's values are (`i64` or [`number_text`] for numbers).
-fn yaml_wire_text(item: &serde_yaml::Value, repr: EnumRepr) -> Option<String> {
-    match (item, repr) {
-        (serde_yaml::Value::String(text), EnumRepr::String) => Some(text.clone()),
-        (serde_yaml::Value::Number(n), EnumRepr::Integer) => n.as_i64().map(|n| n.to_string()),
-        (serde_yaml::Value::Number(n), EnumRepr::Number) => n.as_f64().map(number_text),
-        (serde_yaml::Value::Bool(b), EnumRepr::Boolean) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-/// [`yaml_wire_text`] of a value an extension holds as JSON.
+/// The wire text of an enum value as an extension (or, converted, the
+/// document's tree) holds it, written as the enum's values are (`i64`, or
+/// [`number_text`] for numbers).
 fn json_wire_text(value: &serde_json::Value, repr: EnumRepr) -> Option<String> {
     match (value, repr) {
         (serde_json::Value::String(text), EnumRepr::String) => Some(text.clone()),
