@@ -381,13 +381,19 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     match &op.auth {
         Auth::None => {}
         Auth::Required(alternatives) => {
-            let check = format_ident!("{}", security::check_name(alternatives, false));
+            let check = format_ident!(
+                "{}",
+                security::check_name(server.cx.api, alternatives, false)
+            );
             steps.push(quote! {
                 let principal = security::#check(&shared.api, &parts, OPERATION, request_id).await?;
             });
         }
         Auth::Optional(alternatives) => {
-            let check = format_ident!("{}", security::check_name(alternatives, true));
+            let check = format_ident!(
+                "{}",
+                security::check_name(server.cx.api, alternatives, true)
+            );
             steps.push(quote! {
                 let principal = security::#check(&shared.api, &parts, OPERATION, request_id).await?;
             });

@@ -7,19 +7,27 @@ use quote::{format_ident, quote};
 use super::{Auth, Server, header_name};
 use crate::emit::docs;
 use crate::error::{Error, Result};
-use crate::ir::{ParamLocation, SecurityScheme, SecuritySchemeKind};
+use crate::ir::{Api, ParamLocation, SecurityScheme, SecuritySchemeKind};
 use crate::lower::names::{Namespace, field_name, suffixed};
 use crate::parse::Pointer;
 
 /// The name of the check for `alternatives` (each a set of schemes that must
-/// all be present), e.g. `authenticate_static_token`.
-pub(crate) fn check_name(alternatives: &[Vec<String>], optional: bool) -> String {
+/// all be present), e.g. `authenticate_static_token`. Schemes are named by
+/// their Rust names, which are unique where the document's are not quite
+/// (Telnyx's `BearerAuth` and `bearerAuth`).
+pub(crate) fn check_name(api: &Api, alternatives: &[Vec<String>], optional: bool) -> String {
+    let rust_name = |name: &str| {
+        api.security_schemes
+            .iter()
+            .find(|scheme| scheme.name == name)
+            .map_or_else(|| field_name(name), |scheme| field_name(&scheme.rust_name))
+    };
     let alternatives = alternatives
         .iter()
         .map(|schemes| {
             schemes
                 .iter()
-                .map(|s| field_name(s))
+                .map(|s| rust_name(s))
                 .collect::<Vec<_>>()
                 .join("_and_")
         })
@@ -334,7 +342,7 @@ fn check_tokens<'s>(
     scheme_named: &dyn Fn(&str) -> Result<&'s SecurityScheme>,
 ) -> Result<TokenStream> {
     let trait_name = &server.trait_name;
-    let name = format_ident!("{}", check_name(alternatives, optional));
+    let name = format_ident!("{}", check_name(server.cx.api, alternatives, optional));
     let mut branches = Vec::new();
     for schemes in alternatives {
         let mut locals =

@@ -199,7 +199,14 @@ impl Client {
     pub async fn state_with_response(
         &self,
     ) -> Result<Response<(), StateHeaders>, crate::Error> {
-        const SECURITY: &[&[Scheme]] = &[];
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
         let mut __call = Call::new("state", reqwest::Method::GET, "/state", SECURITY);
         __call.query("view", &"full", Style::Comma, true);
         let __answer = self.transport.send(__call).await?;
@@ -231,7 +238,20 @@ impl Client {
     pub async fn request_with_response(
         &self,
     ) -> Result<Response<(), RequestHeaders>, crate::Error> {
-        const SECURITY: &[&[Scheme]] = &[];
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
         let mut __call = Call::new("request", reqwest::Method::GET, "/state", SECURITY);
         __call.query("view", &"short", Style::Comma, true);
         let __answer = self.transport.send(__call).await?;
@@ -306,7 +326,14 @@ impl Client {
     pub async fn handle_settings_with_response(
         &self,
     ) -> Result<Response<(), HandleSettingsHeaders>, crate::Error> {
-        const SECURITY: &[&[Scheme]] = &[];
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
         let __call = Call::new(
             "handleSettings",
             reqwest::Method::POST,

@@ -106,11 +106,9 @@ pub trait NamesApi: Send + Sync + 'static {
     /// The `state` operation.
     ///
     /// `GET /state?view=full` (`state`)
-    ///
-    /// No authentication: the context's principal is `()`.
     fn state(
         &self,
-        context: RequestContext<()>,
+        context: RequestContext<Self::Principal>,
         request: StateRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::StateResponse, ApiError>,
@@ -118,11 +116,9 @@ pub trait NamesApi: Send + Sync + 'static {
     /// The `request` operation.
     ///
     /// `GET /state?view=short` (`request`)
-    ///
-    /// No authentication: the context's principal is `()`.
     fn request(
         &self,
-        context: RequestContext<()>,
+        context: RequestContext<Self::Principal>,
         request: RequestRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::RequestResponse, ApiError>,
@@ -140,11 +136,9 @@ pub trait NamesApi: Send + Sync + 'static {
     /// The `handleSettings` operation.
     ///
     /// `POST /settings/handle` (`handleSettings`)
-    ///
-    /// No authentication: the context's principal is `()`.
     fn handle_settings(
         &self,
-        context: RequestContext<()>,
+        context: RequestContext<Self::Principal>,
         request: HandleSettingsRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::HandleSettingsResponse, ApiError>,

@@ -324,10 +324,17 @@ async fn handle_state<A: NamesApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "state";
+    let principal = security::authenticate_bearer_auth2(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        principal: (),
+        principal,
         headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
@@ -357,10 +364,17 @@ async fn handle_request<A: NamesApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "request";
+    let principal = security::authenticate_bearer_auth_or_bearer_auth2(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        principal: (),
+        principal,
         headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
@@ -432,10 +446,17 @@ async fn handle_handle_settings<A: NamesApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "handleSettings";
+    let principal = security::authenticate_bearer_auth(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        principal: (),
+        principal,
         headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };

@@ -16,6 +16,10 @@ use crate::request_id::RequestId;
 pub enum Scheme {
     /// `type`: an API key in the `X-Type-Key` header.
     Type,
+    /// `BearerAuth`: HTTP `bearer` authentication in the `Authorization` header.
+    BearerAuth,
+    /// `bearerAuth`: HTTP `bearer` authentication in the `Authorization` header.
+    BearerAuth2,
 }
 
 impl Scheme {
@@ -23,6 +27,8 @@ impl Scheme {
     pub fn name(self) -> &'static str {
         match self {
             Self::Type => "type",
+            Self::BearerAuth => "BearerAuth",
+            Self::BearerAuth2 => "bearerAuth",
         }
     }
 }
@@ -92,7 +98,7 @@ impl std::fmt::Debug for Credentials<'_> {
 /// `headers` with the headers that carry credentials marked sensitive, so that
 /// their `Debug` (the request context's too) does not show them.
 pub(crate) fn redacted(mut headers: HeaderMap) -> HeaderMap {
-    for name in ["x-type-key"] {
+    for name in ["authorization", "x-type-key"] {
         if let http::header::Entry::Occupied(mut entry) = headers.entry(name) {
             for value in entry.iter_mut() {
                 value.set_sensitive(true);
@@ -102,9 +108,97 @@ pub(crate) fn redacted(mut headers: HeaderMap) -> HeaderMap {
     headers
 }
 
+/// The `bearerAuth` credential of a request: HTTP `bearer` authentication in the `Authorization` header.
+fn bearer_auth2_credential(parts: &Parts) -> Option<Cow<'_, str>> {
+    params::authorization(&parts.headers, "bearer")
+}
+
+/// The `BearerAuth` credential of a request: HTTP `bearer` authentication in the `Authorization` header.
+fn bearer_auth_credential(parts: &Parts) -> Option<Cow<'_, str>> {
+    params::authorization(&parts.headers, "bearer")
+}
+
 /// The `type` credential of a request: an API key in the `X-Type-Key` header.
 fn type_credential(parts: &Parts) -> Option<Cow<'_, str>> {
     params::header_credential(&parts.headers, "x-type-key")
+}
+
+/// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
+pub(crate) async fn authenticate_bearer_auth2<A: NamesApi>(
+    api: &A,
+    parts: &Parts,
+    operation_id: &'static str,
+    request_id: &RequestId,
+) -> Result<A::Principal, ApiError> {
+    if let Some(bearer_auth2) = bearer_auth2_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::BearerAuth2,
+                value: &bearer_auth2,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await;
+    }
+    Err(
+        ApiError::missing_credential(
+            "Authorization",
+            "The Authorization header is missing or is not a Bearer credential.",
+        ),
+    )
+}
+
+/// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
+pub(crate) async fn authenticate_bearer_auth_or_bearer_auth2<A: NamesApi>(
+    api: &A,
+    parts: &Parts,
+    operation_id: &'static str,
+    request_id: &RequestId,
+) -> Result<A::Principal, ApiError> {
+    if let Some(bearer_auth) = bearer_auth_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::BearerAuth,
+                value: &bearer_auth,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await;
+    }
+    if let Some(bearer_auth2) = bearer_auth2_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::BearerAuth2,
+                value: &bearer_auth2,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await;
+    }
+    Err(
+        ApiError::missing_credential(
+            "Authorization",
+            "The request has no credential; send HTTP bearer authentication in the Authorization header, or HTTP bearer authentication in the Authorization header.",
+        ),
+    )
 }
 
 /// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
@@ -131,4 +225,35 @@ pub(crate) async fn authenticate_type_<A: NamesApi>(
             .await;
     }
     Err(ApiError::missing_credential("X-Type-Key", "The X-Type-Key header is missing."))
+}
+
+/// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
+pub(crate) async fn authenticate_bearer_auth<A: NamesApi>(
+    api: &A,
+    parts: &Parts,
+    operation_id: &'static str,
+    request_id: &RequestId,
+) -> Result<A::Principal, ApiError> {
+    if let Some(bearer_auth) = bearer_auth_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::BearerAuth,
+                value: &bearer_auth,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await;
+    }
+    Err(
+        ApiError::missing_credential(
+            "Authorization",
+            "The Authorization header is missing or is not a Bearer credential.",
+        ),
+    )
 }
