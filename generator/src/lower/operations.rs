@@ -19,7 +19,10 @@ use crate::ir::{
 };
 use crate::parse::{Document, Pointer};
 
-/// Function names the generated client and server use for themselves.
+/// Function names the generated client and server use for themselves, and
+/// the methods of the traits a `Client` implements (`Clone`, `Debug`, and
+/// what every type has): an inherent `fn clone(&self, id)` would hide
+/// `Clone::clone` from `client.clone()`.
 const RESERVED_FNS: &[&str] = &[
     "new",
     "builder",
@@ -28,6 +31,13 @@ const RESERVED_FNS: &[&str] = &[
     "router_with",
     "base_url",
     "config",
+    "clone",
+    "clone_from",
+    "to_owned",
+    "fmt",
+    "into",
+    "try_into",
+    "type_id",
 ];
 
 /// Things seen in the document that are deliberately not generated.

@@ -145,6 +145,42 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `clone` operation.
+    ///
+    /// `POST /repositories/copy` (operation `clone`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Copied.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn clone2(&self) -> Result<(), crate::Error> {
+        self.clone2_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::clone2`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`CloneModelHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::clone2`].
+    pub async fn clone2_with_response(
+        &self,
+    ) -> Result<Response<(), CloneModelHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let __call = Call::new(
+            "clone",
+            reqwest::Method::POST,
+            "/repositories/copy",
+            SECURITY,
+        );
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), CloneModelHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// The `settings` operation.
     ///
     /// `POST /settings` (operation `settings`).
@@ -470,6 +506,9 @@ pub type FromLatestHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::into_folder`](crate::Client::into_folder) declare, as [`Client::into_folder_with_response`](crate::Client::into_folder_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type IntoFolderHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::clone2`](crate::Client::clone2) declare, as [`Client::clone2_with_response`](crate::Client::clone2_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type CloneModelHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::settings`](crate::Client::settings) declare, as [`Client::settings_with_response`](crate::Client::settings_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type SettingsHeaders = crate::NoHeaders;

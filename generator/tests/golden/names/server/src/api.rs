@@ -91,6 +91,18 @@ pub trait NamesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::IntoFolderResponse, ApiError>,
     > + Send;
+    /// The `clone` operation.
+    ///
+    /// `POST /repositories/copy` (`clone`)
+    ///
+    /// No authentication: the context's principal is `()`.
+    fn clone2(
+        &self,
+        context: RequestContext<()>,
+        request: CloneModelRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::CloneModelResponse, ApiError>,
+    > + Send;
     /// The `settings` operation.
     ///
     /// `POST /settings` (`settings`)
@@ -193,6 +205,12 @@ pub struct FromLatestRequest {}
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct IntoFolderRequest {}
+
+/// The parameters and body of [`NamesApi::clone2`]: `POST /repositories/copy` (`clone`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CloneModelRequest {}
 
 /// The parameters and body of [`NamesApi::settings`]: `POST /settings` (`settings`).
 ///

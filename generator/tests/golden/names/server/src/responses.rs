@@ -95,6 +95,29 @@ impl IntoFolderResponse {
     }
 }
 
+/// The responses of [`NamesApi::clone2`](crate::api::NamesApi::clone2): `POST /repositories/copy` (`clone`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CloneModelResponse {
+    /// 204: Copied.
+    NoContent,
+}
+
+impl CloneModelResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
 /// The responses of [`NamesApi::settings`](crate::api::NamesApi::settings): `POST /settings` (`settings`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SettingsResponse {

@@ -56,6 +56,15 @@ pub fn router_with<A: NamesApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/repositories/copy",
+            axum::routing::post(clone2::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
             "/settings",
             axum::routing::post(self::settings::<A>)
                 .fallback(|request: Request| async move {
@@ -267,6 +276,39 @@ async fn handle_into_folder<A: NamesApi>(
     };
     let request = api::IntoFolderRequest {};
     let response = shared.api.into_folder(context, request).await?;
+    response.into_http()
+}
+
+/// `POST /repositories/copy` (`clone`).
+async fn clone2<A: NamesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_clone2(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "clone")
+}
+
+/// Reads and checks a request to `clone`, calls [`NamesApi::clone2`], encodes its answer.
+async fn handle_clone2<A: NamesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "clone";
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal: (),
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::CloneModelRequest {};
+    let response = shared.api.clone2(context, request).await?;
     response.into_http()
 }
 
