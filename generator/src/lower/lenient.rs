@@ -84,6 +84,9 @@ pub(crate) enum Leniency {
     /// A property's own `required: true` (Swagger 2's form, for parameters):
     /// moved into its object's `required` list by the parser.
     RequiredFlag,
+    /// A `pattern` that is not text (`pattern: 0`): removed by the parser,
+    /// so nothing is checked.
+    PatternNotText,
     /// A document that says 3.0 written with 3.1's forms: read as 3.1.
     ThreeOneForms,
     /// A parameter or header with `type` beside its name (Swagger 2's
@@ -108,6 +111,7 @@ impl From<Habit> for Leniency {
     fn from(habit: Habit) -> Self {
         match habit {
             Habit::RequiredFlag => Leniency::RequiredFlag,
+            Habit::PatternNotText => Leniency::PatternNotText,
             Habit::SchemaBesideName => Leniency::SchemaBesideName,
             Habit::ResponseWithoutDescription => Leniency::ResponseWithoutDescription,
             Habit::ResponseSchema => Leniency::ResponseSchema,
@@ -231,6 +235,10 @@ impl Leniency {
             Leniency::ThreeOneForms => (
                 "OpenAPI 3.1 forms in a document that says 3.0 (`type: [string, \"null\"]`, a numeric `exclusiveMinimum`, …)",
                 "the document read as 3.1",
+            ),
+            Leniency::PatternNotText => (
+                "a `pattern` that is a number, a boolean or `null` (`pattern: 0`), not a regular expression",
+                "not checked",
             ),
             Leniency::RequiredFlag => (
                 "`required: true` or `false` on a property (Swagger 2's form for parameters)",

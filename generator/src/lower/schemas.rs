@@ -1237,8 +1237,8 @@ struct ValueName {
     description: Option<String>,
 }
 
-/// The names the document gives `values` (wire texts) in an extension, by
-/// wire text; the value itself names the rest.
+/// The enum of `values` (wire texts): a variant is named as `named` (an
+/// extension's names and meanings, by wire text) says, or else by its value.
 fn enum_def(values: &[String], repr: EnumRepr, named: &HashMap<String, ValueName>) -> EnumDef {
     let mut names = Namespace::default();
     // A value listed twice is one value (published documents do this).

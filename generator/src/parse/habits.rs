@@ -27,6 +27,9 @@ use super::Pointer;
 pub enum Habit {
     /// A property that said `required: true` or `false` itself.
     RequiredFlag,
+    /// A `pattern` that is a number, a boolean or `null`, not a regular
+    /// expression (api.video's `pattern: 0`).
+    PatternNotText,
     /// A parameter or header with its schema's keywords beside its name.
     SchemaBesideName,
     /// A response without a `description`.
@@ -308,6 +311,15 @@ fn required_flags(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointe
         }
         _ => return,
     };
+    // A schema's `pattern` must be text. A mapping here is a property
+    // named `pattern` (this is a `properties` map), and is left alone.
+    if map
+        .get("pattern")
+        .is_some_and(|p| matches!(p, Value::Number(_) | Value::Bool(_) | Value::Null))
+    {
+        map.remove("pattern");
+        found.push((Habit::PatternNotText, at.push("pattern")));
+    }
     let mut required = Vec::new();
     if let Some(Value::Mapping(properties)) = map.get_mut("properties") {
         for (name, property) in properties.iter_mut() {
@@ -446,6 +458,24 @@ mod tests {
         assert_eq!(
             bodies,
             ["post", "put", "patch"].map(|m| at.push(m).push("parameters"))
+        );
+    }
+
+    #[test]
+    fn a_pattern_that_is_not_text_is_read_past() {
+        let (raw, found) = read(
+            "components:\n  schemas:\n    A:\n      properties:\n        timecode: {type: string, pattern: 0}\n        pattern: {type: string, pattern: '^a'}\n",
+        );
+        assert_eq!(
+            raw["components"]["schemas"]["A"]["properties"],
+            yaml("{timecode: {type: string}, pattern: {type: string, pattern: '^a'}}")
+        );
+        assert_eq!(
+            found,
+            [(
+                Habit::PatternNotText,
+                Pointer::parse_local("#/components/schemas/A/properties/timecode/pattern").unwrap()
+            )]
         );
     }
 
