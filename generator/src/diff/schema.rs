@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::usage::Usage;
 use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, schema_ref, without_text};
 use crate::lower::names::type_name;
+use crate::lower::value_names;
 use crate::parse::{Document, Pointer};
 
 /// Where a schema is, in both documents, and how it is used.
@@ -337,42 +338,18 @@ fn enumeration(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Va
     }
 }
 
-/// The names an extension gives an enum's values (`x-enum-varnames`,
-/// `x-enumNames`, `x-ms-enum`), by the value's text, as the lowering reads
-/// them (`TypeTable::value_names`) for integer enums too.
+/// The names extensions give an enum's values, by the values' text, as
+/// the lowering reads them ([`value_names::given`]).
 fn given_names(schema: &serde_yaml::Value) -> BTreeMap<String, String> {
-    let values: Vec<Option<String>> = schema
-        .get("enum")
-        .and_then(serde_yaml::Value::as_sequence)
-        .map(|items| {
-            items
-                .iter()
-                .map(|item| (!item.is_null()).then(|| scalar_text(item)).flatten())
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut names = BTreeMap::new();
-    let list = ["x-enum-varnames", "x-enumNames"]
-        .iter()
-        .find_map(|key| schema.get(*key).and_then(serde_yaml::Value::as_sequence))
-        .filter(|list| list.len() == values.len());
-    for (value, name) in values.iter().zip(list.into_iter().flatten()) {
-        if let (Some(value), Some(name)) = (value, name.as_str()) {
-            names.insert(value.clone(), name.to_owned());
-        }
-    }
-    let azure = schema
-        .get("x-ms-enum")
-        .and_then(|e| e.get("values"))
-        .and_then(serde_yaml::Value::as_sequence);
-    for entry in azure.into_iter().flatten() {
-        let value = entry.get("value").and_then(scalar_text);
-        let name = entry.get("name").and_then(serde_yaml::Value::as_str);
-        if let (Some(value), Some(name)) = (value, name) {
-            names.entry(value).or_insert_with(|| name.to_owned());
-        }
-    }
-    names
+    let text = |value: &serde_json::Value| match value {
+        serde_json::Value::String(text) => Some(text.clone()),
+        serde_json::Value::Number(_) | serde_json::Value::Bool(_) => Some(value.to_string()),
+        _ => None,
+    };
+    value_names::given(schema, text)
+        .into_iter()
+        .filter_map(|(value, given)| Some((value, given.name?)))
+        .collect()
 }
 
 /// How a constraint bounds the values.

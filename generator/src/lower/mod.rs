@@ -8,6 +8,7 @@ mod shared_shapes;
 #[cfg(test)]
 pub(crate) mod testing;
 mod unapplied;
+pub(crate) mod value_names;
 
 pub(crate) use operations::MediaKind;
 

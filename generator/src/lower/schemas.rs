@@ -12,6 +12,7 @@ use openapiv3::{AdditionalProperties, ReferenceOr, Schema, SchemaData, SchemaKin
 
 use super::lenient::{Leniency, Lenient};
 use super::names::{Namespace, type_name};
+use super::value_names::{self, ValueName};
 use crate::error::Result;
 use crate::ir::{
     Access, Additional, Checks, Docs, EnumDef, EnumRepr, EnumVariant, Field, Primitive, Shape,
@@ -129,74 +130,13 @@ impl<'d> TypeTable<'d> {
         }
     }
 
-    /// The names and descriptions the document gives the values of the
-    /// enum at `at` in an extension, by wire text: `x-enum-varnames` (or
-    /// NSwag's `x-enumNames`) and `x-enum-descriptions`, lists in the order
-    /// of `enum`, as OpenAPI Generator reads them; or the `values` of
-    /// Azure's `x-ms-enum`. A list of another length than `enum` is read
-    /// past: which name goes with which value is then a guess.
-    fn value_names(
-        &self,
-        data: &SchemaData,
-        at: &Pointer,
-        repr: EnumRepr,
-    ) -> HashMap<String, ValueName> {
-        let mut named: HashMap<String, ValueName> = HashMap::new();
-        let texts = |key: &str| -> Option<Vec<Option<String>>> {
-            let list = data.extensions.get(key)?.as_array()?;
-            Some(list.iter().map(|v| v.as_str().map(str::to_owned)).collect())
-        };
-        let raw: Vec<Option<String>> = self
-            .doc
+    /// What extensions say of the values of the enum at `at`, by wire
+    /// text ([`value_names::given`]).
+    fn value_names(&self, at: &Pointer, repr: EnumRepr) -> HashMap<String, ValueName> {
+        self.doc
             .node(at)
-            .and_then(|node| node.get("enum"))
-            .and_then(serde_yaml::Value::as_sequence)
-            .map(|items| {
-                items
-                    .iter()
-                    .map(|item| json_wire_text(&serde_json::to_value(item).ok()?, repr))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let names = texts("x-enum-varnames").or_else(|| texts("x-enumNames"));
-        let descriptions = texts("x-enum-descriptions");
-        for (list, is_name) in [(names, true), (descriptions, false)] {
-            let Some(list) = list.filter(|list| list.len() == raw.len()) else {
-                continue;
-            };
-            for (wire, text) in raw.iter().zip(list) {
-                let (Some(wire), Some(text)) = (wire, text.filter(|t| !t.trim().is_empty())) else {
-                    continue;
-                };
-                let entry = named.entry(wire.clone()).or_default();
-                if is_name {
-                    entry.name = Some(text);
-                } else {
-                    entry.description = Some(text);
-                }
-            }
-        }
-        let azure = data
-            .extensions
-            .get("x-ms-enum")
-            .and_then(|e| e.get("values"))
-            .and_then(serde_json::Value::as_array);
-        for value in azure.into_iter().flatten() {
-            let Some(wire) = value.get("value").and_then(|v| json_wire_text(v, repr)) else {
-                continue;
-            };
-            let text = |key: &str| {
-                value
-                    .get(key)
-                    .and_then(serde_json::Value::as_str)
-                    .filter(|t| !t.trim().is_empty())
-                    .map(str::to_owned)
-            };
-            let entry = named.entry(wire).or_default();
-            entry.name = entry.name.take().or_else(|| text("name"));
-            entry.description = entry.description.take().or_else(|| text("description"));
-        }
-        named
+            .map(|schema| value_names::given(schema, |value| json_wire_text(value, repr)))
+            .unwrap_or_default()
     }
 
     /// The access of the schema `reference` (found at `at`) leads to: a
@@ -478,7 +418,7 @@ impl<'d> TypeTable<'d> {
                 self.lenient
                     .record(Leniency::EnumValuesAsText, &at.push("enum"));
             }
-            let named = self.value_names(view.data, at, EnumRepr::String);
+            let named = self.value_names(at, EnumRepr::String);
             return Ok(TypeKind::Enum(enum_def(&values, EnumRepr::String, &named)));
         }
         if let Some((repr, values)) = &view.scalar_enum {
@@ -487,7 +427,7 @@ impl<'d> TypeTable<'d> {
                     .doc
                     .invalid(&at.push("enum"), "an enum needs at least one value"));
             }
-            let named = self.value_names(view.data, at, *repr);
+            let named = self.value_names(at, *repr);
             return Ok(TypeKind::Enum(enum_def(values, *repr, &named)));
         }
         if view.is_object() && (!view.properties.is_empty() || view.denies_additional()) {
@@ -1228,15 +1168,6 @@ fn discriminator_values(
         .collect()
 }
 
-/// What the document says of one enum value in an extension.
-#[derive(Debug, Default)]
-struct ValueName {
-    /// The name to give its variant.
-    name: Option<String>,
-    /// What it means.
-    description: Option<String>,
-}
-
 /// The enum of `values` (wire texts): a variant is named as `named` (an
 /// extension's names and meanings, by wire text) says, or else by its value.
 fn enum_def(values: &[String], repr: EnumRepr, named: &HashMap<String, ValueName>) -> EnumDef {
@@ -1267,9 +1198,8 @@ fn enum_def(values: &[String], repr: EnumRepr, named: &HashMap<String, ValueName
     }
 }
 
-/// The wire text of an enum value as an extension (or, converted, the
-/// document's tree) holds it, written as the enum's values are (`i64`, or
-/// [`number_text`] for numbers).
+/// The wire text of an enum value (as JSON), written as the enum's values
+/// are (`i64`, or [`number_text`] for numbers).
 fn json_wire_text(value: &serde_json::Value, repr: EnumRepr) -> Option<String> {
     match (value, repr) {
         (serde_json::Value::String(text), EnumRepr::String) => Some(text.clone()),

@@ -52,7 +52,7 @@ pub enum Habit {
 pub fn read_past(raw: &mut Value) -> Vec<(Habit, Pointer)> {
     let mut found = Vec::new();
     let root = Pointer::root();
-    required_flags(raw, &root, &mut found);
+    schema_forms(raw, &root, &mut found);
     if let Some(Value::Mapping(paths)) = raw.get_mut("paths") {
         for (key, item) in paths.iter_mut() {
             let Some(key) = key.as_str() else { continue };
@@ -297,15 +297,16 @@ fn response(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
     each(map, "headers", at, found, parameter);
 }
 
-/// Moves a property's own `required: true` (or `false`) into its object's
-/// `required` list, where OpenAPI 3 has it: a schema with one would not
-/// read. Data (`example`, `default`, `enum`, extensions) is left alone.
-fn required_flags(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+/// Rewrites what schemas get wrong into forms that read: moves a property's
+/// own `required: true` (or `false`) into its object's `required` list,
+/// where OpenAPI 3 has it, and drops a `pattern` that is not text. Data
+/// (`example`, `default`, `enum`, extensions) is left alone.
+fn schema_forms(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
     let map = match node {
         Value::Mapping(map) => map,
         Value::Sequence(items) => {
             for (i, item) in items.iter_mut().enumerate() {
-                required_flags(item, &at.index(i), found);
+                schema_forms(item, &at.index(i), found);
             }
             return;
         }
@@ -353,7 +354,7 @@ fn required_flags(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointe
     for (key, value) in map.iter_mut() {
         let Some(key) = key.as_str() else { continue };
         if !super::holds_data(key) {
-            required_flags(value, &at.push(key), found);
+            schema_forms(value, &at.push(key), found);
         }
     }
 }
