@@ -719,3 +719,67 @@ fn real_documents_have_no_change_from_themselves_and_each_change_between_them_po
         "different documents differ: {compared} changes"
     );
 }
+
+#[test]
+fn subtypes_told_apart_by_a_discriminator_change_the_base_for_rust_only() {
+    const TAGGED: (&str, &str) = (
+        "      description: A customer.\n",
+        "      description: A customer.\n      discriminator: {propertyName: email}\n",
+    );
+    const STATE: &str = "    State: {type: string, enum: [active, blocked]}\n";
+    let with = |subtypes: &[&str]| {
+        let mut schemas = STATE.to_owned();
+        for name in subtypes {
+            schemas.push_str(&format!(
+                "    {name}: {{allOf: [{{$ref: '#/components/schemas/Customer'}}]}}\n"
+            ));
+        }
+        schemas
+    };
+    let (one, two) = (with(&["Vip"]), with(&["Vip", "Staff"]));
+
+    // The first subtype makes the base an enum of its subtypes.
+    let report = diff(&[TAGGED, (STATE, &one)]);
+    let change = at(&report, "#/components/schemas/Customer");
+    assert!(
+        change
+            .what
+            .contains("now has subtypes told apart by `email`"),
+        "{}",
+        change.what
+    );
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+
+    // A subtype more is a variant more of a `#[non_exhaustive]` enum; one
+    // fewer is a variant gone.
+    let old = edited(&[TAGGED, (STATE, &one)]);
+    let new = edited(&[TAGGED, (STATE, &two)]);
+    let added = compare(&doc(&old), &doc(&new), Crates::ALL);
+    assert!(
+        added.changes.iter().all(|c| c.rust.verdict == Compatible),
+        "{}",
+        added.render("base")
+    );
+    let removed = compare(&doc(&new), &doc(&old), Crates::ALL);
+    let change = at(&removed, "#/components/schemas/Customer");
+    assert!(
+        change.what.contains("`Staff` is no longer a subtype"),
+        "{}",
+        change.what
+    );
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+
+    // A subtype named by another value is read as another variant.
+    let renamed = new.replace(
+        "    Staff: {allOf",
+        "    Staff: {x-ms-discriminator-value: staff, allOf",
+    );
+    let report = compare(&doc(&new), &doc(&renamed), Crates::ALL);
+    let change = at(&report, "#/components/schemas/Customer");
+    assert!(
+        change.what.contains("from [Staff] to [staff]"),
+        "{}",
+        change.what
+    );
+    assert_eq!(verdicts(change), (Breaking, Compatible));
+}

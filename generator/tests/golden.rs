@@ -13,6 +13,9 @@
 //!   another member;
 //! - `one_of`: unions tagged by a discriminator, by a distinguishing required
 //!   property, and untagged;
+//! - `inheritance`: a base schema with a discriminator and its `allOf`
+//!   subtypes (named by `mapping`, `x-ms-discriminator-value` and their
+//!   schema names; a subtype of a subtype; a base held by a subtype);
 //! - `objects`: nullable, required and optional fields, defaults, inline objects
 //!   (one written twice: the second an alias of the first);
 //! - `maps`: typed and free-form `additionalProperties`, free-form objects and values;

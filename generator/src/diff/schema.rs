@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::usage::Usage;
 use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, schema_ref, without_text};
+use crate::lower::inheritance;
 use crate::lower::names::type_name;
 use crate::lower::value_names;
 use crate::parse::{Document, Pointer};
@@ -50,6 +51,7 @@ pub(crate) fn compare_components(d: &mut Differ<'_>) {
     let at = Pointer::root().push("components").push("schemas");
     let old = entries(d.old.raw.get("components").and_then(|c| c.get("schemas")));
     let new = entries(d.new.raw.get("components").and_then(|c| c.get("schemas")));
+    hierarchies(d);
     for (name, old_schema) in &old {
         let pointer = at.push(name);
         match new.iter().find(|(n, _)| n == name) {
@@ -79,6 +81,71 @@ pub(crate) fn compare_components(d: &mut Differ<'_>) {
                 ok("where it is used, the change is listed there"),
                 ok("a new type"),
             );
+        }
+    }
+}
+
+/// Bases whose subtypes changed ([`crate::lower::inheritance`]): a schema
+/// that gains its first subtype becomes an enum of them, one that loses its
+/// last becomes a struct again, and a subtype gone is a variant gone. A
+/// subtype added is a variant added to an enum that is `#[non_exhaustive]`.
+fn hierarchies(d: &mut Differ<'_>) {
+    let (old, new) = (inheritance::find(d.old), inheritance::find(d.new));
+    let name = |pointer: &Pointer| format!("`{}`", pointer.last().unwrap_or_default());
+    let mut bases: Vec<&Pointer> = old.keys().chain(new.keys()).collect();
+    bases.sort();
+    bases.dedup();
+    for base in bases {
+        let site = name(base);
+        match (old.get(base), new.get(base)) {
+            (Some(_), None) => d.push(
+                base,
+                format!("{site} no longer has subtypes told apart by a discriminator"),
+                ok("the same values are read, each as the base"),
+                breaks("its enum of subtypes becomes the struct of its own properties"),
+            ),
+            (None, Some(h)) => d.push(
+                base,
+                format!("{site} now has subtypes told apart by `{}`", h.property),
+                ok("values of a subtype keep the subtype's own properties"),
+                breaks("its struct becomes an enum of its subtypes (the struct is `…Base`)"),
+            ),
+            (Some(a), Some(b)) => {
+                if a.property != b.property {
+                    d.push(
+                        base,
+                        format!(
+                            "the discriminator of {site} changed from `{}` to `{}`",
+                            a.property, b.property
+                        ),
+                        breaks("values tagged by the old property are read as the base"),
+                        ok("the variants stay"),
+                    );
+                }
+                for subtype in &a.subtypes {
+                    match b.subtypes.iter().find(|s| s.pointer == subtype.pointer) {
+                        None => d.push(
+                            base,
+                            format!("{} is no longer a subtype of {site}", name(&subtype.pointer)),
+                            ok("its values are read as the base"),
+                            breaks("its variant is gone"),
+                        ),
+                        Some(now) if now.tags != subtype.tags => d.push(
+                            base,
+                            format!(
+                                "the discriminator values of {} in {site} changed from [{}] to [{}]",
+                                name(&subtype.pointer),
+                                subtype.tags.join(", "),
+                                now.tags.join(", ")
+                            ),
+                            breaks("values tagged as before are read as another variant"),
+                            ok("the variant stays"),
+                        ),
+                        Some(_) => {}
+                    }
+                }
+            }
+            (None, None) => {}
         }
     }
 }

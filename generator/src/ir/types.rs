@@ -173,6 +173,11 @@ pub enum Tagging {
     Internal {
         /// The property's wire name.
         property: String,
+        /// The alternative a value whose tag names no other alternative
+        /// (or that has none) is read as: the base schema of an inheritance
+        /// hierarchy (`allOf` subtypes of a schema with a `discriminator`),
+        /// which the tags of subtypes not listed here also fall back to.
+        fallback: Option<usize>,
     },
     /// It does not: the first alternative that fits wins.
     Untagged,

@@ -1,5 +1,6 @@
 //! Stage two: a parsed document → the [`Api`] IR.
 
+pub(crate) mod inheritance;
 mod lenient;
 pub mod names;
 mod operations;

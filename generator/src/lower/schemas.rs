@@ -10,13 +10,14 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use openapiv3::{AdditionalProperties, ReferenceOr, Schema, SchemaData, SchemaKind, Type};
 
+use super::inheritance::{self, Hierarchy};
 use super::lenient::{Leniency, Lenient};
 use super::names::{Namespace, type_name};
 use super::value_names::{self, ValueName};
 use crate::error::Result;
 use crate::ir::{
     Access, Additional, Checks, Docs, EnumDef, EnumRepr, EnumVariant, Field, Primitive, Shape,
-    StructDef, Ty, TypeDef, TypeKind, UnionDef, UnionVariant,
+    StructDef, Tagging, Ty, TypeDef, TypeKind, UnionDef, UnionVariant,
 };
 use crate::parse::{Document, Pointer};
 
@@ -56,6 +57,11 @@ pub(crate) struct TypeTable<'d> {
     /// The Rust name of each component schema, claimed in document order.
     component_names: HashMap<String, String>,
     other_names: HashMap<Pointer, String>,
+    /// The component schemas that have subtypes ([`inheritance`]), by pointer.
+    hierarchies: HashMap<Pointer, Hierarchy>,
+    /// The struct of each such base schema's own properties, by the base's
+    /// pointer (its union is the def `by_pointer` names).
+    base_structs: HashMap<Pointer, usize>,
     /// What was read leniently, for the document's note.
     pub lenient: Lenient,
 }
@@ -70,6 +76,8 @@ impl<'d> TypeTable<'d> {
             names: Namespace::default(),
             component_names: HashMap::new(),
             other_names: HashMap::new(),
+            hierarchies: inheritance::find(doc),
+            base_structs: HashMap::new(),
             lenient: Lenient::default(),
         }
     }
@@ -192,9 +200,93 @@ impl<'d> TypeTable<'d> {
             None => self.names.claim(hint_from_pointer(pointer)),
         };
         let index = self.reserve(name, pointer, &schema);
-        let kind = self.kind_of(&schema, pointer, &self.defs[index].name.clone(), true)?;
+        let name = self.defs[index].name.clone();
+        let kind = match self.hierarchies.get(pointer).cloned() {
+            Some(hierarchy) => self.polymorphic(&schema, pointer, &name, hierarchy)?,
+            None => self.kind_of(&schema, pointer, &name, true)?,
+        };
         self.defs[index].kind = kind;
         Ok(self.shape_of_def(index))
+    }
+
+    /// A base schema with subtypes: a union of each subtype's struct, told
+    /// apart by the discriminator, and of a struct of the base's own
+    /// properties (`{name}Base`), which any other value is read as.
+    fn polymorphic(
+        &mut self,
+        schema: &Schema,
+        pointer: &Pointer,
+        name: &str,
+        hierarchy: Hierarchy,
+    ) -> Result<TypeKind> {
+        // Claimed before anything below is lowered, so that a subtype that
+        // holds a base (`children: [Pet]`) finds both.
+        let base_name = self.names.claim(format!("{name}Base"));
+        let base = self.defs.len();
+        self.defs.push(TypeDef {
+            name: base_name.clone(),
+            schema_name: None,
+            origin: pointer.clone(),
+            docs: Docs {
+                description: Some(format!(
+                    "The properties of `{name}` itself: a `{name}` whose `{}` names none of \
+                     its subtypes.",
+                    hierarchy.property
+                )),
+                ..Docs::default()
+            },
+            kind: TypeKind::Alias(Shape::of(Ty::Any)),
+            tags: Default::default(),
+            in_request: false,
+            in_response: false,
+            has_checks: false,
+        });
+        self.nullable.push(false);
+        self.base_structs.insert(pointer.clone(), base);
+        // Inline types within are named after the base schema, as they
+        // would be without subtypes.
+        self.defs[base].kind = self.kind_of(schema, pointer, name, true)?;
+        let mut variant_names = Namespace::default();
+        let mut variants = Vec::with_capacity(hierarchy.subtypes.len() + 1);
+        for subtype in &hierarchy.subtypes {
+            let shape = self.struct_shape(&subtype.pointer)?;
+            let label = match &shape.ty {
+                Ty::Named(named) => named.clone(),
+                _ => type_name(&subtype.pointer.last().unwrap_or_default()),
+            };
+            variants.push(UnionVariant {
+                name: variant_names.claim(label),
+                shape: Shape {
+                    nullable: false,
+                    ..shape
+                },
+                boxed: false,
+                tag_values: subtype.tags.clone(),
+            });
+        }
+        variants.push(UnionVariant {
+            name: variant_names.claim("Other".to_owned()),
+            shape: self.shape_of_def(base),
+            boxed: false,
+            tag_values: hierarchy.own_tags,
+        });
+        Ok(TypeKind::Union(UnionDef {
+            tagging: Tagging::Internal {
+                property: hierarchy.property,
+                fallback: Some(variants.len() - 1),
+            },
+            variants,
+        }))
+    }
+
+    /// The struct of the component schema at `pointer`: its type, or for
+    /// a base schema with subtypes, the struct of its own properties.
+    fn struct_shape(&mut self, pointer: &Pointer) -> Result<Shape> {
+        let shape = self.named(pointer, None)?;
+        Ok(match self.base_structs.get(pointer) {
+            Some(&base) => self.shape_of_def(base),
+            None => shape,
+        })
     }
 
     /// The shape of an inline schema.
@@ -897,6 +989,7 @@ impl<'d> TypeTable<'d> {
                 if variants.iter().all(|v| !v.tag_values.is_empty()) {
                     return Ok(crate::ir::Tagging::Internal {
                         property: discriminator.property_name.clone(),
+                        fallback: None,
                     });
                 }
                 // An inline alternative the discriminator cannot name
@@ -927,7 +1020,10 @@ impl<'d> TypeTable<'d> {
                 for (variant, value) in variants.iter_mut().zip(values) {
                     variant.tag_values = vec![value];
                 }
-                crate::ir::Tagging::Internal { property }
+                crate::ir::Tagging::Internal {
+                    property,
+                    fallback: None,
+                }
             }
             None => crate::ir::Tagging::Untagged,
         })

@@ -645,6 +645,15 @@ fn union_items(
     json_walks: bool,
 ) -> TokenStream {
     let runtime = &cx.runtime;
+    // A base schema's subtypes: the discriminator, and the variant any
+    // other value is read as.
+    let inheritance = match &u.tagging {
+        Tagging::Internal {
+            property,
+            fallback: Some(i),
+        } => Some((property, &u.variants[*i])),
+        _ => None,
+    };
     let variant_ty = |v: &crate::ir::UnionVariant| {
         let ty = cx.types.shape(&v.shape);
         if v.boxed { quote!(Box<#ty>) } else { ty }
@@ -664,7 +673,19 @@ fn union_items(
             }
             _ => format!(" The `{}` alternative.", v.name),
         };
-        quote!(#[doc = #line] #ident(#ty),)
+        let tags = inheritance.map(|(property, fallback)| {
+            let values: Vec<String> = v.tag_values.iter().map(|t| format!("`{t}`")).collect();
+            let line = match (values.is_empty(), fallback.name == v.name) {
+                (false, false) => format!(" `{property}`: {}.", values.join(", ")),
+                (false, true) => format!(
+                    " `{property}`: {}, or any value no other variant names.",
+                    values.join(", ")
+                ),
+                (true, _) => format!(" Any `{property}` no other variant names."),
+            };
+            quote!(#[doc = ""] #[doc = #line])
+        });
+        quote!(#[doc = #line] #tags #ident(#ty),)
     });
     let labels: Vec<String> = u.variants.iter().map(|v| v.name.clone()).collect();
     let alternatives = labels.join(", ");
@@ -721,23 +742,39 @@ fn union_items(
                 },
             )
         }
-        Tagging::Internal { property } => {
+        Tagging::Internal { property, fallback } => {
+            let fallback = fallback.map(|i| &u.variants[i]);
+            let is_fallback =
+                |v: &crate::ir::UnionVariant| fallback.is_some_and(|f| f.name == v.name);
             let expected: Vec<&String> = u.variants.iter().flat_map(|v| &v.tag_values).collect();
             let expected_text = expected
                 .iter()
                 .map(|s| s.as_str())
                 .collect::<Vec<_>>()
                 .join(", ");
-            let deserialize_arms = u.variants.iter().map(|v| {
+            let decode = |v: &crate::ir::UnionVariant| {
                 let ident = format_ident!("{}", v.name);
-                let values = &v.tag_values;
-                let wrap = if v.boxed { quote!(|v| Self::#ident(Box::new(v))) } else { quote!(Self::#ident) };
-                quote!(#(Some(#values))|* => serde_json::from_value(value).map(#wrap).map_err(serde::de::Error::custom),)
-            });
-            let json_arms = u.variants.iter().map(|v| {
-                let values = &v.tag_values;
+                let wrap = if v.boxed {
+                    quote!(|v| Self::#ident(Box::new(v)))
+                } else {
+                    quote!(Self::#ident)
+                };
+                quote!(serde_json::from_value(value).map(#wrap).map_err(serde::de::Error::custom))
+            };
+            let walk = |v: &crate::ir::UnionVariant| {
                 let ty = cx.types.ty(&v.shape.ty);
-                quote!(#(Some(#values))|* => <#ty as #runtime::ValidateJson>::validate_json(value, path, report),)
+                quote!(<#ty as #runtime::ValidateJson>::validate_json(value, path, report))
+            };
+            let tagged = || u.variants.iter().filter(|v| !is_fallback(v));
+            let deserialize_arms = tagged().map(|v| {
+                let values = &v.tag_values;
+                let decode = decode(v);
+                quote!(#(Some(#values))|* => #decode,)
+            });
+            let json_arms = tagged().map(|v| {
+                let values = &v.tag_values;
+                let walk = walk(v);
+                quote!(#(Some(#values))|* => #walk,)
             });
             // An alternative that may leave its tag out (an optional
             // discriminator with a default, as Pydantic writes one) is
@@ -770,6 +807,24 @@ fn union_items(
                 property.replace('{', "{{").replace('}', "}}"),
                 expected_text.replace('{', "{{").replace('}', "}}")
             );
+            // A value whose tag names no other alternative (or that has
+            // none) is the fallback's to read, or an error.
+            let (other_tags, other_walks) = match fallback {
+                Some(fallback) => {
+                    let (decode, walk) = (decode(fallback), walk(fallback));
+                    (quote!(_ => #decode,), quote!(_ => #walk,))
+                }
+                None => (
+                    quote! {
+                        Some(other) => Err(serde::de::Error::custom(format_args!(#unknown_tag))),
+                        None => Err(serde::de::Error::missing_field(#property)),
+                    },
+                    quote! {
+                        Some(_) => report.push_child(path, #property, #unknown, "InvalidEnumValue"),
+                        None => report.push_child(path, #property, "is required", "Required"),
+                    },
+                ),
+            };
             (
                 TokenStream::new(),
                 quote! {
@@ -779,8 +834,7 @@ fn union_items(
                             let tag = value.get(#property).and_then(serde_json::Value::as_str).map(str::to_owned);
                             match tag.as_deref() {
                                 #(#deserialize_arms)*
-                                Some(other) => Err(serde::de::Error::custom(format_args!(#unknown_tag))),
-                                None => Err(serde::de::Error::missing_field(#property)),
+                                #other_tags
                             }
                         }
                     }
@@ -791,8 +845,7 @@ fn union_items(
                     };
                     match object.get(#property).and_then(serde_json::Value::as_str) {
                         #(#json_arms)*
-                        Some(_) => report.push_child(path, #property, #unknown, "InvalidEnumValue"),
-                        None => report.push_child(path, #property, "is required", "Required"),
+                        #other_walks
                     }
                 },
             )
@@ -813,10 +866,29 @@ fn union_items(
         },
         Some(_) => quote!(#[derive(Debug, Clone, PartialEq)]),
     };
+    // The subtypes are open: one the document adds later is a variant
+    // more, and a value of a subtype unknown here is still read.
+    let open = inheritance.map(|(property, fallback)| {
+        let line = format!(
+            " A value is read as the variant its `{property}` names; any other as [`{0}`](Self::{0}).",
+            fallback.name
+        );
+        quote!(#[doc = ""] #[doc = #line] #[non_exhaustive])
+    });
+    let repeats_name = u.variants.iter().any(|v| {
+        let enum_name = name.to_string();
+        v.name.len() > enum_name.len()
+            && (v.name.starts_with(&enum_name) || v.name.ends_with(&enum_name))
+    });
+    let repeats_name = repeats_name.then(|| {
+        quote!(#[allow(clippy::enum_variant_names, reason = "variants are named as the document names their types")])
+    });
     quote! {
         #doc
+        #open
         #derives
         #large
+        #repeats_name
         pub enum #name {
             #(#variants)*
         }
