@@ -546,10 +546,16 @@ pub(super) fn envelope_mode(api: &Api, shape: &Shape, enabled: bool) -> &'static
                         "Probe"
                     }
                 }
-                Some(TypeKind::Union(u)) if matches!(u.tagging, Tagging::Internal { .. }) => {
-                    "Fallback"
-                }
-                Some(TypeKind::Union(_)) => "Probe",
+                // A base with subtypes reads any untagged object as its
+                // own struct: it is probed as that struct would be.
+                Some(TypeKind::Union(u)) => match &u.tagging {
+                    Tagging::Internal {
+                        fallback: Some(base),
+                        ..
+                    } => mode(api, &u.variants[*base].shape.ty, depth + 1),
+                    Tagging::Internal { .. } => "Fallback",
+                    Tagging::Untagged => "Probe",
+                },
                 Some(TypeKind::Newtype(shape) | TypeKind::Alias(shape)) => {
                     mode(api, &shape.ty, depth + 1)
                 }
@@ -1752,6 +1758,24 @@ fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
 #[cfg(test)]
 mod tests {
     use super::range_pattern;
+
+    /// A base with subtypes reads an object without a tag as its own
+    /// struct, so the `{"data": …}` wrapper is probed for as that struct's
+    /// would be: first when nothing the base requires would refuse it.
+    #[test]
+    fn a_base_with_subtypes_is_probed_for_a_wrapper_as_its_own_struct() {
+        let mode = |required: &str| {
+            let api = crate::lower::testing::api(&format!(
+                "paths: {{}}\ncomponents:\n  schemas:\n\
+                 \x20   Pet: {{type: object, required: [{required}], properties: {{kind: {{type: string}}, name: {{type: string}}}}, discriminator: {{propertyName: kind}}}}\n\
+                 \x20   Cat: {{allOf: [{{$ref: '#/components/schemas/Pet'}}]}}\n"
+            ));
+            let pet = crate::ir::Shape::of(crate::ir::Ty::Named("Pet".to_owned()));
+            super::envelope_mode(&api, &pet, true)
+        };
+        assert_eq!(mode("kind"), "Fallback");
+        assert_eq!(mode(""), "Probe");
+    }
 
     #[test]
     fn a_range_leaves_out_the_statuses_named_alone() {
