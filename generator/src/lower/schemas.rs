@@ -201,9 +201,17 @@ impl<'d> TypeTable<'d> {
         };
         let index = self.reserve(name, pointer, &schema);
         let name = self.defs[index].name.clone();
-        let kind = match self.hierarchies.get(pointer).cloned() {
-            Some(hierarchy) => self.polymorphic(&schema, pointer, &name, hierarchy)?,
-            None => self.kind_of(&schema, pointer, &name, true)?,
+        let reference = node.get("$ref").and_then(serde_yaml::Value::as_str);
+        let kind = match (reference, self.hierarchies.get(pointer).cloned()) {
+            // A component that is a `$ref` (`Alias: {$ref: Error}`): the
+            // target's type under this name. OpenAPI 3.0 reads nothing
+            // beside a `$ref` but its docs (3.1's siblings are an `allOf`
+            // by now: `parse::v31`); every use of it is its target's.
+            (Some(reference), _) => {
+                TypeKind::Alias(self.shape(SchemaRef::Ref(reference), pointer, &name)?)
+            }
+            (None, Some(hierarchy)) => self.polymorphic(&schema, pointer, &name, hierarchy)?,
+            (None, None) => self.kind_of(&schema, pointer, &name, true)?,
         };
         self.defs[index].kind = kind;
         Ok(self.shape_of_def(index))

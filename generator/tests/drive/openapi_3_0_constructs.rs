@@ -109,3 +109,12 @@ fn constraints_two_levels_down_are_checked_in_raw_json_and_typed_values() {
     validation::Validate::validate(&grid, &mut validation::Path::new("body"), &mut report);
     assert_eq!(problems(report), raw);
 }
+
+#[test]
+fn a_component_that_is_a_reference_is_its_targets_type() {
+    let contact: fixture_openapi_3_0_constructs_models::ContactAlias =
+        serde_json::from_value(json!({"id": "c1", "email": "a@example.com"})).unwrap();
+    // The same type, whatever sits beside the `$ref`.
+    let conflict: fixture_openapi_3_0_constructs_models::ConflictContact = contact;
+    let _: Contact = conflict;
+}

@@ -102,6 +102,9 @@ impl validation::ValidateJson for Code {
     }
 }
 
+/// The contact a conflict names.
+pub type ConflictContact = Contact;
+
 /// The `Contact` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -178,6 +181,9 @@ impl validation::ValidateJson for Contact {
         validation::property::<String>(object, "phone", Null::Allowed, path, report);
     }
 }
+
+/// The `ContactAlias` schema.
+pub type ContactAlias = Contact;
 
 /// The `Dog` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
