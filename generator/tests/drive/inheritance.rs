@@ -2,7 +2,9 @@
 //! reads and writes them: a `Pet` is any of its subtypes, each with its own
 //! properties, and one of a kind this crate does not know is still read.
 
-use fixture_inheritance_models::{Cat, Dog, Owner, Pet, PetBase, Puppy, Shape, validation};
+use fixture_inheritance_models::{
+    Bike, Cat, Dog, Owner, Pet, PetBase, Puppy, Shape, Vehicle, validation,
+};
 use serde_json::{Value, json};
 
 fn read(value: &Value) -> Pet {
@@ -113,4 +115,21 @@ fn bases_inside_other_types_are_read_by_their_tags() {
 fn a_discriminator_without_subtypes_stays_a_struct() {
     let shape: Shape = serde_json::from_value(json!({"kind": "circle"})).unwrap();
     assert_eq!(shape.kind, "circle");
+}
+
+#[test]
+fn a_subtype_is_written_with_its_tag_and_the_base_as_it_came() {
+    // The property is not declared: a subtype's struct has no field for it.
+    let bike = Vehicle::Bike(Bike::new().with_bell(true));
+    assert_eq!(
+        serde_json::to_value(&bike).unwrap(),
+        json!({"kind": "Bike", "bell": true})
+    );
+    let read: Vehicle = serde_json::from_value(json!({"kind": "Bike", "bell": true})).unwrap();
+    assert_eq!(read, bike);
+    // A base read without a tag is written without one.
+    let plain = json!({"wheels": 4});
+    let read: Vehicle = serde_json::from_value(plain.clone()).unwrap();
+    assert!(matches!(read, Vehicle::Other(_)), "{read:?}");
+    assert_eq!(serde_json::to_value(&read).unwrap(), plain);
 }

@@ -779,10 +779,12 @@ fn union_items(
             // An alternative that may leave its tag out (an optional
             // discriminator with a default, as Pydantic writes one) is
             // written with it, or no reader could tell which it is.
+            // The base of subtypes is written as it came: a value read
+            // without a tag (or with one no subtype has) keeps it.
             if u.variants.iter().any(|v| !requires(cx, &v.shape, property)) {
                 let arms = u.variants.iter().map(|v| {
                     let ident = format_ident!("{}", v.name);
-                    match v.tag_values.first() {
+                    match v.tag_values.first().filter(|_| !is_fallback(v)) {
                         Some(tag) => quote! {
                             Self::#ident(value) => #runtime::serialize_tagged(value, #property, #tag, serializer),
                         },

@@ -8,6 +8,54 @@ use crate::validation::{self, Path, Report};
 #[cfg(feature = "validate-json")]
 use crate::validation::Null;
 
+/// The `Bike` schema.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Bike {
+    /// The `wheels` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wheels: Option<i64>,
+    /// The `bell` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bell: Option<bool>,
+}
+
+impl Bike {
+    /// The `Bike` with every property unset.
+    pub fn new() -> Self {
+        Self { wheels: None, bell: None }
+    }
+    /// Sets `wheels` (the `wheels` property).
+    #[must_use]
+    pub fn with_wheels(mut self, wheels: i64) -> Self {
+        self.wheels = Some(wheels);
+        self
+    }
+    /// Sets `bell` (the `bell` property).
+    #[must_use]
+    pub fn with_bell(mut self, bell: bool) -> Self {
+        self.bell = Some(bell);
+        self
+    }
+}
+
+impl validation::Validate for Bike {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Bike {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<i64>(object, "wheels", Null::Allowed, path, report);
+        validation::property::<bool>(object, "bell", Null::Allowed, path, report);
+    }
+}
+
 /// Named `cat` or `kitten` by the mapping.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -813,5 +861,122 @@ impl validation::ValidateJson for Shape {
         };
         validation::check_required_properties(object, &["kind"], path, report);
         validation::property::<String>(object, "kind", Null::Refused, path, report);
+    }
+}
+
+/// A base that does not declare its discriminator property (flat.io's `UserBasics`).
+///
+/// A value is read as the variant its `kind` names; any other as [`Other`](Self::Other).
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Vehicle {
+    /// A [`Bike`].
+    ///
+    /// `kind`: `Bike`.
+    Bike(Bike),
+    /// A [`VehicleBase`].
+    ///
+    /// `kind`: `Vehicle`, or any value no other variant names.
+    Other(VehicleBase),
+}
+
+impl serde::Serialize for Vehicle {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Bike(value) => {
+                validation::serialize_tagged(value, "kind", "Bike", serializer)
+            }
+            Self::Other(value) => serde::Serialize::serialize(value, serializer),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Vehicle {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get("kind")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("Bike") => {
+                serde_json::from_value(value)
+                    .map(Self::Bike)
+                    .map_err(serde::de::Error::custom)
+            }
+            _ => {
+                serde_json::from_value(value)
+                    .map(Self::Other)
+                    .map_err(serde::de::Error::custom)
+            }
+        }
+    }
+}
+
+impl validation::Validate for Vehicle {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Vehicle {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        match object.get("kind").and_then(serde_json::Value::as_str) {
+            Some("Bike") => {
+                <Bike as validation::ValidateJson>::validate_json(value, path, report)
+            }
+            _ => {
+                <VehicleBase as validation::ValidateJson>::validate_json(
+                    value,
+                    path,
+                    report,
+                )
+            }
+        }
+    }
+}
+
+/// The properties of `Vehicle` itself: a `Vehicle` whose `kind` names none of its subtypes.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VehicleBase {
+    /// The `wheels` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wheels: Option<i64>,
+}
+
+impl VehicleBase {
+    /// The `VehicleBase` with every property unset.
+    pub fn new() -> Self {
+        Self { wheels: None }
+    }
+    /// Sets `wheels` (the `wheels` property).
+    #[must_use]
+    pub fn with_wheels(mut self, wheels: i64) -> Self {
+        self.wheels = Some(wheels);
+        self
+    }
+}
+
+impl validation::Validate for VehicleBase {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for VehicleBase {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<i64>(object, "wheels", Null::Allowed, path, report);
     }
 }
