@@ -153,8 +153,12 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
         // item's indentation. One indented further, right after a line of
         // the item, continues it too (it cannot start a code block there),
         // and gets the item's indentation (`doc_overindented_list_items`).
-        let item = list_item_indent(line);
         let after_text = out.last().is_some_and(|l: &String| !l.trim().is_empty());
+        // A marker four or more columns past the text of the item above
+        // starts no item (Azure's `1. …` then `            2. …`): it
+        // continues that item's text, as any line indented so far does.
+        let item = list_item_indent(line)
+            .filter(|_| !(after_text && list_indent.is_some_and(|text_at| indent >= text_at + 4)));
         let mut line = line.to_owned();
         if let (Some(text_at), None, false) = (list_indent, item, line.is_empty()) {
             if indent == 0 {
@@ -307,6 +311,12 @@ mod tests {
         assert_eq!(
             markdown_lines("- from: a time\n           only records after it"),
             ["- from: a time", "  only records after it"]
+        );
+        // Even when it looks like an item of its own (Azure's backup
+        // documents): it cannot start one there.
+        assert_eq!(
+            markdown_lines("  1. Secret\n            2. Key\n               Both."),
+            ["  1. Secret", "     2. Key", "     Both."]
         );
     }
 
