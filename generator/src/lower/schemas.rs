@@ -230,26 +230,15 @@ impl<'d> TypeTable<'d> {
         // Claimed before anything below is lowered, so that a subtype that
         // holds a base (`children: [Pet]`) finds both.
         let base_name = self.names.claim(format!("{name}Base"));
-        let base = self.defs.len();
-        self.defs.push(TypeDef {
-            name: base_name.clone(),
-            schema_name: None,
-            origin: pointer.clone(),
-            docs: Docs {
-                description: Some(format!(
-                    "The properties of `{name}` itself: a `{name}` whose `{}` names none of \
-                     its subtypes.",
-                    hierarchy.property
-                )),
-                ..Docs::default()
-            },
-            kind: TypeKind::Alias(Shape::of(Ty::Any)),
-            tags: Default::default(),
-            in_request: false,
-            in_response: false,
-            has_checks: false,
-        });
-        self.nullable.push(false);
+        let docs = Docs {
+            description: Some(format!(
+                "The properties of `{name}` itself: a `{name}` whose `{}` names none of its \
+                 subtypes.",
+                hierarchy.property
+            )),
+            ..Docs::default()
+        };
+        let base = self.push_def(base_name, pointer, docs, false);
         self.base_structs.insert(pointer.clone(), base);
         // Inline types within are named after the base schema, as they
         // would be without subtypes.
@@ -460,22 +449,31 @@ impl<'d> TypeTable<'d> {
         }))
     }
 
+    /// Takes the def for the schema at `pointer`, to be filled in, so that
+    /// a schema that contains itself finds its type while it is lowered.
     fn reserve(&mut self, name: String, pointer: &Pointer, schema: &Schema) -> usize {
-        let index = self.defs.len();
+        let data = &schema.schema_data;
+        let index = self.push_def(name, pointer, docs_of(data), data.nullable);
+        self.defs[index].schema_name = pointer.component_name("schemas");
+        self.by_pointer.insert(pointer.clone(), index);
+        index
+    }
+
+    /// A def with nothing in it yet, from `pointer`, that no pointer names.
+    fn push_def(&mut self, name: String, pointer: &Pointer, docs: Docs, nullable: bool) -> usize {
         self.defs.push(TypeDef {
             name,
-            schema_name: pointer.component_name("schemas"),
+            schema_name: None,
             origin: pointer.clone(),
-            docs: docs_of(&schema.schema_data),
+            docs,
             kind: TypeKind::Alias(Shape::of(Ty::Any)),
             tags: Default::default(),
             in_request: false,
             in_response: false,
             has_checks: false,
         });
-        self.nullable.push(schema.schema_data.nullable);
-        self.by_pointer.insert(pointer.clone(), index);
-        index
+        self.nullable.push(nullable);
+        self.defs.len() - 1
     }
 
     fn shape_of_def(&self, index: usize) -> Shape {
