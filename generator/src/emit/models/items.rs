@@ -742,8 +742,8 @@ fn union_items(
                 },
             )
         }
-        Tagging::Internal { property, fallback } => {
-            let fallback = fallback.map(|i| &u.variants[i]);
+        Tagging::Internal { property, .. } => {
+            let fallback = inheritance.map(|(_, fallback)| fallback);
             let is_fallback =
                 |v: &crate::ir::UnionVariant| fallback.is_some_and(|f| f.name == v.name);
             let expected: Vec<&String> = u.variants.iter().flat_map(|v| &v.tag_values).collect();
@@ -877,8 +877,8 @@ fn union_items(
         );
         quote!(#[doc = ""] #[doc = #line] #[non_exhaustive])
     });
+    let enum_name = name.to_string();
     let repeats_name = u.variants.iter().any(|v| {
-        let enum_name = name.to_string();
         v.name.len() > enum_name.len()
             && (v.name.starts_with(&enum_name) || v.name.ends_with(&enum_name))
     });
