@@ -185,7 +185,8 @@ fn stale_files(root: &Path, files: &Files) -> Result<Vec<PathBuf>> {
     Ok(stale)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// The files under `dir`, subfolders included, `target` folders aside.
+pub fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(());
     };

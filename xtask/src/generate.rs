@@ -58,14 +58,14 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         Target::standalone(spec, &name)
     };
     target.check("--name")?;
-    let written = generate(root, &target, &out, &runtime)?;
+    let (files, changed) = generate(root, &target, &out, &runtime)?;
     let crates = if client_only {
         "the client crate, the models its module"
     } else {
         "models, client and server crates"
     };
     println!(
-        "generated {written} files for `{name}` into {} ({crates}; run `cargo check` there)",
+        "generated {files} files for `{name}` into {} ({crates}), {changed} of them new or changed; run `cargo check` there",
         out.display()
     );
     Ok(())
@@ -87,21 +87,17 @@ fn runtime_source(text: &str) -> Result<RuntimeSource> {
 
 /// Generates the crates of `target` (a [`Target::standalone`] or
 /// [`Target::client_only`]) into `out`, the runtime from `runtime` (copied
-/// from `root/runtime` when vendored); returns how many files were written.
+/// from `root/runtime` when vendored); returns how many files it generated,
+/// and how many of them it wrote because they were new or changed.
 pub fn generate(
     root: &Path,
     target: &Target,
     out: &Path,
     runtime: &RuntimeSource,
-) -> Result<usize> {
+) -> Result<(usize, usize)> {
     let started = Instant::now();
     let mut generated = openapi_codegen::generate_standalone_with(target, COMMAND, runtime)?;
     if let RuntimeSource::Vendored(dir) = runtime {
-        if out.join(dir).exists() {
-            // An earlier copy: files the runtime no longer has must go.
-            std::fs::remove_dir_all(out.join(dir))
-                .map_err(|e| fail(format!("{}: {e}", out.join(dir).display())))?;
-        }
         let vendored = openapi_codegen::vendor_runtime(&root.join("runtime"), Path::new(dir))?;
         generated.files.extend(vendored);
     }
@@ -109,16 +105,48 @@ pub fn generate(
     for note in &generated.notes {
         eprintln!("note: {note}");
     }
+    let mut changed = 0;
     for (path, contents) in generated.files.iter() {
-        let full = out.join(path);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| fail(format!("{}: {e}", parent.display())))?;
+        if crate::codegen::write_if_changed(&out.join(path), contents)? {
+            changed += 1;
         }
-        std::fs::write(&full, contents).map_err(|e| fail(format!("{}: {e}", full.display())))?;
+    }
+    for stale in stale_files(out, &generated.files)? {
+        std::fs::remove_file(&stale).map_err(|e| fail(format!("{}: {e}", stale.display())))?;
     }
     eprintln!("generation took {} ms", elapsed.as_millis());
-    Ok(generated.files.len())
+    Ok((generated.files.len(), changed))
+}
+
+/// The files under `out` that an earlier generation wrote and this one did
+/// not: every file of a crate folder this generation writes a `Cargo.toml`
+/// into (the generated crates and the vendored runtime), `target` folders
+/// aside, that is not in `files`. A module whose tag left the document goes,
+/// and so does a file the runtime no longer has.
+///
+/// Only the files that change are written, so that cargo sees the others as
+/// unchanged: a regeneration that changes one schema rebuilds what depends
+/// on it, one that changes nothing rebuilds nothing (the vendored runtime
+/// included).
+fn stale_files(out: &Path, files: &openapi_codegen::emit::Files) -> Result<Vec<PathBuf>> {
+    let written: std::collections::BTreeSet<&Path> = files.iter().map(|(p, _)| p).collect();
+    let mut stale = Vec::new();
+    for manifest in &written {
+        let Some(krate) = manifest.parent() else {
+            continue;
+        };
+        if manifest.file_name().is_none_or(|n| n != "Cargo.toml") || krate.as_os_str().is_empty() {
+            continue;
+        }
+        let mut found = Vec::new();
+        crate::codegen::walk(&out.join(krate), &mut found)?;
+        stale.extend(found.into_iter().filter(|file| {
+            file.strip_prefix(out)
+                .is_ok_and(|relative| !written.contains(relative))
+        }));
+    }
+    stale.sort();
+    Ok(stale)
 }
 
 /// The file name without extension, as a package-name prefix:
@@ -153,9 +181,111 @@ pub fn default_name(spec: &Path) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
+    use std::time::{Duration, SystemTime};
 
-    use super::default_name;
+    use openapi_codegen::RuntimeSource;
+    use openapi_codegen::config::Target;
+
+    use super::{default_name, generate};
+
+    const DOCUMENT: &str = r##"
+openapi: 3.0.3
+info: {title: Regenerated, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200":
+          description: the pets
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: "#/components/schemas/Pet"}}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+"##;
+
+    fn modified(path: &Path) -> SystemTime {
+        std::fs::metadata(path).unwrap().modified().unwrap()
+    }
+
+    #[test]
+    fn a_regeneration_writes_only_what_changed_and_removes_what_is_gone() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let dir = std::env::temp_dir().join(format!("xtask-regenerate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = dir.join("out");
+        let spec = dir.join("regenerated.yaml");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&spec, DOCUMENT).unwrap();
+        let target = Target::client_only(spec.clone(), "regenerated");
+        let runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
+        generate(root, &target, &out, &runtime).unwrap();
+
+        // Every file dated in the past: what is written again is dated now.
+        let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        let mut files = Vec::new();
+        crate::codegen::walk(&out, &mut files).unwrap();
+        for file in &files {
+            let handle = std::fs::File::options().append(true).open(file).unwrap();
+            handle.set_modified(past).unwrap();
+        }
+        let models = out.join("client/src/models/common.rs");
+        let operations = out.join("client/src/operations.rs");
+        let runtime_lib = out.join("openapi-runtime/src/lib.rs");
+        assert!(files.contains(&models) && files.contains(&runtime_lib));
+
+        // The same document: nothing is written, so cargo rebuilds nothing.
+        let (generated, changed) = generate(root, &target, &out, &runtime).unwrap();
+        assert_eq!((generated, changed), (files.len(), 0));
+        let rewritten: Vec<&PathBuf> = files.iter().filter(|f| modified(f) != past).collect();
+        assert!(rewritten.is_empty(), "written again: {rewritten:?}");
+
+        // A property added: the models are written, the rest is not; files
+        // the generator no longer writes go, files of the user's stay.
+        std::fs::write(
+            &spec,
+            DOCUMENT.replace(
+                "name: {type: string}",
+                "name: {type: string}\n        tag: {type: string}",
+            ),
+        )
+        .unwrap();
+        let stale = [
+            out.join("openapi-runtime/src/gone.rs"),
+            out.join("client/src/models/pets.rs"),
+        ];
+        let kept = [
+            out.join("notes.md"),
+            out.join("client/target/debug/build.log"),
+        ];
+        for file in stale.iter().chain(&kept) {
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, "").unwrap();
+        }
+        assert_eq!(generate(root, &target, &out, &runtime).unwrap().1, 1);
+        assert_ne!(modified(&models), past);
+        assert!(
+            std::fs::read_to_string(&models)
+                .unwrap()
+                .contains("pub tag: Option<String>")
+        );
+        assert_eq!(modified(&operations), past);
+        assert_eq!(modified(&runtime_lib), past);
+        for file in &stale {
+            assert!(!file.exists(), "{} was left", file.display());
+        }
+        for file in &kept {
+            assert!(file.exists(), "{} was removed", file.display());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_default_name_is_the_file_name_as_cargo_takes_it() {

@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// A task's failure, said to the user.
+#[derive(Debug)]
 pub struct Failure(pub String);
 
 /// The tasks' result type.
