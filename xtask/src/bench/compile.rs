@@ -3,24 +3,33 @@
 //! the generated crates alone (dependencies built) and lines of generated
 //! code.
 //!
-//! Ours three ways: the one crate of `cargo xtask generate --client-only`
-//! (the client with the models as its module: what a client user builds,
-//! as progenitor's crate is), as it comes (TLS on) and with
-//! `--no-default-features` (no TLS, as progenitor's crate comes: D47), and
-//! the models and client crates of the default three-crate layout (what a
-//! user who also wants the server stubs builds for the client);
-//! progenitor's is its one crate. A rebuild is the
-//! first crate's `src/lib.rs` touched and `cargo build` run, two ways: as cargo does by default
-//! (incremental, which a regeneration that changes little also gets) and
-//! with `CARGO_INCREMENTAL=0` (the crates compiled from nothing, as on CI).
+//! Ours three ways, with the runtime vendored as `cargo xtask generate`
+//! does by default: the one crate of `--client-only` (the client with the
+//! models as its module: what a client user builds, as progenitor's crate
+//! is), as it comes (TLS on) and with `--no-default-features` (no TLS, as
+//! progenitor's crate comes: D47), and the models and client crates of the
+//! default three-crate layout (what a user who also wants the server stubs
+//! builds for the client); progenitor's is its one crate.
+//!
+//! Three rebuilds:
+//! - the first crate's `src/lib.rs` touched and `cargo build` run as cargo
+//!   does by default (incremental): nothing changed but the file's date;
+//! - the same with `CARGO_INCREMENTAL=0` (the crates compiled from
+//!   nothing, as on CI);
+//! - after a regeneration: every build regenerated from the document with
+//!   an optional property added to a schema (every other run, from the
+//!   document as it is), each generator writing what it writes, then
+//!   `cargo build` as it comes, incremental. This is what a user pays at a
+//!   regeneration that changes the document.
+//!
 //! The two generators alternate run by run, so both see the same load;
 //! medians are reported. Installing progenitor and building dependencies
 //! run under `nice`; the measured commands at normal priority.
 //!
 //! Times on a shared machine move with its load. With `--callgrind`, each
-//! build also does one incremental touched rebuild under valgrind's
-//! callgrind, every process traced: the instructions it counts are the same
-//! whatever the load, cargo's and rustc's reported apart.
+//! build also does one touched rebuild and one after a regeneration under
+//! valgrind's callgrind, every process traced: the instructions it counts
+//! are the same whatever the load, cargo's and rustc's reported apart.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -63,8 +72,12 @@ struct Row {
     generate: [Duration; 2],
     incremental: [Timing; BUILDS],
     scratch: [Timing; BUILDS],
+    /// The rebuild after a regeneration from a changed document.
+    regenerated: [Timing; BUILDS],
     /// With `--callgrind`: the instructions of an incremental rebuild.
     instructions: Option<[Instructions; BUILDS]>,
+    /// With `--callgrind`: the instructions of a rebuild after a regeneration.
+    regenerated_instructions: Option<[Instructions; BUILDS]>,
     lines: [Lines; BUILDS],
 }
 
@@ -213,18 +226,32 @@ fn measure(
     target: &Path,
     progenitor: &Path,
     work: &Path,
-    document: &Path,
+    original: &Path,
     callgrind: bool,
 ) -> Result<Row> {
-    let stem = crate::generate::default_name(document)?;
+    let stem = crate::generate::default_name(original)?;
     let name = format!("bench-{stem}");
     let client = format!("{name}-client");
     let ours = work.join(&stem).join("ours");
     let crates = work.join(&stem).join("ours-crates");
     let theirs = work.join(&stem).join("progenitor");
-    let runtime = RuntimeSource::Path(root.join("runtime").to_string_lossy().into_owned());
+    // What `cargo xtask generate` does by default: the runtime copied into
+    // the output as a member of its workspace.
+    let runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
+    // Both generators read the document from one path, which holds the
+    // document as it is or with a property added: the generated files
+    // quote the path, and a regeneration must change only what the
+    // property changes.
+    let document = work.join(&stem).join(
+        original
+            .file_name()
+            .ok_or_else(|| fail(format!("{}: no file name", original.display())))?,
+    );
+    let states = Document::read(original)?;
+    states.write(&document, false)?;
 
-    let one_crate = Target::client_only(document.to_path_buf(), &name);
+    let one_crate = Target::client_only(document.clone(), &name);
+    let standalone = Target::standalone(document.clone(), &name);
     let mut generate = [Vec::new(), Vec::new()];
     for _ in 0..RUNS {
         let started = Instant::now();
@@ -237,7 +264,7 @@ fn measure(
         let started = Instant::now();
         progenitor_generate(
             progenitor,
-            document,
+            &document,
             &theirs,
             &format!("{stem}-progenitor"),
             false,
@@ -251,12 +278,7 @@ fn measure(
     std::fs::write(&manifest, format!("{text}\n[workspace]\n"))
         .map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
 
-    crate::generate::generate(
-        root,
-        &Target::standalone(document.to_path_buf(), &name),
-        &crates,
-        &runtime,
-    )?;
+    crate::generate::generate(root, &standalone, &crates, &runtime)?;
 
     // Our outputs build with the versions this workspace has built.
     for dir in [&ours, &crates] {
@@ -294,30 +316,81 @@ fn measure(
             scratch[i].push(build.timed(false)?);
         }
     }
-    let instructions = if callgrind {
-        let mut counted = [Instructions::default(); BUILDS];
-        for (count, build) in counted.iter_mut().zip(&builds) {
-            let mut name = build.dir.file_name().unwrap_or_default().to_owned();
-            if build.no_default_features {
-                // Its own folder: the files of a folder are summed.
-                name.push("-no-tls");
-            }
-            *count = build.instructions(&work.join(&stem).join("callgrind").join(name))?;
+
+    // A regeneration from the document with a property added, or back from
+    // it: the crates as they are then rebuilt, incremental as cargo's
+    // default is, nothing touched.
+    let regenerate = |changed: bool| -> Result<()> {
+        states.write(&document, changed)?;
+        let (_, written) = crate::generate::generate(root, &one_crate, &ours, &runtime)?;
+        crate::generate::generate(root, &standalone, &crates, &runtime)?;
+        if written == 0 {
+            return Err(fail(format!(
+                "{}: the property added on line {} changed none of our generated files",
+                relative(root, original),
+                states.added_on_line
+            )));
         }
-        Some(counted)
-    } else {
-        None
+        let fresh = work.join(&stem).join("progenitor-regenerated");
+        progenitor_generate(progenitor, &document, &fresh, "regenerated", true)?;
+        let lib = std::fs::read_to_string(fresh.join("src/lib.rs"))
+            .map_err(|e| fail(format!("{}: {e}", fresh.display())))?;
+        std::fs::remove_dir_all(&fresh).map_err(|e| fail(format!("{}: {e}", fresh.display())))?;
+        crate::codegen::write_if_changed(&theirs.join("src/lib.rs"), &lib)?;
+        Ok(())
     };
-    let bytes = std::fs::metadata(document).map(|m| m.len()).unwrap_or(0);
+    for build in &builds {
+        // The timed runs from scratch left the incremental state behind.
+        build.prepare(true)?;
+    }
+    let mut regenerated: [Vec<Timing>; BUILDS] = Default::default();
+    let mut changed = false;
+    for _ in 0..RUNS {
+        changed = !changed;
+        regenerate(changed)?;
+        for (i, build) in builds.iter().enumerate() {
+            regenerated[i].push(build.timed_as_is()?);
+        }
+    }
+
+    let folder = |build: &Build, kind: &str| {
+        let mut name = build.dir.file_name().unwrap_or_default().to_owned();
+        if build.no_default_features {
+            // Its own folder: the files of a folder are summed.
+            name.push("-no-tls");
+        }
+        work.join(&stem).join(kind).join(name)
+    };
+    let (instructions, regenerated_instructions) = if callgrind {
+        let mut touched = [Instructions::default(); BUILDS];
+        for (count, build) in touched.iter_mut().zip(&builds) {
+            *count = build.instructions(&folder(build, "callgrind"), true)?;
+        }
+        changed = !changed;
+        regenerate(changed)?;
+        let mut after = [Instructions::default(); BUILDS];
+        for (count, build) in after.iter_mut().zip(&builds) {
+            *count = build.instructions(&folder(build, "callgrind-regenerated"), false)?;
+        }
+        (Some(touched), Some(after))
+    } else {
+        (None, None)
+    };
+    if changed {
+        regenerate(false)?;
+    }
+    let bytes = std::fs::metadata(original).map(|m| m.len()).unwrap_or(0);
     // The crate built without TLS is the same code.
     let one = lines(&[ours.join("client/src")])?;
     Ok(Row {
-        document: relative(root, document),
+        document: relative(root, original),
         bytes,
         generate: [median(&generate[0]), median(&generate[1])],
         incremental: incremental.each_ref().map(|t| timing(t)),
         scratch: scratch.each_ref().map(|t| timing(t)),
+        regenerated: regenerated.each_ref().map(|t| timing(t)),
         instructions,
+        regenerated_instructions,
         lines: [
             one,
             one,
@@ -325,6 +398,100 @@ fn measure(
             lines(&[theirs.join("src")])?,
         ],
     })
+}
+
+/// A document as it is, and with an optional property added to one of its
+/// schemas: what a change to a document most often is, and one that
+/// should not break anyone's build.
+struct Document {
+    original: String,
+    changed: String,
+    /// Where the property went, for messages: its line in `changed`.
+    added_on_line: usize,
+}
+
+/// The property [`Document`] adds.
+const ADDED: &str = "added_by_the_bench";
+
+impl Document {
+    /// Reads `path` and adds the property to the first object schema of
+    /// its text that declares properties, as the text's first property: a
+    /// `"properties": {` of JSON, or a block `properties:` of YAML.
+    fn read(path: &Path) -> Result<Self> {
+        let original =
+            std::fs::read_to_string(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        let changed = add_property(&original).ok_or_else(|| {
+            fail(format!(
+                "{}: no schema with properties to add one to",
+                path.display()
+            ))
+        })?;
+        let at = changed.find(ADDED).unwrap_or(0);
+        Ok(Document {
+            added_on_line: changed[..at].lines().count(),
+            original,
+            changed,
+        })
+    }
+
+    /// Writes the document, changed or not, to `path` (unless it holds it).
+    fn write(&self, path: &Path, changed: bool) -> Result<()> {
+        let text = if changed {
+            &self.changed
+        } else {
+            &self.original
+        };
+        crate::codegen::write_if_changed(path, text).map(drop)
+    }
+}
+
+/// `text` with an optional string property added to the first non-empty
+/// `properties` of an object schema; `None` when there is none.
+fn add_property(text: &str) -> Option<String> {
+    if text.trim_start().starts_with('{') {
+        let mut from = 0;
+        while let Some(found) = text[from..].find("\"properties\"") {
+            let key_end = from + found + "\"properties\"".len();
+            let rest = &text[key_end..];
+            let inner = rest.trim_start().strip_prefix(':').map(str::trim_start);
+            // A key (not `"properties"` as a value) whose object is not empty.
+            if let Some(inner) = inner
+                && inner.starts_with('{')
+                && !inner[1..].trim_start().starts_with('}')
+            {
+                let at = key_end + (rest.len() - inner.len()) + 1;
+                return Some(format!(
+                    "{}\"{ADDED}\": {{\"type\": \"string\"}}, {}",
+                    &text[..at],
+                    &text[at..]
+                ));
+            }
+            from = key_end;
+        }
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let indent = line.len() - line.trim_start().len();
+        if line.trim_end().trim_start() != "properties:" {
+            continue;
+        }
+        let Some(next) = lines[i + 1..].iter().find(|l| !l.trim().is_empty()) else {
+            continue;
+        };
+        let inner = next.len() - next.trim_start().len();
+        if inner > indent && !next.trim_start().starts_with('-') {
+            let mut out = lines[..=i].join("\n");
+            out.push_str(&format!(
+                "\n{}{ADDED}: {{type: string}}\n",
+                " ".repeat(inner)
+            ));
+            out.push_str(&lines[i + 1..].join("\n"));
+            out.push('\n');
+            return Some(out);
+        }
+    }
+    None
 }
 
 /// One generated crate (or crate pair) to rebuild.
@@ -368,24 +535,29 @@ impl Build {
     /// Touches the crate and rebuilds it at normal priority.
     fn timed(&self, incremental: bool) -> Result<Timing> {
         touch(&self.touch)?;
-        let cpu = children_cpu();
-        let started = Instant::now();
-        run_command(self.command(incremental))?;
-        Ok(Timing {
-            wall: started.elapsed(),
-            cpu: children_cpu().saturating_sub(cpu),
-        })
+        timed(self.command(incremental))
     }
 
-    /// Touches the crate and rebuilds it incrementally under callgrind, which
-    /// writes a file per process into `out`; their instructions summed.
-    fn instructions(&self, out: &Path) -> Result<Instructions> {
-        // The last timed run was from scratch, and switching back to
-        // incremental rebuilds the crates: done untraced, so that the traced
-        // run rebuilds the touched crate and what depends on it, as timed.
-        self.prepare(true)?;
+    /// Rebuilds the crates as they are (after a regeneration), incremental,
+    /// at normal priority.
+    fn timed_as_is(&self) -> Result<Timing> {
+        timed(self.command(true))
+    }
+
+    /// Rebuilds the crates incrementally under callgrind, which writes a
+    /// file per process into `out`; their instructions summed. With
+    /// `touched`, the crate is brought up to date untraced and touched
+    /// first; without, it is rebuilt as it is (after a regeneration).
+    fn instructions(&self, out: &Path, touched: bool) -> Result<Instructions> {
+        if touched {
+            // The last timed run may have been from scratch, and switching
+            // back to incremental rebuilds the crates: done untraced, so that
+            // the traced run rebuilds the touched crate and what depends on
+            // it, as timed.
+            self.prepare(true)?;
+            touch(&self.touch)?;
+        }
         std::fs::create_dir_all(out).map_err(|e| fail(format!("{}: {e}", out.display())))?;
-        touch(&self.touch)?;
         // Niced: the count does not depend on the priority, and callgrind's
         // run, some 50 times slower, need not slow the machine's other work.
         let mut command = niced("valgrind");
@@ -400,6 +572,17 @@ impl Build {
         run_command(command)?;
         callgrind_sums(out)
     }
+}
+
+/// Runs `command`, timing it: wall time and the CPU time of the processes.
+fn timed(command: Command) -> Result<Timing> {
+    let cpu = children_cpu();
+    let started = Instant::now();
+    run_command(command)?;
+    Ok(Timing {
+        wall: started.elapsed(),
+        cpu: children_cpu().saturating_sub(cpu),
+    })
 }
 
 /// Fails, saying how to install it, if valgrind cannot be run.
@@ -634,10 +817,10 @@ fn render(
         "- the largest vendored document both generators take: `{largest}`\n"
     ));
     out.push_str(&format!(
-        "- medians of {RUNS} runs, the builds alternating; ours as `cargo xtask generate --client-only` makes it (one crate: the client, the models its module), that crate again with `--no-default-features` (no TLS, as progenitor's crate comes: D47), and as the default three-crate layout makes it (the models and client crates a client user of that layout builds), progenitor's its one crate; a rebuild touches the first crate's `src/lib.rs` (ours: the client's, or the models') and runs `cargo build` (debug, dependencies built); CPU is user + system time of cargo and rustc\n"
+        "- medians of {RUNS} runs, the builds alternating; ours as `cargo xtask generate --client-only` makes it (one crate: the client, the models its module), that crate again with `--no-default-features` (no TLS, as progenitor's crate comes: D47), and as the default three-crate layout makes it (the models and client crates a client user of that layout builds), progenitor's its one crate; ours with the runtime vendored, as `cargo xtask generate` does by default; a rebuild touches the first crate's `src/lib.rs` (ours: the client's, or the models') and runs `cargo build` (debug, dependencies built); a rebuild after a regeneration regenerates every build from the document with an optional string property `{ADDED}` added to its first schema with properties (or, every other run, from the document as it is), each generator writing what it writes, and runs `cargo build` with nothing touched; CPU is user + system time of cargo and rustc\n"
     ));
     if callgrind {
-        out.push_str("- instructions: after the timed runs, one incremental rebuild of each build (touched as timed) under `valgrind --tool=callgrind --trace-children=yes`, in millions (M): the sums of callgrind's `summary:` count (`Ir`) over the processes, rustc's apart from cargo's; unlike the times, they do not depend on the load\n");
+        out.push_str("- instructions: after the timed runs, one incremental rebuild of each build (touched as timed), then one after a regeneration, under `valgrind --tool=callgrind --trace-children=yes`, in millions (M): the sums of callgrind's `summary:` count (`Ir`) over the processes, rustc's apart from cargo's; unlike the times, they do not depend on the load\n");
     }
     out.push_str("- generation: ours (`--client-only`) in process in the unoptimised xtask (what `cargo xtask generate` runs), progenitor as its release binary, files written in both\n\n");
     out.push_str("| document | measure | ours: one crate | ours: one crate, no TLS | ours: models + client crates | progenitor | one crate / progenitor | no TLS / progenitor | two crates / progenitor |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -667,6 +850,10 @@ fn render(
                 "rebuild, from scratch (`CARGO_INCREMENTAL=0`): wall",
                 &row.scratch,
             ),
+            (
+                "rebuild after a regeneration, a property added (incremental): wall",
+                &row.regenerated,
+            ),
         ] {
             let cells = |of: fn(&Timing) -> Duration| {
                 let [one, no_tls, crates, theirs] = timings.each_ref().map(of);
@@ -683,7 +870,17 @@ fn render(
             line(label, cells(|t| t.wall));
             line(&label.replace(": wall", ": CPU"), cells(|t| t.cpu));
         }
-        if let Some(instructions) = row.instructions {
+        let counted = [
+            ("rebuild, incremental", row.instructions),
+            (
+                "rebuild after a regeneration, a property added",
+                row.regenerated_instructions,
+            ),
+        ];
+        for (rebuild, instructions) in counted {
+            let Some(instructions) = instructions else {
+                continue;
+            };
             let parts = [
                 ("cargo", instructions.map(|i| i.cargo)),
                 ("rustc", instructions.map(|i| i.rustc)),
@@ -691,7 +888,7 @@ fn render(
             ];
             for (part, [one, no_tls, crates, theirs]) in parts {
                 line(
-                    &format!("rebuild, incremental: instructions, {part}"),
+                    &format!("{rebuild}: instructions, {part}"),
                     [
                         millions(one),
                         millions(no_tls),
@@ -733,6 +930,28 @@ fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_property_is_added_to_the_first_schema_with_properties() {
+        // JSON: not where `properties` is a value or its object is empty.
+        let json = r#"{"required": ["properties"], "a": {"properties": {}}, "b": {"properties" : {"x": {}}}}"#;
+        assert_eq!(
+            add_property(json).as_deref(),
+            Some(
+                r#"{"required": ["properties"], "a": {"properties": {}}, "b": {"properties" : {"added_by_the_bench": {"type": "string"}, "x": {}}}}"#
+            )
+        );
+        // YAML: a block, indented as the properties under it.
+        let yaml = "a:\n  properties: {}\nb:\n  properties:\n\n      x: {type: integer}\n";
+        assert_eq!(
+            add_property(yaml).as_deref(),
+            Some(
+                "a:\n  properties: {}\nb:\n  properties:\n      added_by_the_bench: {type: string}\n\n      x: {type: integer}\n"
+            )
+        );
+        assert_eq!(add_property(r#"{"type": "object"}"#), None);
+        assert_eq!(add_property("type: object\nproperties:\n"), None);
+    }
 
     #[test]
     fn callgrind_files_are_summed_rustc_apart_from_cargo() {
