@@ -89,6 +89,11 @@ fn runtime_source(text: &str) -> Result<RuntimeSource> {
 /// [`Target::client_only`]) into `out`, the runtime from `runtime` (copied
 /// from `root/runtime` when vendored); returns how many files it generated,
 /// and how many of them it wrote because they were new or changed.
+///
+/// Only the files that change are written, so that cargo sees the others as
+/// unchanged: a regeneration that changes one schema rebuilds what depends
+/// on it, one that changes nothing rebuilds nothing (the vendored runtime
+/// included).
 pub fn generate(
     root: &Path,
     target: &Target,
@@ -123,11 +128,6 @@ pub fn generate(
 /// into (the generated crates and the vendored runtime), `target` folders
 /// aside, that is not in `files`. A module whose tag left the document goes,
 /// and so does a file the runtime no longer has.
-///
-/// Only the files that change are written, so that cargo sees the others as
-/// unchanged: a regeneration that changes one schema rebuilds what depends
-/// on it, one that changes nothing rebuilds nothing (the vendored runtime
-/// included).
 fn stale_files(out: &Path, files: &openapi_codegen::emit::Files) -> Result<Vec<PathBuf>> {
     let written: std::collections::BTreeSet<&Path> = files.iter().map(|(p, _)| p).collect();
     let mut stale = Vec::new();
