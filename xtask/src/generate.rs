@@ -118,16 +118,21 @@ pub fn generate(
     }
     for stale in stale_files(out, &generated.files)? {
         std::fs::remove_file(&stale).map_err(|e| fail(format!("{}: {e}", stale.display())))?;
+        println!(
+            "removed {}: the generator no longer writes it",
+            stale.display()
+        );
     }
     eprintln!("generation took {} ms", elapsed.as_millis());
     Ok((generated.files.len(), changed))
 }
 
 /// The files under `out` that an earlier generation wrote and this one did
-/// not: every file of a crate folder this generation writes a `Cargo.toml`
-/// into (the generated crates and the vendored runtime), `target` folders
-/// aside, that is not in `files`. A module whose tag left the document goes,
-/// and so does a file the runtime no longer has.
+/// not: every file in the `src` folder of a crate this generation writes a
+/// `Cargo.toml` for (the generated crates and the vendored runtime) that is
+/// not in `files`. A module whose tag left the document goes, and so does a
+/// file the runtime no longer has. What a user put beside `src` (tests,
+/// examples, a `target` folder) is not the generator's, and stays.
 fn stale_files(out: &Path, files: &openapi_codegen::emit::Files) -> Result<Vec<PathBuf>> {
     let written: std::collections::BTreeSet<&Path> = files.iter().map(|(p, _)| p).collect();
     let mut stale = Vec::new();
@@ -139,7 +144,7 @@ fn stale_files(out: &Path, files: &openapi_codegen::emit::Files) -> Result<Vec<P
             continue;
         }
         let mut found = Vec::new();
-        crate::codegen::walk(&out.join(krate), &mut found)?;
+        crate::codegen::walk(&out.join(krate).join("src"), &mut found)?;
         stale.extend(found.into_iter().filter(|file| {
             file.strip_prefix(out)
                 .is_ok_and(|relative| !written.contains(relative))
@@ -264,6 +269,7 @@ components:
         let kept = [
             out.join("notes.md"),
             out.join("client/target/debug/build.log"),
+            out.join("client/tests/calls.rs"),
         ];
         for file in stale.iter().chain(&kept) {
             std::fs::create_dir_all(file.parent().unwrap()).unwrap();
