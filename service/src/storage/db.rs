@@ -2,8 +2,10 @@
 //! written once, in plain Rust, for both.
 //!
 //! The SQL is shared: numbered `$n` placeholders work on SQLite and
-//! PostgreSQL alike. What differs is the [`Dialect`]: how a writing
-//! transaction begins and how rows are locked. Values are bound through
+//! PostgreSQL alike, and statements of many values take theirs from
+//! [`Placeholders`]. What differs is the [`Dialect`]: how a writing
+//! transaction begins, how rows are locked, and how a long statement's
+//! placeholders are written. Values are bound through
 //! [`Arg`] and read back through [`Row::get`], whose bounds name both
 //! databases once, here.
 
@@ -313,6 +315,11 @@ impl Tx {
         self.dialect().lock_rows()
     }
 
+    /// The placeholders of a statement to run in this transaction.
+    pub fn placeholders(&self) -> Placeholders {
+        Placeholders::new(self.dialect())
+    }
+
     /// Runs a statement; returns the rows it changed.
     pub async fn execute(&mut self, query: Query<'_>) -> Result<u64, sqlx::Error> {
         Ok(match self {
@@ -429,21 +436,54 @@ pub fn unique_violation(error: &sqlx::Error) -> bool {
     matches!(error, sqlx::Error::Database(db) if db.is_unique_violation())
 }
 
-/// `count` placeholders from `$first` on, comma-separated: `$3, $4, $5`.
-pub fn placeholders(first: usize, count: usize) -> String {
-    (first..first + count)
-        .map(|n| format!("${n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Writes a statement's placeholders in the order its values are bound.
+///
+/// PostgreSQL is given `$1, $2, …`; SQLite plain `?`. SQLite resolves a
+/// numbered placeholder (`$n`, `?n`) by searching those it has already seen,
+/// so preparing a 1,000-row INSERT of 10,000 numbered values took seconds,
+/// where plain ones take milliseconds. sqlx numbers plain `?` apart from
+/// numbered ones, so a statement takes all of its placeholders from one
+/// `Placeholders`, never some from here and some written by hand.
+#[derive(Debug)]
+pub struct Placeholders {
+    dialect: Dialect,
+    written: usize,
 }
 
-/// The `VALUES` list of `rows` rows of `columns` values each, numbered from
-/// `$1`: `($1, $2), ($3, $4)`.
-pub fn values(rows: usize, columns: usize) -> String {
-    (0..rows)
-        .map(|row| format!("({})", placeholders(row * columns + 1, columns)))
-        .collect::<Vec<_>>()
-        .join(", ")
+impl Placeholders {
+    /// The placeholders of a new statement on `dialect`.
+    pub fn new(dialect: Dialect) -> Placeholders {
+        Placeholders {
+            dialect,
+            written: 0,
+        }
+    }
+
+    /// The next placeholder.
+    pub fn next(&mut self) -> String {
+        self.written += 1;
+        match self.dialect {
+            Dialect::Sqlite => "?".to_owned(),
+            Dialect::Postgres => format!("${}", self.written),
+        }
+    }
+
+    /// The next `count`, comma-separated: `$3, $4, $5`.
+    pub fn list(&mut self, count: usize) -> String {
+        (0..count)
+            .map(|_| self.next())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// A `VALUES` list of `rows` rows of `columns` values each:
+    /// `($1, $2), ($3, $4)`.
+    pub fn rows(&mut self, rows: usize, columns: usize) -> String {
+        (0..rows)
+            .map(|_| format!("({})", self.list(columns)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// A time as stored: microseconds since the Unix epoch.
@@ -458,9 +498,21 @@ pub fn time(micros: i64) -> chrono::DateTime<chrono::Utc> {
 
 #[cfg(test)]
 mod tests {
+    use super::{Dialect, Placeholders};
+
     #[test]
-    fn placeholders_are_numbered_across_rows() {
-        assert_eq!(super::placeholders(3, 3), "$3, $4, $5");
-        assert_eq!(super::values(2, 2), "($1, $2), ($3, $4)");
+    fn postgres_placeholders_are_numbered_across_a_statement() {
+        let mut placeholders = Placeholders::new(Dialect::Postgres);
+        assert_eq!(placeholders.next(), "$1");
+        assert_eq!(placeholders.rows(2, 2), "($2, $3), ($4, $5)");
+        assert_eq!(placeholders.list(2), "$6, $7");
+    }
+
+    #[test]
+    fn sqlite_placeholders_are_plain() {
+        let mut placeholders = Placeholders::new(Dialect::Sqlite);
+        assert_eq!(placeholders.next(), "?");
+        assert_eq!(placeholders.rows(2, 2), "(?, ?), (?, ?)");
+        assert_eq!(placeholders.list(2), "?, ?");
     }
 }

@@ -9,7 +9,7 @@ use logistics_models::{
 use uuid::Uuid;
 
 use super::Store;
-use super::db::{Arg, StoreError, Tx, in_write, micros, placeholders, query, values};
+use super::db::{Arg, StoreError, Tx, in_write, micros, query};
 use crate::domain::DomainError;
 use crate::domain::receiving_orders::{ExistingOrder, ReceivingOrderState};
 use crate::domain::repository::{OrderDecision, PlanBatch, ReceivingOrderRepository, Result};
@@ -121,7 +121,7 @@ async fn apply(
         let sql = format!(
             "INSERT INTO receiving_orders (id, tenant_id, reference_number, integration_id, receive_type, \
              transfer_type, transfer_detail, state, created_at, updated_at) VALUES {}",
-            values(chunk.len(), 10)
+            tx.placeholders().rows(chunk.len(), 10)
         );
         let mut insert = query(sql);
         for (id, reference, item) in chunk {
@@ -148,14 +148,16 @@ async fn apply(
         for table in ["receiving_order_lines", "receiving_order_lots"] {
             let sql = format!(
                 "DELETE FROM {table} WHERE order_id IN ({})",
-                placeholders(1, ids.len())
+                tx.placeholders().list(ids.len())
             );
             tx.execute(ids.iter().cloned().fold(query(sql), |q, id| q.bind(id)))
                 .await?;
         }
+        let mut placeholders = tx.placeholders();
         let sql = format!(
-            "UPDATE receiving_orders SET updated_at = $1 WHERE id IN ({})",
-            placeholders(2, ids.len())
+            "UPDATE receiving_orders SET updated_at = {} WHERE id IN ({})",
+            placeholders.next(),
+            placeholders.list(ids.len())
         );
         tx.execute(
             ids.iter()
@@ -177,7 +179,7 @@ async fn apply(
         let sql = format!(
             "INSERT INTO receiving_order_lines (order_id, position, item_no, sku, expected_quantity, lot_number, \
              has_limit_check, tolerance, external_line_item_id) VALUES {}",
-            values(chunk.len(), 9)
+            tx.placeholders().rows(chunk.len(), 9)
         );
         let mut insert = query(sql);
         for (order, position, line) in chunk {
@@ -207,7 +209,7 @@ async fn apply(
     for chunk in lot_rows.chunks(ROWS_PER_STATEMENT) {
         let sql = format!(
             "INSERT INTO receiving_order_lots (order_id, position, sku, lot_number, expected_quantity) VALUES {}",
-            values(chunk.len(), 5)
+            tx.placeholders().rows(chunk.len(), 5)
         );
         let mut insert = query(sql);
         for (order, position, lot) in chunk {
@@ -232,10 +234,12 @@ async fn existing(
 ) -> Result<HashMap<String, (Uuid, ExistingOrder)>, StoreError> {
     let mut found = HashMap::with_capacity(references.len());
     for chunk in references.chunks(ROWS_PER_STATEMENT) {
+        let mut placeholders = tx.placeholders();
         let sql = format!(
             "SELECT id, reference_number, state, integration_id FROM receiving_orders \
-             WHERE tenant_id = $1 AND reference_number IN ({}) ORDER BY reference_number{}",
-            placeholders(2, chunk.len()),
+             WHERE tenant_id = {} AND reference_number IN ({}) ORDER BY reference_number{}",
+            placeholders.next(),
+            placeholders.list(chunk.len()),
             tx.lock_rows()
         );
         let select = chunk
