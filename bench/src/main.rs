@@ -6,10 +6,13 @@
 //!                 [--postgres URL] [--connections N] [--max-connections N]
 //!                 [--layer-rounds N] [--layer-requests N] [--callgrind] [--command TEXT]
 //! logistics-bench serve --layers on|off --database URL --listen ADDR
+//! logistics-bench count CASE --iterations N [--root DIR] [--postgres URL]
 //! ```
 //!
 //! The second form is the server the service part starts for its layers
-//! comparison (`serve.rs`), not a benchmark.
+//! comparison (`serve.rs`), not a benchmark; the third, one case of the
+//! instruction-count gate, run under valgrind by `cargo xtask bench --check`
+//! (`count.rs`).
 //!
 //! `--only service-layers` is that comparison alone (`operations_layers.rs`),
 //! on a database seeded with only the tenant it reads; `--callgrind` (with
@@ -22,6 +25,7 @@
 //! and written to `--out` (`target/bench/report.md` under `cargo xtask bench`).
 
 mod codegen;
+mod count;
 mod data;
 mod layer;
 mod load;
@@ -57,6 +61,9 @@ usage: logistics-bench [--quick] [--only codegen|layer|service|service-layers|ra
                        [--layer-rounds N] [--layer-requests N] [--callgrind] [--command TEXT]
 ";
 
+/// The PostgreSQL server the service cases use, unless `--postgres` names another.
+const DEFAULT_POSTGRES: &str = "postgres://postgres@127.0.0.1:5432/test";
+
 /// The command line.
 struct Args {
     quick: bool,
@@ -82,7 +89,7 @@ fn parse_args() -> Result<Args, String> {
         root: PathBuf::from("."),
         service_bin: PathBuf::from("target/release/logistics-service"),
         out: None,
-        postgres: "postgres://postgres@127.0.0.1:5432/test".to_owned(),
+        postgres: DEFAULT_POSTGRES.to_owned(),
         connections: 32,
         max_connections: None,
         layer_rounds: None,
@@ -165,10 +172,10 @@ fn parse_args() -> Result<Args, String> {
 
 fn main() -> ExitCode {
     let mut given = std::env::args().skip(1).peekable();
-    let outcome = if given.peek().is_some_and(|word| word == "serve") {
-        serve::run(given.skip(1))
-    } else {
-        run()
+    let outcome = match given.peek().map(String::as_str) {
+        Some("serve") => serve::run(given.skip(1)),
+        Some("count") => count::run(given.skip(1)),
+        _ => run(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -110,7 +110,7 @@ pub fn run_layers(backend: Backend, options: &Options) -> Result<Vec<LayerRuns>,
 /// Runs `work` on a fresh database of `backend` (a SQLite file in a scratch
 /// folder, or a database of its own on the PostgreSQL server at `admin`),
 /// removed afterwards.
-fn on_scratch_database<T>(
+pub(crate) fn on_scratch_database<T>(
     backend: Backend,
     admin: &str,
     work: impl FnOnce(&tokio::runtime::Runtime, &str) -> Result<T, String>,

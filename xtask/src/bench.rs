@@ -1,4 +1,5 @@
-//! `cargo xtask bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile] [--callgrind]`:
+//! `cargo xtask bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile] [--callgrind]`
+//! and `cargo xtask bench --check [--update-baseline]`:
 //! builds the service and the benchmark driver (`bench/`, `logistics-bench`)
 //! in release and runs it; the report is printed and written to
 //! `target/bench/report.md`.
@@ -11,7 +12,11 @@
 //! builds of generated crates against progenitor's, which needs no release
 //! build of the service; its one option is `--callgrind` (instructions of a
 //! rebuild besides its time).
+//!
+//! `--check` is the regression gate ([`check`]): instruction counts of the
+//! cases with a target against `bench/baseline.toml`.
 
+mod check;
 mod compile;
 
 use std::path::{Path, PathBuf};
@@ -23,6 +28,17 @@ use crate::{Result, fail};
 /// Runs the benchmarks from the workspace `root` with `args` (`--quick`,
 /// `--only PART`, and any other option of `logistics-bench`, passed on).
 pub fn run(root: &Path, args: &[&str]) -> Result<()> {
+    if args.first() == Some(&"--check") {
+        let update = match &args[1..] {
+            [] => false,
+            ["--update-baseline"] => true,
+            _ => {
+                return Err(fail("--check takes no other option than --update-baseline"));
+            }
+        };
+        run_command(release_build(root))?;
+        return check::run(root, &target_dir(root), update);
+    }
     let only = args
         .windows(2)
         .find(|pair| pair[0] == "--only")

@@ -16,6 +16,8 @@
 //!   [--callgrind]`: the benchmarks (`bench/`), a Markdown report in
 //!   `target/bench/report.md`; `--callgrind` (with `--only service-layers`
 //!   or `compile`) adds instruction counts, which do not depend on the load.
+//! - `cargo xtask bench --check [--update-baseline]`: the speed regression
+//!   gate, instruction counts against `bench/baseline.toml`.
 //! - `cargo xtask mutants [--scope S] [--file GLOB]... [--unit] [-- ARGS]`: mutation
 //!   testing with a pinned cargo-mutants (docs/testing.md).
 
@@ -88,6 +90,13 @@ tasks:
                       count instructions under valgrind's callgrind, which do
                       not depend on the load: per request of the service, or
                       of one incremental rebuild (cargo and rustc apart)
+  bench --check [--update-baseline]
+                      the speed regression gate: count the instructions of
+                      each case with a target (bulk upsert on SQLite and
+                      PostgreSQL, GET sales order, createCustomer, the
+                      operations layers, codegen) under valgrind and fail
+                      when one is more than 15 % over bench/baseline.toml;
+                      --update-baseline writes the counts as the baseline
   mutants [--scope default|domain|generator|runtime|all] [--file GLOB]...
           [--unit] [-- CARGO-MUTANTS-ARGS]
                       mutation testing: installs cargo-mutants (pinned) into
