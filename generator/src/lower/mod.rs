@@ -2,7 +2,6 @@
 
 pub(crate) mod inheritance;
 mod lenient;
-pub mod names;
 mod operations;
 mod schemas;
 mod shared_shapes;
@@ -10,8 +9,6 @@ mod shared_shapes;
 pub(crate) mod testing;
 mod unapplied;
 pub(crate) mod value_names;
-
-pub(crate) use operations::MediaKind;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -22,8 +19,8 @@ use crate::ir::{
     Access, Additional, Api, BodyKind, EnumRepr, Operation, ParamLocation, Parameter,
     SecurityScheme, SecuritySchemeKind, Server, ServerVariable, Shape, Ty, TypeDef, TypeKind,
 };
+use crate::names::{Namespace, type_name};
 use crate::parse::{Document, Pointer};
-use names::{Namespace, type_name};
 
 /// Lowers a parsed document into the IR. Errors, notes and the types'
 /// origins point into the user's document (for a 3.1 document, not into

@@ -9,14 +9,14 @@ use openapiv3::{
 };
 
 use super::lenient::Leniency;
-use super::names::{Namespace, field_name, type_name};
 use super::schemas::{SchemaRef, TypeTable};
 use crate::error::Result;
 use crate::ir::{
-    BodyKind, BodyRule, Docs, DynamicQuery, FixedPair, Method, Multipart, Operation, ParamLocation,
-    ParamStyle, Parameter, PartContentType, Primitive, QueryProperty, QueryValueKind, RequestBody,
-    Response, ResponseHeader, SecurityRequirement, Shape, Status, Ty,
+    BodyKind, BodyRule, Docs, DynamicQuery, FixedPair, MediaKind, Method, Multipart, Operation,
+    ParamLocation, ParamStyle, Parameter, PartContentType, Primitive, QueryProperty,
+    QueryValueKind, RequestBody, Response, ResponseHeader, SecurityRequirement, Shape, Status, Ty,
 };
+use crate::names::{Namespace, field_name, type_name};
 use crate::parse::{Document, Pointer};
 
 /// Function names the generated client and server use for themselves, and
@@ -1115,36 +1115,6 @@ fn is_event_stream(media_type: &str) -> bool {
     crate::ir::media_essence(media_type) == crate::ir::EVENT_STREAM
 }
 
-/// How a media type's bodies are encoded.
-pub(crate) enum MediaKind {
-    Json,
-    Form,
-    Text,
-    Binary,
-    Multipart,
-}
-
-impl MediaKind {
-    pub fn of(media_type: &str) -> MediaKind {
-        let essence = crate::ir::media_essence(media_type);
-        let (kind, subtype) = essence.split_once('/').unwrap_or((essence.as_str(), ""));
-        match (kind, subtype) {
-            (_, "json") | (_, "*") | ("*", _) => MediaKind::Json,
-            (_, sub) if sub.ends_with("+json") => MediaKind::Json,
-            // A name that is not `type/subtype`, by its suffix or meaning.
-            (name, "") if name.ends_with("json") => MediaKind::Json,
-            (name, "") if name.ends_with("form-data") || name == "multipart" => {
-                MediaKind::Multipart
-            }
-            (name, "") if name.ends_with("urlencoded") => MediaKind::Form,
-            ("application", "x-www-form-urlencoded") => MediaKind::Form,
-            ("multipart", _) => MediaKind::Multipart,
-            ("text", _) => MediaKind::Text,
-            _ => MediaKind::Binary,
-        }
-    }
-}
-
 /// How a parameter's location reads in a name.
 fn location_word(location: ParamLocation) -> &'static str {
     match location {
@@ -1572,44 +1542,6 @@ mod tests {
             field_name(&synthesized_id(Method::Get, "/pets/{petId}/photos")),
             "get_pets_pet_id_photos"
         );
-    }
-
-    #[test]
-    fn classifies_media_types() {
-        assert!(matches!(
-            MediaKind::of("application/json; charset=utf-8"),
-            MediaKind::Json
-        ));
-        assert!(matches!(
-            MediaKind::of("application/*+json"),
-            MediaKind::Json
-        ));
-        assert!(matches!(
-            MediaKind::of("application/json-patch+json"),
-            MediaKind::Json
-        ));
-        assert!(matches!(MediaKind::of("text/json"), MediaKind::Json));
-        assert!(matches!(MediaKind::of("text/plain"), MediaKind::Text));
-        assert!(matches!(
-            MediaKind::of("application/octet-stream"),
-            MediaKind::Binary
-        ));
-        assert!(matches!(
-            MediaKind::of("application/x-www-form-urlencoded"),
-            MediaKind::Form
-        ));
-        assert!(matches!(
-            MediaKind::of("multipart/form-data"),
-            MediaKind::Multipart
-        ));
-        // Names that are not `type/subtype`, by their meaning.
-        assert!(matches!(MediaKind::of("form-data"), MediaKind::Multipart));
-        assert!(matches!(
-            MediaKind::of("x-www-form-urlencoded"),
-            MediaKind::Form
-        ));
-        assert!(matches!(MediaKind::of("json"), MediaKind::Json));
-        assert!(matches!(MediaKind::of("pdf"), MediaKind::Binary));
     }
 
     #[test]

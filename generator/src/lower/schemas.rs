@@ -12,13 +12,13 @@ use openapiv3::{AdditionalProperties, ReferenceOr, Schema, SchemaData, SchemaKin
 
 use super::inheritance::{self, Hierarchy};
 use super::lenient::{Leniency, Lenient};
-use super::names::{Namespace, type_name};
 use super::value_names::{self, ValueName};
 use crate::error::Result;
 use crate::ir::{
     Access, Additional, Checks, Docs, EnumDef, EnumRepr, EnumVariant, Field, Primitive, Shape,
     StructDef, Tagging, Ty, TypeDef, TypeKind, UnionDef, UnionVariant,
 };
+use crate::names::{Namespace, type_name};
 use crate::parse::{Document, Pointer};
 
 /// A schema or a `$ref` to one, however `openapiv3` boxed it.
@@ -627,7 +627,7 @@ impl<'d> TypeTable<'d> {
         Ok(by_wire
             .into_values()
             .map(|mut field| {
-                field.name = names.claim(super::names::field_name(&field.wire));
+                field.name = names.claim(crate::names::field_name(&field.wire));
                 field
             })
             .collect())

@@ -9,7 +9,7 @@ use super::operations::{http_scheme_name, rust_types, summary};
 use crate::emit::{Context, docs};
 use crate::error::{Error, Result};
 use crate::ir::{Api, ParamLocation, Parameter, Primitive, SecurityScheme, SecuritySchemeKind, Ty};
-use crate::lower::names::Namespace;
+use crate::names::Namespace;
 
 /// The builder's own methods, which API-specific setters never take.
 const BUILDER_METHODS: &[&str] = &[

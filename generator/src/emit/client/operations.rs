@@ -13,12 +13,12 @@ use crate::emit::form_struct::{self, PartField};
 use crate::emit::{Context, RustTypes, docs};
 use crate::error::Result;
 use crate::ir::{
-    Additional, Api, BodyKind, Files, FormPart, Operation, ParamLocation, ParamStyle, Parameter,
-    Primitive, RequestBody, Response, ResponseHeader, SecuritySchemeKind, Shape, Status, Tagging,
-    Ty, TypeKind, media_essence,
+    Additional, Api, BodyKind, Files, FormPart, MediaKind, Operation, ParamLocation, ParamStyle,
+    Parameter, Primitive, RequestBody, Response, ResponseHeader, SecuritySchemeKind, Shape, Status,
+    Tagging, Ty, TypeKind, media_essence,
 };
-use crate::lower::MediaKind;
-use crate::lower::names::{Namespace, suffixed};
+
+use crate::names::{Namespace, suffixed};
 
 /// Names the client's own types take; an operation's types never do.
 pub(super) const RESERVED_TYPES: &[&str] = &[

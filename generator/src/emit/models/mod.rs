@@ -16,7 +16,7 @@ use super::templates::{CargoToml, Dependency, Feature, ModelsReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::error::Result;
 use crate::ir::{Api, Primitive, Shape, Ty, TypeDef, TypeKind};
-use crate::lower::names::{Namespace, field_name};
+use crate::names::{Namespace, field_name};
 
 /// The module holding types several areas share.
 const COMMON: &str = "common";

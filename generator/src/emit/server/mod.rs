@@ -31,7 +31,7 @@ use super::templates::{CargoToml, Dependency, OperationRow, ServerReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::error::{Error, Result};
 use crate::ir::{BodyKind, Operation, ParamLocation, Parameter, Response, Ty};
-use crate::lower::names::{Namespace, type_name};
+use crate::names::{Namespace, type_name};
 use crate::parse::Pointer;
 
 /// The modules of the runtime's server feature, re-exported by name so that
@@ -195,7 +195,7 @@ impl<'a> Server<'a> {
                 .iter()
                 .any(|requirement| !requirement.schemes.is_empty())
         });
-        let mut fields = crate::lower::names::Namespace::with_reserved(&[
+        let mut fields = crate::names::Namespace::with_reserved(&[
             "request_id",
             "operation_id",
             "principal",

@@ -8,7 +8,7 @@ use crate::emit::docs;
 use crate::emit::models::checks::CheckContext;
 use crate::error::{Error, Result};
 use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty, template_shape};
-use crate::lower::names::Namespace;
+use crate::names::Namespace;
 
 /// The handlers' own local variables, which parameters must not shadow
 /// (the checks' `value` and `path` live in blocks of their own).

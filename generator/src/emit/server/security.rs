@@ -8,7 +8,7 @@ use super::{Auth, Server, header_name};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{Api, ParamLocation, SecurityScheme, SecuritySchemeKind};
-use crate::lower::names::{Namespace, field_name, suffixed};
+use crate::names::{Namespace, field_name, suffixed};
 use crate::parse::Pointer;
 
 /// The name of the check for `alternatives` (each a set of schemes that must
