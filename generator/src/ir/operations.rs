@@ -188,6 +188,12 @@ impl Operation {
         !self.security.is_empty() && self.security.iter().all(|r| !r.schemes.is_empty())
     }
 
+    /// The method of the server's trait that checks the body's rules
+    /// (`x-rules`): the trait, its handlers and the README all name it.
+    pub fn rules_method_name(&self) -> String {
+        format!("check_{}_body", self.fn_name)
+    }
+
     /// The responses with a 1xx–3xx status.
     pub fn success_responses(&self) -> impl Iterator<Item = &Response> {
         self.responses.iter().filter(|r| r.status.is_success())

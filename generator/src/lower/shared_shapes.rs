@@ -28,7 +28,7 @@ pub(super) fn alias_copies(types: &mut [TypeDef], operations: &[Operation]) {
     let named_by_operations: HashSet<String> = operations
         .iter()
         .flat_map(|op| {
-            let (request, response) = super::operation_roots(op);
+            let (request, response) = super::marks::operation_roots(op);
             request.into_iter().chain(response)
         })
         .collect();

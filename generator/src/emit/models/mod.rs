@@ -4,6 +4,7 @@
 
 pub mod checks;
 mod items;
+mod params;
 mod queries;
 mod scalar_enums;
 
@@ -55,7 +56,7 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
         named: &named,
         deps: TokenStream::new(),
     };
-    let from_param = super::server::from_param_impls(cx, &types)?;
+    let from_param = params::from_param_impls(cx, &types);
     let has_params = !from_param.is_empty();
     if has_params {
         let path = src.join("params.rs");

@@ -30,7 +30,7 @@ use quote::{format_ident, quote};
 use super::templates::{CargoToml, Dependency, OperationRow, ServerReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::error::{Error, Result};
-use crate::ir::{BodyKind, Operation, ParamLocation, Parameter, Response, Ty};
+use crate::ir::{BodyKind, Operation, Parameter, Response, Ty};
 use crate::names::{Namespace, type_name};
 use crate::parse::Pointer;
 
@@ -45,15 +45,6 @@ const RUNTIME: &[&str] = &[
     "respond",
     "settings",
 ];
-
-/// The `FromParam` impls of the models' own types that the server's
-/// parameters use (none without a server target), for the models crate.
-pub(crate) fn from_param_impls(cx: &Context<'_>, types: &RustTypes<'_>) -> Result<TokenStream> {
-    if cx.target.server.is_none() {
-        return Ok(TokenStream::new());
-    }
-    Ok(params::from_param_impls(&Server::new(cx, types)?))
-}
 
 /// Writes the server-stubs crate, when the target asks for one.
 pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
@@ -210,13 +201,6 @@ impl<'a> Server<'a> {
                 field: fields.claim(param.field.clone()),
             })
             .collect();
-        let is_common = |p: &Parameter| {
-            p.location == ParamLocation::Header
-                && api
-                    .common_headers
-                    .iter()
-                    .any(|c| c.component == p.component && c.wire.eq_ignore_ascii_case(&p.wire))
-        };
         // An operation whose method and path another one has already (the
         // paths differing in parameter names only: a document mistake, noted
         // by `lower`) could never be reached: the server stubs serve the first.
@@ -264,7 +248,11 @@ impl<'a> Server<'a> {
                 Op {
                     op,
                     handle: fns.claim(format!("handle_{}", op.fn_name)),
-                    params: op.params.iter().filter(|p| !is_common(p)).collect(),
+                    params: op
+                        .params
+                        .iter()
+                        .filter(|p| !api.is_common_header(p))
+                        .collect(),
                     variants,
                     offered,
                     auth,
@@ -355,13 +343,8 @@ impl Op<'_> {
 
     /// The trait method checking the body's `x-rules`.
     pub fn rules_fn_name(&self) -> Ident {
-        format_ident!("{}", rules_method_name(self.op))
+        format_ident!("{}", self.op.rules_method_name())
     }
-}
-
-/// The name of the trait method checking `op`'s body rules (`x-rules`).
-pub(crate) fn rules_method_name(op: &Operation) -> String {
-    format!("check_{}_body", op.fn_name)
 }
 
 fn has_pattern(shape: &crate::ir::Shape) -> bool {

@@ -284,6 +284,7 @@ impl<'d> TypeTable<'d> {
             in_request: false,
             in_response: false,
             has_checks: false,
+            from_param: false,
         });
         self.nullable.push(nullable);
         self.defs.len() - 1
