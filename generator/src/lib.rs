@@ -37,6 +37,8 @@ pub mod ir;
 pub mod lower;
 pub mod names;
 pub mod parse;
+#[cfg(test)]
+mod testing;
 
 use std::path::Path;
 

@@ -122,7 +122,7 @@ pub(super) fn common_headers(operations: &[Operation]) -> Vec<Parameter> {
 #[cfg(test)]
 mod tests {
 
-    use crate::lower::testing::api;
+    use crate::testing::api;
 
     #[test]
     fn lifts_headers_every_operation_takes() {

@@ -325,7 +325,7 @@ fn is_scalar(api: &Api, shape: &Shape) -> bool {
 mod tests {
     use super::*;
     use crate::ir::{Primitive, TypeKind};
-    use crate::lower::testing::api;
+    use crate::testing::api;
 
     fn struct_fields(api: &Api, name: &str) -> Vec<(String, bool, bool)> {
         match &api.type_named(name).unwrap().kind {

@@ -17,8 +17,6 @@ mod marks;
 mod operations;
 mod schemas;
 mod shared_shapes;
-#[cfg(test)]
-pub(crate) mod testing;
 mod unapplied;
 pub(crate) mod value_names;
 

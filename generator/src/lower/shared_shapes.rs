@@ -107,7 +107,7 @@ fn rename_in(shape: &mut Shape, stands_for: &HashMap<String, String>) {
 #[cfg(test)]
 mod tests {
     use crate::ir::{Ty, TypeKind};
-    use crate::lower::testing::api;
+    use crate::testing::api;
 
     fn alias_of(api: &crate::ir::Api, name: &str) -> Option<String> {
         match &api

@@ -3,7 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use super::checks::CheckContext;
+use crate::emit::checks::{CheckContext, validate_json_impl};
 use crate::emit::docs;
 use crate::error::Result;
 use crate::ir::{
@@ -89,25 +89,6 @@ fn struct_items(
         #validate
 
         #validate_json
-    }
-}
-
-/// `impl ValidateJson for name`, walking the raw JSON `value` with `body`:
-/// only with the models crate's `validate-json` feature, which the server
-/// stubs turn on (a client never walks raw JSON).
-pub(super) fn validate_json_impl(
-    runtime: &TokenStream,
-    name: &proc_macro2::Ident,
-    body: TokenStream,
-) -> TokenStream {
-    let feature = super::JSON_WALKS_FEATURE;
-    quote! {
-        #[cfg(feature = #feature)]
-        impl #runtime::ValidateJson for #name {
-            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
-                #body
-            }
-        }
     }
 }
 

@@ -5,8 +5,8 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Server, header_name};
-use crate::emit::models::checks::CheckContext;
+use super::context::{Server, header_name};
+use crate::emit::checks::CheckContext;
 use crate::error::{Error, Result};
 use crate::ir::{EnumRepr, ParamLocation, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind};
 

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Auth, Server, header_name};
+use super::context::{Auth, Server, header_name};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{Api, ParamLocation, SecurityScheme, SecuritySchemeKind};

@@ -296,7 +296,7 @@ pub(super) fn is_event_stream(media_type: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower::testing::{api, error};
+    use crate::testing::{api, error};
 
     /// A form body is pairs of an object's properties; a schema that is
     /// not an object (PeerTube's array of tasks) is the body's text, noted.

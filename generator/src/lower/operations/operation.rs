@@ -245,7 +245,7 @@ pub(super) fn path_template_names(path: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower::testing::{api, error};
+    use crate::testing::{api, error};
 
     /// A path that differs from another in parameter names only is the
     /// same path: the later operation with the same method is noted.

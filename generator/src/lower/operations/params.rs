@@ -401,7 +401,7 @@ pub(super) struct ContentSchema<'c> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower::testing::{api, error};
+    use crate::testing::{api, error};
 
     /// An operation's own parameter replaces the path item's of the same
     /// name and place; two in one list are a mistake, whichever list.

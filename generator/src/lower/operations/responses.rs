@@ -231,7 +231,7 @@ pub(super) fn http_reason(code: u16) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower::testing::api;
+    use crate::testing::api;
 
     /// How each response's body is read: text whose schema is structured
     /// is that structure as JSON; a multipart answer is bytes (the client

@@ -2,7 +2,7 @@
 //! `components.schemas` lowered, and the types in it.
 
 use crate::ir::{Api, Field, Shape, Ty, TypeKind};
-use crate::lower::testing;
+use crate::testing;
 
 /// The document whose `components.schemas` is `schemas` (YAML, indented
 /// by four spaces) lowered.

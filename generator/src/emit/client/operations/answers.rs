@@ -239,7 +239,7 @@ mod tests {
     #[test]
     fn a_base_with_subtypes_is_probed_for_a_wrapper_as_its_own_struct() {
         let mode = |required: &str| {
-            let api = crate::lower::testing::api(&format!(
+            let api = crate::testing::api(&format!(
                 "paths: {{}}\ncomponents:\n  schemas:\n\
                  \x20   Pet: {{type: object, required: [{required}], properties: {{kind: {{type: string}}, name: {{type: string}}}}, discriminator: {{propertyName: kind}}}}\n\
                  \x20   Cat: {{allOf: [{{$ref: '#/components/schemas/Pet'}}]}}\n"
