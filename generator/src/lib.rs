@@ -37,6 +37,7 @@ pub mod ir;
 pub mod lower;
 pub mod names;
 pub mod parse;
+mod pointer;
 #[cfg(test)]
 mod testing;
 
