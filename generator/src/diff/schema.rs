@@ -3,8 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::differ::Differ;
+use super::nodes::{entries, flag, resolve, scalar_text, schema_ref, without_text};
+use super::report::{breaks, ok};
 use super::usage::Usage;
-use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, schema_ref, without_text};
 use crate::lower::inheritance;
 use crate::lower::value_names;
 use crate::names::type_name;
