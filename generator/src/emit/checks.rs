@@ -33,6 +33,29 @@ pub(crate) fn validate_json_impl(
     }
 }
 
+/// `impl Validate for name { body }`, or the trait's empty default when
+/// there is nothing to check.
+pub(crate) fn validate_impl(
+    cx: &CheckContext<'_>,
+    name: &proc_macro2::Ident,
+    body: TokenStream,
+) -> TokenStream {
+    let runtime = &cx.runtime;
+    if body.is_empty() {
+        quote! {
+            impl #runtime::Validate for #name {}
+        }
+    } else {
+        quote! {
+            impl #runtime::Validate for #name {
+                fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+                    #body
+                }
+            }
+        }
+    }
+}
+
 /// What the generated checks refer to.
 pub struct CheckContext<'a> {
     /// The API, to know which named types have checks.

@@ -1,11 +1,18 @@
 //! The models crate: one module per API area (the tag of the operations that
 //! use a type; `common` for types several areas share), each type with its
 //! validators, and the validation runtime.
+//!
+//! - [`items`]: one named type, its definition, helpers and validators;
+//! - [`unions`]: a union's enum and how it is read, written and checked;
+//! - [`scalar_enums`]: enums of integers, numbers and booleans;
+//! - [`queries`]: the typed query languages of `x-dynamic-query` parameters;
+//! - [`params`]: `FromParam` for the types parameters read from text.
 
 mod items;
 mod params;
 mod queries;
 mod scalar_enums;
+mod unions;
 
 use std::collections::BTreeMap;
 
