@@ -7,7 +7,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::parse::Pointer;
+use crate::pointer::Pointer;
 
 /// Why the generator stopped.
 #[derive(Debug)]

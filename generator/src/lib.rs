@@ -8,6 +8,10 @@
 //! 3. [`emit`]: one emitter per target crate, Rust built with `quote`, checked
 //!    with `syn`, formatted with `prettyplease`; `askama` for other files.
 //!
+//! [`names`] is shared by the last two: lowering chooses every name the IR
+//! holds, and emitters choose the few more the generated code needs (locals,
+//! builder methods) by the same rules.
+//!
 //! Every problem with a document is an [`Error`] naming the document and the
 //! JSON pointer of the node; the generator does not panic on bad input.
 //!
@@ -31,7 +35,11 @@ pub mod emit;
 mod error;
 pub mod ir;
 pub mod lower;
+pub mod names;
 pub mod parse;
+mod pointer;
+#[cfg(test)]
+mod testing;
 
 use std::path::Path;
 

@@ -3,10 +3,12 @@
 
 use heck::ToSnakeCase;
 
+use super::differ::Differ;
+use super::nodes::{entries, flag, resolve, scalar_text, without_text};
+use super::report::{breaks, ok};
 use super::schema::{self, Site};
 use super::signatures::{self, Input, Inputs};
 use super::usage::{METHODS, Usage};
-use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, without_text};
 use crate::ir::template_shape;
 use crate::parse::{Document, Pointer};
 
@@ -135,7 +137,7 @@ struct Signature<'a> {
 
 impl Signature<'_> {
     /// The Rust verdict for a new optional input that is a `Params` field.
-    fn optional_input_added(&self, what: &str) -> super::Judgement {
+    fn optional_input_added(&self, what: &str) -> super::report::Judgement {
         if !self.client {
             ok(format!(
                 "the server's request struct gains a field ({what})"

@@ -3,11 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::differ::Differ;
+use super::nodes::{entries, flag, resolve, scalar_text, schema_ref, without_text};
+use super::report::{breaks, ok};
 use super::usage::Usage;
-use super::{Differ, breaks, entries, flag, ok, resolve, scalar_text, schema_ref, without_text};
 use crate::lower::inheritance;
-use crate::lower::names::type_name;
 use crate::lower::value_names;
+use crate::names::type_name;
 use crate::parse::{Document, Pointer};
 
 /// Where a schema is, in both documents, and how it is used.

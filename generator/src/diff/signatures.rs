@@ -6,7 +6,8 @@
 //! the document's tree so that a document the generator refuses can still
 //! be compared.
 
-use super::{Differ, breaks, ok};
+use super::differ::Differ;
+use super::report::{breaks, ok};
 use crate::parse::{Document, Pointer};
 
 /// A parameter of an operation as the signature rules see it.

@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{Judgement, breaks, entries, ok, resolve, schema_ref};
+use super::nodes::{entries, resolve, schema_ref};
+use super::report::{Judgement, breaks, ok};
 use crate::parse::Document;
 
 /// The operations' keys of a path item.

@@ -1,6 +1,15 @@
 //! Stage three: the IR → files. One emitter per target crate; they share the
 //! helpers here (Rust formatting, file headers, documentation, type names).
+//!
+//! - [`models`], [`client`], [`server`]: the emitters, one per crate; each
+//!   reads the IR and the shared parts below, never another emitter;
+//! - [`checks`]: the constraint checks models and server parameters run;
+//! - [`form_struct`]: the struct of a multipart body's parts (client and server);
+//! - [`rust_types`]: Rust types for IR shapes;
+//! - [`docs`]: rustdoc attributes from the document's Markdown;
+//! - [`templates`]: the non-Rust files (manifests, READMEs), from templates.
 
+mod checks;
 mod client;
 pub mod docs;
 mod form_struct;

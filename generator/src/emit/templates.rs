@@ -372,7 +372,7 @@ impl ServerReadme<'_> {
                     .operations
                     .iter()
                     .filter(|op| op.body.as_ref().is_some_and(|body| !body.rules.is_empty()))
-                    .map(super::server::rules_method_name)
+                    .map(|op| op.rules_method_name())
                     .collect(),
                 body_limit_mib: 16,
             },

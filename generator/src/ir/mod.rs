@@ -47,6 +47,14 @@ impl Api {
     pub fn type_named(&self, name: &str) -> Option<&TypeDef> {
         self.types.iter().find(|t| t.name == name)
     }
+
+    /// Whether `param` is one of the [`common_headers`](Api::common_headers).
+    pub fn is_common_header(&self, param: &Parameter) -> bool {
+        param.location == ParamLocation::Header
+            && self.common_headers.iter().any(|common| {
+                common.component == param.component && common.wire.eq_ignore_ascii_case(&param.wire)
+            })
+    }
 }
 
 /// A server URL with its variables.

@@ -106,6 +106,42 @@ pub fn media_essence(media_type: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// How a media type's bodies are encoded.
+pub enum MediaKind {
+    /// JSON, or any `+json` type (and `*/*`, read as JSON).
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `text/*`.
+    Text,
+    /// Anything else: bytes as they are.
+    Binary,
+    /// `multipart/*`.
+    Multipart,
+}
+
+impl MediaKind {
+    /// The kind of `media_type` (its parameters aside).
+    pub fn of(media_type: &str) -> MediaKind {
+        let essence = media_essence(media_type);
+        let (kind, subtype) = essence.split_once('/').unwrap_or((essence.as_str(), ""));
+        match (kind, subtype) {
+            (_, "json") | (_, "*") | ("*", _) => MediaKind::Json,
+            (_, sub) if sub.ends_with("+json") => MediaKind::Json,
+            // A name that is not `type/subtype`, by its suffix or meaning.
+            (name, "") if name.ends_with("json") => MediaKind::Json,
+            (name, "") if name.ends_with("form-data") || name == "multipart" => {
+                MediaKind::Multipart
+            }
+            (name, "") if name.ends_with("urlencoded") => MediaKind::Form,
+            ("application", "x-www-form-urlencoded") => MediaKind::Form,
+            ("multipart", _) => MediaKind::Multipart,
+            ("text", _) => MediaKind::Text,
+            _ => MediaKind::Binary,
+        }
+    }
+}
+
 /// Whether `name` is a valid HTTP field name (RFC 9110's `token`).
 pub fn is_header_name(name: &str) -> bool {
     !name.is_empty()
@@ -150,6 +186,12 @@ impl Operation {
     /// Whether the operation requires authentication.
     pub fn is_authenticated(&self) -> bool {
         !self.security.is_empty() && self.security.iter().all(|r| !r.schemes.is_empty())
+    }
+
+    /// The method of the server's trait that checks the body's rules
+    /// (`x-rules`): the trait, its handlers and the README all name it.
+    pub fn rules_method_name(&self) -> String {
+        format!("check_{}_body", self.fn_name)
     }
 
     /// The responses with a 1xx–3xx status.
@@ -533,5 +575,43 @@ mod tests {
         );
         assert_eq!(media_type(&["form-data"]), "multipart/form-data");
         assert_eq!(media_type(&["multipart/*"]), "multipart/form-data");
+    }
+
+    #[test]
+    fn classifies_media_types() {
+        assert!(matches!(
+            MediaKind::of("application/json; charset=utf-8"),
+            MediaKind::Json
+        ));
+        assert!(matches!(
+            MediaKind::of("application/*+json"),
+            MediaKind::Json
+        ));
+        assert!(matches!(
+            MediaKind::of("application/json-patch+json"),
+            MediaKind::Json
+        ));
+        assert!(matches!(MediaKind::of("text/json"), MediaKind::Json));
+        assert!(matches!(MediaKind::of("text/plain"), MediaKind::Text));
+        assert!(matches!(
+            MediaKind::of("application/octet-stream"),
+            MediaKind::Binary
+        ));
+        assert!(matches!(
+            MediaKind::of("application/x-www-form-urlencoded"),
+            MediaKind::Form
+        ));
+        assert!(matches!(
+            MediaKind::of("multipart/form-data"),
+            MediaKind::Multipart
+        ));
+        // Names that are not `type/subtype`, by their meaning.
+        assert!(matches!(MediaKind::of("form-data"), MediaKind::Multipart));
+        assert!(matches!(
+            MediaKind::of("x-www-form-urlencoded"),
+            MediaKind::Form
+        ));
+        assert!(matches!(MediaKind::of("json"), MediaKind::Json));
+        assert!(matches!(MediaKind::of("pdf"), MediaKind::Binary));
     }
 }

@@ -28,6 +28,10 @@ pub struct TypeDef {
     pub in_response: bool,
     /// Whether it, or anything it holds, has a constraint that serde cannot check.
     pub has_checks: bool,
+    /// Whether a parameter the server stubs read holds it as one value read
+    /// from text (an enum, or a newtype of a scalar): the models crate then
+    /// implements `FromParam` for it.
+    pub from_param: bool,
 }
 
 /// What a named type is.

@@ -28,7 +28,7 @@ pub(super) fn alias_copies(types: &mut [TypeDef], operations: &[Operation]) {
     let named_by_operations: HashSet<String> = operations
         .iter()
         .flat_map(|op| {
-            let (request, response) = super::operation_roots(op);
+            let (request, response) = super::marks::operation_roots(op);
             request.into_iter().chain(response)
         })
         .collect();
@@ -107,7 +107,7 @@ fn rename_in(shape: &mut Shape, stands_for: &HashMap<String, String>) {
 #[cfg(test)]
 mod tests {
     use crate::ir::{Ty, TypeKind};
-    use crate::lower::testing::api;
+    use crate::testing::api;
 
     fn alias_of(api: &crate::ir::Api, name: &str) -> Option<String> {
         match &api

@@ -28,8 +28,8 @@ use std::path::{Path, PathBuf};
 
 use serde_yaml::{Mapping, Value};
 
-use super::Pointer;
 use crate::error::{Error, Result};
+use crate::pointer::Pointer;
 
 /// Where the nodes brought in from other files came from.
 #[derive(Debug, Default, Clone)]
@@ -550,7 +550,7 @@ impl Bundler {
                 Leads::Elsewhere((file.to_owned(), pointer))
             });
         }
-        let relative = super::pointer::percent_decode(path);
+        let relative = crate::pointer::percent_decode(path);
         let label = join_label(&self.label(file), &relative);
         let joined = file.parent().unwrap_or(Path::new("")).join(&relative);
         let found = std::fs::canonicalize(&joined).map_err(|e| {
@@ -661,7 +661,7 @@ fn read(path: &Path, label: &str) -> Result<Value> {
         path: path.to_owned(),
         source,
     })?;
-    super::tree(&text, label, super::is_json(path))
+    super::tree::tree(&text, label, super::tree::is_json(path))
 }
 
 /// What tells a node apart from another of its preferred name: the stem of

@@ -20,7 +20,7 @@
 
 use serde_yaml::{Mapping, Value};
 
-use super::Pointer;
+use crate::pointer::Pointer;
 
 /// One kind of what the parser reads past.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -353,7 +353,7 @@ fn schema_forms(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)
     }
     for (key, value) in map.iter_mut() {
         let Some(key) = key.as_str() else { continue };
-        if !super::holds_data(key) {
+        if !super::tree::holds_data(key) {
             schema_forms(value, &at.push(key), found);
         }
     }

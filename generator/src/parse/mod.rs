@@ -6,26 +6,37 @@
 //! whose [`Sources`] name the file each brought-in node came from. An
 //! OpenAPI 3.1 document is then rewritten into 3.0 (`v31.rs`); its
 //! [`Origins`] turn pointers into the rewritten tree back into the user's.
+//!
+//! - [`tree`]: the text → a YAML tree, JSON or YAML by the file's name;
+//! - [`bundle`]: a document split over files brought into one;
+//! - [`v31`]: OpenAPI 3.1 rewritten into 3.0, with the way back for pointers;
+//! - [`habits`]: Swagger 2 habits in 3.0 documents, read as meant;
+//! - [`refine`]: the deepest problem of a node `openapiv3` refuses;
+//! - [`resolve`]: `$ref`s followed, with cycle detection;
+//! - [`callbacks`]: callbacks given by reference, read as `openapiv3` can.
+//!
+//! JSON pointers themselves are [`crate::pointer`]'s.
 
 mod bundle;
 mod callbacks;
 mod habits;
-mod pointer;
 mod refine;
 mod resolve;
+mod tree;
 mod v31;
 
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+pub use crate::pointer::Pointer;
 pub use bundle::Sources;
 pub use habits::Habit;
-pub use pointer::Pointer;
 pub use resolve::Resolved;
 pub use v31::Origins;
 
 use crate::error::{Error, Result};
+use tree::{holds_data, is_json, tree};
 
 /// A parsed OpenAPI 3.0 or 3.1 document.
 pub struct Document {
@@ -221,13 +232,6 @@ fn conditional(normalised: &v31::Normalised) -> impl Iterator<Item = (Habit, Poi
     at.map(|at| (Habit::ConditionalKeywords, at))
 }
 
-/// Whether the field `key` of a node holds data rather than the document's
-/// structure (`example`, `default`, `enum`, `const`, extensions): the
-/// tree's rewritings leave what is under it alone.
-fn holds_data(key: &str) -> bool {
-    matches!(key, "example" | "examples" | "default" | "enum" | "const") || key.starts_with("x-")
-}
-
 /// Whether `node` uses a form of OpenAPI 3.1's JSON Schema that 3.0 has
 /// not: a list of types, a numeric `exclusiveMinimum` or
 /// `exclusiveMaximum`, `const`, `prefixItems`, `$defs`. Data (`example`,
@@ -249,61 +253,6 @@ fn has_31_forms(node: &serde_yaml::Value) -> bool {
         serde_yaml::Value::Sequence(items) => items.iter().any(has_31_forms),
         _ => false,
     }
-}
-
-/// The document's tree, from its text.
-fn tree(text: &str, file: &str, is_json: bool) -> Result<serde_yaml::Value> {
-    // Editors on Windows start files with a byte-order mark; neither parser
-    // takes one.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut tree = parse_tree(text, file, is_json)?;
-    texts_as_written(&mut tree);
-    Ok(tree)
-}
-
-/// Unquoted, `version: 1.0` and `openapi: 3.0` are YAML numbers; they are
-/// taken as the text they were written as (a float's digits as YAML reads
-/// them: `1.10` is `1.1`).
-fn texts_as_written(tree: &mut serde_yaml::Value) {
-    fn as_text(value: Option<&mut serde_yaml::Value>) {
-        if let Some(value) = value {
-            if let serde_yaml::Value::Number(number) = value {
-                *value = serde_yaml::Value::String(number.to_string());
-            }
-        }
-    }
-    as_text(tree.get_mut("openapi"));
-    as_text(
-        tree.get_mut("info")
-            .and_then(|info| info.get_mut("version")),
-    );
-}
-
-fn parse_tree(text: &str, file: &str, is_json: bool) -> Result<serde_yaml::Value> {
-    if is_json {
-        serde_json::from_str(text)
-            .map_err(|e| Error::invalid(file, &Pointer::root(), format!("not valid JSON: {e}")))
-    } else {
-        let mut tree: serde_yaml::Value = serde_yaml::from_str(text)
-            .map_err(|e| Error::invalid(file, &Pointer::root(), format!("not valid YAML: {e}")))?;
-        // Merge keys (`<<: *defaults`) are how YAML documents share parts;
-        // unapplied, a shared `description` would be missing and shared
-        // properties silently lost.
-        tree.apply_merge().map_err(|e| {
-            Error::invalid(
-                file,
-                &Pointer::root(),
-                format!("a YAML merge key (`<<`) cannot be applied: {e}"),
-            )
-        })?;
-        Ok(tree)
-    }
-}
-
-/// Whether the file at `path` is read as JSON (by its name), else as YAML.
-fn is_json(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 /// The `openapi` version, if it is one the generator reads (3.0.x or 3.1.x).

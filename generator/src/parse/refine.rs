@@ -11,7 +11,7 @@ use openapiv3::{
 use serde::de::DeserializeOwned;
 use serde_yaml::Value;
 
-use super::Pointer;
+use crate::pointer::Pointer;
 
 /// The kinds of node we know how to descend into.
 #[derive(Clone, Copy)]

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use openapiv3::ReferenceOr;
 use serde::de::DeserializeOwned;
 
-use super::{Document, Pointer, deserialize_at};
+use super::{Document, deserialize_at};
+use crate::pointer::Pointer;
 use heck::ToSnakeCase;
 
 use crate::error::{Error, Result};

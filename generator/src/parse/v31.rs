@@ -35,7 +35,7 @@
 
 use serde_yaml::{Mapping, Value};
 
-use super::Pointer;
+use crate::pointer::Pointer;
 
 /// Where nodes of the rewritten tree came from in the user's document: pairs
 /// of (pointer in the rewritten tree, pointer in the user's), the nodes

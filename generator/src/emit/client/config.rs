@@ -5,11 +5,11 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::operations::{http_scheme_name, rust_types, summary};
+use super::operations::{rust_types, summary};
 use crate::emit::{Context, docs};
 use crate::error::{Error, Result};
 use crate::ir::{Api, ParamLocation, Parameter, Primitive, SecurityScheme, SecuritySchemeKind, Ty};
-use crate::lower::names::Namespace;
+use crate::names::Namespace;
 
 /// The builder's own methods, which API-specific setters never take.
 const BUILDER_METHODS: &[&str] = &[
@@ -111,6 +111,15 @@ pub(super) fn sends_bearer_api_key(cx: &Context<'_>, scheme: &SecurityScheme) ->
             ..
         }
     ) && cx.target.bearer_api_keys.contains(&scheme.name)
+}
+
+/// `bearer` → `Bearer`, as the `Authorization` header spells schemes.
+pub(super) fn http_scheme_name(scheme: &str) -> String {
+    let mut chars = scheme.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
 }
 
 /// Every name of `bearer-api-keys` is an API key sent in a header.

@@ -22,7 +22,7 @@ use super::templates::{
 use super::{Context, Files};
 use crate::config::CrateTarget;
 use crate::error::{Error, Result};
-use crate::lower::names::Namespace;
+use crate::names::Namespace;
 use operations::Plan;
 
 /// Writes the client crate, when the target asks for one.

@@ -1,11 +1,18 @@
 //! The models crate: one module per API area (the tag of the operations that
 //! use a type; `common` for types several areas share), each type with its
 //! validators, and the validation runtime.
+//!
+//! - [`items`]: one named type, its definition, helpers and validators;
+//! - [`unions`]: a union's enum and how it is read, written and checked;
+//! - [`scalar_enums`]: enums of integers, numbers and booleans;
+//! - [`queries`]: the typed query languages of `x-dynamic-query` parameters;
+//! - [`params`]: `FromParam` for the types parameters read from text.
 
-pub mod checks;
 mod items;
+mod params;
 mod queries;
 mod scalar_enums;
+mod unions;
 
 use std::collections::BTreeMap;
 
@@ -14,9 +21,10 @@ use quote::{format_ident, quote};
 
 use super::templates::{CargoToml, Dependency, Feature, ModelsReadme};
 use super::{Context, Files, RustTypes, docs};
+use crate::emit::checks::{CheckContext, JSON_WALKS_FEATURE, report_ident};
 use crate::error::Result;
 use crate::ir::{Api, Primitive, Shape, Ty, TypeDef, TypeKind};
-use crate::lower::names::{Namespace, field_name};
+use crate::names::{Namespace, field_name};
 
 /// The module holding types several areas share.
 const COMMON: &str = "common";
@@ -55,7 +63,7 @@ pub fn emit_models(cx: &Context<'_>) -> Result<Files> {
         named: &named,
         deps: TokenStream::new(),
     };
-    let from_param = super::server::from_param_impls(cx, &types)?;
+    let from_param = params::from_param_impls(cx, &types);
     let has_params = !from_param.is_empty();
     if has_params {
         let path = src.join("params.rs");
@@ -293,11 +301,11 @@ fn module_tokens(
         named: &named,
         deps: TokenStream::new(),
     };
-    let check_cx = checks::CheckContext {
+    let check_cx = CheckContext {
         api: cx.api,
         runtime: quote!(validation),
         types: &rust_types,
-        report: checks::report_ident(),
+        report: report_ident(),
     };
     // A client's own models are never checked as raw JSON: that is for the
     // server stubs, which share a models crate of their own.
@@ -354,9 +362,6 @@ fn module_tokens(
         #items
     })
 }
-
-/// The models crate's feature that the `ValidateJson` impls are under.
-pub(crate) const JSON_WALKS_FEATURE: &str = "validate-json";
 
 /// `items` without the `ValidateJson` impls, which are the items under
 /// `#[cfg(feature = "validate-json")]`: what a module names without the
@@ -495,7 +500,7 @@ mod tests {
     /// The OpenAI document's `Models` tag: an area of that name.
     #[test]
     fn an_area_named_models_is_renamed_only_inside_the_clients_models_module() {
-        let api = crate::lower::testing::api(
+        let api = crate::testing::api(
             "paths:\n  /models:\n    get:\n      tags: [Models]\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Model'}\ncomponents:\n  schemas:\n    Model: {type: object, properties: {id: {type: string}}}\n",
         );
         let names = |inline| modules(&api, inline).into_keys().collect::<Vec<_>>();

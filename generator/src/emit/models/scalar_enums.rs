@@ -42,7 +42,7 @@ pub fn scalar_enum_items(
     };
     let type_message = format!("must be {type_word}");
     let validate_json = json_walks.then(|| {
-        super::items::validate_json_impl(
+        crate::emit::checks::validate_json_impl(
             &quote!(validation),
             name,
             quote! {

@@ -3,7 +3,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Auth, Op, Server, dynamic_query, params};
+use super::context::{Auth, Op, Server, uses_ident};
+use super::{dynamic_query, params};
 use crate::emit::docs;
 use crate::error::Result;
 use crate::ir::{BodyKind, Docs, ParamLocation, Parameter, RequestBody};
@@ -96,7 +97,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         #(#requests)*
     };
     let models = Server::models_import(&body);
-    let multipart_import = super::uses_ident(body.clone(), "multipart").then(|| {
+    let multipart_import = uses_ident(body.clone(), "multipart").then(|| {
         quote!(
             use crate::multipart;
         )

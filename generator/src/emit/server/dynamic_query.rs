@@ -8,7 +8,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::Server;
+use super::context::Server;
 use crate::emit::docs;
 use crate::ir::Parameter;
 

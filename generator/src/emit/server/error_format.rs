@@ -14,7 +14,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::Server;
+use super::context::Server;
 use crate::error::{Error, Result};
 use crate::ir::{Field, Primitive, Shape, Ty, TypeDef, TypeKind};
 

@@ -7,7 +7,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Op, Server};
+use super::context::{Op, Server};
 use crate::emit::docs;
 use crate::emit::form_struct::{self, PartField};
 use crate::error::{Error, Result};

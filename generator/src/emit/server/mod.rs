@@ -11,8 +11,17 @@
 //! The modules every router shares (`error`, `negotiation`, `params`,
 //! `body`, `respond`, `request_id`, `settings`) are those of the
 //! `openapi-runtime` crate's `server` feature, re-exported.
+//!
+//! The emitter's own parts:
+//! - [`context`]: the API read once for the server, each operation as it sees it;
+//! - [`api`], [`responses`], [`routes`], [`security`]: one generated module each;
+//! - [`error_format`]: how every error the stubs answer is written;
+//! - [`params`], [`forms`], [`dynamic_query`]: how handlers read parameters,
+//!   values spread over pairs or parts, and dynamic queries;
+//! - [`paths`]: the document's path templates as axum routes.
 
 mod api;
+mod context;
 mod dynamic_query;
 mod error_format;
 mod forms;
@@ -29,10 +38,9 @@ use quote::{format_ident, quote};
 
 use super::templates::{CargoToml, Dependency, OperationRow, ServerReadme};
 use super::{Context, Files, RustTypes, docs};
-use crate::error::{Error, Result};
-use crate::ir::{BodyKind, Operation, ParamLocation, Parameter, Response, Ty};
-use crate::lower::names::{Namespace, type_name};
-use crate::parse::Pointer;
+use crate::error::Result;
+use crate::ir::BodyKind;
+use context::{Auth, Server};
 
 /// The modules of the runtime's server feature, re-exported by name so that
 /// the generated modules and dependants say `crate::params`, `crate::error`.
@@ -45,15 +53,6 @@ const RUNTIME: &[&str] = &[
     "respond",
     "settings",
 ];
-
-/// The `FromParam` impls of the models' own types that the server's
-/// parameters use (none without a server target), for the models crate.
-pub(crate) fn from_param_impls(cx: &Context<'_>, types: &RustTypes<'_>) -> Result<TokenStream> {
-    if cx.target.server.is_none() {
-        return Ok(TokenStream::new());
-    }
-    Ok(params::from_param_impls(&Server::new(cx, types)?))
-}
 
 /// Writes the server-stubs crate, when the target asks for one.
 pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
@@ -91,7 +90,7 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     let mut dependencies = vec![
         Dependency::new(
             &cx.target.models.package,
-            &[crate::emit::models::JSON_WALKS_FEATURE],
+            &[crate::emit::checks::JSON_WALKS_FEATURE],
         ),
         Dependency::new("openapi-runtime", &["server"]),
         Dependency::new("axum", &[]),
@@ -111,289 +110,6 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     );
     files.insert(root.join("README.md"), readme(&server, &krate.package)?);
     Ok(files)
-}
-
-/// What the server emitters share: the API read once for the server's needs.
-pub(crate) struct Server<'a> {
-    pub cx: &'a Context<'a>,
-    pub types: &'a RustTypes<'a>,
-    /// The trait's name.
-    pub trait_name: Ident,
-    /// Whether some operation has security: then the trait has an
-    /// authentication hook and a `Principal`.
-    pub has_security: bool,
-    /// The operations, with what the server makes of them.
-    pub ops: Vec<Op<'a>>,
-    /// The headers every operation takes, in the request context.
-    pub common: Vec<CommonHeader<'a>>,
-    /// Whether some parameter has a `pattern` (the checks need `regex-lite`).
-    pub param_patterns: bool,
-}
-
-/// A header every operation takes, lifted into the request context.
-pub(crate) struct CommonHeader<'a> {
-    pub param: &'a Parameter,
-    /// Its field in the context (and its local variable in handlers).
-    pub field: String,
-}
-
-/// How an operation is authenticated.
-#[derive(Clone, PartialEq, Eq)]
-pub(crate) enum Auth {
-    /// No security: the context's principal is `()`.
-    None,
-    /// A credential is required: the principal is the API's `Principal`.
-    Required(Vec<Vec<String>>),
-    /// A credential is optional: the principal is `Option<Principal>`.
-    Optional(Vec<Vec<String>>),
-}
-
-/// One operation, as the server sees it.
-pub(crate) struct Op<'a> {
-    pub op: &'a Operation,
-    /// The name of the function that reads its request and calls the
-    /// implementation (`handle_list`).
-    pub handle: String,
-    /// Its parameters other than the common headers.
-    pub params: Vec<&'a Parameter>,
-    /// The responses its method answers with (all but the error responses
-    /// when the target names the error schema).
-    pub variants: Vec<&'a Response>,
-    /// The media types of those responses, in the document's order, without
-    /// repeats: what `Accept` is negotiated among.
-    pub offered: Vec<String>,
-    pub auth: Auth,
-}
-
-impl<'a> Server<'a> {
-    fn new(cx: &'a Context<'a>, types: &'a RustTypes<'a>) -> Result<Self> {
-        let api = cx.api;
-        let error_type = match &cx.target.error_schema {
-            Some(schema) => Some(
-                api.types
-                    .iter()
-                    .find(|t| t.schema_name.as_deref() == Some(schema.as_str()))
-                    .map(|t| t.name.clone())
-                    .ok_or_else(|| {
-                        Error::invalid(
-                            &api.source,
-                            &Pointer::root().push("components").push("schemas"),
-                            format!("the codegen settings name `{schema}` as the error schema, but the document has no such schema"),
-                        )
-                    })?,
-            ),
-            None => None,
-        };
-        let is_error = |response: &Response| match (&error_type, &response.body) {
-            (Some(error), Some(BodyKind::Json(shape))) => {
-                matches!(&shape.ty, Ty::Named(name) if name == error)
-            }
-            _ => false,
-        };
-        let has_security = api.operations.iter().any(|op| {
-            op.security
-                .iter()
-                .any(|requirement| !requirement.schemes.is_empty())
-        });
-        let mut fields = crate::lower::names::Namespace::with_reserved(&[
-            "request_id",
-            "operation_id",
-            "principal",
-            "headers",
-            "extensions",
-        ]);
-        let common: Vec<CommonHeader<'a>> = api
-            .common_headers
-            .iter()
-            .map(|param| CommonHeader {
-                param,
-                field: fields.claim(param.field.clone()),
-            })
-            .collect();
-        let is_common = |p: &Parameter| {
-            p.location == ParamLocation::Header
-                && api
-                    .common_headers
-                    .iter()
-                    .any(|c| c.component == p.component && c.wire.eq_ignore_ascii_case(&p.wire))
-        };
-        // An operation whose method and path another one has already (the
-        // paths differing in parameter names only: a document mistake, noted
-        // by `lower`) could never be reached: the server stubs serve the first.
-        let repeats = crate::ir::repeats_a_route(&api.operations);
-        // Each route's function is the operation's name; the function that
-        // reads its request gets `handle_` before it, unless another
-        // operation is named that (`list` beside `handleList`).
-        let route_fns: Vec<&str> = api
-            .operations
-            .iter()
-            .map(|op| op.fn_name.as_str())
-            .collect();
-        let mut fns = Namespace::with_reserved(&route_fns);
-        let ops = api
-            .operations
-            .iter()
-            .zip(repeats)
-            .filter_map(|(op, repeats)| (!repeats).then_some(op))
-            .map(|op| {
-                let variants: Vec<&Response> =
-                    op.responses.iter().filter(|r| !is_error(r)).collect();
-                let mut offered: Vec<String> = Vec::new();
-                for response in &variants {
-                    if response.body.is_some() {
-                        for media_type in &response.media_types {
-                            if !offered.contains(media_type) {
-                                offered.push(media_type.clone());
-                            }
-                        }
-                    }
-                }
-                let alternatives: Vec<Vec<String>> = op
-                    .security
-                    .iter()
-                    .filter(|r| !r.schemes.is_empty())
-                    .map(|r| r.schemes.clone())
-                    .collect();
-                let auth = if alternatives.is_empty() {
-                    Auth::None
-                } else if op.is_authenticated() {
-                    Auth::Required(alternatives)
-                } else {
-                    Auth::Optional(alternatives)
-                };
-                Op {
-                    op,
-                    handle: fns.claim(format!("handle_{}", op.fn_name)),
-                    params: op.params.iter().filter(|p| !is_common(p)).collect(),
-                    variants,
-                    offered,
-                    auth,
-                }
-            })
-            .collect();
-        let param_patterns = api
-            .operations
-            .iter()
-            .flat_map(|op| &op.params)
-            .any(|p| has_pattern(&p.shape));
-        let trait_name = match &cx.target.trait_name {
-            Some(name) => name.clone(),
-            None => {
-                let base = type_name(&api.title);
-                let base = base.strip_suffix("Api").unwrap_or(&base);
-                format!("{base}Api")
-            }
-        };
-        if syn::parse_str::<Ident>(&trait_name).is_err() {
-            return Err(Error::Config {
-                file: "codegen settings".to_owned(),
-                message: format!("`{trait_name}` cannot name a Rust trait"),
-            });
-        }
-        Ok(Server {
-            cx,
-            types,
-            trait_name: format_ident!("{}", trait_name),
-            has_security,
-            ops,
-            common,
-            param_patterns,
-        })
-    }
-
-    /// The document, as messages name it.
-    pub fn source(&self) -> &str {
-        &self.cx.api.source
-    }
-
-    /// `models` when `tokens` use the models crate: the `use` that brings it in.
-    pub fn models_import(tokens: &TokenStream) -> TokenStream {
-        if uses_ident(tokens.clone(), "models") {
-            quote!(
-                use crate::models;
-            )
-        } else {
-            TokenStream::new()
-        }
-    }
-}
-
-impl Op<'_> {
-    /// The principal type of the operation's context, spelled in the trait.
-    pub fn principal(&self, server: &Server<'_>) -> TokenStream {
-        if !server.has_security {
-            return TokenStream::new();
-        }
-        match self.auth {
-            Auth::None => quote!(<()>),
-            Auth::Required(_) => quote!(<Self::Principal>),
-            Auth::Optional(_) => quote!(<Option<Self::Principal>>),
-        }
-    }
-
-    /// `POST /path (operationId)`, for documentation.
-    pub fn signature_line(&self) -> String {
-        format!(
-            "`{} {}` (`{}`)",
-            self.op.method.as_str(),
-            self.op.path_key(),
-            self.op.id
-        )
-    }
-
-    pub fn request_type(&self) -> Ident {
-        format_ident!("{}Request", self.op.type_prefix)
-    }
-
-    pub fn response_type(&self) -> Ident {
-        format_ident!("{}Response", self.op.type_prefix)
-    }
-
-    pub fn fn_name(&self) -> Ident {
-        format_ident!("{}", self.op.fn_name)
-    }
-
-    /// The trait method checking the body's `x-rules`.
-    pub fn rules_fn_name(&self) -> Ident {
-        format_ident!("{}", rules_method_name(self.op))
-    }
-}
-
-/// The name of the trait method checking `op`'s body rules (`x-rules`).
-pub(crate) fn rules_method_name(op: &Operation) -> String {
-    format!("check_{}_body", op.fn_name)
-}
-
-fn has_pattern(shape: &crate::ir::Shape) -> bool {
-    shape.checks.pattern.is_some()
-        || matches!(&shape.ty, Ty::Array(item) | Ty::Map(item) if has_pattern(item))
-}
-
-/// Whether the identifier `name` occurs in `tokens`.
-fn uses_ident(tokens: TokenStream, name: &str) -> bool {
-    tokens.into_iter().any(|tree| match tree {
-        proc_macro2::TokenTree::Ident(ident) => ident == name,
-        proc_macro2::TokenTree::Group(group) => uses_ident(group.stream(), name),
-        _ => false,
-    })
-}
-
-/// A header name as `HeaderName::from_static` takes it (lower-case), or
-/// `None` when it is not a valid HTTP header name.
-pub(crate) fn header_name(wire: &str) -> Option<String> {
-    crate::ir::is_header_name(wire).then(|| wire.to_ascii_lowercase())
-}
-
-/// The concrete media type to send a body of `kind` with, when the document
-/// only gives a wildcard.
-pub(crate) fn concrete_media_type(kind: &BodyKind) -> &'static str {
-    match kind {
-        BodyKind::Json(_) => "application/json",
-        BodyKind::Text => "text/plain",
-        BodyKind::Binary => "application/octet-stream",
-        BodyKind::Form(_) => "application/x-www-form-urlencoded",
-        BodyKind::Multipart(_) => "multipart/form-data",
-    }
 }
 
 fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {

@@ -2,13 +2,11 @@
 //! reads them by location and style, the constraint checks, and the
 //! `FromParam` impls of the models' own types.
 
-use std::collections::BTreeSet;
-
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Server, header_name};
-use crate::emit::models::checks::CheckContext;
+use super::context::{Server, header_name};
+use crate::emit::checks::CheckContext;
 use crate::error::{Error, Result};
 use crate::ir::{EnumRepr, ParamLocation, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind};
 
@@ -105,63 +103,6 @@ fn resolve(server: &Server<'_>, shape: &Shape) -> Option<Kind> {
         },
         Ty::Map(_) | Ty::Any => None,
     }
-}
-
-/// The named types that need a `FromParam` impl for `shape` to be read.
-fn needs_impl(server: &Server<'_>, shape: &Shape, out: &mut BTreeSet<String>) {
-    match &shape.ty {
-        Ty::Named(name) => match server.cx.api.type_named(name).map(|d| &d.kind) {
-            Some(TypeKind::Enum(_)) => {
-                out.insert(name.clone());
-            }
-            Some(TypeKind::Newtype(inner)) => {
-                if matches!(resolve(server, inner), Some(Kind::Scalar(_))) {
-                    out.insert(name.clone());
-                }
-                needs_impl(server, inner, out);
-            }
-            Some(TypeKind::Alias(inner)) => needs_impl(server, inner, out),
-            _ => {}
-        },
-        Ty::Array(item) => needs_impl(server, item, out),
-        _ => {}
-    }
-}
-
-/// `impl FromParam` for the models' enums and newtypes that parameters use,
-/// written in the models crate (which owns the types).
-pub(crate) fn from_param_impls(server: &Server<'_>) -> TokenStream {
-    let mut names = BTreeSet::new();
-    let params = server
-        .ops
-        .iter()
-        .flat_map(|op| op.params.iter().copied())
-        .chain(server.common.iter().map(|c| c.param));
-    for param in params {
-        needs_impl(server, &param.shape, &mut names);
-    }
-    let impls = names.iter().filter_map(|name| {
-        let def = server.cx.api.type_named(name)?;
-        let ty = (server.types.named)(name);
-        let body = match &def.kind {
-            TypeKind::Enum(_) => quote!(raw.parse().map_err(ParamError::from_enum)),
-            TypeKind::Newtype(inner) => {
-                let inner = resolve(server, inner)?.ty();
-                quote!(<#inner as FromParam>::from_param(raw).map(Self))
-            }
-            _ => return None,
-        };
-        let doc = format!(" `{name}` from a parameter's text.");
-        Some(quote! {
-            #[doc = #doc]
-            impl FromParam for #ty {
-                fn from_param(raw: Cow<'_, str>) -> Result<Self, ParamError> {
-                    #body
-                }
-            }
-        })
-    });
-    quote!(#(#impls)*)
 }
 
 /// `let local = …;` reading a path, header or cookie parameter into an

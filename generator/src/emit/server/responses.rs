@@ -3,11 +3,11 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Op, Server, concrete_media_type, header_name};
+use super::context::{Op, Server, concrete_media_type, header_name};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{BodyKind, Primitive, Response, ResponseHeader, Shape, Status, Ty, TypeKind};
-use crate::lower::names::Namespace;
+use crate::names::Namespace;
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let items = server

@@ -3,12 +3,13 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Auth, Op, Server, dynamic_query, forms, params, paths, security};
+use super::context::{Auth, Op, Server};
+use super::{dynamic_query, forms, params, paths, security};
+use crate::emit::checks::CheckContext;
 use crate::emit::docs;
-use crate::emit::models::checks::CheckContext;
 use crate::error::{Error, Result};
 use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty, template_shape};
-use crate::lower::names::Namespace;
+use crate::names::Namespace;
 
 /// The handlers' own local variables, which parameters must not shadow
 /// (the checks' `value` and `path` live in blocks of their own).

@@ -4,11 +4,11 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Auth, Server, header_name};
+use super::context::{Auth, Server, header_name};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{Api, ParamLocation, SecurityScheme, SecuritySchemeKind};
-use crate::lower::names::{Namespace, field_name, suffixed};
+use crate::names::{Namespace, field_name, suffixed};
 use crate::parse::Pointer;
 
 /// The name of the check for `alternatives` (each a set of schemes that must

@@ -1,13 +1,60 @@
 //! Code that checks one value against its shape's constraints, in the two
 //! walks of the validation runtime: over decoded values ([`typed`]) and over
-//! raw JSON ([`json`]). Other emitters (the server's parameter parsing) use
-//! [`typed`] too, with the models crate's runtime under another path.
+//! raw JSON ([`json`]), the latter behind the models crate's
+//! [`JSON_WALKS_FEATURE`]. The models emitter writes both; the server's
+//! parameter parsing uses [`typed`] too, with the models crate's runtime
+//! under another path.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::emit::RustTypes;
 use crate::ir::{Api, Checks, Primitive, Shape, Ty};
+
+/// The models crate's feature that the `ValidateJson` impls are under.
+pub(crate) const JSON_WALKS_FEATURE: &str = "validate-json";
+
+/// `impl ValidateJson for name`, walking the raw JSON `value` with `body`:
+/// only with the models crate's `validate-json` feature, which the server
+/// stubs turn on (a client never walks raw JSON).
+pub(crate) fn validate_json_impl(
+    runtime: &TokenStream,
+    name: &proc_macro2::Ident,
+    body: TokenStream,
+) -> TokenStream {
+    let feature = JSON_WALKS_FEATURE;
+    quote! {
+        #[cfg(feature = #feature)]
+        impl #runtime::ValidateJson for #name {
+            fn validate_json<'v>(value: &'v serde_json::Value, path: &mut Path<'v>, report: &mut Report) {
+                #body
+            }
+        }
+    }
+}
+
+/// `impl Validate for name { body }`, or the trait's empty default when
+/// there is nothing to check.
+pub(crate) fn validate_impl(
+    cx: &CheckContext<'_>,
+    name: &proc_macro2::Ident,
+    body: TokenStream,
+) -> TokenStream {
+    let runtime = &cx.runtime;
+    if body.is_empty() {
+        quote! {
+            impl #runtime::Validate for #name {}
+        }
+    } else {
+        quote! {
+            impl #runtime::Validate for #name {
+                fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+                    #body
+                }
+            }
+        }
+    }
+}
 
 /// What the generated checks refer to.
 pub struct CheckContext<'a> {

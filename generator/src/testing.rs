@@ -1,5 +1,5 @@
-//! What the unit tests of lowering share: a small document lowered, or the
-//! error it gives.
+//! What the unit tests of lowering and emitting share: a small document
+//! lowered, or the error it gives.
 
 use crate::ir::Api;
 use crate::parse::Document;
@@ -9,7 +9,7 @@ use crate::parse::Document;
 pub(crate) fn lowered(rest: &str) -> Result<Api, String> {
     let text = format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\n{rest}");
     let doc = Document::parse(&text, "t.yaml", false).map_err(|e| e.to_string())?;
-    super::lower(&doc).map_err(|e| e.to_string())
+    crate::lower::lower(&doc).map_err(|e| e.to_string())
 }
 
 /// [`lowered`], which must accept the document.

@@ -1,0 +1,38 @@
+//! The state of one comparison: the two documents, where each schema is
+//! used, and the changes found so far.
+
+use super::report::{Change, Crates, Judgement};
+use super::usage;
+use crate::parse::{Document, Pointer};
+
+/// The state of one comparison.
+pub(crate) struct Differ<'a> {
+    pub old: &'a Document,
+    pub new: &'a Document,
+    pub crates: Crates,
+    pub usage: usage::Usages,
+    pub changes: Vec<Change>,
+}
+
+impl Differ<'_> {
+    /// Records a change at `pointer`, or, when neither document has that
+    /// node (a keyword absent on both sides, as a defaulted `required`
+    /// is), at its nearest ancestor the new document has.
+    pub fn push(&mut self, pointer: &Pointer, what: String, wire: Judgement, rust: Judgement) {
+        let mut pointer = pointer.clone();
+        if self.new.node(&pointer).is_none() && self.old.node(&pointer).is_none() {
+            let tokens: Vec<String> = pointer.tokens().collect();
+            pointer = (0..tokens.len())
+                .rev()
+                .map(|n| tokens[..n].iter().fold(Pointer::root(), |p, t| p.push(t)))
+                .find(|p| self.new.node(p).is_some())
+                .unwrap_or_else(Pointer::root);
+        }
+        self.changes.push(Change {
+            pointer,
+            what,
+            wire,
+            rust,
+        });
+    }
+}

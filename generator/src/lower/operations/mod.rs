@@ -1,0 +1,17 @@
+//! Paths and operations → [`Operation`]s.
+//!
+//! - [`operation`]: each operation in document order, its name, route and security;
+//! - [`params`]: its parameters, merged from the path item and read into shapes;
+//! - [`dynamic_query`]: a query object that allows properties it does not name;
+//! - [`bodies`]: request and response bodies, their media types and encodings;
+//! - [`responses`]: one response per status, named by its HTTP reason.
+//!
+//! [`Operation`]: crate::ir::Operation
+
+mod bodies;
+mod dynamic_query;
+mod operation;
+mod params;
+mod responses;
+
+pub(crate) use operation::{NotGenerated, lower_operations};
