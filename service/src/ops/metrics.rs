@@ -15,14 +15,17 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use ::metrics::{Counter, Gauge, Histogram};
 use axum::body::Body;
 use http::{Request, Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tower::{Layer, Service};
+
+use super::OPERATIONS;
 
 /// The pool's state: connections open, idle among them, and the most allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +151,7 @@ impl Metrics {
     pub fn layer(&self) -> MetricsLayer {
         MetricsLayer {
             pool: self.pool.clone(),
+            handles: Arc::new(RequestHandles::default()),
         }
     }
 }
@@ -156,6 +160,7 @@ impl Metrics {
 #[derive(Clone)]
 pub struct MetricsLayer {
     pool: PoolProbe,
+    handles: Arc<RequestHandles>,
 }
 
 impl<S> Layer<S> for MetricsLayer {
@@ -165,7 +170,85 @@ impl<S> Layer<S> for MetricsLayer {
         Measured {
             inner,
             pool: self.pool.clone(),
+            handles: self.handles.clone(),
         }
+    }
+}
+
+/// The request metrics' handles, each looked up in the recorder once.
+///
+/// The `metrics` macros find their metric by hashing its name and labels at
+/// every call, which cost more than the rest of the operations layers
+/// together. A handle is made at the first request that needs it, so that
+/// `/metrics` lists only what has happened, as before.
+struct RequestHandles {
+    in_flight: OnceLock<Gauge>,
+    exhausted: OnceLock<Counter>,
+    /// By the operation's place in [`OPERATIONS`]; the last for no operation.
+    operations: Box<[OperationHandles]>,
+}
+
+impl Default for RequestHandles {
+    fn default() -> Self {
+        RequestHandles {
+            in_flight: OnceLock::new(),
+            exhausted: OnceLock::new(),
+            operations: (0..=OPERATIONS.len())
+                .map(|_| OperationHandles::default())
+                .collect(),
+        }
+    }
+}
+
+/// One operation's duration histogram and its answers by status.
+#[derive(Default)]
+struct OperationHandles {
+    duration: OnceLock<Histogram>,
+    answered: RwLock<Vec<(u16, Counter)>>,
+}
+
+impl RequestHandles {
+    fn in_flight(&self) -> &Gauge {
+        self.in_flight
+            .get_or_init(|| ::metrics::gauge!("lfs_http_requests_in_flight"))
+    }
+
+    fn operation(&self, operation: super::Operation) -> (&'static str, &OperationHandles) {
+        match operation.index() {
+            Some(index) => (OPERATIONS[index].2, &self.operations[index]),
+            None => ("none", &self.operations[OPERATIONS.len()]),
+        }
+    }
+}
+
+impl OperationHandles {
+    fn duration(&self, operation: &'static str) -> &Histogram {
+        self.duration.get_or_init(
+            || ::metrics::histogram!("lfs_http_request_duration_seconds", "operation" => operation),
+        )
+    }
+
+    fn answered(&self, operation: &'static str, status: u16) -> Counter {
+        let known = |answered: &[(u16, Counter)]| {
+            answered
+                .iter()
+                .find(|(s, _)| *s == status)
+                .map(|(_, counter)| counter.clone())
+        };
+        // A poisoned lock only means a panic elsewhere: the list is whole.
+        let found = known(&self.answered.read().unwrap_or_else(|e| e.into_inner()));
+        found.unwrap_or_else(|| {
+            let mut answered = self.answered.write().unwrap_or_else(|e| e.into_inner());
+            known(&answered).unwrap_or_else(|| {
+                let counter = ::metrics::counter!(
+                    "lfs_http_requests_total",
+                    "operation" => operation,
+                    "status" => status_label(status),
+                );
+                answered.push((status, counter.clone()));
+                counter
+            })
+        })
     }
 }
 
@@ -174,22 +257,23 @@ impl<S> Layer<S> for MetricsLayer {
 pub struct Measured<S> {
     inner: S,
     pool: PoolProbe,
+    handles: Arc<RequestHandles>,
 }
 
 /// Takes a request off the in-flight gauge when its answer is ready or the
 /// request is dropped (a client that went away).
-struct InFlight;
+struct InFlight(Gauge);
 
 impl InFlight {
-    fn start() -> InFlight {
-        ::metrics::gauge!("lfs_http_requests_in_flight").increment(1.0);
-        InFlight
+    fn start(gauge: &Gauge) -> InFlight {
+        gauge.increment(1.0);
+        InFlight(gauge.clone())
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        ::metrics::gauge!("lfs_http_requests_in_flight").decrement(1.0);
+        self.0.decrement(1.0);
     }
 }
 
@@ -207,25 +291,28 @@ where
     }
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
-        let operation = super::Operation::of(&request).id().unwrap_or("none");
+        let handles = self.handles.clone();
+        let operation = super::Operation::of(&request);
         let pool = (self.pool)();
         if pool.size >= pool.max && pool.idle == 0 {
-            ::metrics::counter!("lfs_db_pool_exhausted_total").increment(1);
+            handles
+                .exhausted
+                .get_or_init(|| ::metrics::counter!("lfs_db_pool_exhausted_total"))
+                .increment(1);
         }
-        let in_flight = InFlight::start();
+        let in_flight = InFlight::start(handles.in_flight());
         let started = Instant::now();
         let future = self.inner.call(request);
         Box::pin(async move {
             let response = future.await?;
             drop(in_flight);
-            ::metrics::histogram!("lfs_http_request_duration_seconds", "operation" => operation)
+            let (id, measured) = handles.operation(operation);
+            measured
+                .duration(id)
                 .record(started.elapsed().as_secs_f64());
-            ::metrics::counter!(
-                "lfs_http_requests_total",
-                "operation" => operation,
-                "status" => status_label(response.status().as_u16()),
-            )
-            .increment(1);
+            measured
+                .answered(id, response.status().as_u16())
+                .increment(1);
             Ok(response)
         })
     }

@@ -149,12 +149,12 @@ async fn render_metrics(State(ops): State<Ops>) -> impl IntoResponse {
 /// the span, the metrics and the deadline do not each match the path
 /// against every template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Operation(Option<&'static str>);
+pub struct Operation(Option<usize>);
 
 impl Operation {
     /// Matches the request's method and path against the document's.
     pub fn find<B>(request: &http::Request<B>) -> Operation {
-        Operation(operation_of(request.method(), request.uri().path()))
+        Operation(operation_index(request.method(), request.uri().path()))
     }
 
     /// The operation the outermost layer found, or, for a request that did
@@ -168,6 +168,11 @@ impl Operation {
 
     /// Its `operationId`; `None` for a path of no operation.
     pub fn id(self) -> Option<&'static str> {
+        self.0.map(|index| OPERATIONS[index].2)
+    }
+
+    /// Its place in [`OPERATIONS`]; `None` for a path of no operation.
+    pub fn index(self) -> Option<usize> {
         self.0
     }
 }
@@ -175,6 +180,10 @@ impl Operation {
 /// The `operationId` of the operation `method` and `path` call, if any
 /// (`HEAD` calls the `GET` operation).
 pub fn operation_of(method: &http::Method, path: &str) -> Option<&'static str> {
+    operation_index(method, path).map(|index| OPERATIONS[index].2)
+}
+
+fn operation_index(method: &http::Method, path: &str) -> Option<usize> {
     let method = if method == http::Method::HEAD {
         "GET"
     } else {
@@ -182,13 +191,24 @@ pub fn operation_of(method: &http::Method, path: &str) -> Option<&'static str> {
     };
     OPERATIONS
         .iter()
-        .find(|(m, template, _)| *m == method && matches_template(template, path))
-        .map(|(_, _, id)| *id)
+        .position(|(m, template, _)| *m == method && matches_template(template, path))
 }
 
 /// Whether `path` fills `template` (`/a/{b}/c`): literal segments equal, each
 /// `{name}` one non-empty segment.
 fn matches_template(template: &str, path: &str) -> bool {
+    // The literal start tells most templates apart in one comparison; only
+    // what follows it is walked segment by segment.
+    let literal = template
+        .find('{')
+        .map_or(template, |brace| &template[..brace]);
+    let Some(path) = path.strip_prefix(literal) else {
+        return false;
+    };
+    let template = &template[literal.len()..];
+    if template.is_empty() {
+        return path.is_empty();
+    }
     let mut given = path.split('/');
     for expected in template.split('/') {
         match given.next() {
@@ -241,6 +261,21 @@ mod tests {
         assert_eq!(
             operation_of(&Method::GET, "/openapi/v1/Returns/GetReturnsWithTag"),
             Some("listReturnsWithTag")
+        );
+        assert_eq!(
+            operation_of(&Method::GET, "/openapi/v1/Returns/GetReturnsWithTagX"),
+            None
+        );
+        assert_eq!(
+            operation_of(
+                &Method::PUT,
+                "/openapi/v1/ReceivingOrders/RO-1/transferDetail"
+            ),
+            Some("updateReceivingOrderTransferDetail")
+        );
+        assert_eq!(
+            operation_of(&Method::PUT, "/openapi/v1/ReceivingOrders//transferDetail"),
+            None
         );
     }
 

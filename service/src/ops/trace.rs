@@ -41,12 +41,12 @@ impl<B> MakeSpan<B> for RequestSpan {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("-");
         let operation = super::Operation::of(request).id().unwrap_or("-");
+        // Displayed, not debugged: the fields need no quotes or escapes (the
+        // request id is sane by now), and a span is made for every request.
         tracing::info_span!(
             "request",
-            method = %request.method(),
-            path = request.uri().path(),
-            request_id,
-            operation,
+            request_id = %request_id,
+            operation = %operation,
             tenant = tracing::field::Empty,
             status = tracing::field::Empty,
         )
@@ -83,7 +83,28 @@ pub fn layer()
         .on_failure(())
 }
 
+/// Logs to standard error, as `RUST_LOG` says (`info` by default): one
+/// JSON object a line with `json`, else text, coloured only on a terminal
+/// (escape codes in a log file are noise, and cost a third of a request's
+/// span).
+pub fn init_logging(json: bool) {
+    use std::io::IsTerminal as _;
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if json {
+        builder.json().init();
+    } else {
+        builder.with_ansi(std::io::stderr().is_terminal()).init();
+    }
+}
+
 /// Records the tenant a request acts for on its span.
-pub fn record_tenant(tenant: impl std::fmt::Display) {
-    Span::current().record("tenant", tracing::field::display(tenant));
+pub fn record_tenant(tenant: uuid::Uuid) {
+    // Encoded here, once, rather than through `Display`'s formatter.
+    let mut text = uuid::Uuid::encode_buffer();
+    let text: &str = tenant.hyphenated().encode_lower(&mut text);
+    Span::current().record("tenant", tracing::field::display(text));
 }
