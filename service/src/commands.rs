@@ -67,12 +67,11 @@ pub async fn create_token(
     tenant: Uuid,
     emulation: bool,
 ) -> Result {
-    let store = open_for(database, environment, tenant).await?;
-    let token = tenants::add_token(&store, tenant, environment, emulation)
-        .await
-        .map_err(domain_error)?;
+    let token = on_tenant(database, environment, tenant, async |store| {
+        tenants::add_token(store, tenant, environment, emulation).await
+    })
+    .await?;
     print_token(&token);
-    store.close().await;
     Ok(())
 }
 
@@ -99,12 +98,11 @@ pub async fn import_sales_orders(
     file: &Path,
 ) -> Result {
     let orders = read_file(file, import::sales_orders)?;
-    let store = open_for(database, environment, tenant).await?;
-    let count = sales_orders::import(&store, tenant, &orders)
-        .await
-        .map_err(domain_error)?;
+    let count = on_tenant(database, environment, tenant, async |store| {
+        sales_orders::import(store, tenant, &orders).await
+    })
+    .await?;
     println!("imported {count} sales orders into tenant {tenant}");
-    store.close().await;
     Ok(())
 }
 
@@ -116,12 +114,11 @@ pub async fn import_returns(
     file: &Path,
 ) -> Result {
     let returns = read_file(file, import::returns)?;
-    let store = open_for(database, environment, tenant).await?;
-    let count = returns::import(&store, tenant, &returns)
-        .await
-        .map_err(domain_error)?;
+    let count = on_tenant(database, environment, tenant, async |store| {
+        returns::import(store, tenant, &returns).await
+    })
+    .await?;
     println!("imported {count} returns into tenant {tenant}");
-    store.close().await;
     Ok(())
 }
 
@@ -134,12 +131,11 @@ pub async fn advance_sales_order(
     state: &str,
 ) -> Result {
     let state: SalesOrderState = state.parse().map_err(|e| format!("{e}"))?;
-    let store = open_for(database, environment, tenant).await?;
-    let order = sales_orders::advance(&store, tenant, reference, state)
-        .await
-        .map_err(domain_error)?;
+    let order = on_tenant(database, environment, tenant, async |store| {
+        sales_orders::advance(store, tenant, reference, state).await
+    })
+    .await?;
     println!("sales order {reference} is now {}", order.state);
-    store.close().await;
     Ok(())
 }
 
@@ -151,16 +147,15 @@ pub async fn advance_return(
     reference: &str,
     step: ReturnStep,
 ) -> Result {
-    let store = open_for(database, environment, tenant).await?;
-    returns::advance(&store, tenant, reference, step)
-        .await
-        .map_err(domain_error)?;
+    on_tenant(database, environment, tenant, async |store| {
+        returns::advance(store, tenant, reference, step).await
+    })
+    .await?;
     let what = match step {
         ReturnStep::Arrived => "arrived at the warehouse",
         ReturnStep::Completed => "completed",
     };
     println!("return {reference} {what}");
-    store.close().await;
     Ok(())
 }
 
@@ -172,12 +167,11 @@ pub async fn tag_return(
     reference: &str,
     tag: &str,
 ) -> Result {
-    let store = open_for(database, environment, tenant).await?;
-    returns::tag(&store, tenant, reference, tag)
-        .await
-        .map_err(domain_error)?;
+    on_tenant(database, environment, tenant, async |store| {
+        returns::tag(store, tenant, reference, tag).await
+    })
+    .await?;
     println!("return {reference} is tagged {tag:?}");
-    store.close().await;
     Ok(())
 }
 
@@ -199,13 +193,26 @@ pub async fn advance_receiving_order(
             known.join(", ")
         )
     })?;
-    let store = open_for(database, environment, tenant).await?;
-    receiving_orders::advance(&store, tenant, reference, state)
-        .await
-        .map_err(domain_error)?;
+    on_tenant(database, environment, tenant, async |store| {
+        receiving_orders::advance(store, tenant, reference, state).await
+    })
+    .await?;
     println!("receiving order {reference} is now {}", state.as_str());
-    store.close().await;
     Ok(())
+}
+
+/// Runs `command` on the database opened for `tenant` of `environment` (see
+/// [`open_for`]), and closes the database whatever the outcome.
+async fn on_tenant<T>(
+    database: &str,
+    environment: Environment,
+    tenant: Uuid,
+    command: impl AsyncFnOnce(&Store) -> std::result::Result<T, DomainError>,
+) -> Result<T> {
+    let store = open_for(database, environment, tenant).await?;
+    let outcome = command(&store).await.map_err(domain_error);
+    store.close().await;
+    outcome
 }
 
 /// The database opened for a command on `tenant`, which must be a tenant of

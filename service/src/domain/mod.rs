@@ -6,6 +6,7 @@
 
 pub mod customers;
 pub mod error;
+#[cfg(test)]
 pub mod memory;
 pub mod receiving_orders;
 pub mod repository;

@@ -79,66 +79,22 @@ impl Store {
     /// (`sqlite://path` or a plain path) — and applies the migrations.
     pub async fn open(url: &str, max_connections: u32) -> std::result::Result<Store, OpenError> {
         let shown = redact(url);
-        if is_postgres(url) {
-            let options = PgConnectOptions::from_str(url).map_err(|source| OpenError::Connect {
-                url: shown.clone(),
-                source,
-            })?;
+        let connect_error = |source| OpenError::Connect {
+            url: shown.clone(),
+            source,
+        };
+        let pool = if is_postgres(url) {
+            let options = PgConnectOptions::from_str(url).map_err(connect_error)?;
             let pool = PgPoolOptions::new()
                 .max_connections(max_connections)
-                .acquire_timeout(Duration::from_secs(10))
-                .connect_with(options)
-                .await
-                .map_err(|source| OpenError::Connect {
-                    url: shown.clone(),
-                    source,
-                })?;
-            migrate::migrator(Dialect::Postgres)
-                .run(&pool)
-                .await
-                .map_err(|source| OpenError::Migrate { url: shown, source })?;
-            return Ok(Store {
-                pool: Pool::Postgres(pool),
-            });
-        }
-        let path = url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"))
-            .unwrap_or(url);
-        if let Some(parent) = std::path::Path::new(path)
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-        {
-            std::fs::create_dir_all(parent).map_err(|source| OpenError::Folder {
-                path: parent.display().to_string(),
-                source,
-            })?;
-        }
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // A commit is on disk before it is acknowledged.
-            .synchronous(SqliteSynchronous::Full)
-            .busy_timeout(Duration::from_secs(10))
-            .foreign_keys(true)
-            // LIKE is case-sensitive, as on PostgreSQL.
-            .pragma("case_sensitive_like", "ON");
-        let pool = SqlitePoolOptions::new()
-            .max_connections(max_connections)
-            .connect_with(options)
-            .await
-            .map_err(|source| OpenError::Connect {
-                url: shown.clone(),
-                source,
-            })?;
-        migrate::migrator(Dialect::Sqlite)
-            .run(&pool)
-            .await
-            .map_err(|source| OpenError::Migrate { url: shown, source })?;
-        Ok(Store {
-            pool: Pool::Sqlite(pool),
-        })
+                .acquire_timeout(Duration::from_secs(10));
+            Pool::Postgres(connect(pool, options, Dialect::Postgres, &shown).await?)
+        } else {
+            let options = sqlite_options(url)?;
+            let pool = SqlitePoolOptions::new().max_connections(max_connections);
+            Pool::Sqlite(connect(pool, options, Dialect::Sqlite, &shown).await?)
+        };
+        Ok(Store { pool })
     }
 
     /// Closes every connection, waiting for those in use.
@@ -165,6 +121,63 @@ impl Store {
             Dialect::Postgres => "PostgreSQL",
         }
     }
+}
+
+/// Connects a pool and applies the migrations of `dialect`: the one way
+/// both databases are opened. `shown` is the URL as messages give it.
+async fn connect<DB>(
+    pool: sqlx::pool::PoolOptions<DB>,
+    options: <DB::Connection as sqlx::Connection>::Options,
+    dialect: Dialect,
+    shown: &str,
+) -> std::result::Result<sqlx::Pool<DB>, OpenError>
+where
+    DB: sqlx::Database,
+    DB::Connection: sqlx::migrate::Migrate,
+{
+    let pool = pool
+        .connect_with(options)
+        .await
+        .map_err(|source| OpenError::Connect {
+            url: shown.to_owned(),
+            source,
+        })?;
+    migrate::migrator(dialect)
+        .run(&pool)
+        .await
+        .map_err(|source| OpenError::Migrate {
+            url: shown.to_owned(),
+            source,
+        })?;
+    Ok(pool)
+}
+
+/// How a SQLite file at `url` (`sqlite://path`, `sqlite:path` or a plain
+/// path) is opened; its folder is made when missing.
+fn sqlite_options(url: &str) -> std::result::Result<SqliteConnectOptions, OpenError> {
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    if let Some(parent) = std::path::Path::new(path)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(parent).map_err(|source| OpenError::Folder {
+            path: parent.display().to_string(),
+            source,
+        })?;
+    }
+    Ok(SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        // A commit is on disk before it is acknowledged.
+        .synchronous(SqliteSynchronous::Full)
+        .busy_timeout(Duration::from_secs(10))
+        .foreign_keys(true)
+        // LIKE is case-sensitive, as on PostgreSQL.
+        .pragma("case_sensitive_like", "ON"))
 }
 
 /// The URL with any password replaced, for messages.
