@@ -18,9 +18,10 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use http::{Request, StatusCode};
-use logistics_service::api::Service;
 use logistics_service::domain::tenancy::Environment;
 use logistics_service::domain::{customers, sales_orders, tenants};
+use logistics_service::ops::Metrics;
+use logistics_service::ops::metrics::PoolStatus;
 use logistics_service::server::{self, Settings};
 use logistics_service::storage::Store;
 use tower::ServiceExt as _;
@@ -29,12 +30,13 @@ use crate::data;
 use crate::service::{Backend, on_scratch_database};
 
 /// The cases, by the name the gate and its baseline give them.
-pub const CASES: [&str; 7] = [
+pub const CASES: [&str; 8] = [
     "bulk-upsert-sqlite",
     "bulk-upsert-postgres",
     "get-sales-order",
-    "get-sales-order-bare",
     "create-customer",
+    "operations-layers",
+    "no-layers",
     "codegen-openapi",
     "codegen-buildomat",
 ];
@@ -89,6 +91,13 @@ pub fn run(given: impl Iterator<Item = String>) -> Result<(), String> {
             // The subscriber `logistics-service serve` installs, since what a
             // span costs depends on it.
             logistics_service::ops::trace::init_logging(false);
+            if case == "operations-layers" || case == "no-layers" {
+                return tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| e.to_string())?
+                    .block_on(layers_case(case == "operations-layers", args.iterations));
+            }
             let backend = if case == "bulk-upsert-postgres" {
                 Backend::Postgres
             } else {
@@ -153,22 +162,14 @@ async fn service_case(case: &str, url: &str, iterations: usize) -> Result<(), St
             }
             Ok(())
         }
-        "get-sales-order" | "get-sales-order-bare" => {
+        "get-sales-order" => {
             seed_sales_orders(&store, tenant.tenant_id).await?;
-            let router = if case == "get-sales-order" {
-                app.router.clone()
-            } else {
-                logistics_server_stubs::router_with(
-                    Service::new(store.clone(), Environment::Staging),
-                    logistics_server_stubs::Settings::new(),
-                )
-            };
             for n in 0..=iterations {
                 let path = format!(
                     "/openapi/v1/SalesOrders/{}",
                     data::sales_order_reference(1 + n % SALES_ORDERS)
                 );
-                call(&router, "GET", &path, &token, None).await?;
+                call(&app.router, "GET", &path, &token, None).await?;
             }
             Ok(())
         }
@@ -192,6 +193,40 @@ async fn service_case(case: &str, url: &str, iterations: usize) -> Result<(), St
     app.close().await;
     store.close().await;
     result
+}
+
+/// GET sales order's path, answered by a handler that does nothing, with
+/// the operations layers around it or without: the difference is what the
+/// layers cost a request. Nothing here waits for another thread, so the
+/// count is the same run after run.
+async fn layers_case(layered: bool, iterations: usize) -> Result<(), String> {
+    let api = Router::new().route(
+        "/openapi/v1/SalesOrders/{referenceNumber}",
+        axum::routing::get(|| async { r#"{"referenceNumber":"SO-000001"}"# }),
+    );
+    let router = if layered {
+        let metrics = Metrics::new(
+            || PoolStatus {
+                size: 1,
+                idle: 1,
+                max: 4,
+            },
+            "SQLite",
+            "memory",
+        );
+        let timeout = Settings::default().request_timeout;
+        server::with_operations_layers(api, Router::new(), &metrics, timeout)
+    } else {
+        api
+    };
+    for n in 0..=iterations {
+        let path = format!(
+            "/openapi/v1/SalesOrders/{}",
+            data::sales_order_reference(1 + n % SALES_ORDERS)
+        );
+        call(&router, "GET", &path, "unused", None).await?;
+    }
+    Ok(())
 }
 
 /// Where a bulk upsert's template has the run's number.

@@ -148,30 +148,50 @@ pub fn app(store: Store, settings: &Settings) -> Result<App, String> {
         Some(limit) => api.layer(RateLimitLayer::new(limit.clone())),
         None => api,
     };
-    let api = if settings.request_timeout.is_zero() {
-        api
-    } else {
-        api.layer(axum::middleware::from_fn_with_state(
-            settings.request_timeout,
-            deadline,
-        ))
-    };
-    let api = api.layer(metrics.layer());
     let ops = Ops {
         metrics,
         readiness: readiness.clone(),
     };
     let separate_metrics = settings.metrics_listen.is_some();
-    let router = api
-        .merge(ops::router(ops.clone(), !separate_metrics))
-        .layer(ops::trace::layer())
-        .layer(axum::middleware::map_request(ops::trace::settle_request_id));
+    let router = with_operations_layers(
+        api,
+        ops::router(ops.clone(), !separate_metrics),
+        &ops.metrics,
+        settings.request_timeout,
+    );
     Ok(App {
         router,
         metrics: separate_metrics.then(|| ops::metrics_router(ops)),
         limit,
         readiness,
     })
+}
+
+/// The operations layers around `api` and, beside it, `ops`: outermost the
+/// request id settled and the request's span; for `api` only, the metrics
+/// and the request deadline (`request_timeout`; zero: none).
+///
+/// `app` puts them around the generated router; the instruction-count gate
+/// (`cargo xtask bench --check`) around a handler that does nothing, to count
+/// the layers alone.
+pub fn with_operations_layers(
+    api: Router,
+    ops: Router,
+    metrics: &Metrics,
+    request_timeout: Duration,
+) -> Router {
+    let api = if request_timeout.is_zero() {
+        api
+    } else {
+        api.layer(axum::middleware::from_fn_with_state(
+            request_timeout,
+            deadline,
+        ))
+    };
+    api.layer(metrics.layer())
+        .merge(ops)
+        .layer(ops::trace::layer())
+        .layer(axum::middleware::map_request(ops::trace::settle_request_id))
 }
 
 /// Answers 503 `Timeout` when the request is not answered within the deadline.
