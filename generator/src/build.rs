@@ -3,10 +3,8 @@
 //! the crate includes at its root.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     openapi_codegen::build::Builder::new("openapi.yaml").generate_or_exit();
-//! }
+//! // build.rs, in its `fn main()`:
+//! openapi_codegen::build::Builder::new("openapi.yaml").generate_or_exit();
 //! ```
 //!
 //! ```ignore

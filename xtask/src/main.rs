@@ -66,7 +66,11 @@ impl From<openapi_codegen_cli::Failure> for Failure {
 
 /// The workspace's tasks
 #[derive(Debug, Parser)]
-#[command(name = "cargo xtask", bin_name = "cargo xtask")]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    arg_required_else_help = true
+)]
 struct Xtask {
     #[command(subcommand)]
     task: Task,
