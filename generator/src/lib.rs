@@ -29,6 +29,7 @@
 //! # Ok::<(), openapi_codegen::Error>(())
 //! ```
 
+pub mod build;
 pub mod config;
 pub mod diff;
 pub mod emit;
@@ -45,6 +46,10 @@ use std::path::Path;
 
 pub use emit::RuntimeSource;
 pub use error::{Error, Result};
+
+/// The generator's version; the runtime the generated crates need is of
+/// the same version (they are built from one workspace).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 use config::Target;
 use emit::{Context, Files};

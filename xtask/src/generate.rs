@@ -1,187 +1,44 @@
 //! `cargo xtask generate --spec PATH --out DIR [--name NAME] [--runtime
-//! vendor|path:PATH|git:URL] [--client-only]`: the generator on any
-//! document, into a folder that becomes a small workspace of its own.
-//!
-//! By default the folder holds three crates: `<name>-models`,
-//! `<name>-client` and `<name>-server`. With `--client-only` it holds one,
-//! `<name>-client`, with the models as its `models` module: what a client
-//! alone needs, and one crate to rebuild at each regeneration, not two.
-//!
-//! The generated crates depend on `openapi-runtime`. By default (`vendor`)
-//! this workspace's `runtime/` crate is copied into `DIR/openapi-runtime/`
-//! as a member, so that the folder builds with nothing outside it;
-//! `path:PATH` and `git:URL` name the crate instead.
+//! vendor|path:PATH|git:URL] [--client-only]`: `openapi-codegen generate`
+//! (the code is `openapi_codegen_cli::generate`), quoting `cargo xtask
+//! generate` in the generated files' headers.
 
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::Path;
 
 use openapi_codegen::RuntimeSource;
 use openapi_codegen::config::Target;
+use openapi_codegen_cli::args::GenerateArgs;
 
-use crate::{Result, fail};
+use crate::Result;
 
 /// The command quoted in the generated files' headers.
 pub const COMMAND: &str = "cargo xtask generate";
 
-/// Parses the task's arguments and runs it; `root` is this workspace's root.
-pub fn run(root: &Path, args: &[&str]) -> Result<()> {
-    let mut spec = None;
-    let mut out = None;
-    let mut name = None;
-    let mut runtime = RuntimeSource::Vendored(RuntimeSource::VENDORED_DIR.to_owned());
-    let mut client_only = false;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value = || {
-            rest.next()
-                .map(|v| (*v).to_owned())
-                .ok_or_else(|| fail(format!("{arg} needs a value")))
-        };
-        match *arg {
-            "--spec" => spec = Some(PathBuf::from(value()?)),
-            "--out" => out = Some(PathBuf::from(value()?)),
-            "--name" => name = Some(value()?),
-            "--runtime" => runtime = runtime_source(&value()?)?,
-            "--client-only" => client_only = true,
-            other => return Err(fail(format!("unknown argument `{other}`"))),
-        }
-    }
-    let spec = spec.ok_or_else(|| fail("--spec PATH is required"))?;
-    let out = out.ok_or_else(|| fail("--out DIR is required"))?;
-    let name = match name {
-        Some(name) => name,
-        None => default_name(&spec)?,
-    };
-    let target = if client_only {
-        Target::client_only(spec, &name)
-    } else {
-        Target::standalone(spec, &name)
-    };
-    target.check("--name")?;
-    let (files, changed) = generate(root, &target, &out, &runtime)?;
-    let crates = if client_only {
-        "the client crate, the models its module"
-    } else {
-        "models, client and server crates"
-    };
-    println!(
-        "generated {files} files for `{name}` into {} ({crates}), {changed} of them new or changed; run `cargo check` there",
-        out.display()
-    );
-    Ok(())
+/// Runs the task.
+pub fn run(args: &GenerateArgs) -> Result<()> {
+    Ok(openapi_codegen_cli::generate::run(args, COMMAND)?)
 }
 
-/// `vendor`, `path:PATH` or `git:URL`.
-fn runtime_source(text: &str) -> Result<RuntimeSource> {
-    match text.split_once(':') {
-        _ if text == "vendor" => Ok(RuntimeSource::Vendored(
-            RuntimeSource::VENDORED_DIR.to_owned(),
-        )),
-        Some(("path", path)) if !path.is_empty() => Ok(RuntimeSource::Path(path.to_owned())),
-        Some(("git", url)) if !url.is_empty() => Ok(RuntimeSource::Git(url.to_owned())),
-        _ => Err(fail(format!(
-            "--runtime takes vendor, path:PATH or git:URL, not `{text}`"
-        ))),
-    }
-}
-
-/// Generates the crates of `target` (a [`Target::standalone`] or
-/// [`Target::client_only`]) into `out`, the runtime from `runtime` (copied
-/// from `root/runtime` when vendored); returns how many files it generated,
-/// and how many of them it wrote because they were new or changed.
-///
-/// Only the files that change are written, so that cargo sees the others as
-/// unchanged: a regeneration that changes one schema rebuilds what depends
-/// on it, one that changes nothing rebuilds nothing (the vendored runtime
-/// included).
+/// Generates the crates of `target` into `out` with the runtime from
+/// `runtime` (when vendored, the copy of `runtime/` built into xtask, as
+/// into `openapi-codegen`); returns how many files it generated, and how
+/// many of them it wrote because they were new or changed. `_root` is the
+/// workspace's root, which the runtime no longer needs to be read from.
 pub fn generate(
-    root: &Path,
+    _root: &Path,
     target: &Target,
     out: &Path,
     runtime: &RuntimeSource,
 ) -> Result<(usize, usize)> {
-    let started = Instant::now();
-    let mut generated = openapi_codegen::generate_standalone_with(target, COMMAND, runtime)?;
-    if let RuntimeSource::Vendored(dir) = runtime {
-        let vendored = openapi_codegen::vendor_runtime(&root.join("runtime"), Path::new(dir))?;
-        generated.files.extend(vendored);
-    }
-    let elapsed = started.elapsed();
-    for note in &generated.notes {
-        eprintln!("note: {note}");
-    }
-    let mut changed = 0;
-    for (path, contents) in generated.files.iter() {
-        if crate::codegen::write_if_changed(&out.join(path), contents)? {
-            changed += 1;
-        }
-    }
-    for stale in stale_files(out, &generated.files)? {
-        std::fs::remove_file(&stale).map_err(|e| fail(format!("{}: {e}", stale.display())))?;
-        println!(
-            "removed {}: the generator no longer writes it",
-            stale.display()
-        );
-    }
-    eprintln!("generation took {} ms", elapsed.as_millis());
-    Ok((generated.files.len(), changed))
+    Ok(openapi_codegen_cli::generate::generate(
+        target, out, runtime, COMMAND,
+    )?)
 }
 
-/// The files under `out` that an earlier generation wrote and this one did
-/// not: every file in the `src` folder of a crate this generation writes a
-/// `Cargo.toml` for (the generated crates and the vendored runtime) that is
-/// not in `files`. A module whose tag left the document goes, and so does a
-/// file the runtime no longer has. What a user put beside `src` (tests,
-/// examples, a `target` folder) is not the generator's, and stays.
-fn stale_files(out: &Path, files: &openapi_codegen::emit::Files) -> Result<Vec<PathBuf>> {
-    let written: std::collections::BTreeSet<&Path> = files.iter().map(|(p, _)| p).collect();
-    let mut stale = Vec::new();
-    for manifest in &written {
-        let Some(krate) = manifest.parent() else {
-            continue;
-        };
-        if manifest.file_name().is_none_or(|n| n != "Cargo.toml") || krate.as_os_str().is_empty() {
-            continue;
-        }
-        let mut found = Vec::new();
-        crate::codegen::walk(&out.join(krate).join("src"), &mut found)?;
-        stale.extend(found.into_iter().filter(|file| {
-            file.strip_prefix(out)
-                .is_ok_and(|relative| !written.contains(relative))
-        }));
-    }
-    stale.sort();
-    Ok(stale)
-}
-
-/// The file name without extension, as a package-name prefix:
-/// `petstore-expanded`; `api-` before one that starts with a digit, which
-/// Cargo refuses (`1forge.com.json`: `api-1forge-com`).
+/// The file name without extension, as a package-name prefix
+/// (`openapi_codegen_cli::generate::default_name`).
 pub fn default_name(spec: &Path) -> Result<String> {
-    let stem = spec.file_stem().and_then(|s| s.to_str()).ok_or_else(|| {
-        fail(format!(
-            "cannot make a crate name from {}; pass --name",
-            spec.display()
-        ))
-    })?;
-    // Words of letters and digits, one `-` between them: a doubled
-    // separator makes a crate name rustc warns is not snake case.
-    let name = stem
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect::<Vec<_>>()
-        .join("-");
-    if name.is_empty() {
-        return Err(fail(format!(
-            "cannot make a crate name from {}; pass --name",
-            spec.display()
-        )));
-    }
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        return Ok(format!("api-{name}"));
-    }
-    Ok(name)
+    Ok(openapi_codegen_cli::generate::default_name(spec)?)
 }
 
 #[cfg(test)]

@@ -20,6 +20,11 @@
 //!   gate, instruction counts against `bench/baseline.toml`.
 //! - `cargo xtask mutants [--scope S] [--file GLOB]... [--unit] [-- ARGS]`: mutation
 //!   testing with a pinned cargo-mutants (docs/testing.md).
+//!
+//! `codegen`, `api-diff` and `generate` are `openapi-codegen`'s commands
+//! (`cli/`, `openapi_codegen_cli`) run on this workspace's
+//! `spec/codegen.toml`; the arguments are parsed with clap, and every task
+//! has `--help`.
 
 mod api_diff;
 mod bench;
@@ -31,6 +36,9 @@ mod test;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use openapi_codegen_cli::args::{ApiDiffArgs, CodegenArgs, GenerateArgs};
 
 /// A task's failure, said to the user.
 #[derive(Debug)]
@@ -50,87 +58,193 @@ impl From<openapi_codegen::Error> for Failure {
     }
 }
 
-const USAGE: &str = "\
-usage: cargo xtask <task>
+impl From<openapi_codegen_cli::Failure> for Failure {
+    fn from(failure: openapi_codegen_cli::Failure) -> Self {
+        Failure(failure.message)
+    }
+}
 
-tasks:
-  codegen [--check]   regenerate the generated crates from spec/codegen.toml;
-                      with --check, write nothing and fail if they differ
-  api-diff [--base GIT-REV] [--changelog]
-                      list every change of each document in spec/codegen.toml
-                      since GIT-REV (default HEAD), each compatible or breaking
-                      on the wire and for Rust code using the generated crates;
-                      fail when a change breaks and the crates' version was not
-                      bumped as semver asks; --changelog prints a draft section
-  generate --spec PATH --out DIR [--name NAME] [--runtime SOURCE] [--client-only]
-                      generate models, client and server crates for any
-                      OpenAPI 3.0 document into DIR, a workspace of its own;
-                      SOURCE of openapi-runtime: vendor (default: copied into
-                      DIR/openapi-runtime), path:PATH or git:URL;
-                      --client-only: one crate, the client, with the models
-                      as its `models` module
-  external-specs      generate models, client and server crates for every
-                      document in codegen-tests/specs/external/ and
-                      external-3.1/ (and every golden fixture) into
-                      target/external-specs/ and check them with clippy and
-                      rustdoc, warnings as errors
-  test                format, codegen drift, clippy, tests, rustdoc and
-                      external-specs: every check a change must pass
-  bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile]
-        [--callgrind]
-                      build the service and bench/ in release and measure:
-                      codegen time, the generated layer against hand-written
-                      axum, the service on SQLite and PostgreSQL; prints a
-                      Markdown report and writes target/bench/report.md
-                      (about 2 minutes after the build; --quick: 30 s)
-                      --only compile: no release build; the generated crates
-                      beside progenitor's (generation, debug rebuild, lines),
-                      written to target/bench/compile.md
-                      --callgrind (with --only service-layers or compile):
-                      count instructions under valgrind's callgrind, which do
-                      not depend on the load: per request of the service, or
-                      of one incremental rebuild (cargo and rustc apart)
-  bench --check [--update-baseline]
-                      the speed regression gate: count the instructions of
-                      each case with a target (bulk upsert on SQLite and
-                      PostgreSQL, GET sales order, createCustomer, the
-                      operations layers, codegen) under valgrind and fail
-                      when one is more than 15 % over bench/baseline.toml;
-                      --update-baseline writes the counts as the baseline
-  mutants [--scope default|domain|generator|runtime|all] [--file GLOB]...
-          [--unit] [-- CARGO-MUTANTS-ARGS]
-                      mutation testing: installs cargo-mutants (pinned) into
-                      target/tools/, runs it with CI=true on the scope (or on
-                      the --file globs instead of the scope's files) and
-                      prints caught / missed / unviable / timeouts and every
-                      missed mutant; fails if one is missed. The quick
-                      tests (unit; the generator's golden and errors too)
-                      judge every mutant, then every test target judges
-                      again what they missed; --unit: the quick pass only.
-                      Slow: see docs/testing.md
-";
+/// The workspace's tasks
+#[derive(Debug, Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    arg_required_else_help = true
+)]
+struct Xtask {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Regenerate the generated crates from spec/codegen.toml; with
+    /// --check, write nothing and fail if they differ
+    Codegen(CodegenArgs),
+    /// List every change of each document in spec/codegen.toml since
+    /// GIT-REV (default HEAD), each compatible or breaking on the wire and
+    /// for Rust code using the generated crates; fail when a change breaks
+    /// and the crates' version was not bumped as semver asks
+    ApiDiff(ApiDiffArgs),
+    /// Generate models, client and server crates for any OpenAPI 3.0 or 3.1
+    /// document into DIR, a workspace of its own (as `openapi-codegen
+    /// generate`)
+    Generate(GenerateArgs),
+    /// Generate models, client and server crates for every document in
+    /// codegen-tests/specs/external/ and external-3.1/ (and every golden
+    /// fixture) into target/external-specs/ and check them with clippy and
+    /// rustdoc, warnings as errors
+    ExternalSpecs,
+    /// Format, codegen drift, clippy, tests, rustdoc and external-specs:
+    /// every check a change must pass
+    Test,
+    /// Build the service and bench/ in release and measure (codegen time,
+    /// the generated layer against hand-written axum, the service on SQLite
+    /// and PostgreSQL); prints a Markdown report and writes
+    /// target/bench/report.md (about 2 minutes after the build; --quick: 30
+    /// s)
+    Bench(BenchArgs),
+    /// Mutation testing: installs cargo-mutants (pinned) into target/tools/,
+    /// runs it with CI=true on the scope (or on the --file globs instead of
+    /// the scope's files) and prints caught / missed / unviable / timeouts
+    /// and every missed mutant; fails if one is missed (slow: see
+    /// docs/testing.md)
+    Mutants(MutantsArgs),
+}
+
+/// `cargo xtask bench`'s options, passed on to `bench::run` as given.
+#[derive(Debug, Args)]
+struct BenchArgs {
+    /// The speed regression gate: count the instructions of each case with a
+    /// target under valgrind and fail when one is more than 15 % over
+    /// bench/baseline.toml
+    #[arg(long)]
+    check: bool,
+    /// With --check: write the counts as the baseline
+    #[arg(long, requires = "check")]
+    update_baseline: bool,
+    /// About 30 seconds of measuring, noisier
+    #[arg(long, conflicts_with = "check")]
+    quick: bool,
+    /// One part: codegen, layer, service, service-layers, rate-limit,
+    /// rate-limit-memory, or compile (no release build: the generated crates
+    /// beside progenitor's, written to target/bench/compile.md)
+    #[arg(long, value_name = "PART", conflicts_with = "check")]
+    only: Option<String>,
+    /// With --only service-layers or compile: count instructions under
+    /// valgrind's callgrind, which do not depend on the load
+    #[arg(long, conflicts_with = "check")]
+    callgrind: bool,
+    /// The PostgreSQL server to measure on (default:
+    /// postgres://postgres@127.0.0.1:5432/test)
+    #[arg(long, value_name = "URL")]
+    postgres: Option<String>,
+    /// Only this database: sqlite or postgres
+    #[arg(long, value_name = "BACKEND")]
+    backend: Option<String>,
+    /// Passed on to logistics-bench
+    #[arg(long, value_name = "N")]
+    connections: Option<String>,
+    /// Passed on to logistics-bench
+    #[arg(long, value_name = "N")]
+    max_connections: Option<String>,
+    /// Passed on to logistics-bench
+    #[arg(long, value_name = "N")]
+    layer_rounds: Option<String>,
+    /// Passed on to logistics-bench
+    #[arg(long, value_name = "N")]
+    layer_requests: Option<String>,
+}
+
+impl BenchArgs {
+    /// The arguments as `bench::run` takes them: `--check` first.
+    fn to_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        let flags = [
+            (self.check, "--check"),
+            (self.update_baseline, "--update-baseline"),
+            (self.quick, "--quick"),
+        ];
+        args.extend(flags.iter().filter(|f| f.0).map(|f| f.1.to_owned()));
+        if let Some(only) = &self.only {
+            args.extend(["--only".to_owned(), only.clone()]);
+        }
+        if self.callgrind {
+            args.push("--callgrind".to_owned());
+        }
+        let passed = [
+            ("--postgres", &self.postgres),
+            ("--backend", &self.backend),
+            ("--connections", &self.connections),
+            ("--max-connections", &self.max_connections),
+            ("--layer-rounds", &self.layer_rounds),
+            ("--layer-requests", &self.layer_requests),
+        ];
+        for (name, value) in passed {
+            if let Some(value) = value {
+                args.extend([name.to_owned(), value.clone()]);
+            }
+        }
+        args
+    }
+}
+
+/// `cargo xtask mutants`'s options.
+#[derive(Debug, Args)]
+struct MutantsArgs {
+    /// default, domain, generator, runtime or all
+    #[arg(long, value_name = "S")]
+    scope: Option<String>,
+    /// Mutate the files matching GLOB instead of the scope's files
+    #[arg(long, value_name = "GLOB")]
+    file: Vec<String>,
+    /// The quick pass only (unit tests; the generator's golden and errors
+    /// too)
+    #[arg(long)]
+    unit: bool,
+    /// Passed on to cargo-mutants
+    #[arg(last = true, value_name = "CARGO-MUTANTS-ARGS")]
+    rest: Vec<String>,
+}
+
+impl MutantsArgs {
+    /// The arguments as `mutants::run` takes them.
+    fn to_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if let Some(scope) = &self.scope {
+            args.extend(["--scope".to_owned(), scope.clone()]);
+        }
+        for file in &self.file {
+            args.extend(["--file".to_owned(), file.clone()]);
+        }
+        if self.unit {
+            args.push("--unit".to_owned());
+        }
+        if !self.rest.is_empty() {
+            args.push("--".to_owned());
+            args.extend(self.rest.iter().cloned());
+        }
+        args
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let xtask = Xtask::parse();
     let root = workspace_root();
-    let result = match args.as_slice() {
-        ["codegen"] => codegen::run(&root, false),
-        ["codegen", "--check"] => codegen::run(&root, true),
-        ["api-diff", rest @ ..] => api_diff::run(&root, rest),
-        ["test"] => test::run(&root),
-        ["bench", rest @ ..] => bench::run(&root, rest),
-        ["mutants", rest @ ..] => mutants::run(&root, rest),
-        ["external-specs"] => external_specs::run(&root),
-        ["generate", rest @ ..] => generate::run(&root, rest),
-        ["help" | "--help" | "-h"] | [] => {
-            print!("{USAGE}");
-            Ok(())
+    let result = match &xtask.task {
+        Task::Codegen(args) => codegen::run(&root, args.check),
+        Task::ApiDiff(args) => api_diff::run(&root, args),
+        Task::Test => test::run(&root),
+        Task::Bench(args) => {
+            let args = args.to_args();
+            bench::run(&root, &args.iter().map(String::as_str).collect::<Vec<_>>())
         }
-        _ => Err(fail(format!(
-            "unknown arguments: {}\n\n{USAGE}",
-            args.join(" ")
-        ))),
+        Task::Mutants(args) => {
+            let args = args.to_args();
+            mutants::run(&root, &args.iter().map(String::as_str).collect::<Vec<_>>())
+        }
+        Task::ExternalSpecs => external_specs::run(&root),
+        Task::Generate(args) => generate::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

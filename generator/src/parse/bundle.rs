@@ -36,6 +36,8 @@ use crate::pointer::Pointer;
 pub struct Sources {
     /// (pointer in the bundled document) → (file, pointer in that file).
     moves: HashMap<Pointer, (String, Pointer)>,
+    /// Every file read besides the root, canonical, sorted.
+    files: Vec<PathBuf>,
 }
 
 impl Sources {
@@ -49,6 +51,12 @@ impl Sources {
             let (file, to) = self.moves.get(&from)?;
             Some((file.clone(), pointer.rebase(&from, to)?))
         })
+    }
+
+    /// Every file the document was read from besides its root (canonical
+    /// paths, sorted): what a `build.rs` watches with the root.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
     }
 }
 
@@ -86,6 +94,10 @@ pub fn bundle(raw: &mut Value, path: &Path, label: &str) -> Result<Sources> {
         bundler.walk(&mut node, pending.kind, &place)?;
         insert_component(raw, pending.kind, &pending.home, node);
     }
+    let mut files: Vec<PathBuf> = bundler.files.into_keys().collect();
+    files.retain(|file| *file != bundler.root);
+    files.sort();
+    bundler.sources.files = files;
     Ok(bundler.sources)
 }
 
