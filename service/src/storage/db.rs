@@ -461,28 +461,53 @@ impl Placeholders {
 
     /// The next placeholder.
     pub fn next(&mut self) -> String {
-        self.written += 1;
-        match self.dialect {
-            Dialect::Sqlite => "?".to_owned(),
-            Dialect::Postgres => format!("${}", self.written),
-        }
+        let mut text = String::new();
+        self.write_next(&mut text);
+        text
     }
 
     /// The next `count`, comma-separated: `$3, $4, $5`.
     pub fn list(&mut self, count: usize) -> String {
-        (0..count)
-            .map(|_| self.next())
-            .collect::<Vec<_>>()
-            .join(", ")
+        let mut text = String::with_capacity(count * 4);
+        self.write_list(&mut text, count);
+        text
     }
 
     /// A `VALUES` list of `rows` rows of `columns` values each:
     /// `($1, $2), ($3, $4)`.
     pub fn rows(&mut self, rows: usize, columns: usize) -> String {
-        (0..rows)
-            .map(|_| format!("({})", self.list(columns)))
-            .collect::<Vec<_>>()
-            .join(", ")
+        // Written into one string: a statement of 1,000 rows has 10,000
+        // placeholders, and a string each cost a tenth of the bulk upsert.
+        let mut text = String::with_capacity(rows * (columns * 4 + 4));
+        for row in 0..rows {
+            if row > 0 {
+                text.push_str(", ");
+            }
+            text.push('(');
+            self.write_list(&mut text, columns);
+            text.push(')');
+        }
+        text
+    }
+
+    fn write_list(&mut self, text: &mut String, count: usize) {
+        for n in 0..count {
+            if n > 0 {
+                text.push_str(", ");
+            }
+            self.write_next(text);
+        }
+    }
+
+    fn write_next(&mut self, text: &mut String) {
+        self.written += 1;
+        match self.dialect {
+            Dialect::Sqlite => text.push('?'),
+            Dialect::Postgres => {
+                text.push('$');
+                text.push_str(&self.written.to_string());
+            }
+        }
     }
 }
 
