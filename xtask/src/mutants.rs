@@ -29,8 +29,8 @@ use crate::{Result, fail};
 pub const VERSION: &str = "27.1.0";
 
 /// What a scope mutates: packages and file globs (relative to the
-/// workspace), and the packages whose tests judge each mutant (none: the
-/// mutated package's own).
+/// workspace), and the packages whose tests judge again what the mutated
+/// package's quick tests missed (none: the mutated package's own).
 struct Scope {
     packages: Vec<&'static str>,
     files: Vec<&'static str>,
@@ -45,8 +45,9 @@ fn scope(name: &str) -> Result<Scope> {
         "service/src/rate_limit/**",
     ];
     let lower = ["generator/src/lower/**"];
-    // The runtime crate has no tests of its own: the generated crates'
-    // tests (codegen-tests) drive it as its users do.
+    // The runtime's own unit tests judge first; what they miss, the
+    // generated crates' tests (codegen-tests), which drive the runtime as
+    // its users do, judge again with them.
     let runtime = ["runtime/src/**"];
     let scope = match name {
         "default" => Scope {
@@ -67,7 +68,7 @@ fn scope(name: &str) -> Result<Scope> {
         "runtime" => Scope {
             packages: vec!["openapi-runtime"],
             files: runtime.to_vec(),
-            test_packages: vec!["codegen-tests"],
+            test_packages: vec!["openapi-runtime", "codegen-tests"],
         },
         // Not the runtime: its mutants need other packages' tests.
         "all" => Scope {
@@ -96,11 +97,12 @@ fn folder(package: &str) -> &'static str {
 
 /// The tests that judge a package's mutants first: those that catch most
 /// mutants in seconds, without linking the slow suites. None where the
-/// package has no such tests (the runtime, judged by another package).
+/// package has no such tests.
 fn quick_judges(package: &str) -> Option<&'static [&'static str]> {
     match package {
-        // The binary and the end-to-end suite are not linked per mutant.
-        "logistics-service" => Some(&["--cargo-arg=--lib"]),
+        // The binary and the end-to-end suite are not linked per mutant;
+        // the runtime's own unit tests are in its library.
+        "logistics-service" | "openapi-runtime" => Some(&["--cargo-arg=--lib"]),
         // `lower/` is judged mostly by the golden files and the errors.
         "openapi-codegen" => Some(&[
             "--cargo-arg=--lib",
@@ -160,7 +162,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
             root,
             package,
             files: &own_files,
-            test_packages: &scope.test_packages,
+            test_packages: &[],
         };
         let output = root.join("target/mutants").join(package);
         let Some(quick) = quick_judges(package) else {
@@ -190,7 +192,11 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
             "==> {} mutants the quick tests missed, judged again by every test target",
             first.count("missed")
         );
-        let recheck = run.pass(&output, &[], &again)?;
+        let recheck = Run {
+            test_packages: &scope.test_packages,
+            ..run
+        }
+        .pass(&output, &[], &again)?;
         logs.push(output);
         total.absorb(first.rechecked(recheck));
     }
