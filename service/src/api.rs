@@ -19,6 +19,7 @@ use crate::auth::{Authenticator, Refusal};
 use crate::domain::tenancy::{Environment, Principal};
 use crate::domain::{DomainError, Repository, customers, receiving_orders, returns, sales_orders};
 use crate::text;
+use http::StatusCode;
 
 /// The service behind the generated router, over any [`Repository`]
 /// (`storage::Store` in the binary).
@@ -54,9 +55,20 @@ fn api_error(error: DomainError) -> ApiError {
             format!("tenant {tenant} does not exist"),
         )
         .at("X-Tenant-Id"),
-        DomainError::Unavailable(message) | DomainError::Internal(message) => {
-            ApiError::internal(message)
-        }
+        DomainError::Unavailable(cause) => ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "InternalError",
+            "The database failed and nothing was written; the request can be sent again.",
+        )
+        .with_cause(cause),
+        DomainError::MaybeApplied(cause) => ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "InternalError",
+            "The database failed while committing, and the write may have been applied; \
+             read it back before sending it again.",
+        )
+        .with_cause(cause),
+        DomainError::Internal(message) => ApiError::internal(message),
     }
 }
 

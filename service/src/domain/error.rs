@@ -29,9 +29,14 @@ pub enum DomainError {
     /// The tenant does not exist.
     #[error("tenant {0} does not exist")]
     UnknownTenant(uuid::Uuid),
-    /// The store could not be reached or failed; the request may be retried.
+    /// The store could not be reached or failed, and nothing was written;
+    /// the request may be retried.
     #[error("the store is unavailable: {0}")]
     Unavailable(String),
+    /// The store failed while committing a write, which it may have applied
+    /// before its answer was lost.
+    #[error("the store failed to confirm a write: {0}")]
+    MaybeApplied(String),
     /// Something that should not fail did.
     #[error("{0}")]
     Internal(String),

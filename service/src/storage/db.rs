@@ -245,13 +245,20 @@ impl Pool {
 
 /// Runs `$body` (an expression using `$tx`, the `&mut Tx`) in a writing
 /// transaction of `$pool`: commits when it succeeds, rolls back when it
-/// fails, and runs it again when it lost a race to a concurrent transaction
-/// (see [`Attempts`]). Evaluates to `Result<T, DomainError>`.
+/// fails, and runs it again on a fresh transaction when it failed before its
+/// commit was sent for a reason that a new attempt can clear (see
+/// [`Attempts`]). Evaluates to `Result<T, DomainError>`.
 macro_rules! in_write {
     ($pool:expr, |$tx:ident| $body:expr) => {{
         let mut attempts = $crate::storage::db::Attempts::default();
         loop {
-            let mut transaction = $pool.begin_write().await?;
+            let mut transaction = match $pool.begin_write().await {
+                Ok(transaction) => transaction,
+                Err(error) => match attempts.not_begun(error) {
+                    Some(done) => break done,
+                    None => continue,
+                },
+            };
             let outcome: ::std::result::Result<_, $crate::storage::db::StoreError> = async {
                 let $tx = &mut transaction;
                 $body
@@ -266,35 +273,69 @@ macro_rules! in_write {
 pub(crate) use in_write;
 
 /// The attempts of one write (see [`in_write!`]).
+///
+/// A write runs again, at most [`WRITE_ATTEMPTS`] times in all, when it
+/// failed before its commit was sent and a new attempt can succeed: it lost
+/// a race (a unique key, a deadlock, a serialization failure), its
+/// connection was lost (the server ended it, the network dropped), or
+/// SQLite was busy. Nothing of it was applied: the transaction never
+/// committed. A commit that fails is not run again: the database may have
+/// applied it before the answer was lost, and the error says so.
 #[derive(Debug, Default)]
 pub struct Attempts {
     made: usize,
 }
 
 impl Attempts {
+    /// A transaction that could not begin: `None` to try again.
+    pub fn not_begun<T>(&mut self, error: sqlx::Error) -> Option<Result<T, DomainError>> {
+        self.retry_or_end(StoreError::Database(error))
+    }
+
     /// Ends an attempt: commits or rolls back `tx`; `None` when the write
-    /// lost a race and should run again (at most [`WRITE_ATTEMPTS`] in all).
+    /// failed before its commit and should run again.
     pub async fn settle<T>(
         &mut self,
         tx: Tx,
         outcome: Result<T, StoreError>,
     ) -> Option<Result<T, DomainError>> {
-        self.made += 1;
-        let outcome = match outcome {
-            Ok(value) => tx.commit().await.map(|()| value).map_err(StoreError::from),
-            Err(error) => match tx.rollback().await {
-                Ok(()) => Err(error),
-                Err(rollback) => Err(StoreError::from(rollback)),
-            },
-        };
         match outcome {
-            Err(error) if self.made < WRITE_ATTEMPTS && error.is_lost_race() => {
-                tracing::debug!(attempt = self.made, %error, "retrying a write that lost a race");
-                None
+            Ok(value) => Some(tx.commit().await.map(|()| value).map_err(commit_failed)),
+            Err(error) => {
+                // On a lost connection the rollback fails too; the step's
+                // error says what happened, and the database rolls back a
+                // transaction whose connection ends.
+                if let Err(rollback) = tx.rollback().await {
+                    tracing::debug!(%rollback, "rolling back a failed write");
+                }
+                self.retry_or_end(error)
             }
-            done => Some(done.map_err(DomainError::from)),
         }
     }
+
+    fn retry_or_end<T>(&mut self, error: StoreError) -> Option<Result<T, DomainError>> {
+        self.made += 1;
+        if self.made < WRITE_ATTEMPTS && error.is_retryable() {
+            tracing::debug!(attempt = self.made, %error, "running again a write that was not applied");
+            return None;
+        }
+        Some(Err(match error {
+            StoreError::Database(error) => DomainError::Unavailable(format!(
+                "{error}; the write was not applied{}",
+                if self.made > 1 {
+                    format!(" in {} attempts", self.made)
+                } else {
+                    String::new()
+                }
+            )),
+            StoreError::Domain(error) => error,
+        }))
+    }
+}
+
+/// A commit that failed: it may have been applied.
+fn commit_failed(error: sqlx::Error) -> DomainError {
+    DomainError::MaybeApplied(format!("the commit failed: {error}"))
 }
 
 fn rows<R>(rows: Vec<R>, wrap: fn(R) -> Row) -> Vec<Row> {
@@ -401,13 +442,44 @@ pub enum StoreError {
 }
 
 impl StoreError {
-    /// Whether the write lost a race and is worth running again: a unique
-    /// key taken by a concurrent insert, a deadlock, a serialization failure.
-    fn is_lost_race(&self) -> bool {
-        let StoreError::Database(sqlx::Error::Database(db)) = self else {
-            return false;
-        };
-        db.is_unique_violation() || matches!(db.code().as_deref(), Some("40P01" | "40001"))
+    /// Whether the step failed in a way a new attempt can clear: a lost
+    /// race, a lost connection, or a SQLite database busy past its timeout.
+    fn is_retryable(&self) -> bool {
+        match self {
+            StoreError::Database(error) => is_lost_race(error) || is_lost_connection(error),
+            StoreError::Domain(_) => false,
+        }
+    }
+}
+
+/// A unique key taken by a concurrent insert, a deadlock, a serialization
+/// failure; SQLite's busy and locked (`SQLITE_BUSY`, `SQLITE_LOCKED` and
+/// their extended codes, after `busy_timeout`).
+fn is_lost_race(error: &sqlx::Error) -> bool {
+    let sqlx::Error::Database(db) = error else {
+        return false;
+    };
+    if db.is_unique_violation() {
+        return true;
+    }
+    let code = db.code();
+    let code = code.as_deref().unwrap_or_default();
+    matches!(code, "40P01" | "40001")
+        || (db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some()
+            && code
+                .parse::<i32>()
+                .is_ok_and(|code| matches!(code & 0xff, 5 | 6)))
+}
+
+/// The connection is gone: an I/O error, the server ending it (PostgreSQL's
+/// class 08 and 57P01–57P03), or sqlx's SQLite worker stopping.
+fn is_lost_connection(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_) | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")
+        }),
+        _ => false,
     }
 }
 

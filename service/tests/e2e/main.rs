@@ -17,6 +17,7 @@ mod auth;
 mod concurrency;
 mod demo_seed;
 mod environments;
+mod faults;
 mod hostile;
 mod import;
 mod limits;
