@@ -108,7 +108,7 @@ pub(super) async fn serve_connection(
     mut drain: watch::Receiver<bool>,
 ) {
     let shared = Arc::new(Shared::new());
-    let io = Io::new(stream, Arc::clone(&shared));
+    let io = Io::new(stream, Arc::clone(&shared), settings.write_timeout);
     let service = {
         let shared = Arc::clone(&shared);
         let settings = Arc::clone(&settings);

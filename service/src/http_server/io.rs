@@ -1,9 +1,11 @@
 //! The client's stream as hyper reads and writes it (decisions D28, D29).
 
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, ready};
+use std::time::Duration;
 
 use bytes::Bytes;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -14,22 +16,60 @@ use super::refusals;
 
 /// The client's stream, as hyper reads and writes it: reads mark the start
 /// of a request's head; hyper's empty answers to requests it cannot read are
-/// replaced with the API's error body.
+/// replaced with the API's error body; a write that waits longer than the
+/// write timeout for the client to take bytes fails, and hyper closes the
+/// connection (a client that stops reading would otherwise hold it, and the
+/// answer's memory, for ever).
 pub(super) struct Io {
     stream: TcpStream,
     shared: Arc<Shared>,
     /// The error body being written in place of hyper's answer, and how much
     /// of it is written.
     replacement: Option<(Bytes, usize)>,
+    write_timeout: Duration,
+    /// Runs while a write waits for the client; gone when bytes go out.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
 impl Io {
-    pub(super) fn new(stream: TcpStream, shared: Arc<Shared>) -> Io {
+    pub(super) fn new(stream: TcpStream, shared: Arc<Shared>, write_timeout: Duration) -> Io {
         Io {
             stream,
             shared,
             replacement: None,
+            write_timeout,
+            stalled: None,
         }
+    }
+
+    /// `polled`, a write of the stream, unless it has waited for the client
+    /// longer than the write timeout: then an error, logged once, on which
+    /// hyper closes the connection.
+    fn within_write_timeout<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
+        }
+        let limit = self.write_timeout;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        if stalled.as_mut().poll(cx).is_pending() {
+            return Poll::Pending;
+        }
+        self.stalled = None;
+        tracing::warn!(
+            write_timeout_ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
+            "closed a connection whose client took none of its answer within the write timeout"
+        );
+        Poll::Ready(Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "the client took none of the answer within the write timeout",
+        )))
     }
 
     /// The client's stream, to answer on it directly.
@@ -39,18 +79,24 @@ impl Io {
 
     /// Writes what is left of the replacement; ready when it is all written.
     fn poll_replacement(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        while let Some((bytes, written)) = &mut self.replacement {
+        loop {
+            let Some((bytes, written)) = &self.replacement else {
+                return Poll::Ready(Ok(()));
+            };
             if *written >= bytes.len() {
                 self.replacement = None;
-                break;
+                return Poll::Ready(Ok(()));
             }
-            let n = ready!(Pin::new(&mut self.stream).poll_write(cx, &bytes[*written..]))?;
+            let (bytes, from) = (bytes.clone(), *written);
+            let polled = Pin::new(&mut self.stream).poll_write(cx, &bytes[from..]);
+            let n = ready!(self.within_write_timeout(cx, polled))?;
             if n == 0 {
                 return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
             }
-            *written += n;
+            if let Some((_, written)) = &mut self.replacement {
+                *written += n;
+            }
         }
-        Poll::Ready(Ok(()))
     }
 
     /// Takes hyper's answer `buf` in place of writing it, when it is one of
@@ -96,7 +142,8 @@ impl AsyncWrite for Io {
             let _ = self.poll_replacement(cx)?;
             return Poll::Ready(Ok(buf.len()));
         }
-        Pin::new(&mut self.stream).poll_write(cx, buf)
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.within_write_timeout(cx, polled)
     }
 
     fn poll_write_vectored(
@@ -112,7 +159,8 @@ impl AsyncWrite for Io {
                 return Poll::Ready(Ok(only.len()));
             }
         }
-        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.within_write_timeout(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -121,7 +169,8 @@ impl AsyncWrite for Io {
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         ready!(self.poll_replacement(cx))?;
-        Pin::new(&mut self.stream).poll_flush(cx)
+        let polled = Pin::new(&mut self.stream).poll_flush(cx);
+        self.within_write_timeout(cx, polled)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -17,6 +17,12 @@ pub struct ConnectionSettings {
     #[arg(long, env = "LOGISTICS_BODY_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub body_timeout: Duration,
 
+    /// How long an answer may wait for the client to take any of it; then the
+    /// connection is closed. The limit is on each wait, not on the whole
+    /// answer: a client that reads slowly but steadily is served.
+    #[arg(long, env = "LOGISTICS_WRITE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    pub write_timeout: Duration,
+
     /// How long a kept-alive connection may wait for its next request.
     #[arg(long, env = "LOGISTICS_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub idle_timeout: Duration,
@@ -38,6 +44,7 @@ impl Default for ConnectionSettings {
         ConnectionSettings {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(60),
             idle_timeout: Duration::from_secs(60),
             drain_timeout: Duration::from_secs(30),
             connection_limit: None,

@@ -24,4 +24,5 @@ mod limits;
 mod operations;
 mod operator;
 mod returns_query;
+mod slow_readers;
 mod tenancy;
