@@ -1161,6 +1161,32 @@ async fn errors_of_the_implementation_are_rendered_without_their_cause() {
     assert!(!String::from_utf8_lossy(&answer.body).contains("db.internal"));
 }
 
+/// The envelope byte for byte: the generated `ErrorBodyFormat`'s table
+/// writes the properties in the schema's order, without spaces, `code` as
+/// the status, one problem for an error with a code, the time to the second.
+#[tokio::test]
+async fn an_error_body_is_the_envelope_byte_for_byte() {
+    let (app, _) = app();
+    let answer = send(
+        &app,
+        Request::builder()
+            .uri("/nowhere")
+            .header("x-request-id", "client-id-\"9\"")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(answer.header("content-type"), "application/json");
+    let body = String::from_utf8(answer.body.to_vec()).unwrap();
+    let (head, time) = body.split_once(r#","timestamp":""#).expect(&body);
+    assert_eq!(
+        head,
+        r#"{"error":{"code":404,"message":"No operation has the path /nowhere.","errors":[{"property":"path","message":"No operation has the path /nowhere.","errorCode":"RouteNotFound"}]},"requestId":"client-id-\"9\"""#
+    );
+    assert_timestamp(time.strip_suffix(r#""}"#).expect(&body));
+}
+
 #[tokio::test]
 async fn request_ids_are_kept_when_sane_and_generated_otherwise() {
     let (app, seen) = app();

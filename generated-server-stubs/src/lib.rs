@@ -48,5 +48,51 @@ pub use axum;
 /// The models crate (`logistics-models`): the types of bodies and parameters, and their validation.
 pub use logistics_models as models;
 
-/// How this API's error responses are written: every error the router answers, its own included, is rendered with [`ApiError::render_as`] in this format, the shape of the document's `ErrorResponse` (`{error: {code, message, errors}, requestId, timestamp}`).
-pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;
+/// How this API's error responses are written: every error the router answers, its own included, is rendered with [`ApiError::render_as`] in the shape of the document's `ErrorResponse`, as [`ERROR_FIELDS`](Self::ERROR_FIELDS) says, as `application/json`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ErrorBodyFormat;
+
+impl ErrorBodyFormat {
+    /// Each property of the error schema and the part of the error it holds.
+    #[rustfmt::skip]
+    pub const ERROR_FIELDS: &'static [openapi_runtime::server::error::Field] = &[
+        (
+            "error",
+            openapi_runtime::server::error::Part::Object(
+                &[
+                    ("code", openapi_runtime::server::error::Part::Status),
+                    ("message", openapi_runtime::server::error::Part::Message),
+                    (
+                        "errors",
+                        openapi_runtime::server::error::Part::Problems(
+                            &[
+                                (
+                                    "property",
+                                    openapi_runtime::server::error::ProblemPart::Property,
+                                ),
+                                (
+                                    "message",
+                                    openapi_runtime::server::error::ProblemPart::Message,
+                                ),
+                                (
+                                    "errorCode",
+                                    openapi_runtime::server::error::ProblemPart::ErrorCode,
+                                ),
+                            ],
+                        ),
+                    ),
+                ],
+            ),
+        ),
+        ("requestId", openapi_runtime::server::error::Part::RequestId),
+        ("timestamp", openapi_runtime::server::error::Part::Timestamp),
+    ];
+}
+
+impl openapi_runtime::server::error::ErrorFormat for ErrorBodyFormat {
+    const CONTENT_TYPE: &'static str = "application/json";
+    fn write_body(error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>) {
+        use openapi_runtime::server::error::write_fields;
+        write_fields(Self::ERROR_FIELDS, error, request_id, body);
+    }
+}

@@ -212,7 +212,7 @@ async fn deadline(
                 limit.as_secs_f64()
             ),
         )
-        .render(&request_id, operation),
+        .render_as::<logistics_server_stubs::ErrorBodyFormat>(&request_id, operation),
     }
 }
 

@@ -4,14 +4,15 @@
 //! credential, an unacceptable `Accept`, a body too large, a wrong
 //! `Content-Type`, malformed JSON, a bad parameter, a schema violation, an
 //! error of the implementation, a panic — is an [`ApiError`], rendered by
-//! [`ApiError::render_as`] in the API's [`ErrorFormat`] (such as
-//! [`ErrorEnvelope`], [`ProblemDetails`] or a table of [`Field`]s written
-//! with [`write_fields`]) with the request's `X-Request-Id`.
+//! [`ApiError::render_as`] in the API's [`ErrorFormat`] with the request's
+//! `X-Request-Id`. The runtime's only format of its own is [`ProblemDetails`]
+//! (RFC 9457); an API whose document names an error schema gets its format
+//! from the generator, as a table of [`Field`]s written with
+//! [`write_fields`] (the server-stubs crate's `ErrorBodyFormat`).
 //! An error's internal cause is logged with `tracing`, never sent.
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::Write as _;
 
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
@@ -188,7 +189,8 @@ impl ApiError {
         self.0.status
     }
 
-    /// The summary sent as `error.message`.
+    /// The summary of the error, which the body carries (problem details'
+    /// `detail`).
     pub fn message(&self) -> &str {
         &self.0.message
     }
@@ -318,15 +320,15 @@ impl ApiError {
         }
     }
 
-    /// The error response in the [`ErrorEnvelope`] format; see
-    /// [`render_as`](Self::render_as), which writes the API's own format.
-    pub fn render(self, request_id: &RequestId, operation_id: Option<&'static str>) -> Response {
-        self.render_as::<ErrorEnvelope>(request_id, operation_id)
-    }
-
     /// The error response in the format `F`: its body and `Content-Type`,
     /// `X-Request-Id` and the error's own headers. Server errors, and errors
     /// with a cause, are logged with the request id and `operation_id`.
+    ///
+    /// `F` is the API's format: the server-stubs crate's `ErrorBodyFormat`.
+    /// There is deliberately no `render` without a format: an error rendered
+    /// outside the router (a tower layer's, a refusal of the HTTP server's)
+    /// names the API's format, so that it cannot fall back to another body
+    /// unseen, and changing the document's error schema reaches it.
     pub fn render_as<F: ErrorFormat>(
         self,
         request_id: &RequestId,
@@ -365,38 +367,6 @@ pub trait ErrorFormat {
 
     /// Writes the body of `error`, answered to the request `request_id`.
     fn write_body(error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>);
-}
-
-/// The error envelope, as `application/json`:
-///
-/// ```json
-/// {"error": {"code": 400, "message": "The request has 1 validation error.",
-///            "errors": [{"property": "sku", "message": "is required", "errorCode": "Required"}]},
-///  "requestId": "01J8ZQ6W3K2N5V7X9Y1B3D5F7H", "timestamp": "2026-03-14T10:02:11Z"}
-/// ```
-///
-/// `errors` lists [`ApiError::listed_problems`]; the timestamp is the time
-/// of rendering, to the second, in UTC.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ErrorEnvelope;
-
-impl ErrorFormat for ErrorEnvelope {
-    const CONTENT_TYPE: &'static str = "application/json";
-
-    fn write_body(error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>) {
-        // Writing to a `Vec` does not fail, nor does serialising strings.
-        let _ = write!(
-            body,
-            "{{\"error\":{{\"code\":{},\"message\":",
-            error.0.status.as_u16()
-        );
-        let _ = serde_json::to_writer(&mut *body, error.message());
-        body.extend_from_slice(b",\"errors\":");
-        let _ = serde_json::to_writer(&mut *body, &*error.listed_problems());
-        body.extend_from_slice(b"},\"requestId\":");
-        let _ = serde_json::to_writer(&mut *body, request_id.as_str());
-        let _ = write!(body, ",\"timestamp\":\"{}\"}}", Timestamp::now());
-    }
 }
 
 fn log(inner: &Inner, request_id: &RequestId, operation_id: Option<&'static str>) {
@@ -477,14 +447,14 @@ impl std::error::Error for ApiError {
     }
 }
 
-/// Rendered in the [`ErrorEnvelope`] with a new request id, for use outside
-/// the router (for example in a tower layer); prefer [`ApiError::render_as`]
-/// in the server-stubs crate's `ErrorBodyFormat`, with
-/// [`RequestId::from_headers`] of the request, which keeps the API's format
-/// and a sane incoming id.
+/// Rendered as the runtime's default, RFC 9457 [`ProblemDetails`], with a
+/// new request id: for code that knows no API. An API's own code renders
+/// with [`ApiError::render_as`] in the server-stubs crate's
+/// `ErrorBodyFormat`, with [`RequestId::from_headers`] of the request, which
+/// keeps the API's format and a sane incoming id.
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        self.render(&RequestId::generate(), None)
+        self.render_as::<ProblemDetails>(&RequestId::generate(), None)
     }
 }
 

@@ -1,8 +1,9 @@
-//! Error bodies other than this workspace's envelope: [`ProblemDetails`]
-//! (RFC 9457, the default of a document that names no error schema) and
-//! [`write_fields`], which writes an [`ApiError`] in the shape of any error
-//! schema as a table of [`Field`]s (a generated server-stubs crate states
-//! its document's table).
+//! The error bodies the runtime writes: [`ProblemDetails`] (RFC 9457, its
+//! only format of its own, and that of a document that names no error
+//! schema) and [`write_fields`], which writes an [`ApiError`] in the shape
+//! of any error schema as a table of [`Field`]s. A generated server-stubs
+//! crate states its document's table as its `ErrorBodyFormat`: an API's
+//! envelope is generated, never a type of the runtime.
 
 use std::io::Write as _;
 
@@ -170,7 +171,6 @@ mod tests {
 
     use super::*;
     use crate::models::validation::Problem;
-    use crate::server::error::ErrorEnvelope;
 
     fn id() -> RequestId {
         RequestId::from_headers(&{
@@ -226,6 +226,18 @@ mod tests {
     }
 
     #[test]
+    fn an_error_without_an_api_is_problem_details() {
+        use axum::response::IntoResponse as _;
+        let response = ApiError::route_not_found("/nowhere").into_response();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            response.headers()[http::header::CONTENT_TYPE],
+            "application/problem+json"
+        );
+        assert!(response.headers().contains_key("x-request-id"));
+    }
+
+    #[test]
     fn a_not_found_is_one_problem_about_the_path() {
         let body = written(
             ProblemDetails::FIELDS,
@@ -261,17 +273,33 @@ mod tests {
             ("requestId", Part::RequestId),
             ("timestamp", Part::Timestamp),
         ];
-        let error = ApiError::new(StatusCode::CONFLICT, "Duplicate", "It exists.").at("sku");
-        let mut envelope = Vec::new();
-        ErrorEnvelope::write_body(&error, &id(), &mut envelope);
-        let mut envelope: serde_json::Value = serde_json::from_slice(&envelope).unwrap();
-        let mut mapped = written(ENVELOPE, &error);
-        // The seconds may differ between the two renderings.
-        for body in [&mut envelope, &mut mapped] {
-            assert!(body["timestamp"].as_str().unwrap().ends_with('Z'));
-            body["timestamp"] = serde_json::Value::Null;
-        }
-        assert_eq!(mapped, envelope);
+        let error = ApiError::new(StatusCode::CONFLICT, "Duplicate", "It \"exists\" ✓.").at("sku");
+        let mut body = Vec::new();
+        write_fields(ENVELOPE, &error, &id(), &mut body);
+        let body = String::from_utf8(body).unwrap();
+        // Byte for byte, in the table's order, without spaces; the time is
+        // that of rendering, to the second.
+        let (head, time) = body.split_once(r#","timestamp":""#).unwrap();
+        assert_eq!(
+            head,
+            r#"{"error":{"code":409,"message":"It \"exists\" ✓.","errors":[{"property":"sku","message":"It \"exists\" ✓.","errorCode":"Duplicate"}]},"requestId":"01J8ZQ6W3K2N5V7X9Y1B3D5F7H""#
+        );
+        let time = time.strip_suffix(r#""}"#).unwrap();
+        assert_eq!(time.len(), 20, "{time}");
+        assert!(time.ends_with('Z') && time.as_bytes()[10] == b'T', "{time}");
+        let mut none = Vec::new();
+        write_fields(
+            ENVELOPE,
+            &ApiError::validation(crate::models::validation::Report::new()),
+            &id(),
+            &mut none,
+        );
+        assert!(
+            String::from_utf8(none)
+                .unwrap()
+                .contains(r#","errors":[]},"#),
+            "an error without problems lists none"
+        );
 
         let other: &[Field] = &[("code", Part::Code), ("title", Part::Title)];
         assert_eq!(

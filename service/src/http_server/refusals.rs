@@ -6,7 +6,7 @@
 use bytes::Bytes;
 use futures_util::FutureExt as _;
 use http::StatusCode;
-use logistics_server_stubs::{ApiError, RequestId};
+use logistics_server_stubs::{ApiError, ErrorBodyFormat, RequestId};
 
 /// The error body, as a whole response, that replaces hyper's answer `buf`
 /// when it is one of its refusals: its status, the new request id, the bytes.
@@ -52,7 +52,7 @@ fn hyper_refusal(buf: &[u8]) -> Option<StatusCode> {
 
 /// An error as a whole HTTP/1.1 response that closes the connection.
 pub(super) fn encode(error: ApiError, request_id: &RequestId) -> Bytes {
-    let response = error.render(request_id, None);
+    let response = error.render_as::<ErrorBodyFormat>(request_id, None);
     let (parts, body) = response.into_parts();
     let body = axum::body::to_bytes(body, usize::MAX)
         .now_or_never()

@@ -15,7 +15,7 @@ use axum::body::Body;
 use bytes::Bytes;
 use http::{HeaderValue, Request, Response, StatusCode};
 use hyper::body::{Frame, Incoming, SizeHint};
-use logistics_server_stubs::{ApiError, RequestId};
+use logistics_server_stubs::{ApiError, ErrorBodyFormat, RequestId};
 use tokio::time::Sleep;
 use tower::ServiceExt as _;
 
@@ -75,7 +75,7 @@ fn body_timeout_response(answered: &Response<Body>, body_timeout: Duration) -> R
         ),
     )
     .at("body")
-    .render(&request_id, None);
+    .render_as::<ErrorBodyFormat>(&request_id, None);
     response
         .headers_mut()
         .insert(http::header::CONNECTION, HeaderValue::from_static("close"));

@@ -23,7 +23,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use http::{HeaderValue, StatusCode};
-use logistics_server_stubs::{ApiError, RequestId};
+use logistics_server_stubs::{ApiError, ErrorBodyFormat, RequestId};
 
 pub use self::metrics::Metrics;
 pub use self::readiness::Readiness;
@@ -75,7 +75,8 @@ pub fn metrics_router(ops: Ops) -> Router {
         .route("/metrics", only_get(get(render_metrics)))
         .fallback(|request: Request| async move {
             let request_id = RequestId::from_headers(request.headers());
-            ApiError::route_not_found(request.uri().path()).render(&request_id, None)
+            ApiError::route_not_found(request.uri().path())
+                .render_as::<ErrorBodyFormat>(&request_id, None)
         })
         .with_state(ops)
 }
@@ -86,7 +87,7 @@ fn only_get(route: MethodRouter<Ops>) -> MethodRouter<Ops> {
     route.fallback(|request: Request| async move {
         let request_id = RequestId::from_headers(request.headers());
         ApiError::method_not_allowed(request.method().as_str(), "GET, HEAD")
-            .render(&request_id, None)
+            .render_as::<ErrorBodyFormat>(&request_id, None)
     })
 }
 
@@ -128,7 +129,7 @@ async fn readyz(State(ops): State<Ops>, request: Request) -> Response {
                 format!("Not ready: {reason}."),
             )
             .at("database")
-            .render(&request_id, None);
+            .render_as::<ErrorBodyFormat>(&request_id, None);
             response
                 .headers_mut()
                 .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -1,7 +1,7 @@
 //! What a refused client is told: the interface's 429, which names the limit
 //! and says when to retry, in the body and in the headers a client reads.
 
-use logistics_server_stubs::RequestId;
+use logistics_server_stubs::{ErrorBodyFormat, RequestId};
 
 use super::*;
 
@@ -39,7 +39,7 @@ async fn a_refusal_names_the_limit_and_when_to_retry() {
         error.message(),
         format!("Rate limit of 2 requests per minute reached; retry in {retry_after} seconds.")
     );
-    let response = error.render(&RequestId::generate(), None);
+    let response = error.render_as::<ErrorBodyFormat>(&RequestId::generate(), None);
     let headers = response.headers();
     assert_eq!(headers["retry-after"], retry_after.as_str());
     assert_eq!(headers["x-retry-after"], retry_after.as_str());

@@ -6,10 +6,10 @@
 //! properties is matched by name to a part of the error (its status,
 //! message, error code, problems, the request id, the time, …), and the
 //! crate states the result as a table of the runtime's `Field`s, so a
-//! reader sees what goes where. A schema with this workspace's envelope
-//! shape uses the runtime's `ErrorEnvelope`, which writes the same body
-//! without the table. A required property that matches nothing is an
-//! error naming it: the body would not be valid otherwise.
+//! reader sees what goes where. Every error schema is such a table, this
+//! workspace's envelope included: the runtime has no API's format of its
+//! own but problem details (D54). A required property that matches nothing
+//! is an error naming it: the body would not be valid otherwise.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -45,10 +45,7 @@ enum ProblemPart {
 enum Format {
     /// No `error-schema`: the runtime's `ProblemDetails`.
     ProblemDetails,
-    /// The `error-schema` named `schema` has this workspace's envelope
-    /// shape: the runtime's `ErrorEnvelope`.
-    Envelope { schema: String },
-    /// Any other `error-schema`: its properties as a table.
+    /// An `error-schema`: its properties as a table.
     Table {
         schema: String,
         fields: Vec<(String, Part)>,
@@ -69,11 +66,6 @@ fn format(server: &Server<'_>) -> Result<Format> {
         ));
     };
     let fields = object_fields(server, def, &s.fields, 0)?;
-    if fields == envelope() {
-        return Ok(Format::Envelope {
-            schema: schema.clone(),
-        });
-    }
     Ok(Format::Table {
         schema: schema.clone(),
         fields,
@@ -95,7 +87,6 @@ pub(super) fn request_id_place(server: &Server<'_>) -> Result<Option<String>> {
     }
     Ok(match format(server)? {
         Format::ProblemDetails => Some("`instance` (as `urn:request-id:<id>`)".to_owned()),
-        Format::Envelope { .. } => Some("`requestId`".to_owned()),
         Format::Table { fields, .. } => find(&fields),
     })
 }
@@ -117,22 +108,15 @@ problem of a 400 listed in\n`errors` and the request id in `instance`:
 
 with `Content-Type: application/problem+json`."
             .to_owned(),
-        Format::Envelope { schema } => format!(
-            ", the shape of the\ndocument's `{schema}`:
-
-```json
-{{\"error\": {{\"code\": 400, \"message\": \"The request has 2 validation errors.\",
-           \"errors\": [{{\"property\": \"[0].receiveType\", \"message\": \"must be one of: …\", \"errorCode\": \"InvalidEnumValue\"}}]}},
- \"requestId\": \"01J8ZQ6W3K2N5V7X9Y1B3D5F7H\", \"timestamp\": \"2026-03-14T10:02:11Z\"}}
-```
-
-with `Content-Type: application/json`."
-        ),
         Format::Table {
-            schema, media_type, ..
+            schema,
+            fields,
+            media_type,
         } => format!(
             ", the shape of the\ndocument's `{schema}` (`ErrorBodyFormat::ERROR_FIELDS` says which \
-             property\nholds which part of the error), with `Content-Type: {media_type}`."
+             property\nholds which part of the error):\n\n```json\n{}\n```\n\nwith \
+             `Content-Type: {media_type}`.",
+            example(&fields)
         ),
     })
 }
@@ -147,17 +131,6 @@ pub(super) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
                 /// document names no error schema: RFC 9457 problem details
                 /// (`application/problem+json`), every problem of a 400 listed in `errors`.
                 pub type ErrorBodyFormat = openapi_runtime::server::error::ProblemDetails;
-            });
-        }
-        Format::Envelope { schema } => {
-            let doc = format!(
-                " How this API's error responses are written: every error the router answers, its \
-                 own included, is rendered with [`ApiError::render_as`] in this format, the shape of \
-                 the document's `{schema}` (`{{error: {{code, message, errors}}, requestId, timestamp}}`)."
-            );
-            return Ok(quote! {
-                #[doc = #doc]
-                pub type ErrorBodyFormat = openapi_runtime::server::error::ErrorEnvelope;
             });
         }
         Format::Table {
@@ -179,6 +152,8 @@ pub(super) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
 
         impl ErrorBodyFormat {
             /// Each property of the error schema and the part of the error it holds.
+            // As the generator lays it out: rustfmt would nest it otherwise.
+            #[rustfmt::skip]
             pub const ERROR_FIELDS: &'static [openapi_runtime::server::error::Field] = &#table;
         }
 
@@ -186,7 +161,8 @@ pub(super) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
             const CONTENT_TYPE: &'static str = #media_type;
 
             fn write_body(error: &ApiError, request_id: &RequestId, body: &mut Vec<u8>) {
-                openapi_runtime::server::error::write_fields(Self::ERROR_FIELDS, error, request_id, body);
+                use openapi_runtime::server::error::write_fields;
+                write_fields(Self::ERROR_FIELDS, error, request_id, body);
             }
         }
     })
@@ -374,28 +350,66 @@ fn problem_fields(server: &Server<'_>, def: &TypeDef, fields: &[Field]) -> Resul
     Ok(Part::Problems(out))
 }
 
-/// This workspace's envelope, which the runtime writes as `ErrorEnvelope`.
-fn envelope() -> Vec<(String, Part)> {
-    let s = str::to_owned;
-    vec![
-        (
-            s("error"),
-            Part::Object(vec![
-                (s("code"), Part::Status),
-                (s("message"), Part::Message),
-                (
-                    s("errors"),
-                    Part::Problems(vec![
-                        (s("property"), ProblemPart::Property),
-                        (s("message"), ProblemPart::Message),
-                        (s("errorCode"), ProblemPart::ErrorCode),
-                    ]),
-                ),
-            ]),
-        ),
-        (s("requestId"), Part::RequestId),
-        (s("timestamp"), Part::Timestamp),
-    ]
+/// An example body of a table, for the README: a 400 with one problem.
+/// Each top-level property, and a list of problems, starts a line.
+fn example(fields: &[(String, Part)]) -> String {
+    fn string(text: &str) -> String {
+        serde_json::Value::from(text).to_string()
+    }
+    /// An object whose `{` is at column `column`.
+    fn object(fields: &[(String, Part)], column: usize, top: bool) -> String {
+        let mut out = String::from("{");
+        for (index, (name, part)) in fields.iter().enumerate() {
+            if index > 0 {
+                out.push(',');
+                if top || matches!(part, Part::Problems(_)) {
+                    out.push('\n');
+                    out.push_str(&" ".repeat(column + 1));
+                } else {
+                    out.push(' ');
+                }
+            }
+            out.push_str(&string(name));
+            out.push_str(": ");
+            // The column the value starts at: lines after the first are
+            // indented in full.
+            let at = match out.rsplit_once('\n') {
+                Some((_, line)) => line.chars().count(),
+                None => column + out.chars().count(),
+            };
+            out.push_str(&value(part, at));
+        }
+        out.push('}');
+        out
+    }
+    fn value(part: &Part, column: usize) -> String {
+        match part {
+            Part::Status => "400".to_owned(),
+            Part::Title => string("Bad Request"),
+            Part::Message => string("The request has 1 validation error."),
+            Part::Code => string("InvalidEnumValue"),
+            Part::RequestId => string("01J8ZQ6W3K2N5V7X9Y1B3D5F7H"),
+            Part::Instance => string("urn:request-id:01J8ZQ6W3K2N5V7X9Y1B3D5F7H"),
+            Part::Timestamp => string("2026-03-14T10:02:11Z"),
+            Part::Text(text) => string(text),
+            Part::Problems(fields) => {
+                let problem: Vec<String> = fields
+                    .iter()
+                    .map(|(name, part)| {
+                        let value = match part {
+                            ProblemPart::Property => "[0].receiveType",
+                            ProblemPart::Message => "must be one of: …",
+                            ProblemPart::ErrorCode => "InvalidEnumValue",
+                        };
+                        format!("{}: {}", string(name), string(value))
+                    })
+                    .collect();
+                format!("[{{{}}}]", problem.join(", "))
+            }
+            Part::Object(fields) => object(fields, column, false),
+        }
+    }
+    object(fields, 0, true)
 }
 
 /// The table as the runtime's `&[Field]` expression.
