@@ -14,7 +14,7 @@ use tokio::net::TcpListener;
 
 use crate::api::Service;
 use crate::domain::tenancy::Environment;
-use crate::http_server::{self, ConnectionSettings};
+use crate::http_server::{self, BodyArrival, ConnectionSettings};
 use crate::ops::metrics::PoolStatus;
 use crate::ops::{self, Metrics, Ops, Readiness};
 use crate::rate_limit::{RateLimit, RateLimitLayer, StoreChoice};
@@ -194,7 +194,9 @@ pub fn with_operations_layers(
         .layer(axum::middleware::map_request(ops::trace::settle_request_id))
 }
 
-/// Answers 503 `Timeout` when the request is not answered within the deadline.
+/// Answers 503 `Timeout` when the request is not answered within the
+/// deadline; 408 `RequestTimeout` when its body was still arriving then
+/// (the client's delay, as past the body timeout: D28).
 async fn deadline(
     State(limit): State<Duration>,
     request: Request<Body>,
@@ -202,8 +204,12 @@ async fn deadline(
 ) -> axum::response::Response {
     let request_id = RequestId::from_headers(request.headers());
     let operation = ops::Operation::of(&request).id();
+    let arrival = request.extensions().get::<BodyArrival>().cloned();
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
+        Err(_) if arrival.is_some_and(|body| !body.is_complete()) => {
+            http_server::body_timeout_response(&request_id, limit)
+        }
         Err(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "Timeout",

@@ -37,4 +37,5 @@ mod request;
 mod settings;
 
 pub use accept::serve;
+pub use request::{BodyArrival, body_timeout_response};
 pub use settings::{ConnectionSettings, default_connection_limit, parse_duration};

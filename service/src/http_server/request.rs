@@ -1,6 +1,7 @@
 //! One request on a connection: its body held to the body timeout (a 408 in
-//! place of the router's answer when it ran out), and its response counted
-//! as in flight until hyper has written it (decision D28).
+//! place of the router's answer when it ran out), whether all of it has
+//! arrived told to the request deadline ([`BodyArrival`]), and its response
+//! counted as in flight until hyper has written it (decision D28).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -31,23 +32,27 @@ pub(super) async fn handle(
     shared.request_started();
     let guard = InFlight(Arc::clone(&shared));
     let timed_out = Arc::new(AtomicBool::new(false));
-    let request = request.map(|body| {
-        if hyper::body::Body::is_end_stream(&body) {
-            Body::new(body)
-        } else {
+    let request = if hyper::body::Body::is_end_stream(request.body()) {
+        request.map(Body::new)
+    } else {
+        let arrival = BodyArrival::default();
+        let mut request = request.map(|body| {
             Body::new(TimedBody {
                 inner: body,
                 deadline: Box::pin(tokio::time::sleep(body_timeout)),
                 timed_out: Arc::clone(&timed_out),
+                arrival: arrival.clone(),
             })
-        }
-    });
+        });
+        request.extensions_mut().insert(arrival);
+        request
+    };
     let response = match app.oneshot(request).await {
         Ok(response) => response,
         Err(never) => match never {},
     };
     let response = if timed_out.load(Ordering::Acquire) {
-        body_timeout_response(&response, body_timeout)
+        replace_with_body_timeout(&response, body_timeout)
     } else {
         response
     };
@@ -57,29 +62,51 @@ pub(super) async fn handle(
     }))
 }
 
+/// Whether all of a request's body has arrived, for the request deadline: a
+/// request still waiting for its body when the deadline passes is the
+/// client's delay, answered 408 like a body that outlives the body timeout,
+/// not the service's 503 (D28). A request without it (no body, or served
+/// without this HTTP server) has all of its body.
+#[derive(Debug, Clone, Default)]
+pub struct BodyArrival(Arc<AtomicBool>);
+
+impl BodyArrival {
+    /// Whether the body's last byte has arrived.
+    pub fn is_complete(&self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
+
+    fn complete(&self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+/// The 408 of a request whose body did not arrive within `limit`, with its
+/// request id; the connection closes, since the rest of the body is unread.
+pub fn body_timeout_response(request_id: &RequestId, limit: Duration) -> Response<Body> {
+    let mut response = ApiError::new(
+        StatusCode::REQUEST_TIMEOUT,
+        "RequestTimeout",
+        format!("The request body did not arrive within {}.", seconds(limit)),
+    )
+    .at("body")
+    .render_as::<ErrorBodyFormat>(request_id, None);
+    response
+        .headers_mut()
+        .insert(http::header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
 /// The 408 that replaces the answer to a request whose body came too slowly
 /// (the router saw a body that could not be read), with its request id.
-fn body_timeout_response(answered: &Response<Body>, body_timeout: Duration) -> Response<Body> {
+fn replace_with_body_timeout(answered: &Response<Body>, body_timeout: Duration) -> Response<Body> {
     let request_id = answered
         .headers()
         .get("x-request-id")
         .and_then(|v| v.to_str().ok())
         .and_then(RequestId::parse)
         .unwrap_or_else(RequestId::generate);
-    let mut response = ApiError::new(
-        StatusCode::REQUEST_TIMEOUT,
-        "RequestTimeout",
-        format!(
-            "The request body did not arrive within {}.",
-            seconds(body_timeout)
-        ),
-    )
-    .at("body")
-    .render_as::<ErrorBodyFormat>(&request_id, None);
-    response
-        .headers_mut()
-        .insert(http::header::CONNECTION, HeaderValue::from_static("close"));
-    response
+    body_timeout_response(&request_id, body_timeout)
 }
 
 /// Counts a response as in flight until hyper has written (and dropped) it.
@@ -122,6 +149,7 @@ struct TimedBody {
     inner: Incoming,
     deadline: Pin<Box<Sleep>>,
     timed_out: Arc<AtomicBool>,
+    arrival: BodyArrival,
 }
 
 /// The error of a request body that did not arrive in time.
@@ -138,6 +166,9 @@ impl hyper::body::Body for TimedBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
         if let Poll::Ready(frame) = Pin::new(&mut self.inner).poll_frame(cx) {
+            if frame.is_none() || self.inner.is_end_stream() {
+                self.arrival.complete();
+            }
             return Poll::Ready(frame.map(|f| f.map_err(Into::into)));
         }
         ready!(self.deadline.as_mut().poll(cx));

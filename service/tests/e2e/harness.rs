@@ -104,6 +104,8 @@ pub struct Options {
     pub rate_limit: u32,
     pub body_limit: usize,
     pub connections: ConnectionSettings,
+    /// The request deadline.
+    pub request_timeout: Duration,
 }
 
 impl Default for Options {
@@ -115,6 +117,7 @@ impl Default for Options {
             body_limit: 16 * 1024 * 1024,
             // The binary's defaults.
             connections: ConnectionSettings::default(),
+            request_timeout: server::DEFAULT_REQUEST_TIMEOUT,
         }
     }
 }
@@ -274,6 +277,7 @@ impl TestService {
             body_limit: options.body_limit,
             max_connections: 8,
             connections: options.connections,
+            request_timeout: options.request_timeout,
             ..Settings::default()
         };
         let running = server::start(&settings)

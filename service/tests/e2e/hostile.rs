@@ -190,6 +190,42 @@ async fn a_body_that_never_finishes_gets_408_and_the_connection_is_closed() {
     service.stop().await;
 }
 
+/// The request deadline passing while the body is still arriving is the
+/// client's delay too: 408, not the 503 of a service too slow to answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_still_arriving_at_the_request_deadline_gets_408() {
+    let Some(database) = TestDatabase::create(Backend::Sqlite).await else {
+        return;
+    };
+    let options = Options {
+        connections: fast(10_000, 60_000, 60_000),
+        request_timeout: Duration::from_millis(300),
+        ..Options::default()
+    };
+    let mut service = TestService::start_on(database, options).await;
+    let tenant = service.tenant("Slow").await;
+    let mut stream = TcpStream::connect(service.address).await.unwrap();
+    let head = format!(
+        "POST /openapi/v1/Customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: slow-1\r\n\r\n\
+         {{\"email\":",
+        tenant.token
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let answer = read_answer(&mut stream, Duration::from_secs(5)).await;
+    assert_eq!(answer.status, 408, "{}", answer.head);
+    assert_eq!(answer.error_code(), "RequestTimeout");
+    let body = String::from_utf8_lossy(&answer.body);
+    assert!(
+        body.contains("within 300 ms"),
+        "names the limit that ran out: {body}"
+    );
+    assert!(body.contains("slow-1"), "keeps the request id: {body}");
+    assert!(closed_within(&mut stream, Duration::from_secs(2)).await);
+    assert_eq!(service.count_rows("customers", tenant.id).await, 0);
+    service.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_kept_alive_connection_is_closed() {
     let Some(mut service) = sqlite_service(fast(10_000, 60_000, 300)).await else {
