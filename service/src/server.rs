@@ -340,6 +340,11 @@ pub async fn run(settings: Settings) -> Result<(), String> {
         Some(at) => Some(bind(at).await?.0),
         None => None,
     };
+    // First starts on one database take turns until the demo is bound (D36).
+    let first_start = store
+        .first_start_lock()
+        .await
+        .map_err(|e| format!("cannot create the demo data: {e}"))?;
     let demo = seed::first_start(&store, settings.environment)
         .await
         .map_err(|e| format!("cannot create the demo data: {e}"))?;
@@ -364,6 +369,7 @@ pub async fn run(settings: Settings) -> Result<(), String> {
                 )
             })?;
     }
+    first_start.release().await;
     let (shutdown, stop) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         shutdown_signal().await;

@@ -74,6 +74,9 @@ pub trait TenantRepository: Send + Sync {
 
     /// Stores a new tenant in no environment and without a token: no request
     /// reaches it until [`bind_tenant`](Self::bind_tenant) (decision D36).
+    /// In the same transaction, removes every earlier tenant of that name in
+    /// no environment and without a token, with all its data: what an
+    /// interrupted start left of its demo, which nothing reaches.
     fn insert_unbound_tenant(
         &self,
         tenant: Uuid,

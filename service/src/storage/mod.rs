@@ -23,6 +23,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 pub use db::Dialect;
 use db::Pool;
+pub use tenants::FirstStartLock;
 
 /// The repository over the database the service was configured with. It
 /// implements every trait of `domain::repository`, one module each.

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::Store;
-use super::db::{Tx, in_write, micros, query};
+use super::db::{Pool, Tx, in_write, micros, query};
 use crate::domain::DomainError;
 use crate::domain::repository::{Result, TenantRecord, TenantRepository};
 use crate::domain::tenancy::{Environment, TokenRecord};
@@ -24,6 +24,47 @@ async fn insert_token(tx: &mut Tx, tenant: &TenantRecord) -> Result<(), sqlx::Er
         .bind(micros(tenant.created_at)),
     )
     .await?;
+    Ok(())
+}
+
+/// Every row of a tenant, children before their parents (the foreign
+/// keys). A table of tenant data added to the schema is added here: the
+/// removal fails on its foreign key otherwise, and the demo-seed test with it.
+const TENANT_ROWS: [&str; 9] = [
+    "DELETE FROM addresses WHERE customer_id IN (SELECT id FROM customers WHERE tenant_id = $1)",
+    "DELETE FROM receiving_order_lines \
+     WHERE order_id IN (SELECT id FROM receiving_orders WHERE tenant_id = $1)",
+    "DELETE FROM receiving_order_lots \
+     WHERE order_id IN (SELECT id FROM receiving_orders WHERE tenant_id = $1)",
+    "DELETE FROM receiving_orders WHERE tenant_id = $1",
+    "DELETE FROM sales_orders WHERE tenant_id = $1",
+    "DELETE FROM returns WHERE tenant_id = $1",
+    "DELETE FROM customers WHERE tenant_id = $1",
+    "DELETE FROM tokens WHERE tenant_id = $1",
+    "DELETE FROM tenants WHERE id = $1",
+];
+
+/// Removes the tenants named `name` in no environment and without a token,
+/// with their data: an interrupted start's demo (D36). Only a first start
+/// makes such a tenant, and first starts on one database take turns
+/// (`Store::first_start_lock`), so none of these is still being made.
+async fn remove_abandoned(tx: &mut Tx, name: &str) -> Result<(), sqlx::Error> {
+    let abandoned = tx
+        .fetch_all(
+            query(
+                "SELECT id FROM tenants t WHERE t.name = $1 AND t.environment IS NULL \
+                 AND NOT EXISTS (SELECT 1 FROM tokens k WHERE k.tenant_id = t.id)",
+            )
+            .bind(name),
+        )
+        .await?;
+    for row in abandoned {
+        let tenant: Uuid = row.get(0)?;
+        for delete in TENANT_ROWS {
+            tx.execute(query(delete).bind(tenant)).await?;
+        }
+        tracing::info!(%tenant, "removed the demo tenant of an interrupted start");
+    }
     Ok(())
 }
 
@@ -57,6 +98,7 @@ impl TenantRepository for Store {
         created_at: DateTime<Utc>,
     ) -> Result<()> {
         in_write!(self.pool, |tx| {
+            remove_abandoned(tx, name).await?;
             tx.execute(
                 query("INSERT INTO tenants (id, name, created_at) VALUES ($1, $2, $3)")
                     .bind(tenant)
@@ -167,5 +209,49 @@ impl TenantRepository for Store {
             ))
             .await?;
         Ok(row.is_some())
+    }
+}
+
+/// The advisory lock first starts on one PostgreSQL database take in turn.
+const FIRST_START_LOCK: i64 = 0x6c66_735f_6669_7273; // "lfs_firs"
+
+/// Held by a first start from its check for tenants to its demo's binding,
+/// so that first starts on one database take turns: the second finds the
+/// first's demo bound and makes none, and never removes a demo still being
+/// made as an interrupted one (D36). On PostgreSQL a session's advisory
+/// lock on a connection of its own, which the server releases when the
+/// process dies; SQLite serves one instance, and needs none.
+#[derive(Debug)]
+pub struct FirstStartLock(Option<sqlx::PgConnection>);
+
+impl FirstStartLock {
+    /// Lets the next first start go on.
+    pub async fn release(self) {
+        if let Some(mut connection) = self.0 {
+            let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)")
+                .bind(FIRST_START_LOCK)
+                .execute(&mut connection)
+                .await;
+            // Closing the connection releases the lock too.
+            if unlocked.is_err() {
+                tracing::warn!("the first start's lock is released by closing its connection");
+            }
+            let _ = sqlx::Connection::close(connection).await;
+        }
+    }
+}
+
+impl Store {
+    /// Waits for the first starts before this one on the same database.
+    pub async fn first_start_lock(&self) -> Result<FirstStartLock, sqlx::Error> {
+        let Pool::Postgres(pool) = &self.pool else {
+            return Ok(FirstStartLock(None));
+        };
+        let mut connection = pool.acquire().await?.detach();
+        sqlx::query("SELECT pg_advisory_lock($1)")
+            .bind(FIRST_START_LOCK)
+            .execute(&mut connection)
+            .await?;
+        Ok(FirstStartLock(Some(connection)))
     }
 }

@@ -304,6 +304,11 @@ on_both_backends! {
         for (table, rows) in [("customers", 3), ("receiving_orders", 3), ("sales_orders", 7), ("returns", 6)] {
             assert_eq!(service.count_rows(table, demo.tenant_id).await, rows, "{table}");
         }
+        // What each interrupted start wrote went with the start after it,
+        // in the transaction that began the new demo: the demo is the only
+        // tenant.
+        let others = "SELECT COUNT(*) FROM tenants WHERE id <> $1";
+        assert_eq!(service.count_where(others, demo.tenant_id).await, 0);
 
         // And the demo is made once: the next start has nothing to do.
         assert!(seed::first_start(service.store(), Environment::Staging).await.unwrap().is_none());
@@ -506,6 +511,13 @@ async fn a_killed_first_start_is_followed_by_a_whole_demo(backend: Backend) {
                 );
             }
         }
+        // The killed start's demo, in no environment, went when the second
+        // made its own: one tenant is left, the one the token opens.
+        assert_eq!(
+            rows(backend, &database, "tenants").await,
+            1,
+            "killed once {kill_when_stored} were stored: tenants left behind"
+        );
         drop(second);
     }
 }
@@ -518,6 +530,46 @@ async fn sqlite_a_killed_first_start_is_followed_by_a_whole_demo() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_a_killed_first_start_is_followed_by_a_whole_demo() {
     a_killed_first_start_is_followed_by_a_whole_demo(Backend::Postgres).await;
+}
+
+/// Two instances started at once on one empty PostgreSQL database take
+/// turns at the first start: one makes the demo and prints its token, the
+/// other finds it bound and makes none (neither removes the other's demo
+/// as an interrupted one).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_two_first_starts_at_once_make_one_demo() {
+    let Some(database) = TestDatabase::create(Backend::Postgres).await else {
+        return;
+    };
+    let starts = [Started::serve(&database.url), Started::serve(&database.url)];
+    for start in &starts {
+        // Each logs where it serves once its first start is over: the one
+        // that waited, only after the other's demo was bound.
+        tokio::task::block_in_place(|| {
+            start
+                .address
+                .recv_timeout(std::time::Duration::from_secs(60))
+        })
+        .expect("both instances serve");
+    }
+    // The token is on stdout, read by a thread of its own.
+    let mut printed = Vec::new();
+    for _ in 0..100 {
+        printed = starts.iter().filter_map(Started::printed_token).collect();
+        if !printed.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(printed.len(), 1, "one instance printed a demo: {printed:?}");
+    for table in ["tenants", "tokens", "sales_orders"] {
+        let one_demo = if table == "sales_orders" { 7 } else { 1 };
+        assert_eq!(
+            rows(Backend::Postgres, &database, table).await,
+            one_demo,
+            "{table}"
+        );
+    }
 }
 
 /// Runs the service binary on `database` with `serve_args` until it exits,
