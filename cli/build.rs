@@ -4,6 +4,11 @@
 //! and `cargo install --git URL openapi-codegen-cli` both build from a
 //! checkout that has `runtime/` beside `cli/`.
 
+#![allow(
+    clippy::expect_used,
+    reason = "a build script reports a failure by panicking: cargo shows the message"
+)]
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

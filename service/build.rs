@@ -3,6 +3,11 @@
 //! method and path template (the `operation` label of the metrics). And
 //! rebuilds when a migration is added, for `sqlx::migrate!`.
 
+#![allow(
+    clippy::expect_used,
+    reason = "a build script reports a failure by panicking: cargo shows the message"
+)]
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 

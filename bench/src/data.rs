@@ -25,6 +25,10 @@ pub fn sales_order_reference(n: usize) -> String {
 }
 
 /// Sales order `n`, of customer `customer` (1-based), with three line items.
+#[allow(
+    clippy::expect_used,
+    reason = "the bench's own fixed data: a failure is a bug in it, found on the first run"
+)]
 pub fn sales_order(n: usize, customer: usize) -> SalesOrder {
     let email = customer_email(customer);
     let line = |i: usize| {
@@ -76,6 +80,10 @@ pub fn sales_order(n: usize, customer: usize) -> SalesOrder {
 pub const RETURNS_PER_SALES_ORDER: usize = 100;
 
 /// `count` returns, tagged `prefix`, grouped by sales order in hundreds.
+#[allow(
+    clippy::expect_used,
+    reason = "the bench's own fixed data: a failure is a bug in it, found on the first run"
+)]
 pub fn returns(prefix: &str, count: usize) -> Vec<TaggedReturn> {
     (0..count)
         .map(|n| {
@@ -101,6 +109,10 @@ pub fn returns(prefix: &str, count: usize) -> Vec<TaggedReturn> {
 
 /// A bulk-upsert body of `orders` receiving orders with `lines` line items
 /// each, whose reference numbers start with `prefix`.
+#[allow(
+    clippy::expect_used,
+    reason = "the bench's own fixed data: a failure is a bug in it, found on the first run"
+)]
 pub fn receiving_order_batch(prefix: &str, orders: usize, lines: usize) -> Vec<u8> {
     let items: Vec<Value> = (0..orders)
         .map(|n| {
@@ -126,6 +138,10 @@ pub fn receiving_order_batch(prefix: &str, orders: usize, lines: usize) -> Vec<u
 }
 
 /// A createCustomer body for customer `n` (emails differ across `run`s).
+#[allow(
+    clippy::expect_used,
+    reason = "the bench's own fixed data: a failure is a bug in it, found on the first run"
+)]
 pub fn customer_body(run: &str, n: u64) -> Vec<u8> {
     serde_json::to_vec(&json!({
         "email": format!("new-{run}-{n}@example.com"),

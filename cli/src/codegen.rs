@@ -161,10 +161,8 @@ fn stale_files(project: &Project, files: &Files) -> Result<Vec<PathBuf>> {
             let mut found = Vec::new();
             walk(&root.join(&krate.path), &mut found)?;
             for file in found {
-                let relative = file
-                    .strip_prefix(root)
-                    .expect("walked under root")
-                    .to_path_buf();
+                // `walk` went down from `root`: every file is under it.
+                let relative = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
                 if !expected.contains(relative.as_path()) {
                     stale.push(relative);
                 }

@@ -121,14 +121,15 @@ impl Project {
         let config = config
             .canonicalize()
             .map_err(|e| fail(format!("{}: {e}", config.display())))?;
-        let folder = config.parent().expect("a file has a folder");
+        // A canonical path to a file always has a folder.
+        let folder = config.parent().unwrap_or(&config);
         let root = folder
             .ancestors()
             .find(|dir| dir.join("Cargo.toml").is_file())
             .unwrap_or(folder);
         let label = config
             .strip_prefix(root)
-            .expect("the root is above the file")
+            .unwrap_or(&config)
             .to_string_lossy()
             .replace('\\', "/");
         Ok(Project::new(root, &label, tool))

@@ -1,6 +1,12 @@
 //! The README quotes `openapi-codegen --help` and each command's `--help`;
 //! they must be what the binary prints.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::process::Command;
 
 fn help(args: &[&str]) -> String {

@@ -3,6 +3,12 @@
 //! each test scripts it. Delays are a few milliseconds; the tests that wait
 //! for a `Retry-After` wait one second.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

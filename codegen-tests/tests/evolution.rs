@@ -14,6 +14,12 @@
 //! The other half, that a removed property and a changed type make
 //! `cargo xtask api-diff` fail naming them, is `xtask/tests/api_diff.rs`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

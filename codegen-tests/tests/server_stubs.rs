@@ -2,6 +2,12 @@
 //! implementation of the trait behind `router`, requests sent with
 //! `tower::ServiceExt::oneshot`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 

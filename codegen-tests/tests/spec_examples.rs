@@ -2,6 +2,12 @@
 //! validator, and encodes back to the same JSON: the document and the
 //! generated models agree on every example a reader sees.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use logistics_models::validation::{self, Validate, ValidateJson};
 use logistics_models::*;
 use serde::Serialize;

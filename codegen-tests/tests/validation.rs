@@ -1,6 +1,12 @@
 //! The generated validators report exactly the problems of a bad document:
 //! every one, with its path, message and error code, in a stable order.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use logistics_models::validation::{self, Problem, Report};
 use logistics_models::{CustomerInput, ReceivingOrderBatch};
 use serde_json::json;

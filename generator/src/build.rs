@@ -81,6 +81,7 @@ impl Builder {
     /// (written only when its contents change), and prints the
     /// `cargo:rerun-if-changed` lines of every file of the document and
     /// a `cargo:warning` per note.
+    #[allow(clippy::expect_used, reason = "a client-only target has a client")]
     pub fn generate(&self) -> Result<Output> {
         let spec_label = self.spec.to_string_lossy().replace('\\', "/");
         println!("cargo:rerun-if-changed={}", self.spec.display());
@@ -149,6 +150,10 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
 /// The crate whose `lib.rs` is in `src` as one file: every `mod x;` written
 /// inline, the crate's own docs left out, its other inner attributes put
 /// on each item.
+#[allow(
+    clippy::expect_used,
+    reason = "attributes syn printed parse back as attributes"
+)]
 fn single_file(files: &Files, src: &Path) -> Result<String> {
     let mut file = parse(files, &src.join("lib.rs"))?;
     inline(&mut file.items, files, src)?;

@@ -205,10 +205,14 @@ impl Namespace {
         } else {
             ""
         };
-        (2..)
-            .map(|n| format!("{name}{separator}{n}"))
-            .find(|candidate| self.taken.insert(candidate.clone()))
-            .expect("an unbounded range always yields a free name")
+        let mut n = 2;
+        loop {
+            let candidate = format!("{name}{separator}{n}");
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+            n += 1;
+        }
     }
 
     /// Whether `name` is taken.

@@ -2,6 +2,12 @@
 //! is listed at its JSON pointer and judged as ARCHITECTURE.md ("How the
 //! generated API evolves") says, on the wire and for Rust code.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 mod vendored;
 
 use openapi_codegen::diff::{Change, Crates, Report, Verdict, compare};

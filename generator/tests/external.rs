@@ -8,6 +8,12 @@
 //! That the crates also build without warnings is `cargo xtask
 //! external-specs`'s job (it needs cargo); this test is the fast half.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 mod vendored;
 
 use std::path::Path;

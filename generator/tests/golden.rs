@@ -52,6 +52,12 @@
 //! - `path_templates`: fixed text after a path parameter, several parameters
 //!   in one segment, two templates that come to one route.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

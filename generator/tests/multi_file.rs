@@ -3,6 +3,12 @@
 //! file; a reference to a file that is missing, or a broken node inside
 //! another file, is named by that file and its pointer.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::path::{Path, PathBuf};
 
 use openapi_codegen::config::Target;

@@ -9,6 +9,12 @@
 //! In process, like `external.rs`: that the crates also build is checked by
 //! hand (docs/testing.md), since compiling them costs minutes.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

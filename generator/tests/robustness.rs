@@ -26,6 +26,12 @@
 //! ROBUSTNESS_ALL=1 cargo test --release -p openapi-codegen --test robustness
 //! ```
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 mod vendored;
 
 use std::any::Any;

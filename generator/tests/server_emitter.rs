@@ -1,6 +1,12 @@
 //! The server emitter on documents unlike ours: no security, no error
 //! schema, `default` responses, query styles, forms, HTTP bearer auth.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::path::PathBuf;
 
 use openapi_codegen::config::Target;

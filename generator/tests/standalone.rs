@@ -4,6 +4,12 @@
 //! copied in (so that nothing new is resolved). The same for the one crate
 //! of `--client-only`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -85,7 +85,7 @@ pub async fn demo(store: &impl Repository, environment: Environment) -> Result<D
         {"referenceNumber": "RO-DEMO-0003", "receiveType": "Deducted", "transferType": "CarriageTransfer",
          "lineItems": [{"sku": "MUG-WHITE", "expectedQuantity": 300, "hasLimitCheck": true, "tolerance": 10}]}
     ]))
-    .expect("the demo receiving orders fit the schema");
+    .map_err(|e| DomainError::Internal(format!("the demo receiving orders: {e}")))?;
     receiving_orders::upsert(store, id, &orders).await?;
     receiving_orders::advance(
         store,
@@ -133,9 +133,9 @@ pub async fn demo(store: &impl Repository, environment: Environment) -> Result<D
                 "updatedAt": format!("2026-03-{:02}T09:00:00Z", 10 + n),
                 "tag": match n { 1 | 4 => Some("refund-approved"), 2 => Some("damaged"), _ => None },
             }))
-            .expect("the demo returns fit the schema")
+            .map_err(|e| DomainError::Internal(format!("the demo returns: {e}")))
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     returns::import(store, id, &returns).await?;
     for reference in ["RET-DEMO-0001", "RET-DEMO-0002"] {
         returns::advance(store, id, reference, ReturnStep::Arrived).await?;
@@ -149,6 +149,10 @@ pub async fn demo(store: &impl Repository, environment: Environment) -> Result<D
 /// The demo's sales order number `n` (`SO-DEMO-000n`, state Created, with a
 /// customer, both addresses, one line item, payment, cargo and vas): a
 /// complete order for tests to import as it is or changed.
+#[allow(
+    clippy::expect_used,
+    reason = "fixed data, checked by every demo-seed test; the demo's tests and benches call it"
+)]
 pub fn sample_sales_order(n: usize) -> SalesOrder {
     let (email, first, last) = if n % 2 == 1 {
         ("elif.yilmaz@example.com", "Elif", "Yılmaz")

@@ -9,6 +9,11 @@
 //! (default `redis://127.0.0.1:6379`). Unreachable, they fail the tests under
 //! `CI=true` and skip them loudly otherwise.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
 #![allow(missing_docs)]
 
 use std::net::{SocketAddr, TcpListener};

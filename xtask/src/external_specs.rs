@@ -105,8 +105,11 @@ fn documents(root: &Path) -> Result<Vec<(PathBuf, String)>> {
         let mut found = Vec::new();
         for entry in entries {
             let path = entry.map_err(|e| fail(format!("{dir}: {e}")))?.path();
+            let Some(file) = path.file_name() else {
+                continue;
+            };
             if path.extension().is_some_and(|e| e == "yaml" || e == "json") {
-                let file = path.file_name().expect("a file").to_string_lossy();
+                let file = file.to_string_lossy();
                 let name = format!("{prefix}{}", crate::generate::default_name(&path)?);
                 found.push((Path::new(dir).join(&*file), name));
             }

@@ -257,6 +257,10 @@ fn main() -> ExitCode {
 
 /// The workspace root: the parent of this crate's folder, unless
 /// `XTASK_WORKSPACE_ROOT` names another (the drift test uses a copy).
+#[allow(
+    clippy::expect_used,
+    reason = "xtask lives in the workspace: its manifest folder has a parent"
+)]
 fn workspace_root() -> PathBuf {
     match std::env::var_os("XTASK_WORKSPACE_ROOT") {
         Some(root) => PathBuf::from(root),

@@ -3,6 +3,12 @@
 //! bump semver asks for makes it pass. A document in several files is
 //! compared with all of its files as they were.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

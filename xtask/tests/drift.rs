@@ -2,6 +2,12 @@
 //! repairs it by rewriting only the files that should change. Runs on a copy
 //! of the workspace's spec and generated crates.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -613,13 +613,16 @@ impl Bundler {
         qualifier: Option<String>,
     ) -> String {
         let taken = self.taken.entry(section).or_default();
-        let name = std::iter::once(base.to_owned())
+        let mut names = std::iter::once(base.to_owned())
             .chain(qualifier.map(|qualifier| format!("{qualifier}_{base}")))
-            .chain((2..).map(|n| format!("{base}{n}")))
-            .find(|name| !taken.contains(name))
-            .expect("an unbounded sequence has a free name");
-        taken.insert(name.clone());
-        name
+            .chain((2..).map(|n| format!("{base}{n}")));
+        loop {
+            // The sequence is unbounded: some name of it is free.
+            if let Some(name) = names.next().filter(|name| !taken.contains(name)) {
+                taken.insert(name.clone());
+                return name;
+            }
+        }
     }
 
     /// A copy of the node `target` names, reading its file if need be.

@@ -24,6 +24,10 @@ pub struct Resolved<'a, T: Clone> {
 
 impl Document {
     /// Resolves `item`, found at `at`, following `$ref`s to their target.
+    #[allow(
+        clippy::expect_used,
+        reason = "follow returns only pointers to nodes it found"
+    )]
     pub fn resolve<'a, T>(&self, item: &'a ReferenceOr<T>, at: &Pointer) -> Result<Resolved<'a, T>>
     where
         T: DeserializeOwned + Clone,

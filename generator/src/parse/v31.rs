@@ -384,6 +384,7 @@ impl Walker {
     }
 
     /// `{$ref, description, …}` → `{allOf: [{$ref}], description, …}`.
+    #[allow(clippy::expect_used, reason = "the `$ref` was found in this map above")]
     fn ref_with_siblings(&mut self, map: &mut Mapping, at: &Pointer) {
         if map.len() < 2 || !map.contains_key("$ref") {
             return;
@@ -404,6 +405,10 @@ impl Walker {
     }
 
     /// Drops the null members of `anyOf`/`oneOf`, making the schema nullable.
+    #[allow(
+        clippy::expect_used,
+        reason = "one kept member: the condition above counted them"
+    )]
     fn null_alternatives(&mut self, map: &mut Mapping, at: &Pointer) {
         for keyword in ["anyOf", "oneOf"] {
             let Some(Value::Sequence(members)) = map.get(keyword) else {
@@ -525,6 +530,10 @@ impl Walker {
     }
 
     /// `prefixItems` → `items` (and the count, when `items: false` closes it).
+    #[allow(
+        clippy::expect_used,
+        reason = "one member: the match above counted them"
+    )]
     fn prefix_items(&mut self, map: &mut Mapping, at: &Pointer) {
         let Some(Value::Sequence(positions)) = map.shift_remove("prefixItems") else {
             return;
@@ -580,6 +589,10 @@ impl Walker {
     }
 
     /// One `patternProperties` schema and no `additionalProperties`: a map.
+    #[allow(
+        clippy::expect_used,
+        reason = "one pattern: the match above counted them"
+    )]
     fn pattern_properties(&mut self, map: &mut Mapping, at: &Pointer) {
         let single = match map.get("patternProperties") {
             Some(Value::Mapping(patterns)) if patterns.len() == 1 => {

@@ -55,6 +55,10 @@ const LATENCY_BUCKETS: [f64; 14] = [
 /// The process-wide recorder: the `metrics` macros record into one global
 /// recorder, installed once (instances started in one process, as the tests
 /// do, share it).
+#[allow(
+    clippy::expect_used,
+    reason = "the builder refuses only an empty list of buckets, and LATENCY_BUCKETS is a constant"
+)]
 fn handle() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE

@@ -9,6 +9,11 @@
 //! `lfs_e2e_<uuid>` there and drops it afterwards. Unreachable, it fails the
 //! tests under `CI=true` and skips them loudly otherwise.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test's unwrap is an assertion: a failure is the test's report"
+)]
 #![allow(missing_docs)]
 
 mod harness;

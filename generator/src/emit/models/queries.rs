@@ -42,6 +42,10 @@ pub fn queries_module(api: &Api, root: &TokenStream, lib_name: &str) -> TokenStr
     }
 }
 
+#[allow(
+    clippy::expect_used,
+    reason = "lowering refuses a default sort that names no property"
+)]
 fn query_items(api: &Api, query: &DynamicQuery, ops: &[&str], lib_name: &str) -> TokenStream {
     let property_type = format_ident!("{}", query.property_type);
     let query_type = format_ident!("{}", query.name);

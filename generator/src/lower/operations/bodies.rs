@@ -137,6 +137,10 @@ impl<'d> OperationLowering<'_, 'd> {
     /// the media types that carry it (a media type whose body differs from
     /// the first one's is left out, with a note). Multipart answers
     /// (`request` false) are bytes.
+    #[allow(
+        clippy::expect_used,
+        reason = "the content is not empty (checked first), so one media type was chosen"
+    )]
     pub(super) fn body_kind(
         &mut self,
         content: &IndexMap<String, openapiv3::MediaType>,
