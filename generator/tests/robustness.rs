@@ -20,7 +20,7 @@
 //! bytes of document (one at least), up to half of them `$ref` breakages,
 //! spread evenly over the document. `ROBUSTNESS_ALL=1` runs every variant
 //! of the 3.0 documents and a larger sample of every 3.1 document, the
-//! largest included. The README gives the counts:
+//! largest included. docs/testing.md gives the counts:
 //!
 //! ```sh
 //! ROBUSTNESS_ALL=1 cargo test --release -p openapi-codegen --test robustness
