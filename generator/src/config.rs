@@ -105,6 +105,11 @@ pub struct Target {
     /// targets share their models crate with the server stubs.
     #[serde(skip)]
     pub models_in_client: bool,
+    /// Whether the server stubs are the client crate's `server` module too,
+    /// beside its `models` (see [`Target::one_crate`]); only with
+    /// `models_in_client`. Not a setting of `codegen.toml`.
+    #[serde(skip)]
+    pub server_in_client: bool,
 }
 
 fn yes() -> bool {
@@ -134,6 +139,7 @@ impl Target {
             changelog: None,
             open_enums: true,
             models_in_client: false,
+            server_in_client: false,
         }
     }
 
@@ -147,6 +153,21 @@ impl Target {
         Target {
             server: None,
             models_in_client: true,
+            ..Target::standalone(spec, name)
+        }
+    }
+
+    /// A target for a document alone as one crate, as a `build.rs` in full
+    /// mode makes ([`crate::build::Builder::full`]): `<name>-client` in
+    /// `client/`, with the models as its `models` module and the server
+    /// stubs as its `server` module, both naming the models
+    /// `crate::models`. The models' raw-JSON checks, which the server
+    /// stubs run, are always compiled: no `validate-json` feature for the
+    /// crate to declare.
+    pub fn one_crate(spec: PathBuf, name: &str) -> Self {
+        Target {
+            models_in_client: true,
+            server_in_client: true,
             ..Target::standalone(spec, name)
         }
     }

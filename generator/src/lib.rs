@@ -191,11 +191,23 @@ fn lower_for(doc: &parse::Document, target: &Target) -> Result<ir::Api> {
 
 /// Every crate the target asks for.
 fn emit_all(cx: &Context<'_>) -> Result<Files> {
-    if cx.target.models_in_client && (cx.target.client.is_none() || cx.target.server.is_some()) {
+    let target = cx.target;
+    if target.models_in_client
+        && (target.client.is_none() || (target.server.is_some() && !target.server_in_client))
+    {
         return Err(Error::Config {
             file: cx.api.source.clone(),
             message: "the models can be the client crate's module only when the client is \
-                      generated alone: the server stubs need them as a crate of their own"
+                      generated alone or with the server stubs as its module too: server \
+                      stubs of their own need the models as a crate of their own"
+                .to_owned(),
+        });
+    }
+    if target.server_in_client && !target.models_in_client {
+        return Err(Error::Config {
+            file: cx.api.source.clone(),
+            message: "the server stubs can be the client crate's module only when the models \
+                      are too"
                 .to_owned(),
         });
     }

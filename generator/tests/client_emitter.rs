@@ -33,6 +33,7 @@ fn target() -> Target {
         changelog: None,
         open_enums: true,
         models_in_client: false,
+        server_in_client: false,
     }
 }
 

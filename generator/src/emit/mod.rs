@@ -135,6 +135,73 @@ impl Context<'_> {
         }
     }
 
+    /// The client crate, when the server stubs are its `server` module
+    /// ([`Target::server_in_client`]).
+    fn server_inlining_client(&self) -> Option<&CrateTarget> {
+        self.inlining_client()
+            .filter(|_| self.target.server.is_some() && self.target.server_in_client)
+    }
+
+    /// Whether the server stubs are the client crate's `server` module
+    /// rather than a crate.
+    pub(crate) fn server_inline(&self) -> bool {
+        self.server_inlining_client().is_some()
+    }
+
+    /// The folder of the server stubs' modules: the server crate's `src/`,
+    /// or the client crate's `src/server/`.
+    pub(crate) fn server_src(&self, server: &CrateTarget) -> PathBuf {
+        match self.server_inlining_client() {
+            Some(client) => client.path.join("src/server"),
+            None => server.path.join("src"),
+        }
+    }
+
+    /// The file that declares the server stubs' modules: the server
+    /// crate's `src/lib.rs`, or the client crate's `src/server.rs`.
+    pub(crate) fn server_root_file(&self, server: &CrateTarget) -> PathBuf {
+        match self.server_inlining_client() {
+            Some(client) => client.path.join("src/server.rs"),
+            None => server.path.join("src/lib.rs"),
+        }
+    }
+
+    /// How the server stubs' code names their root (their modules, the
+    /// runtime's re-exported ones, `ErrorBodyFormat`): `crate`, or
+    /// `crate::server` inside the client crate. The models are
+    /// `crate::models` either way (re-exported at the server crate's root).
+    pub(crate) fn server_root(&self) -> TokenStream {
+        if self.server_inline() {
+            quote::quote!(crate::server)
+        } else {
+            quote::quote!(crate)
+        }
+    }
+
+    /// [`Context::server_root`] as documentation links write it.
+    pub(crate) fn server_root_text(&self) -> &'static str {
+        if self.server_inline() {
+            "crate::server"
+        } else {
+            "crate"
+        }
+    }
+
+    /// Whether the models have `ValidateJson`, the checks of raw JSON that
+    /// the server stubs run: not in a client's own `models` module, unless
+    /// the server stubs are a module of the same crate.
+    pub(crate) fn json_walks(&self) -> bool {
+        !self.models_inline() || self.server_inline()
+    }
+
+    /// Whether the `ValidateJson` impls are behind the models crate's
+    /// `validate-json` feature: in a crate of their own. In one crate with
+    /// the server stubs they are always compiled, so that the crate
+    /// declares no feature for them.
+    pub(crate) fn json_walks_gated(&self) -> bool {
+        !self.models_inline()
+    }
+
     /// The header that opens every generated Rust file.
     pub fn rust_header(&self) -> String {
         format!(

@@ -268,7 +268,11 @@ impl WorkspaceToml {
                 [
                     Some((&target.models, true)).filter(|_| !target.models_in_client),
                     target.client.as_ref().map(|c| (c, false)),
-                    target.server.as_ref().map(|c| (c, false)),
+                    target
+                        .server
+                        .as_ref()
+                        .map(|c| (c, false))
+                        .filter(|_| !target.server_in_client),
                 ]
             })
             .flatten()

@@ -65,6 +65,9 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
         for dependency in &mut models {
             if dependency.name == "openapi-runtime" {
                 dependency.features.push("client".to_owned());
+                if cx.server_inline() {
+                    dependency.features.push("server".to_owned());
+                }
             }
         }
         models
@@ -79,6 +82,10 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
         dependencies.push(Dependency::new("bytes", &[]));
     }
     dependencies.push(Dependency::new("futures-util", &[]));
+    if cx.server_inline() {
+        // What the server stubs' module adds (their crate's dependencies).
+        dependencies.extend([Dependency::new("axum", &[]), Dependency::new("http", &[])]);
+    }
     // The README's example is a doctest.
     let dev_dependencies = [Dependency::new("tokio", &["macros", "rt-multi-thread"])];
     let description = format!(
@@ -368,6 +375,13 @@ fn lib_tokens(
             pub mod models;
         }
     });
+    // The server stubs as a module of this crate too (`Target::one_crate`).
+    let server_module = cx.server_inline().then(|| {
+        quote! {
+            #[rustfmt::skip]
+            pub mod server;
+        }
+    });
     quote! {
         #![doc = include_str!("../README.md")]
 
@@ -375,6 +389,7 @@ fn lib_tokens(
         #models_module
         #[rustfmt::skip]
         pub mod operations;
+        #server_module
 
         pub use client::{Client, ClientBuilder};
         pub use config::Environment;

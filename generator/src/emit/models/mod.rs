@@ -308,8 +308,9 @@ fn module_tokens(
         report: report_ident(),
     };
     // A client's own models are never checked as raw JSON: that is for the
-    // server stubs, which share a models crate of their own.
-    let json_walks = !cx.models_inline();
+    // server stubs, which share a models crate of their own, or are a
+    // module of the client's crate too.
+    let json_walks = cx.json_walks();
     let items = types
         .iter()
         .map(|def| items::type_items(&check_cx, def, json_walks))
@@ -319,7 +320,10 @@ fn module_tokens(
     // `Path` and `Report` are reserved type names, so a use is the runtime's;
     // a module whose types check nothing names neither. What only the JSON
     // walks name is imported with their feature.
-    let items = quote!(#(#items)*);
+    let mut items = quote!(#(#items)*);
+    if json_walks && !cx.json_walks_gated() {
+        items = ungated(items);
+    }
     let named = super::idents(&items);
     let named_without_walks = super::idents(&without_json_walks(&items));
     let imports = if needs_runtime {
@@ -368,13 +372,6 @@ fn module_tokens(
 /// feature.
 fn without_json_walks(items: &TokenStream) -> TokenStream {
     use proc_macro2::{Delimiter, TokenTree};
-    let walk_cfg = format!("[cfg(feature=\"{JSON_WALKS_FEATURE}\")]");
-    let is_walk_cfg = |tree: &TokenTree| {
-        let TokenTree::Group(group) = tree else {
-            return false;
-        };
-        group.to_string().split_whitespace().collect::<String>() == walk_cfg
-    };
     let mut out = TokenStream::new();
     let mut trees = items.clone().into_iter().peekable();
     while let Some(tree) = trees.next() {
@@ -388,6 +385,39 @@ fn without_json_walks(items: &TokenStream) -> TokenStream {
         out.extend([tree]);
     }
     out
+}
+
+/// `items` with the `ValidateJson` impls out from under
+/// `#[cfg(feature = "validate-json")]`: for models in one crate with the
+/// server stubs, where the feature would be the user's crate's.
+fn ungated(items: TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree;
+    let mut out = TokenStream::new();
+    let mut trees = items.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        let pound = matches!(&tree, TokenTree::Punct(p) if p.as_char() == '#');
+        if pound && trees.peek().is_some_and(is_walk_cfg) {
+            trees.next();
+            continue;
+        }
+        out.extend([tree]);
+    }
+    out
+}
+
+/// Whether `tree` is `[cfg(feature = "validate-json")]`, the group of the
+/// attribute that gates the JSON walks.
+fn is_walk_cfg(tree: &proc_macro2::TokenTree) -> bool {
+    let proc_macro2::TokenTree::Group(group) = tree else {
+        return false;
+    };
+    // Most attributes are documentation: told apart without printing them.
+    let first = group.stream().into_iter().next();
+    if !matches!(first, Some(proc_macro2::TokenTree::Ident(ident)) if ident == "cfg") {
+        return false;
+    }
+    let walk_cfg = format!("[cfg(feature=\"{JSON_WALKS_FEATURE}\")]");
+    group.to_string().split_whitespace().collect::<String>() == walk_cfg
 }
 
 /// Whether a module's JSON walk names `Null`: fields without constraints of

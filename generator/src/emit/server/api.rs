@@ -11,6 +11,8 @@ use crate::ir::{BodyKind, Docs, ParamLocation, Parameter, RequestBody};
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let api = server.cx.api;
+    let root = server.cx.server_root();
+    let root_text = server.cx.server_root_text();
     let trait_name = &server.trait_name;
     let context = context_tokens(server)?;
     let methods = server
@@ -39,14 +41,14 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     }
     // `ApiError` is in scope unless the trait has no method at all.
     let api_error = if server.ops.is_empty() && !server.has_security {
-        "[`ApiError`](crate::error::ApiError)"
+        format!("[`ApiError`]({root_text}::error::ApiError)")
     } else {
-        "[`ApiError`]"
+        "[`ApiError`]".to_owned()
     };
     trait_doc.extend([
         String::new(),
         format!(
-            "Serve an implementation with [`router`](crate::routes::router). Before a method is \
+            "Serve an implementation with [`router`]({root_text}::routes::router). Before a method is \
              called, the router has authenticated the request, negotiated the response's media \
              type, and parsed and checked the operation's parameters and body: a method sees \
              only valid input. It answers with its operation's response enum, or with an \
@@ -82,7 +84,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     });
     let security_import = server.has_security.then(|| {
         quote!(
-            use crate::security::Credentials;
+            use #root::security::Credentials;
         )
     });
     let body = quote! {
@@ -99,7 +101,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let models = Server::models_import(&body);
     let multipart_import = uses_ident(body.clone(), "multipart").then(|| {
         quote!(
-            use crate::multipart;
+            use #root::multipart;
         )
     });
     let module_doc = docs::inner_attrs(&[format!(
@@ -108,12 +110,12 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let has_methods = !server.ops.is_empty() || server.has_security;
     let error_import = has_methods.then(|| {
         quote!(
-            use crate::error::ApiError;
+            use #root::error::ApiError;
         )
     });
     let responses_import = (!server.ops.is_empty()).then(|| {
         quote!(
-            use crate::responses;
+            use #root::responses;
         )
     });
     Ok(quote! {
@@ -122,7 +124,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         #error_import
         #models
         #multipart_import
-        use crate::request_id::RequestId;
+        use #root::request_id::RequestId;
         #responses_import
         #security_import
 

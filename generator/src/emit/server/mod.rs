@@ -68,7 +68,7 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
         deps: quote!(models::),
     };
     let server = Server::new(cx, &types)?;
-    let root = &krate.path;
+    let src = cx.server_src(krate);
     let mut files = Files::default();
 
     let mut generated: Vec<(&str, TokenStream)> = vec![
@@ -80,12 +80,16 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
         generated.push(("security", security::tokens(&server)?));
     }
     for (module, tokens) in generated {
-        let path = root.join("src").join(format!("{module}.rs"));
+        let path = src.join(format!("{module}.rs"));
         files.insert(&path, cx.rust_file(&path, tokens)?);
     }
 
-    let lib_path = root.join("src/lib.rs");
+    let lib_path = cx.server_root_file(krate);
     files.insert(&lib_path, cx.rust_file(&lib_path, lib_tokens(&server)?)?);
+    if cx.server_inline() {
+        // A module of the client crate, whose manifest has its dependencies.
+        return Ok(files);
+    }
 
     let mut dependencies = vec![
         Dependency::new(
@@ -104,6 +108,7 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
         "Server stubs of the {} API: an axum router over one trait, generated from its OpenAPI document.",
         cx.api.title
     );
+    let root = &krate.path;
     files.insert(
         root.join("Cargo.toml"),
         CargoToml::render(cx, &krate.package, &description, &dependencies)?,
@@ -217,11 +222,18 @@ fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
             pub use openapi_runtime::server::{#(#spread),*};
         )
     });
-    let models_crate = format_ident!("{}", cx.target.models.lib_name());
-    let models_doc = format!(
-        " The models crate (`{}`): the types of bodies and parameters, and their validation.",
-        cx.target.models.package
-    );
+    // In the client crate, the models are its `models` module already.
+    let models = (!cx.server_inline()).then(|| {
+        let models_crate = format_ident!("{}", cx.target.models.lib_name());
+        let models_doc = format!(
+            " The models crate (`{}`): the types of bodies and parameters, and their validation.",
+            cx.target.models.package
+        );
+        quote! {
+            #[doc = #models_doc]
+            pub use #models_crate as models;
+        }
+    });
     let error_format = error_format::tokens(server)?;
     Ok(quote! {
         #doc
@@ -242,8 +254,7 @@ fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
 
         /// The `axum` crate the router is built with, so that dependants name the same version.
         pub use axum;
-        #[doc = #models_doc]
-        pub use #models_crate as models;
+        #models
 
         #error_format
     })

@@ -64,8 +64,8 @@ pub(crate) struct Candidate<'a> {
 /// by the fixed pairs of their keys: each candidate's handler in turn, for
 /// the first whose template the path fits and whose pairs the request
 /// carries; 404 when there is none. `candidates` are the most specific
-/// first.
-pub(crate) fn dispatch(candidates: &[Candidate<'_>]) -> TokenStream {
+/// first. `root` names the server stubs' root (`crate`).
+pub(crate) fn dispatch(candidates: &[Candidate<'_>], root: &TokenStream) -> TokenStream {
     let mut arms = TokenStream::new();
     for candidate in candidates {
         let handler = &candidate.handler;
@@ -99,7 +99,7 @@ pub(crate) fn dispatch(candidates: &[Candidate<'_>]) -> TokenStream {
         });
     }
     arms.extend(quote!(
-        respond::route_not_found::<crate::ErrorBodyFormat>(request).await
+        respond::route_not_found::<#root::ErrorBodyFormat>(request).await
     ));
     arms
 }

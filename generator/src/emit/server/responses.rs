@@ -10,6 +10,8 @@ use crate::ir::{BodyKind, Primitive, Response, ResponseHeader, Shape, Status, Ty
 use crate::names::Namespace;
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
+    let root = server.cx.server_root();
+    let root_text = server.cx.server_root_text();
     let items = server
         .ops
         .iter()
@@ -20,30 +22,31 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let uses_negotiation = server.ops.iter().any(|op| !op.offered.is_empty());
     let negotiation = uses_negotiation.then(|| {
         quote!(
-            use crate::negotiation;
+            use #root::negotiation;
         )
     });
     let imports = if server.ops.is_empty() {
         TokenStream::new()
     } else {
         quote! {
-            use crate::error::ApiError;
+            use #root::error::ApiError;
             #models
             #negotiation
-            use crate::respond;
+            use #root::respond;
         }
     };
     let trait_name = &server.trait_name;
     let doc = docs::inner_attrs(&[
         format!(
-            "One enum per operation of [`{trait_name}`](crate::api::{trait_name}): the \
+            "One enum per operation of [`{trait_name}`]({root_text}::api::{trait_name}): the \
              responses its method answers with, each with its typed body and headers."
         ),
         String::new(),
         if server.cx.target.error_schema.is_some() {
-            "Responses whose body is the error schema are not variants: errors are \
-             [`crate::error::ApiError`]s, rendered in that schema's shape."
-                .to_owned()
+            format!(
+                "Responses whose body is the error schema are not variants: errors are \
+                 [`{root_text}::error::ApiError`]s, rendered in that schema's shape."
+            )
         } else {
             "Every documented response is a variant; an `ApiError` is answered in the \
              stubs' own error format."
@@ -118,7 +121,8 @@ fn enum_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     let trait_name = &server.trait_name;
     let fn_name = &op.op.fn_name;
     let doc = docs::attrs(&[format!(
-        "The responses of [`{trait_name}::{fn_name}`](crate::api::{trait_name}::{fn_name}): {}.",
+        "The responses of [`{trait_name}::{fn_name}`]({}::api::{trait_name}::{fn_name}): {}.",
+        server.cx.server_root_text(),
         op.signature_line()
     )]);
     let media_param = if op.offered.is_empty() {

@@ -30,6 +30,7 @@ const LOCALS: &[&str] = &[
 ];
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
+    let root = server.cx.server_root();
     let trait_name = &server.trait_name;
     let routes = route_tokens(server);
     let handlers = server
@@ -77,9 +78,9 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         (false, false) => TokenStream::new(),
     };
     let api_import = if server.ops.is_empty() {
-        quote!(use crate::api::#trait_name;)
+        quote!(use #root::api::#trait_name;)
     } else {
-        quote!(use crate::api::{self, #trait_name, RequestContext};)
+        quote!(use #root::api::{self, #trait_name, RequestContext};)
     };
     let arc = (!server.ops.is_empty()).then(|| {
         quote!(
@@ -104,12 +105,12 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     });
     let request_id = (!server.ops.is_empty()).then(|| {
         quote!(
-            use crate::request_id::RequestId;
+            use #root::request_id::RequestId;
         )
     });
     let error = (!server.ops.is_empty()).then(|| {
         quote!(
-            use crate::error::ApiError;
+            use #root::error::ApiError;
         )
     });
     let doc = docs::inner_attrs(&[
@@ -118,17 +119,19 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
              checking the request, then calling the operation's method of [`{trait_name}`]."
         ),
         String::new(),
-        "A handler, in order: takes the request id; authenticates (401 without a credential, \
-         without calling the hook); negotiates the response's media type (406); reads the \
-         parameters (400 listing every problem); checks the body's `Content-Type` (415), reads \
-         it up to the limit (413), decodes and validates it (400); calls the method, catching a \
-         panic (500); encodes the answer. Every error is rendered in \
-         [`ErrorBodyFormat`](crate::ErrorBodyFormat)."
-            .to_owned(),
+        format!(
+            "A handler, in order: takes the request id; authenticates (401 without a credential, \
+             without calling the hook); negotiates the response's media type (406); reads the \
+             parameters (400 listing every problem); checks the body's `Content-Type` (415), \
+             reads it up to the limit (413), decodes and validates it (400); calls the method, \
+             catching a panic (500); encodes the answer. Every error is rendered in \
+             [`ErrorBodyFormat`]({}::ErrorBodyFormat).",
+            server.cx.server_root_text()
+        ),
     ]);
     let runtime = match runtime.as_slice() {
-        [one] => quote!(use crate::#one;),
-        many => quote!(use crate::{#(#many),*};),
+        [one] => quote!(use #root::#one;),
+        many => quote!(use #root::{#(#many),*};),
     };
     Ok(quote! {
         #doc
@@ -144,7 +147,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         #models
         #validation
         #request_id
-        use crate::settings::Settings;
+        use #root::settings::Settings;
         #runtime
 
         #routes
@@ -154,6 +157,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
 }
 
 fn route_tokens(server: &Server<'_>) -> TokenStream {
+    let root = server.cx.server_root();
     let trait_name = &server.trait_name;
     // Routes in document order, each with its templates' operations.
     let mut routes: Vec<Route<'_>> = Vec::new();
@@ -202,13 +206,13 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
                 (op.op.method, handler_path(&handler))
             }))
         } else {
-            method_chain(shared_route_handlers(ops))
+            method_chain(shared_route_handlers(ops, &root))
         };
         quote! {
             .route(
                 #path,
                 #chain.fallback(|request: Request| async move {
-                    respond::method_not_allowed::<crate::ErrorBodyFormat>(&request, #allow)
+                    respond::method_not_allowed::<#root::ErrorBodyFormat>(&request, #allow)
                 }),
             )
         }
@@ -271,7 +275,7 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
             #shared
             Router::new()
                 #(#routes)*
-                .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
+                .fallback(respond::route_not_found::<#root::ErrorBodyFormat>)
                 #state
         }
 
@@ -324,7 +328,7 @@ fn method_chain(handlers: impl IntoIterator<Item = (Method, TokenStream)>) -> To
 /// A handler per method of a route that several templates share, or that
 /// matches more paths than its template: it hands the request to the
 /// operation whose template the path fits.
-fn shared_route_handlers(ops: &[&Op<'_>]) -> Vec<(Method, TokenStream)> {
+fn shared_route_handlers(ops: &[&Op<'_>], root: &TokenStream) -> Vec<(Method, TokenStream)> {
     let mut methods: Vec<Method> = Vec::new();
     for op in ops {
         if !methods.contains(&op.op.method) {
@@ -359,7 +363,7 @@ fn shared_route_handlers(ops: &[&Op<'_>]) -> Vec<(Method, TokenStream)> {
                 // The method's one template fits every request of the route.
                 [only] if !only.narrower && only.pairs.is_empty() => only.handler.clone(),
                 _ => {
-                    let body = paths::dispatch(&candidates);
+                    let body = paths::dispatch(&candidates, root);
                     quote! {
                         |state: State<Arc<Shared<A>>>, request: Request| async move { #body }
                     }
@@ -371,6 +375,7 @@ fn shared_route_handlers(ops: &[&Op<'_>]) -> Vec<(Method, TokenStream)> {
 }
 
 fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
+    let root = server.cx.server_root();
     let trait_name = &server.trait_name;
     let name = op.fn_name();
     let handle = format_ident!("{}", op.handle);
@@ -570,7 +575,7 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
             let outcome = AssertUnwindSafe(#handle(&shared, parts, body, &request_id))
                 .catch_unwind()
                 .await;
-            respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, #id)
+            respond::finish::<#root::ErrorBodyFormat>(outcome, request_id, #id)
         }
 
         #[doc = #handle_doc]

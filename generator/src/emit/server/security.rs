@@ -42,6 +42,7 @@ pub(crate) fn check_name(api: &Api, alternatives: &[Vec<String>], optional: bool
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let api = server.cx.api;
+    let root = server.cx.server_root();
     let trait_name = &server.trait_name;
     let schemes = &api.security_schemes;
 
@@ -169,10 +170,10 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         use http::HeaderMap;
         use http::request::Parts;
 
-        use crate::api::#trait_name;
-        use crate::error::ApiError;
-        use crate::params;
-        use crate::request_id::RequestId;
+        use #root::api::#trait_name;
+        use #root::error::ApiError;
+        use #root::params;
+        use #root::request_id::RequestId;
 
         /// The document's security schemes (`components.securitySchemes`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
