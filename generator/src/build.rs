@@ -1,6 +1,7 @@
 //! The generator in a `build.rs`, for crates that do not commit generated
-//! code: the client of a document, written into `OUT_DIR` as one file that
-//! the crate includes at its root.
+//! code: the client of a document, or in full mode its models, client and
+//! server stubs, written into `OUT_DIR` as one file that the crate
+//! includes at its root.
 //!
 //! ```no_run
 //! // build.rs, in its `fn main()`:
@@ -16,10 +17,37 @@
 //! "Generating from build.rs" lists the lines): `openapi-runtime` with its
 //! `models` and `client` features, `serde`, `serde_json`, `reqwest`,
 //! `bytes` and `futures-util`; and on `openapi-codegen` as a
-//! build-dependency. `include!` cannot follow `mod x;` to files beside
-//! `OUT_DIR`'s, so the generated modules are written inline
-//! (`pub mod models { … }`); the crate-level docs are left out, and the
-//! crate-level lint settings are put on each item instead.
+//! build-dependency. A document with UUIDs, dates or `pattern`s needs
+//! `uuid`, `chrono` or `regex-lite` too, with the runtime's `uuid`,
+//! `chrono` or `regex` feature.
+//!
+//! **Full mode** ([`Builder::full`]) adds the server stubs, as the
+//! `server` module beside `models`, in `NAME_full.rs`:
+//!
+//! ```no_run
+//! // build.rs, in its `fn main()`:
+//! openapi_codegen::build::Builder::new("openapi.yaml").full().generate_or_exit();
+//! ```
+//!
+//! ```ignore
+//! // src/lib.rs: the client at the crate's root, `models`, and `server`
+//! // (the trait, `server::router`, `server::ApiError`, …)
+//! include!(concat!(env!("OUT_DIR"), "/openapi_full.rs"));
+//! ```
+//!
+//! The client and the server stubs both name the models `crate::models`;
+//! the server stubs name their own items `crate::server::…`. The crate
+//! also depends on what the server-stubs crate does: the runtime's
+//! `server` feature, `axum` (no features: serving takes its `tokio` and
+//! `http1`) and `http`. The models' checks of raw JSON, which the server
+//! stubs run and a models crate of its own puts behind its
+//! `validate-json` feature, are compiled without one: the crate declares
+//! no feature.
+//!
+//! `include!` cannot follow `mod x;` to files beside `OUT_DIR`'s, so the
+//! generated modules are written inline (`pub mod models { … }`); the
+//! crate-level docs are left out, and the crate-level lint settings are
+//! put on each item instead.
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +64,7 @@ pub struct Builder {
     spec: PathBuf,
     name: String,
     out_dir: Option<PathBuf>,
+    full: bool,
 }
 
 /// What [`Builder::generate`] wrote.
@@ -60,14 +89,23 @@ impl Builder {
             spec: spec.into(),
             name: "openapi".to_owned(),
             out_dir: None,
+            full: false,
         }
     }
 
-    /// The generated file is `NAME_client.rs` (default `openapi`). The
-    /// client is a crate root (its code names `crate::`), so a crate holds
-    /// one; the name tells the files of several build scripts apart.
+    /// The generated file is `NAME_client.rs`, or `NAME_full.rs` in full
+    /// mode (default `openapi`). The client is a crate root (its code names
+    /// `crate::`), so a crate holds one; the name tells the files of
+    /// several build scripts apart.
     pub fn name(mut self, name: &str) -> Self {
         self.name = name.to_owned();
+        self
+    }
+
+    /// Full mode: the server stubs too, as the `server` module beside
+    /// `models`, in `NAME_full.rs` (see the [module docs](self)).
+    pub fn full(mut self) -> Self {
+        self.full = true;
         self
     }
 
@@ -77,11 +115,15 @@ impl Builder {
         self
     }
 
-    /// Generates the client: one file, `NAME_client.rs`, in `OUT_DIR`
+    /// Generates the client (and in full mode the server stubs): one
+    /// file, `NAME_client.rs` (`NAME_full.rs`), in `OUT_DIR`
     /// (written only when its contents change), and prints the
     /// `cargo:rerun-if-changed` lines of every file of the document and
     /// a `cargo:warning` per note.
-    #[allow(clippy::expect_used, reason = "a client-only target has a client")]
+    #[allow(
+        clippy::expect_used,
+        reason = "a client-only or one-crate target has a client"
+    )]
     pub fn generate(&self) -> Result<Output> {
         let spec_label = self.spec.to_string_lossy().replace('\\', "/");
         println!("cargo:rerun-if-changed={}", self.spec.display());
@@ -91,13 +133,17 @@ impl Builder {
         for file in &sources[1..] {
             println!("cargo:rerun-if-changed={}", file.display());
         }
-        let target = Target::client_only(self.spec.clone(), &self.name);
+        let target = if self.full {
+            Target::one_crate(self.spec.clone(), &self.name)
+        } else {
+            Target::client_only(self.spec.clone(), &self.name)
+        };
         target.check("Builder::name")?;
         let generated = crate::generate_from(&doc, &target, COMMAND)?;
         for note in &generated.notes {
             println!("cargo:warning={}", note.replace('\n', " "));
         }
-        let client = target.client.as_ref().expect("a client-only target");
+        let client = target.client.as_ref().expect("both layouts have a client");
         let code = single_file(&generated.files, &client.path.join("src"))?;
         let out_dir = match &self.out_dir {
             Some(dir) => dir.clone(),
@@ -110,7 +156,11 @@ impl Builder {
                 }
             })?),
         };
-        let file = out_dir.join(format!("{}.rs", client.lib_name()));
+        let file = out_dir.join(if self.full {
+            format!("{}_full.rs", self.name.replace('-', "_"))
+        } else {
+            format!("{}.rs", client.lib_name())
+        });
         write_if_changed(&file, &code)?;
         Ok(Output {
             file,
@@ -236,24 +286,202 @@ fn attrs_mut(item: &mut syn::Item) -> Option<&mut Vec<syn::Attribute>> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
     use super::Builder;
 
-    #[test]
-    fn the_client_is_one_file_with_its_modules_inline() {
-        let dir =
-            std::env::temp_dir().join(format!("openapi-codegen-build-{}", std::process::id()));
-        let spec =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/operations.yaml");
-        let output = Builder::new(&spec)
-            .name("ops")
+    /// The name and contents of the file `builder` writes for `fixture`,
+    /// in a folder of its own.
+    fn generated(
+        fixture: &str,
+        builder: impl Fn(Builder) -> Builder,
+        dir: &str,
+    ) -> (String, String) {
+        let dir = std::env::temp_dir().join(format!(
+            "openapi-codegen-build-{dir}-{}",
+            std::process::id()
+        ));
+        let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(fixture);
+        let output = builder(Builder::new(&spec))
             .out_dir(&dir)
             .generate()
             .unwrap();
-        assert_eq!(output.file, dir.join("ops_client.rs"));
+        assert_eq!(output.file.parent(), Some(dir.as_path()));
+        let name = output
+            .file
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         let code = std::fs::read_to_string(&output.file).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        (name, code)
+    }
+
+    /// The names a module defines, its inline modules, and whether it
+    /// imports with a glob (then a name not found may come from it).
+    #[derive(Default)]
+    struct Module {
+        names: BTreeSet<String>,
+        children: BTreeMap<String, Module>,
+        glob: bool,
+    }
+
+    impl Module {
+        fn of(items: &[syn::Item]) -> Self {
+            let mut module = Module::default();
+            for item in items {
+                let name = match item {
+                    syn::Item::Mod(m) => {
+                        let child = Module::of(m.content.as_ref().map_or(&[][..], |c| &c.1));
+                        module.children.insert(m.ident.to_string(), child);
+                        continue;
+                    }
+                    syn::Item::Use(u) => {
+                        module.add_use(&u.tree);
+                        continue;
+                    }
+                    syn::Item::Const(i) => &i.ident,
+                    syn::Item::Enum(i) => &i.ident,
+                    syn::Item::Fn(i) => &i.sig.ident,
+                    syn::Item::Static(i) => &i.ident,
+                    syn::Item::Struct(i) => &i.ident,
+                    syn::Item::Trait(i) => &i.ident,
+                    syn::Item::Type(i) => &i.ident,
+                    _ => continue,
+                };
+                module.names.insert(name.to_string());
+            }
+            module
+        }
+
+        fn add_use(&mut self, tree: &syn::UseTree) {
+            match tree {
+                syn::UseTree::Path(p) => self.add_use(&p.tree),
+                syn::UseTree::Name(n) => {
+                    self.names.insert(n.ident.to_string());
+                }
+                syn::UseTree::Rename(r) => {
+                    self.names.insert(r.rename.to_string());
+                }
+                syn::UseTree::Glob(_) => self.glob = true,
+                syn::UseTree::Group(g) => g.items.iter().for_each(|t| self.add_use(t)),
+            }
+        }
+
+        /// Whether `segments` (after `crate::`) name something: each an
+        /// inline module in turn, then an item of the last module reached.
+        fn resolves(&self, segments: &[&str]) -> bool {
+            let Some((first, rest)) = segments.split_first() else {
+                return true;
+            };
+            match self.children.get(*first) {
+                Some(child) => child.resolves(rest),
+                None => self.names.contains(*first) || self.glob,
+            }
+        }
+    }
+
+    /// Every `crate::` path of `code` (its documentation links too) that
+    /// names nothing: the paths of a crate root inlined as a module and
+    /// not rewritten.
+    fn unresolved_crate_paths(code: &str) -> Vec<String> {
+        let root = Module::of(&syn::parse_file(code).unwrap().items);
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let mut unresolved = Vec::new();
+        for (at, _) in code.match_indices("crate::") {
+            if code[..at].ends_with(ident) {
+                continue;
+            }
+            let rest = &code[at + "crate::".len()..];
+            let end = rest
+                .find(|c: char| !ident(c) && c != ':')
+                .unwrap_or(rest.len());
+            let mut segments: Vec<&str> = rest[..end].split("::").collect();
+            let mut groups = vec![Vec::new()];
+            if segments.last() == Some(&"") {
+                // `use crate::a::{b, c}`: each name of the group.
+                segments.pop();
+                let group = &rest[end + 1..];
+                let group = &group[..group.find('}').unwrap()];
+                groups = group
+                    .split(',')
+                    .map(|name| name.trim().split([':', ' ']).next().unwrap())
+                    .filter(|name| !name.is_empty() && *name != "self")
+                    .map(|name| vec![name])
+                    .collect();
+            }
+            for group in groups {
+                let path = [segments.clone(), group].concat();
+                if !root.resolves(&path) {
+                    unresolved.push(format!("crate::{}", path.join("::")));
+                }
+            }
+        }
+        unresolved
+    }
+
+    #[test]
+    fn the_client_is_one_file_with_its_modules_inline() {
+        let (name, code) = generated("operations.yaml", |b| b.name("ops"), "client");
+        assert_eq!(name, "ops_client.rs");
         assert!(code.contains("pub mod models {"), "{code}");
         assert!(!code.contains("mod client;") && !code.contains("include_str!"));
-        assert!(syn::parse_file(&code).is_ok());
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!code.contains("pub mod server"));
+        assert_eq!(unresolved_crate_paths(&code), Vec::<String>::new());
+    }
+
+    /// Full mode: the client at the root, `models` and `server` beside it,
+    /// every `crate::` path naming an item of the one crate, and no
+    /// feature gate for the user's crate to declare.
+    #[test]
+    fn full_mode_writes_the_server_stubs_as_a_module_beside_the_models() {
+        let (name, code) = generated("operations.yaml", |b| b.name("ops").full(), "full");
+        assert_eq!(name, "ops_full.rs");
+        for module in [
+            "pub mod models {",
+            "pub mod server {",
+            "pub mod operations {",
+        ] {
+            assert!(code.contains(module), "no `{module}`");
+        }
+        assert!(code.contains("pub struct Client"));
+        assert!(code.contains("crate::server::ErrorBodyFormat"));
+        assert!(code.contains("use crate::models;"));
+        assert!(code.contains("ValidateJson for"), "no raw-JSON checks");
+        assert!(!code.contains("feature ="), "a feature gate is left");
+        // Every fixture: security, multipart bodies, dynamic queries,
+        // shared routes, formats, unions, …
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(fixtures).unwrap() {
+            let fixture = entry.unwrap().file_name().into_string().unwrap();
+            if !fixture.ends_with(".yaml") {
+                continue;
+            }
+            let (_, code) = generated(&fixture, Builder::full, "full");
+            assert_eq!(
+                unresolved_crate_paths(&code),
+                Vec::<String>::new(),
+                "{fixture}"
+            );
+            assert!(!code.contains("feature = \"validate-json\""), "{fixture}");
+            checked += 1;
+        }
+        assert!(checked > 20, "{checked} fixtures");
+    }
+
+    /// The check above finds a server path left naming the crate root.
+    #[test]
+    fn an_unrewritten_server_path_is_found() {
+        let code = "pub mod server { pub struct ErrorBodyFormat; pub mod routes { \
+                    use crate::server::ErrorBodyFormat; use crate::ErrorBodyFormat; \
+                    use crate::server::{routes, ErrorBodyFormat as E, nothing}; } }";
+        assert_eq!(
+            unresolved_crate_paths(code),
+            ["crate::ErrorBodyFormat", "crate::server::nothing"]
+        );
     }
 }
