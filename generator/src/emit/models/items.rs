@@ -425,92 +425,159 @@ fn enum_items(
     doc: &TokenStream,
     json_walks: bool,
 ) -> TokenStream {
+    let shared = EnumShared::new(e, name, json_walks);
+    if e.open {
+        open_enum_items(e, name, doc, &shared)
+    } else {
+        closed_enum_items(e, name, doc, &shared)
+    }
+}
+
+/// What both forms of a scalar enum write alike: the variants' idents and
+/// wire values, the lookup of a wire value, `Display`, `FromStr` and the
+/// raw-JSON check.
+struct EnumShared<'a> {
+    idents: Vec<proc_macro2::Ident>,
+    wires: Vec<&'a str>,
+    count: Literal,
+    known: TokenStream,
+    display: TokenStream,
+    from_str: TokenStream,
+    validate_json: Option<TokenStream>,
+}
+
+impl<'a> EnumShared<'a> {
+    fn new(e: &'a EnumDef, name: &proc_macro2::Ident, json_walks: bool) -> Self {
+        let idents: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| format_ident!("{}", v.name))
+            .collect();
+        let wires: Vec<&str> = e.variants.iter().map(|v| v.wire.as_str()).collect();
+        let known = quote! {
+            match value {
+                #(#wires => Some(Self::#idents),)*
+                _ => None,
+            }
+        };
+        let from_str = quote! {
+            impl std::str::FromStr for #name {
+                type Err = validation::UnknownEnumValue;
+
+                fn from_str(value: &str) -> Result<Self, Self::Err> {
+                    Self::known(value).ok_or_else(|| validation::UnknownEnumValue { value: value.to_owned(), expected: Self::VALUES })
+                }
+            }
+        };
+        let display = quote! {
+            impl std::fmt::Display for #name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(self.as_str())
+                }
+            }
+        };
+        let validate_json = json_walks.then(|| {
+            validate_json_impl(
+                &quote!(validation),
+                name,
+                quote!(validation::check_enum_value(value, Self::VALUES, path, report);),
+            )
+        });
+        EnumShared {
+            count: Literal::usize_unsuffixed(e.variants.len()),
+            idents,
+            wires,
+            known,
+            display,
+            from_str,
+            validate_json,
+        }
+    }
+}
+
+/// A closed enum: its values and nothing else, serde's own derive.
+fn closed_enum_items(
+    e: &EnumDef,
+    name: &proc_macro2::Ident,
+    doc: &TokenStream,
+    shared: &EnumShared<'_>,
+) -> TokenStream {
+    let EnumShared {
+        idents,
+        wires,
+        count,
+        known,
+        display,
+        from_str,
+        validate_json,
+    } = shared;
+    let variants = e.variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.name);
+        let wire = &v.wire;
+        let doc = docs::variant_attrs(v);
+        let rename = (v.name != v.wire).then(|| quote!(#[serde(rename = #wire)]));
+        quote!(#doc #rename #ident,)
+    });
+    quote! {
+        #doc
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl #name {
+            /// Every value, in the document's order.
+            pub const ALL: [Self; #count] = [#(Self::#idents),*];
+
+            /// Every value as it is written on the wire, in the document's order.
+            pub const VALUES: &'static [&'static str] = &[#(#wires),*];
+
+            /// The value as it is written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    #(Self::#idents => #wires,)*
+                }
+            }
+
+            /// The variant written `value` on the wire, if there is one.
+            fn known(value: &str) -> Option<Self> {
+                #known
+            }
+        }
+
+        #display
+
+        #from_str
+
+        impl validation::Validate for #name {}
+
+        #validate_json
+    }
+}
+
+/// An open enum: the document's values and a variant that keeps any other
+/// value as it came, with serde written by hand.
+fn open_enum_items(
+    e: &EnumDef,
+    name: &proc_macro2::Ident,
+    doc: &TokenStream,
+    shared: &EnumShared<'_>,
+) -> TokenStream {
+    let EnumShared {
+        idents,
+        wires,
+        count,
+        known,
+        display,
+        from_str,
+        validate_json,
+    } = shared;
     let variants = e.variants.iter().map(|v| {
         let ident = format_ident!("{}", v.name);
         let doc = docs::variant_attrs(v);
         quote!(#doc #ident,)
     });
-    let idents: Vec<_> = e
-        .variants
-        .iter()
-        .map(|v| format_ident!("{}", v.name))
-        .collect();
-    let wires: Vec<&str> = e.variants.iter().map(|v| v.wire.as_str()).collect();
-    let count = Literal::usize_unsuffixed(e.variants.len());
-    let known = quote! {
-        match value {
-            #(#wires => Some(Self::#idents),)*
-            _ => None,
-        }
-    };
-    let from_str = quote! {
-        impl std::str::FromStr for #name {
-            type Err = validation::UnknownEnumValue;
-
-            fn from_str(value: &str) -> Result<Self, Self::Err> {
-                Self::known(value).ok_or_else(|| validation::UnknownEnumValue { value: value.to_owned(), expected: Self::VALUES })
-            }
-        }
-    };
-    let display = quote! {
-        impl std::fmt::Display for #name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-    let validate_json = json_walks.then(|| {
-        validate_json_impl(
-            &quote!(validation),
-            name,
-            quote!(validation::check_enum_value(value, Self::VALUES, path, report);),
-        )
-    });
-    if !e.open {
-        let variants = e.variants.iter().map(|v| {
-            let ident = format_ident!("{}", v.name);
-            let wire = &v.wire;
-            let doc = docs::variant_attrs(v);
-            let rename = (v.name != v.wire).then(|| quote!(#[serde(rename = #wire)]));
-            quote!(#doc #rename #ident,)
-        });
-        return quote! {
-            #doc
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-            #[non_exhaustive]
-            pub enum #name {
-                #(#variants)*
-            }
-
-            impl #name {
-                /// Every value, in the document's order.
-                pub const ALL: [Self; #count] = [#(Self::#idents),*];
-
-                /// Every value as it is written on the wire, in the document's order.
-                pub const VALUES: &'static [&'static str] = &[#(#wires),*];
-
-                /// The value as it is written on the wire.
-                pub fn as_str(self) -> &'static str {
-                    match self {
-                        #(Self::#idents => #wires,)*
-                    }
-                }
-
-                /// The variant written `value` on the wire, if there is one.
-                fn known(value: &str) -> Option<Self> {
-                    #known
-                }
-            }
-
-            #display
-
-            #from_str
-
-            impl validation::Validate for #name {}
-
-            #validate_json
-        };
-    }
     let unknown = unknown_variant(e);
     let open_doc = format!(
         " The API may send values this version does not list: they decode into \

@@ -82,36 +82,7 @@ pub(super) static NO_PROPERTIES: std::sync::LazyLock<IndexMap<String, ReferenceO
 impl<'s> View<'s> {
     pub fn of(schema: &'s Schema) -> Self {
         let data = &schema.schema_data;
-        let mut view = View {
-            data,
-            typ: None,
-            format: None,
-            string_enum: None,
-            scalar_enum: None,
-            other_enum: false,
-            structure_enum: false,
-            enum_as_text: false,
-            only_null: false,
-            properties: &NO_PROPERTIES,
-            required: &[],
-            additional: None,
-            min_properties: None,
-            max_properties: None,
-            items: None,
-            min_items: None,
-            max_items: None,
-            unique_items: false,
-            min_length: None,
-            max_length: None,
-            pattern: None,
-            minimum: None,
-            maximum: None,
-            multiple_of: None,
-            one_of: &[],
-            all_of: &[],
-            any_of: &[],
-            not: None,
-        };
+        let mut view = View::empty(data);
         // A typed `enum` of `null` alone (ideal-postcodes' `{type: boolean,
         // nullable: true, enum: [null]}`) lists no value of the type: it is
         // read as the type, as a string's is.
@@ -175,72 +146,114 @@ impl<'s> View<'s> {
             SchemaKind::AllOf { all_of } => view.all_of = all_of,
             SchemaKind::AnyOf { any_of } => view.any_of = any_of,
             SchemaKind::Not { not } => view.not = Some(not),
-            SchemaKind::Any(any) => {
-                view.typ = any.typ.as_deref();
-                view.format = any.format.clone();
-                // `enum: [null]` says the value is always null (`only_null`).
-                view.only_null =
-                    !any.enumeration.is_empty() && any.enumeration.iter().all(|v| v.is_null());
-                if !any.enumeration.is_empty() && !view.only_null {
-                    if any.enumeration.iter().all(|v| v.is_string() || v.is_null()) {
-                        view.string_enum = Some(
-                            any.enumeration
-                                .iter()
-                                .map(|v| v.as_str().map(str::to_owned))
-                                .collect(),
-                        );
-                    } else if view.typ == Some("string") {
-                        // The type wins: `enum: [1, 2]` on a string means "1" and "2".
-                        view.string_enum = Some(
-                            any.enumeration
-                                .iter()
-                                .filter_map(|v| match v {
-                                    serde_json::Value::String(text) => Some(Some(text.clone())),
-                                    serde_json::Value::Null => Some(None),
-                                    serde_json::Value::Number(_) | serde_json::Value::Bool(_) => {
-                                        Some(Some(v.to_string()))
-                                    }
-                                    _ => None,
-                                })
-                                .collect(),
-                        );
-                        view.enum_as_text = true;
-                    } else {
-                        view.scalar_enum = scalar_enum_of(&any.enumeration, view.typ);
-                        let structures = structure_enum_of(&any.enumeration, view.typ);
-                        view.structure_enum = view.scalar_enum.is_none() && structures;
-                        view.other_enum = view.scalar_enum.is_none() && !structures;
-                    }
-                }
-                view.properties = &any.properties;
-                view.required = &any.required;
-                view.additional = any.additional_properties.as_ref();
-                view.min_properties = any.min_properties;
-                view.max_properties = any.max_properties;
-                view.items = any.items.as_ref();
-                view.min_items = any.min_items;
-                view.max_items = any.max_items;
-                view.unique_items = any.unique_items.unwrap_or(false);
-                view.min_length = any.min_length;
-                view.max_length = any.max_length;
-                view.pattern = any.pattern.as_deref();
-                view.minimum = any
-                    .minimum
-                    .map(|m| (m, any.exclusive_minimum.unwrap_or(false)));
-                view.maximum = any
-                    .maximum
-                    .map(|m| (m, any.exclusive_maximum.unwrap_or(false)));
-                view.multiple_of = any.multiple_of;
-                view.one_of = &any.one_of;
-                view.all_of = &any.all_of;
-                view.any_of = &any.any_of;
-                view.not = any.not.as_deref();
-                if view.typ.is_none() && view.items.is_some() {
-                    view.typ = Some("array");
-                }
-            }
+            SchemaKind::Any(any) => view.read_any(any),
         }
         view
+    }
+
+    /// A view of `data` with nothing of the schema's kind read yet.
+    fn empty(data: &'s SchemaData) -> Self {
+        View {
+            data,
+            typ: None,
+            format: None,
+            string_enum: None,
+            scalar_enum: None,
+            other_enum: false,
+            structure_enum: false,
+            enum_as_text: false,
+            only_null: false,
+            properties: &NO_PROPERTIES,
+            required: &[],
+            additional: None,
+            min_properties: None,
+            max_properties: None,
+            items: None,
+            min_items: None,
+            max_items: None,
+            unique_items: false,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            minimum: None,
+            maximum: None,
+            multiple_of: None,
+            one_of: &[],
+            all_of: &[],
+            any_of: &[],
+            not: None,
+        }
+    }
+
+    /// Reads a schema openapiv3 could not type: whatever keywords it has.
+    fn read_any(&mut self, any: &'s openapiv3::AnySchema) {
+        self.typ = any.typ.as_deref();
+        self.format = any.format.clone();
+        // `enum: [null]` says the value is always null (`only_null`).
+        self.only_null = !any.enumeration.is_empty() && any.enumeration.iter().all(|v| v.is_null());
+        if !any.enumeration.is_empty() && !self.only_null {
+            self.read_enum_values(&any.enumeration);
+        }
+        self.properties = &any.properties;
+        self.required = &any.required;
+        self.additional = any.additional_properties.as_ref();
+        self.min_properties = any.min_properties;
+        self.max_properties = any.max_properties;
+        self.items = any.items.as_ref();
+        self.min_items = any.min_items;
+        self.max_items = any.max_items;
+        self.unique_items = any.unique_items.unwrap_or(false);
+        self.min_length = any.min_length;
+        self.max_length = any.max_length;
+        self.pattern = any.pattern.as_deref();
+        self.minimum = any
+            .minimum
+            .map(|m| (m, any.exclusive_minimum.unwrap_or(false)));
+        self.maximum = any
+            .maximum
+            .map(|m| (m, any.exclusive_maximum.unwrap_or(false)));
+        self.multiple_of = any.multiple_of;
+        self.one_of = &any.one_of;
+        self.all_of = &any.all_of;
+        self.any_of = &any.any_of;
+        self.not = any.not.as_deref();
+        if self.typ.is_none() && self.items.is_some() {
+            self.typ = Some("array");
+        }
+    }
+
+    /// Reads the `enum` of an untyped schema, which lists some value other
+    /// than `null`.
+    fn read_enum_values(&mut self, values: &[serde_json::Value]) {
+        if values.iter().all(|v| v.is_string() || v.is_null()) {
+            self.string_enum = Some(
+                values
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_owned))
+                    .collect(),
+            );
+        } else if self.typ == Some("string") {
+            // The type wins: `enum: [1, 2]` on a string means "1" and "2".
+            self.string_enum = Some(
+                values
+                    .iter()
+                    .filter_map(|v| match v {
+                        serde_json::Value::String(text) => Some(Some(text.clone())),
+                        serde_json::Value::Null => Some(None),
+                        serde_json::Value::Number(_) | serde_json::Value::Bool(_) => {
+                            Some(Some(v.to_string()))
+                        }
+                        _ => None,
+                    })
+                    .collect(),
+            );
+            self.enum_as_text = true;
+        } else {
+            self.scalar_enum = scalar_enum_of(values, self.typ);
+            let structures = structure_enum_of(values, self.typ);
+            self.structure_enum = self.scalar_enum.is_none() && structures;
+            self.other_enum = self.scalar_enum.is_none() && !structures;
+        }
     }
 
     /// Whether the schema says nothing about the value: no type, no

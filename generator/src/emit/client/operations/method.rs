@@ -32,81 +32,10 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     let method = format_ident!("{}", op.method.as_str());
     let path = &op.path;
     let security = security_tokens(cx, op);
-    // The fixed pairs of the path's key (`/rest?method=flickr.test.echo`)
-    // that no parameter carries, first, as the key writes them.
-    let mut statements: Vec<TokenStream> = plan
-        .op
-        .fixed_query
-        .iter()
-        .filter(|pair| pair.declared.is_none())
-        .map(|pair| {
-            let name = &pair.name;
-            let value = pair.value.as_deref().unwrap_or_default();
-            quote!(__call.query(#name, &#value, Style::Comma, true);)
-        })
-        .collect();
-    let mut bodies = Vec::new();
-    for arg in &plan.args {
-        let ident = &arg.ident;
-        let value = if arg.by_ref {
-            quote!(#ident)
-        } else {
-            quote!(&#ident)
-        };
-        match arg.input {
-            Input::Param(param) => statements.push(param_statement(param, &value, true)),
-            Input::Body(body) => bodies.push(body_statement(plan, body, &quote!(#ident), true)),
-        }
-    }
-    if let Some(params) = &plan.params {
-        let arg = &params.arg;
-        for field in &params.fields {
-            let ident = &field.ident;
-            match field.input {
-                Input::Param(param) => {
-                    statements.push(param_statement(param, &quote!(&#arg.#ident), false));
-                }
-                Input::Body(body) => {
-                    bodies.push(body_statement(plan, body, &quote!(#arg.#ident), false));
-                }
-            }
-        }
-    }
+    let (statements, bodies) = inputs(plan);
     let accept = plan.accept.as_ref().map(|a| quote!(__call.accept(#a);));
     let headers_ty = &plan.headers_ty;
-    let respond =
-        |value: TokenStream| quote!(Ok(__answer.into_response(#value, #headers_ty::read)));
-    let arms = plan.successes.iter().map(|s| {
-        let pattern = &s.pattern;
-        let value = match (&plan.response_enum, &s.payload) {
-            // A body whose type is `()` (a schema with nothing to keep) is
-            // still decoded, so that a wrong body is an error, but not bound.
-            (None, Some((ty, decode))) if ty.to_string() == "()" => {
-                let answer = respond(quote!(()));
-                quote!({ #decode; #answer })
-            }
-            (None, Some((_, decode))) => {
-                let answer = respond(quote!(__body));
-                quote!({ let __body = #decode; #answer })
-            }
-            (None, None) => respond(quote!(())),
-            (Some(name), Some((_, decode))) => {
-                let variant = &s.variant;
-                let answer = respond(quote!(#name::#variant(__body)));
-                quote!({ let __body = #decode; #answer })
-            }
-            (Some(name), None) => {
-                let variant = &s.variant;
-                respond(quote!(#name::#variant))
-            }
-        };
-        quote!(#pattern => #value,)
-    });
-    // Nothing documented as a result: any 2xx is success, without a body.
-    let unit_arm = plan.successes.is_empty().then(|| {
-        let answer = respond(quote!(()));
-        quote!(200..=299 => #answer,)
-    });
+    let (arms, unit_arm) = success_arms(plan);
     let mutability = if statements.is_empty() && bodies.is_empty() && accept.is_none() {
         quote!()
     } else {
@@ -142,28 +71,7 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
             quote!(EventData::Json)
         };
         let event_stream = crate::ir::EVENT_STREAM;
-        let spelled = ty.to_string().replace(' ', "");
-        let data_type = match spelled.rsplit_once("::") {
-            Some((_, name)) if spelled.starts_with("crate::") => format!("[`{name}`]({spelled})"),
-            _ => format!("`{spelled}`"),
-        };
-        let mut lines = vec![
-            format!(
-                "[`Client::{fn_ident}`], answering with the events of its `{event_stream}` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as {data_type}."
-            ),
-            String::new(),
-        ];
-        if let Some(field) = asks_to_stream(cx.api, op) {
-            lines.push(format!(
-                "The API streams when the body asks it to: set its `{field}` to `true`."
-            ));
-            lines.push(String::new());
-        }
-        lines.push("The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.".to_owned());
-        lines.push(format!(
-            "The arguments and errors are those of [`Client::{fn_ident}`]; an error answer is the error, as there."
-        ));
-        let doc = docs::attrs(&lines);
+        let doc = events_doc(cx, plan, ty);
         quote! {
             #doc
             #many
@@ -204,6 +112,120 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
 
         #events
     }
+}
+
+/// The statements that put the method's inputs into the call: the path
+/// key's fixed query pairs, the parameters, and then the bodies.
+fn inputs(plan: &Plan<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    // The fixed pairs of the path's key (`/rest?method=flickr.test.echo`)
+    // that no parameter carries, first, as the key writes them.
+    let mut statements: Vec<TokenStream> = plan
+        .op
+        .fixed_query
+        .iter()
+        .filter(|pair| pair.declared.is_none())
+        .map(|pair| {
+            let name = &pair.name;
+            let value = pair.value.as_deref().unwrap_or_default();
+            quote!(__call.query(#name, &#value, Style::Comma, true);)
+        })
+        .collect();
+    let mut bodies = Vec::new();
+    for arg in &plan.args {
+        let ident = &arg.ident;
+        let value = if arg.by_ref {
+            quote!(#ident)
+        } else {
+            quote!(&#ident)
+        };
+        match arg.input {
+            Input::Param(param) => statements.push(param_statement(param, &value, true)),
+            Input::Body(body) => bodies.push(body_statement(plan, body, &quote!(#ident), true)),
+        }
+    }
+    if let Some(params) = &plan.params {
+        let arg = &params.arg;
+        for field in &params.fields {
+            let ident = &field.ident;
+            match field.input {
+                Input::Param(param) => {
+                    statements.push(param_statement(param, &quote!(&#arg.#ident), false));
+                }
+                Input::Body(body) => {
+                    bodies.push(body_statement(plan, body, &quote!(#arg.#ident), false));
+                }
+            }
+        }
+    }
+    (statements, bodies)
+}
+
+/// The match arms of the documented successes, and the arm that takes any
+/// 2xx when none is documented.
+fn success_arms(plan: &Plan<'_>) -> (Vec<TokenStream>, Option<TokenStream>) {
+    let headers_ty = &plan.headers_ty;
+    let respond =
+        |value: TokenStream| quote!(Ok(__answer.into_response(#value, #headers_ty::read)));
+    let arms = plan.successes.iter().map(|s| {
+        let pattern = &s.pattern;
+        let value = match (&plan.response_enum, &s.payload) {
+            // A body whose type is `()` (a schema with nothing to keep) is
+            // still decoded, so that a wrong body is an error, but not bound.
+            (None, Some((ty, decode))) if ty.to_string() == "()" => {
+                let answer = respond(quote!(()));
+                quote!({ #decode; #answer })
+            }
+            (None, Some((_, decode))) => {
+                let answer = respond(quote!(__body));
+                quote!({ let __body = #decode; #answer })
+            }
+            (None, None) => respond(quote!(())),
+            (Some(name), Some((_, decode))) => {
+                let variant = &s.variant;
+                let answer = respond(quote!(#name::#variant(__body)));
+                quote!({ let __body = #decode; #answer })
+            }
+            (Some(name), None) => {
+                let variant = &s.variant;
+                respond(quote!(#name::#variant))
+            }
+        };
+        quote!(#pattern => #value,)
+    });
+    // Nothing documented as a result: any 2xx is success, without a body.
+    let unit_arm = plan.successes.is_empty().then(|| {
+        let answer = respond(quote!(()));
+        quote!(200..=299 => #answer,)
+    });
+    (arms.collect(), unit_arm)
+}
+
+/// The documentation of the method that streams an operation's events.
+fn events_doc(cx: &Context<'_>, plan: &Plan<'_>, ty: &TokenStream) -> TokenStream {
+    let fn_ident = &plan.fn_ident;
+    let event_stream = crate::ir::EVENT_STREAM;
+    let spelled = ty.to_string().replace(' ', "");
+    let data_type = match spelled.rsplit_once("::") {
+        Some((_, name)) if spelled.starts_with("crate::") => format!("[`{name}`]({spelled})"),
+        _ => format!("`{spelled}`"),
+    };
+    let mut lines = vec![
+        format!(
+            "[`Client::{fn_ident}`], answering with the events of its `{event_stream}` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as {data_type}."
+        ),
+        String::new(),
+    ];
+    if let Some(field) = asks_to_stream(cx.api, plan.op) {
+        lines.push(format!(
+            "The API streams when the body asks it to: set its `{field}` to `true`."
+        ));
+        lines.push(String::new());
+    }
+    lines.push("The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.".to_owned());
+    lines.push(format!(
+        "The arguments and errors are those of [`Client::{fn_ident}`]; an error answer is the error, as there."
+    ));
+    docs::attrs(&lines)
 }
 
 /// The body's boolean property that asks for a stream (OpenAI's
