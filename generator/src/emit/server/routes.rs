@@ -380,32 +380,7 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     let name = op.fn_name();
     let handle = format_ident!("{}", op.handle);
     let id = &op.op.id;
-    let mut locals = Namespace::with_reserved(LOCALS);
-    let mut steps = Vec::new();
-
-    // Authentication, before anything is read.
-    match &op.auth {
-        Auth::None => {}
-        Auth::Required(alternatives) => {
-            let check = format_ident!(
-                "{}",
-                security::check_name(server.cx.api, alternatives, false)
-            );
-            steps.push(quote! {
-                let principal = security::#check(&shared.api, &parts, OPERATION, request_id).await?;
-            });
-        }
-        Auth::Optional(alternatives) => {
-            let check = format_ident!(
-                "{}",
-                security::check_name(server.cx.api, alternatives, true)
-            );
-            steps.push(quote! {
-                let principal = security::#check(&shared.api, &parts, OPERATION, request_id).await?;
-            });
-        }
-    }
-
+    let mut steps: Vec<TokenStream> = auth_step(server, op).into_iter().collect();
     // The response's media type, before the implementation is called.
     if !op.offered.is_empty() {
         let offered = &op.offered;
@@ -414,7 +389,109 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
         });
     }
 
-    // Parameters: the common headers (into the context), then the operation's own.
+    let ParamSteps {
+        steps: param_steps,
+        common_fields,
+        mut request_fields,
+    } = param_steps(server, op)?;
+    steps.extend(param_steps);
+    if let Some(body) = body_step(server, op)? {
+        steps.push(body);
+        request_fields.push(quote!(body));
+    }
+
+    // The call.
+    let request_type = op.request_type();
+    let principal = match (&op.auth, server.has_security) {
+        (_, false) => TokenStream::new(),
+        (Auth::None, true) => quote!(principal: (),),
+        (_, true) => quote!(principal,),
+    };
+    let headers = if server.has_security {
+        quote!(security::redacted(parts.headers))
+    } else {
+        quote!(parts.headers)
+    };
+    let into_http = if op.offered.is_empty() {
+        quote!(response.into_http())
+    } else {
+        quote!(response.into_http(media_type))
+    };
+    let body_param = if op.op.body.is_some() {
+        quote!(body: Body,)
+    } else {
+        quote!(_: Body,)
+    };
+    let handler_doc = format!(" {}.", op.signature_line());
+    let handle_doc = format!(
+        " Reads and checks a request to `{id}`, calls [`{trait_name}::{}`], encodes its answer.",
+        op.op.fn_name
+    );
+    Ok(quote! {
+        #[doc = #handler_doc]
+        async fn #name<A: #trait_name>(State(shared): State<Arc<Shared<A>>>, request: Request) -> Response {
+            let (parts, body) = request.into_parts();
+            let request_id = RequestId::from_headers(&parts.headers);
+            let outcome = AssertUnwindSafe(#handle(&shared, parts, body, &request_id))
+                .catch_unwind()
+                .await;
+            respond::finish::<#root::ErrorBodyFormat>(outcome, request_id, #id)
+        }
+
+        #[doc = #handle_doc]
+        async fn #handle<A: #trait_name>(
+            shared: &Shared<A>,
+            parts: Parts,
+            #body_param
+            request_id: &RequestId,
+        ) -> Result<Response, ApiError> {
+            const OPERATION: &str = #id;
+            #(#steps)*
+            let context = RequestContext {
+                request_id: request_id.clone(),
+                operation_id: OPERATION,
+                #principal
+                #(#common_fields,)*
+                headers: #headers,
+                extensions: parts.extensions,
+            };
+            let request = api::#request_type { #(#request_fields),* };
+            let response = shared.api.#name(context, request).await?;
+            #into_http
+        }
+    })
+}
+
+/// Authentication, before anything is read: the check of the operation's
+/// security alternatives, which settles `principal`.
+fn auth_step(server: &Server<'_>, op: &Op<'_>) -> Option<TokenStream> {
+    let (alternatives, optional) = match &op.auth {
+        Auth::None => return None,
+        Auth::Required(alternatives) => (alternatives, false),
+        Auth::Optional(alternatives) => (alternatives, true),
+    };
+    let check = format_ident!(
+        "{}",
+        security::check_name(server.cx.api, alternatives, optional)
+    );
+    Some(quote! {
+        let principal = security::#check(&shared.api, &parts, OPERATION, request_id).await?;
+    })
+}
+
+/// The steps that read and check an operation's parameters, and the fields
+/// they fill: of the request context (the common headers) and of the request.
+struct ParamSteps {
+    steps: Vec<TokenStream>,
+    common_fields: Vec<TokenStream>,
+    request_fields: Vec<TokenStream>,
+}
+
+/// Parameters: the common headers (into the context), then the operation's
+/// own, every problem reported together before any is refused.
+fn param_steps(server: &Server<'_>, op: &Op<'_>) -> Result<ParamSteps> {
+    let mut locals = Namespace::with_reserved(LOCALS);
+    let mut steps = Vec::new();
     let mut all: Vec<(&Parameter, Ident)> = Vec::new();
     let mut common_fields = Vec::new();
     for common in &server.common {
@@ -490,116 +567,65 @@ fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
         }
     }
 
-    // The body, after the parameters.
-    if let Some(body) = &op.op.body {
-        let media = accepted_media_types(body);
-        let read = quote!(body::read(body, &parts.headers, &[#(#media),*], shared.settings.body_limit).await?);
-        let decode = decode_body(server, op, &body.kind)?;
-        let ty = match &body.kind {
-            BodyKind::Multipart(multipart) if server.cx.api.form_parts(multipart).is_none() => {
-                quote!(multipart::Parts)
-            }
-            BodyKind::Multipart(_) => {
-                let name = forms::form_type(op);
-                quote!(api::#name)
-            }
-            _ => super::api::body_type(server, op, body),
-        };
-        if body.required {
-            let checks = own_checks(server, &body.kind, quote!(&body));
-            steps.push(quote! {
-                let Some(bytes) = #read else {
-                    return Err(ApiError::body_required());
-                };
-                let body: #ty = #decode;
-                #checks
-            });
-        } else {
-            let checks = own_checks(server, &body.kind, quote!(body));
-            let checks = if checks.is_empty() {
-                checks
-            } else {
-                quote!(if let Some(body) = &body { #checks })
-            };
-            // A raw body is the bytes themselves; a decoded one may return early.
-            let value = if decode.to_string() == "bytes" {
-                read
-            } else {
-                quote! {
-                    match #read {
-                        Some(bytes) => Some(#decode),
-                        None => None,
-                    }
-                }
-            };
-            steps.push(quote! {
-                let body: Option<#ty> = #value;
-                #checks
-            });
-        }
-        request_fields.push(quote!(body));
-    }
-
-    // The call.
-    let request_type = op.request_type();
-    let principal = match (&op.auth, server.has_security) {
-        (_, false) => TokenStream::new(),
-        (Auth::None, true) => quote!(principal: (),),
-        (_, true) => quote!(principal,),
-    };
-    let headers = if server.has_security {
-        quote!(security::redacted(parts.headers))
-    } else {
-        quote!(parts.headers)
-    };
-    let into_http = if op.offered.is_empty() {
-        quote!(response.into_http())
-    } else {
-        quote!(response.into_http(media_type))
-    };
-    let body_param = if op.op.body.is_some() {
-        quote!(body: Body,)
-    } else {
-        quote!(_: Body,)
-    };
-    let handler_doc = format!(" {}.", op.signature_line());
-    let handle_doc = format!(
-        " Reads and checks a request to `{id}`, calls [`{trait_name}::{}`], encodes its answer.",
-        op.op.fn_name
-    );
-    Ok(quote! {
-        #[doc = #handler_doc]
-        async fn #name<A: #trait_name>(State(shared): State<Arc<Shared<A>>>, request: Request) -> Response {
-            let (parts, body) = request.into_parts();
-            let request_id = RequestId::from_headers(&parts.headers);
-            let outcome = AssertUnwindSafe(#handle(&shared, parts, body, &request_id))
-                .catch_unwind()
-                .await;
-            respond::finish::<#root::ErrorBodyFormat>(outcome, request_id, #id)
-        }
-
-        #[doc = #handle_doc]
-        async fn #handle<A: #trait_name>(
-            shared: &Shared<A>,
-            parts: Parts,
-            #body_param
-            request_id: &RequestId,
-        ) -> Result<Response, ApiError> {
-            const OPERATION: &str = #id;
-            #(#steps)*
-            let context = RequestContext {
-                request_id: request_id.clone(),
-                operation_id: OPERATION,
-                #principal
-                #(#common_fields,)*
-                headers: #headers,
-                extensions: parts.extensions,
-            };
-            let request = api::#request_type { #(#request_fields),* };
-            let response = shared.api.#name(context, request).await?;
-            #into_http
-        }
+    Ok(ParamSteps {
+        steps,
+        common_fields,
+        request_fields,
     })
+}
+
+/// The body, after the parameters: read within the body limit, decoded and
+/// checked, into `body`.
+fn body_step(server: &Server<'_>, op: &Op<'_>) -> Result<Option<TokenStream>> {
+    let Some(body) = &op.op.body else {
+        return Ok(None);
+    };
+    let media = accepted_media_types(body);
+    let read =
+        quote!(body::read(body, &parts.headers, &[#(#media),*], shared.settings.body_limit).await?);
+    let decode = decode_body(server, op, &body.kind)?;
+    let ty = match &body.kind {
+        BodyKind::Multipart(multipart) if server.cx.api.form_parts(multipart).is_none() => {
+            quote!(multipart::Parts)
+        }
+        BodyKind::Multipart(_) => {
+            let name = forms::form_type(op);
+            quote!(api::#name)
+        }
+        _ => super::api::body_type(server, op, body),
+    };
+    if body.required {
+        let checks = own_checks(server, &body.kind, quote!(&body));
+        return Ok(Some(quote! {
+            let Some(bytes) = #read else {
+                return Err(ApiError::body_required());
+            };
+            let body: #ty = #decode;
+            #checks
+        }));
+    }
+    // Optional: the body may be missing.
+    let checks = own_checks(server, &body.kind, quote!(body));
+    let checks = if checks.is_empty() {
+        checks
+    } else {
+        quote!(if let Some(body) = &body { #checks })
+    };
+    // A raw body is the bytes themselves; a decoded one may return early.
+    let value = if decode.to_string() == "bytes" {
+        read
+    } else {
+        quote! {
+            match #read {
+                Some(bytes) => Some(#decode),
+                None => None,
+            }
+        }
+    };
+    Ok(Some(quote! {
+        let body: Option<#ty> = #value;
+        #checks
+    }))
 }
 
 /// The expression decoding `bytes` into the body.

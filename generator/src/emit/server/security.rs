@@ -46,43 +46,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let trait_name = &server.trait_name;
     let schemes = &api.security_schemes;
 
-    let variants = schemes.iter().map(|scheme| {
-        let ident = format_ident!("{}", scheme.rust_name);
-        let mut text = format!("`{}`: {}.", scheme.name, describe(scheme));
-        if let Some(description) = &scheme.description {
-            text.push_str("\n\n");
-            text.push_str(description);
-        }
-        let doc = docs::attrs(&docs::markdown_lines(&text));
-        quote!(#doc #ident,)
-    });
-    let names = schemes.iter().map(|scheme| {
-        let ident = format_ident!("{}", scheme.rust_name);
-        let name = &scheme.name;
-        quote!(Self::#ident => #name,)
-    });
-
-    // The schemes operations use, and the distinct requirement sets.
-    let mut used: Vec<&str> = Vec::new();
-    let mut checks: Vec<(Vec<Vec<String>>, bool)> = Vec::new();
-    for op in &server.ops {
-        let (alternatives, optional) = match &op.auth {
-            Auth::None => continue,
-            Auth::Required(a) => (a, false),
-            Auth::Optional(a) => (a, true),
-        };
-        for scheme in alternatives.iter().flatten() {
-            if !used.contains(&scheme.as_str()) {
-                used.push(scheme);
-            }
-        }
-        if !checks
-            .iter()
-            .any(|(a, o)| a == alternatives && *o == optional)
-        {
-            checks.push((alternatives.clone(), optional));
-        }
-    }
+    let (used, checks) = schemes_in_use(server);
     let scheme_named = |name: &str| -> Result<&SecurityScheme> {
         schemes.iter().find(|s| s.name == name).ok_or_else(|| {
             Error::invalid(
@@ -140,9 +104,68 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
          presents, and the checks that call [`{trait_name}::authenticate`] before a \
          request's parameters and body are read."
     )]);
-    let credentials_doc = format!(" What [`{trait_name}::authenticate`] is asked to check.");
+    let types = scheme_types(server);
+    let redacted = redacted_tokens(&credential_headers);
+    Ok(quote! {
+        #doc
+
+        use std::borrow::Cow;
+
+        use http::HeaderMap;
+        use http::request::Parts;
+
+        use #root::api::#trait_name;
+        use #root::error::ApiError;
+        use #root::params;
+        use #root::request_id::RequestId;
+
+        #types
+
+        /// `headers` with the headers that carry credentials marked sensitive, so that
+        /// their `Debug` (the request context's too) does not show them.
+        #redacted
+
+        #(#presence)*
+
+        #(#check_fns)*
+    })
+}
+
+/// An operation's security alternatives, each a set of scheme names, and
+/// whether the operation may also be called without a credential.
+type Requirement = (Vec<Vec<String>>, bool);
+
+/// The schemes the operations use, in order of first use, and the distinct
+/// requirement sets (with whether each is optional): one check function each.
+fn schemes_in_use<'a>(server: &'a Server<'_>) -> (Vec<&'a str>, Vec<Requirement>) {
+    let mut used: Vec<&str> = Vec::new();
+    let mut checks: Vec<Requirement> = Vec::new();
+    for op in &server.ops {
+        let (alternatives, optional) = match &op.auth {
+            Auth::None => continue,
+            Auth::Required(a) => (a, false),
+            Auth::Optional(a) => (a, true),
+        };
+        for scheme in alternatives.iter().flatten() {
+            if !used.contains(&scheme.as_str()) {
+                used.push(scheme);
+            }
+        }
+        if !checks
+            .iter()
+            .any(|(a, o)| a == alternatives && *o == optional)
+        {
+            checks.push((alternatives.clone(), optional));
+        }
+    }
+    (used, checks)
+}
+
+/// `redacted`: the request's headers with those that carry credentials
+/// marked sensitive.
+fn redacted_tokens(credential_headers: &[String]) -> TokenStream {
     // Schemes in the query or cookies only: no header carries a credential.
-    let redacted = if credential_headers.is_empty() {
+    if credential_headers.is_empty() {
         quote! {
             pub(crate) fn redacted(headers: HeaderMap) -> HeaderMap {
                 headers
@@ -161,106 +184,109 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
                 headers
             }
         }
-    };
-    Ok(quote! {
-        #doc
+    }
+}
 
-        use std::borrow::Cow;
-
-        use http::HeaderMap;
-        use http::request::Parts;
-
-        use #root::api::#trait_name;
-        use #root::error::ApiError;
-        use #root::params;
-        use #root::request_id::RequestId;
-
-        /// The document's security schemes (`components.securitySchemes`).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Scheme {
-            #(#variants)*
+/// The types of the module: `Scheme`, `Credential` and `Credentials`.
+fn scheme_types(server: &Server<'_>) -> TokenStream {
+    let trait_name = &server.trait_name;
+    let schemes = &server.cx.api.security_schemes;
+    let variants = schemes.iter().map(|scheme| {
+        let ident = format_ident!("{}", scheme.rust_name);
+        let mut text = format!("`{}`: {}.", scheme.name, describe(scheme));
+        if let Some(description) = &scheme.description {
+            text.push_str("\n\n");
+            text.push_str(description);
         }
+        let doc = docs::attrs(&docs::markdown_lines(&text));
+        quote!(#doc #ident,)
+    });
+    let names = schemes.iter().map(|scheme| {
+        let ident = format_ident!("{}", scheme.rust_name);
+        let name = &scheme.name;
+        quote!(Self::#ident => #name,)
+    });
 
-        impl Scheme {
-            /// The scheme's name in the document.
-            pub fn name(self) -> &'static str {
-                match self {
-                    #(#names)*
-                }
+    let credentials_doc = format!(" What [`{trait_name}::authenticate`] is asked to check.");
+    quote! {
+    /// The document's security schemes (`components.securitySchemes`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Scheme {
+        #(#variants)*
+    }
+
+    impl Scheme {
+        /// The scheme's name in the document.
+        pub fn name(self) -> &'static str {
+            match self {
+                #(#names)*
             }
         }
+    }
 
-        /// One credential a request presents. Its `Debug` does not show the value.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct Credential<'a> {
-            /// The scheme it is for.
-            pub scheme: Scheme,
-            /// The value: an API key as sent, or what follows the scheme's name in the
-            /// `Authorization` header (a bearer token, the Base64 of `user:password` for
-            /// `basic`).
-            pub value: &'a str,
+    /// One credential a request presents. Its `Debug` does not show the value.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct Credential<'a> {
+        /// The scheme it is for.
+        pub scheme: Scheme,
+        /// The value: an API key as sent, or what follows the scheme's name in the
+        /// `Authorization` header (a bearer token, the Base64 of `user:password` for
+        /// `basic`).
+        pub value: &'a str,
+    }
+
+    #[doc = #credentials_doc]
+    ///
+    /// Its `Debug` shows neither the credentials' values nor the headers.
+    #[derive(Clone, Copy)]
+    pub struct Credentials<'a> {
+        /// The `operationId` of the operation called.
+        pub operation_id: &'static str,
+        /// The credentials presented: every scheme of the first of the operation's
+        /// security requirements that the request meets.
+        pub presented: &'a [Credential<'a>],
+        /// The request's headers (for rules on other headers, applied before the body
+        /// is read).
+        pub headers: &'a HeaderMap,
+        /// The request's id.
+        pub request_id: &'a RequestId,
+    }
+
+    impl<'a> Credentials<'a> {
+        /// The value of the first credential presented (the only one, for a
+        /// requirement of one scheme).
+        pub fn value(&self) -> &'a str {
+            self.presented.first().map_or("", |credential| credential.value)
         }
 
-        #[doc = #credentials_doc]
-        ///
-        /// Its `Debug` shows neither the credentials' values nor the headers.
-        #[derive(Clone, Copy)]
-        pub struct Credentials<'a> {
-            /// The `operationId` of the operation called.
-            pub operation_id: &'static str,
-            /// The credentials presented: every scheme of the first of the operation's
-            /// security requirements that the request meets.
-            pub presented: &'a [Credential<'a>],
-            /// The request's headers (for rules on other headers, applied before the body
-            /// is read).
-            pub headers: &'a HeaderMap,
-            /// The request's id.
-            pub request_id: &'a RequestId,
+        /// The value presented for `scheme`, if any.
+        pub fn get(&self, scheme: Scheme) -> Option<&'a str> {
+            self.presented
+                .iter()
+                .find(|credential| credential.scheme == scheme)
+                .map(|credential| credential.value)
         }
+    }
 
-        impl<'a> Credentials<'a> {
-            /// The value of the first credential presented (the only one, for a
-            /// requirement of one scheme).
-            pub fn value(&self) -> &'a str {
-                self.presented.first().map_or("", |credential| credential.value)
-            }
-
-            /// The value presented for `scheme`, if any.
-            pub fn get(&self, scheme: Scheme) -> Option<&'a str> {
-                self.presented
-                    .iter()
-                    .find(|credential| credential.scheme == scheme)
-                    .map(|credential| credential.value)
-            }
+    impl std::fmt::Debug for Credential<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Credential")
+                .field("scheme", &self.scheme)
+                .field("value", &"<redacted>")
+                .finish()
         }
+    }
 
-        impl std::fmt::Debug for Credential<'_> {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct("Credential")
-                    .field("scheme", &self.scheme)
-                    .field("value", &"<redacted>")
-                    .finish()
-            }
+    impl std::fmt::Debug for Credentials<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Credentials")
+                .field("operation_id", &self.operation_id)
+                .field("presented", &self.presented)
+                .field("request_id", &self.request_id)
+                .finish_non_exhaustive()
         }
-
-        impl std::fmt::Debug for Credentials<'_> {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct("Credentials")
-                    .field("operation_id", &self.operation_id)
-                    .field("presented", &self.presented)
-                    .field("request_id", &self.request_id)
-                    .finish_non_exhaustive()
-            }
-        }
-
-        /// `headers` with the headers that carry credentials marked sensitive, so that
-        /// their `Debug` (the request context's too) does not show them.
-        #redacted
-
-        #(#presence)*
-
-        #(#check_fns)*
-    })
+    }
+    }
 }
 
 /// What a scheme is, for documentation and messages.
