@@ -11,7 +11,8 @@
 //!   default); `--client-only` makes one crate, the client with its models.
 //! - `cargo xtask external-specs`: generate crates for every vendored public
 //!   document (and every golden fixture) into one scratch workspace and build it.
-//! - `cargo xtask test`: every check a change must pass (the README's test command).
+//! - `cargo xtask test`: every check a change must pass (the README's test
+//!   command); CI runs `external-specs` after it, as a step of its own.
 //! - `cargo xtask bench [--quick] [--only codegen|layer|service|service-layers|rate-limit|compile]
 //!   [--callgrind]`: the benchmarks (`bench/`), a Markdown report in
 //!   `target/bench/report.md`; `--callgrind` (with `--only service-layers`
@@ -95,8 +96,8 @@ enum Task {
     /// fixture) into target/external-specs/ and check them with clippy and
     /// rustdoc, warnings as errors
     ExternalSpecs,
-    /// Format, codegen drift, clippy, tests, rustdoc and external-specs:
-    /// every check a change must pass
+    /// Format, codegen drift, clippy, tests and rustdoc: every check a
+    /// change must pass (CI runs external-specs as a step of its own)
     Test,
     /// Build the service and bench/ in release and measure (codegen time,
     /// the generated layer against hand-written axum, the service on SQLite

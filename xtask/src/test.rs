@@ -71,9 +71,6 @@ pub fn run(root: &Path) -> Result<()> {
             ],
         )
     })?;
-    step("crates generated from external documents build", || {
-        crate::external_specs::run(root)
-    })?;
     step("rustdoc of the generated crates and the runtime", || {
         let mut command = cargo_command();
         command
