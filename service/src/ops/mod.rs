@@ -10,6 +10,7 @@
 
 pub mod docs;
 pub mod healthcheck;
+pub mod layer;
 pub mod metrics;
 pub mod readiness;
 pub mod trace;
@@ -145,10 +146,8 @@ async fn render_metrics(State(ops): State<Ops>) -> impl IntoResponse {
     )
 }
 
-/// The operation a request calls, found once per request by the outermost
-/// layer (`trace::settle_request_id`) and kept in its extensions, so that
-/// the span, the metrics and the deadline do not each match the path
-/// against every template.
+/// The operation a request calls, found once per request by the operations
+/// layer ([`layer`]) for the span, the metrics and the deadline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Operation(Option<usize>);
 
@@ -156,15 +155,6 @@ impl Operation {
     /// Matches the request's method and path against the document's.
     pub fn find<B>(request: &http::Request<B>) -> Operation {
         Operation(operation_index(request.method(), request.uri().path()))
-    }
-
-    /// The operation the outermost layer found, or, for a request that did
-    /// not pass it, the one found now.
-    pub fn of<B>(request: &http::Request<B>) -> Operation {
-        match request.extensions().get::<Operation>() {
-            Some(found) => *found,
-            None => Operation::find(request),
-        }
     }
 
     /// Its `operationId`; `None` for a path of no operation.
