@@ -1,14 +1,14 @@
 //! One span per request, carrying the request id, the operationId, the
-//! tenant (recorded once the token is checked) and the status, so that every
-//! log line of a request has them — as fields of the `span` object in JSON
-//! logs. The operations layer (`super::layer`) opens it, once the request id
+//! tenant (recorded once the token is checked) and the status (recorded for
+//! the line that logs the answer), so that every log line of a request has
+//! them — as fields of the `span` object in JSON logs. The operations layer (`super::layer`) opens it, once the request id
 //! is settled, and closes it with the answer.
 
 use std::fmt::{self, Write as _};
 use std::time::Duration;
 
-use tracing::Span;
 use tracing::field::{Field, Visit};
+use tracing::{Level, Span};
 use tracing_subscriber::field::{MakeVisitor, VisitFmt, VisitOutput};
 use tracing_subscriber::fmt::format::{DefaultVisitor, Writer};
 
@@ -26,14 +26,21 @@ pub fn request_span(request_id: &str, operation: Option<&str>) -> Span {
     )
 }
 
-/// Records the status on the request's `span`; logs server errors at WARN
-/// and the rest at DEBUG, with the time taken.
+/// Logs the answer of a request: server errors at WARN, the rest at DEBUG,
+/// with the status and the time taken, the status recorded on the
+/// request's `span` first so that the line's span has it too.
 pub fn record_answer(span: &Span, status: u16, latency: Duration) {
-    span.record("status", status);
+    // The status shows only in these lines, the last of the span: when the
+    // level of the line is off it is not recorded at all, which spares most
+    // requests a second formatting of the span's fields.
     let micros = latency.as_micros() as u64;
     if status >= 500 {
-        tracing::warn!(status, micros, "request failed");
-    } else {
+        if tracing::enabled!(Level::WARN) {
+            span.record("status", status);
+            tracing::warn!(status, micros, "request failed");
+        }
+    } else if tracing::enabled!(Level::DEBUG) {
+        span.record("status", status);
         tracing::debug!(status, micros, "request");
     }
 }
