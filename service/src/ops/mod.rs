@@ -182,21 +182,41 @@ fn operation_index(method: &http::Method, path: &str) -> Option<usize> {
     };
     OPERATIONS
         .iter()
-        .position(|(m, template, _)| *m == method && matches_template(template, path))
+        .zip(LITERAL_STARTS)
+        .position(|((m, template, _), literal)| {
+            *m == method && matches_template(template, literal, path)
+        })
 }
 
-/// Whether `path` fills `template` (`/a/{b}/c`): literal segments equal, each
-/// `{name}` one non-empty segment.
-fn matches_template(template: &str, path: &str) -> bool {
+/// The length of each template's literal start: what comes before its
+/// first `{`, found once, when the service is compiled.
+const LITERAL_STARTS: [usize; OPERATIONS.len()] = literal_starts();
+
+const fn literal_starts() -> [usize; OPERATIONS.len()] {
+    let mut starts = [0; OPERATIONS.len()];
+    let mut index = 0;
+    while index < OPERATIONS.len() {
+        let template = OPERATIONS[index].1.as_bytes();
+        let mut end = 0;
+        while end < template.len() && template[end] != b'{' {
+            end += 1;
+        }
+        starts[index] = end;
+        index += 1;
+    }
+    starts
+}
+
+/// Whether `path` fills `template` (`/a/{b}/c`), whose first `literal`
+/// bytes come before any `{`: literal segments equal, each `{name}` one
+/// non-empty segment.
+fn matches_template(template: &str, literal: usize, path: &str) -> bool {
     // The literal start tells most templates apart in one comparison; only
     // what follows it is walked segment by segment.
-    let literal = template
-        .find('{')
-        .map_or(template, |brace| &template[..brace]);
+    let (literal, template) = template.split_at(literal);
     let Some(path) = path.strip_prefix(literal) else {
         return false;
     };
-    let template = &template[literal.len()..];
     if template.is_empty() {
         return path.is_empty();
     }
