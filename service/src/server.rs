@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::State;
-use http::{Request, StatusCode};
-use logistics_server_stubs::{ApiError, RequestId};
+use http::Request;
+use logistics_server_stubs::RequestId;
 use tokio::net::TcpListener;
 
 use crate::api::Service;
 use crate::domain::tenancy::Environment;
-use crate::http_server::{self, BodyArrival, ConnectionSettings};
+use crate::http_server::{self, ConnectionSettings};
+use crate::ops::layer::OperationsLayer;
 use crate::ops::metrics::PoolStatus;
 use crate::ops::{self, Metrics, Ops, Readiness};
 use crate::rate_limit::{RateLimit, RateLimitLayer, StoreChoice};
@@ -115,10 +115,11 @@ impl App {
 
 /// The whole HTTP application over `store`. Call it within a Tokio runtime.
 ///
-/// Layers, outermost first: the request id settled, the request's span; then
-/// for the API only: metrics, the request deadline, the rate limit, the
-/// generated router. The operations endpoints sit beside the API, outside
-/// its rate limit and deadline.
+/// Layers, outermost first: the operations layer (the request id settled,
+/// the request's span; for the API only, the metrics and the request
+/// deadline), then for the API the rate limit and the generated router. The
+/// operations endpoints sit beside the API, outside its rate limit, metrics
+/// and deadline.
 pub fn app(store: Store, settings: &Settings) -> Result<App, String> {
     let store_choice = settings.rate_limit_store();
     let pool_store = store.clone();
@@ -167,59 +168,23 @@ pub fn app(store: Store, settings: &Settings) -> Result<App, String> {
     })
 }
 
-/// The operations layers around `api` and, beside it, `ops`: outermost the
-/// request id settled and the request's span; for `api` only, the metrics
-/// and the request deadline (`request_timeout`; zero: none).
+/// The operations layer ([`ops::layer`]) around `api` and, beside it,
+/// `ops`: around both the request id settled and the request's span; around
+/// `api` also the metrics and the request deadline (`request_timeout`; zero:
+/// none).
 ///
-/// `app` puts them around the generated router; the instruction-count gate
+/// `app` puts it around the generated router; the instruction-count gate
 /// (`cargo xtask bench --check`) around a handler that does nothing, to count
-/// the layers alone.
+/// the layer alone.
 pub fn with_operations_layers(
     api: Router,
     ops: Router,
     metrics: &Metrics,
     request_timeout: Duration,
 ) -> Router {
-    let api = if request_timeout.is_zero() {
-        api
-    } else {
-        api.layer(axum::middleware::from_fn_with_state(
-            request_timeout,
-            deadline,
-        ))
-    };
-    api.layer(metrics.layer())
-        .merge(ops)
-        .layer(ops::trace::layer())
-        .layer(axum::middleware::map_request(ops::trace::settle_request_id))
-}
-
-/// Answers 503 `Timeout` when the request is not answered within the
-/// deadline; 408 `RequestTimeout` when its body was still arriving then
-/// (the client's delay, as past the body timeout: D28).
-async fn deadline(
-    State(limit): State<Duration>,
-    request: Request<Body>,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    let request_id = RequestId::from_headers(request.headers());
-    let operation = ops::Operation::of(&request).id();
-    let arrival = request.extensions().get::<BodyArrival>().cloned();
-    match tokio::time::timeout(limit, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) if arrival.is_some_and(|body| !body.is_complete()) => {
-            http_server::body_timeout_response(&request_id, limit)
-        }
-        Err(_) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Timeout",
-            format!(
-                "The request was not answered within {} seconds and was abandoned; retry it.",
-                limit.as_secs_f64()
-            ),
-        )
-        .render_as::<logistics_server_stubs::ErrorBodyFormat>(&request_id, operation),
-    }
+    let deadline = (!request_timeout.is_zero()).then_some(request_timeout);
+    api.layer(OperationsLayer::api(metrics, deadline))
+        .merge(ops.layer(OperationsLayer::operations_endpoints()))
 }
 
 /// A running instance.

@@ -36,6 +36,22 @@ impl RequestId {
         }
     }
 
+    /// The id of the request with these headers, as [`from_headers`] gives
+    /// it, written into them when it is new: a layer in front of the router
+    /// settles it once, and the router, which reads the header, agrees.
+    ///
+    /// [`from_headers`]: RequestId::from_headers
+    pub fn settle(headers: &mut HeaderMap) -> Self {
+        match headers.get(&X_REQUEST_ID) {
+            Some(value) if is_sane(value.as_bytes()) => RequestId(Repr::Received(value.clone())),
+            _ => {
+                let id = Self::generate();
+                headers.insert(&X_REQUEST_ID, id.to_header_value());
+                id
+            }
+        }
+    }
+
     /// `value` as a request id, when it is sane.
     pub fn parse(value: &str) -> Option<Self> {
         if is_sane(value.as_bytes()) {
@@ -98,5 +114,29 @@ impl fmt::Display for RequestId {
 impl fmt::Debug for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("RequestId").field(&self.as_str()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settle_keeps_a_sane_id_and_writes_a_new_one_over_any_other() {
+        let mut headers = HeaderMap::new();
+        headers.insert(&X_REQUEST_ID, HeaderValue::from_static("given-1"));
+        assert_eq!(RequestId::settle(&mut headers).as_str(), "given-1");
+        assert_eq!(headers[&X_REQUEST_ID], "given-1");
+
+        for mut headers in [HeaderMap::new(), {
+            let mut insane = HeaderMap::new();
+            insane.insert(&X_REQUEST_ID, HeaderValue::from_static("two words"));
+            insane
+        }] {
+            let id = RequestId::settle(&mut headers);
+            assert_eq!(id.as_str().len(), 26, "{id}");
+            assert_eq!(headers[&X_REQUEST_ID], id.as_str());
+            assert_eq!(RequestId::from_headers(&headers).as_str(), id.as_str());
+        }
     }
 }

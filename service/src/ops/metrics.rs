@@ -13,17 +13,11 @@
 //! | `lfs_db_pool_exhausted_total` | counter: requests that found every connection of the pool in use, and so may wait for one | |
 //! | `lfs_build_info` | gauge, always 1 | `version`, `database`, `rate_limit_store` |
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, OnceLock, RwLock};
-use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ::metrics::{Counter, Gauge, Histogram};
-use axum::body::Body;
-use http::{Request, Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use tower::{Layer, Service};
 
 use super::OPERATIONS;
 
@@ -151,31 +145,55 @@ impl Metrics {
         self.handle.render()
     }
 
-    /// The layer that counts and times the requests of the API.
-    pub fn layer(&self) -> MetricsLayer {
-        MetricsLayer {
+    /// What the operations layer counts and times of each API request.
+    pub fn requests(&self) -> RequestMetrics {
+        RequestMetrics {
             pool: self.pool.clone(),
             handles: Arc::new(RequestHandles::default()),
         }
     }
 }
 
-/// Counts and times requests by their operation (see [`Metrics`]).
+/// Counts and times the requests of the API by their operation (see
+/// [`Metrics`]); the operations layer (`super::layer`) calls it.
 #[derive(Clone)]
-pub struct MetricsLayer {
+pub struct RequestMetrics {
     pool: PoolProbe,
     handles: Arc<RequestHandles>,
 }
 
-impl<S> Layer<S> for MetricsLayer {
-    type Service = Measured<S>;
-
-    fn layer(&self, inner: S) -> Self::Service {
-        Measured {
-            inner,
-            pool: self.pool.clone(),
-            handles: self.handles.clone(),
+impl RequestMetrics {
+    /// A request starts: it is in flight until the returned guard is
+    /// finished or dropped, and counted if it found the pool exhausted.
+    pub fn start(&self) -> InFlight {
+        let pool = (self.pool)();
+        if pool.size >= pool.max && pool.idle == 0 {
+            self.handles
+                .exhausted
+                .get_or_init(|| ::metrics::counter!("lfs_db_pool_exhausted_total"))
+                .increment(1);
         }
+        self.handles.in_flight().increment(1.0);
+        InFlight(self.handles.clone())
+    }
+}
+
+/// A request on the in-flight gauge: taken off when its answer is ready
+/// ([`InFlight::answered`]) or when it is dropped (a client that went away).
+pub struct InFlight(Arc<RequestHandles>);
+
+impl InFlight {
+    /// The request of `operation` is answered with `status` after `elapsed`.
+    pub fn answered(self, operation: super::Operation, status: u16, elapsed: Duration) {
+        let (id, measured) = self.0.operation(operation);
+        measured.duration(id).record(elapsed.as_secs_f64());
+        measured.answered(id, status).increment(1);
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.in_flight().decrement(1.0);
     }
 }
 
@@ -252,72 +270,6 @@ impl OperationHandles {
                 answered.push((status, counter.clone()));
                 counter
             })
-        })
-    }
-}
-
-/// A service whose requests are counted and timed.
-#[derive(Clone)]
-pub struct Measured<S> {
-    inner: S,
-    pool: PoolProbe,
-    handles: Arc<RequestHandles>,
-}
-
-/// Takes a request off the in-flight gauge when its answer is ready or the
-/// request is dropped (a client that went away).
-struct InFlight(Gauge);
-
-impl InFlight {
-    fn start(gauge: &Gauge) -> InFlight {
-        gauge.increment(1.0);
-        InFlight(gauge.clone())
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.0.decrement(1.0);
-    }
-}
-
-impl<S> Service<Request<Body>> for Measured<S>
-where
-    S: Service<Request<Body>, Response = Response<Body>> + Send + 'static,
-    S::Future: Send + 'static,
-{
-    type Response = Response<Body>;
-    type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, S::Error>> + Send>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: Request<Body>) -> Self::Future {
-        let handles = self.handles.clone();
-        let operation = super::Operation::of(&request);
-        let pool = (self.pool)();
-        if pool.size >= pool.max && pool.idle == 0 {
-            handles
-                .exhausted
-                .get_or_init(|| ::metrics::counter!("lfs_db_pool_exhausted_total"))
-                .increment(1);
-        }
-        let in_flight = InFlight::start(handles.in_flight());
-        let started = Instant::now();
-        let future = self.inner.call(request);
-        Box::pin(async move {
-            let response = future.await?;
-            drop(in_flight);
-            let (id, measured) = handles.operation(operation);
-            measured
-                .duration(id)
-                .record(started.elapsed().as_secs_f64());
-            measured
-                .answered(id, response.status().as_u16())
-                .increment(1);
-            Ok(response)
         })
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod docs;
 pub mod healthcheck;
+pub mod layer;
 pub mod metrics;
 pub mod readiness;
 pub mod trace;
@@ -145,10 +146,8 @@ async fn render_metrics(State(ops): State<Ops>) -> impl IntoResponse {
     )
 }
 
-/// The operation a request calls, found once per request by the outermost
-/// layer (`trace::settle_request_id`) and kept in its extensions, so that
-/// the span, the metrics and the deadline do not each match the path
-/// against every template.
+/// The operation a request calls, found once per request by the operations
+/// layer ([`layer`]) for the span, the metrics and the deadline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Operation(Option<usize>);
 
@@ -156,15 +155,6 @@ impl Operation {
     /// Matches the request's method and path against the document's.
     pub fn find<B>(request: &http::Request<B>) -> Operation {
         Operation(operation_index(request.method(), request.uri().path()))
-    }
-
-    /// The operation the outermost layer found, or, for a request that did
-    /// not pass it, the one found now.
-    pub fn of<B>(request: &http::Request<B>) -> Operation {
-        match request.extensions().get::<Operation>() {
-            Some(found) => *found,
-            None => Operation::find(request),
-        }
     }
 
     /// Its `operationId`; `None` for a path of no operation.
@@ -192,21 +182,41 @@ fn operation_index(method: &http::Method, path: &str) -> Option<usize> {
     };
     OPERATIONS
         .iter()
-        .position(|(m, template, _)| *m == method && matches_template(template, path))
+        .zip(LITERAL_STARTS)
+        .position(|((m, template, _), literal)| {
+            *m == method && matches_template(template, literal, path)
+        })
 }
 
-/// Whether `path` fills `template` (`/a/{b}/c`): literal segments equal, each
-/// `{name}` one non-empty segment.
-fn matches_template(template: &str, path: &str) -> bool {
+/// The length of each template's literal start: what comes before its
+/// first `{`, found once, when the service is compiled.
+const LITERAL_STARTS: [usize; OPERATIONS.len()] = literal_starts();
+
+const fn literal_starts() -> [usize; OPERATIONS.len()] {
+    let mut starts = [0; OPERATIONS.len()];
+    let mut index = 0;
+    while index < OPERATIONS.len() {
+        let template = OPERATIONS[index].1.as_bytes();
+        let mut end = 0;
+        while end < template.len() && template[end] != b'{' {
+            end += 1;
+        }
+        starts[index] = end;
+        index += 1;
+    }
+    starts
+}
+
+/// Whether `path` fills `template` (`/a/{b}/c`), whose first `literal`
+/// bytes come before any `{`: literal segments equal, each `{name}` one
+/// non-empty segment.
+fn matches_template(template: &str, literal: usize, path: &str) -> bool {
     // The literal start tells most templates apart in one comparison; only
     // what follows it is walked segment by segment.
-    let literal = template
-        .find('{')
-        .map_or(template, |brace| &template[..brace]);
+    let (literal, template) = template.split_at(literal);
     let Some(path) = path.strip_prefix(literal) else {
         return false;
     };
-    let template = &template[literal.len()..];
     if template.is_empty() {
         return path.is_empty();
     }
