@@ -48,6 +48,8 @@ pub struct StoredReceivingOrder {
 #[derive(Debug, Default, Clone)]
 struct State {
     tenants: HashMap<Uuid, i32>,
+    /// The names of the tenants made in no environment.
+    unbound_names: HashMap<Uuid, String>,
     /// The environment of each tenant that is in one.
     environments: HashMap<Uuid, Environment>,
     tokens: HashMap<String, TokenRecord>,
@@ -58,6 +60,29 @@ struct State {
 }
 
 impl State {
+    /// Removes the tenants named `name` in no environment and without a
+    /// token, with their data, as the stores do (D36).
+    fn remove_abandoned(&mut self, name: &str) {
+        let abandoned: Vec<Uuid> = self
+            .unbound_names
+            .iter()
+            .filter(|(id, named)| {
+                *named == name
+                    && !self.environments.contains_key(id)
+                    && !self.tokens.values().any(|token| token.tenant_id == **id)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in abandoned {
+            self.tenants.remove(&id);
+            self.unbound_names.remove(&id);
+            self.customers.remove(&id);
+            self.returns.remove(&id);
+            self.receiving_orders.retain(|(tenant, _), _| *tenant != id);
+            self.sales_orders.retain(|(tenant, _), _| *tenant != id);
+        }
+    }
+
     /// Puts a stored tenant into its environment with its token.
     fn bind(&mut self, tenant: &TenantRecord) {
         self.environments.insert(tenant.id, tenant.environment);
@@ -187,10 +212,13 @@ impl TenantRepository for MemoryRepository {
     async fn insert_unbound_tenant(
         &self,
         tenant: Uuid,
-        _name: &str,
+        name: &str,
         _created_at: DateTime<Utc>,
     ) -> Result<()> {
-        self.state().tenants.insert(tenant, 0);
+        let mut state = self.state();
+        state.remove_abandoned(name);
+        state.tenants.insert(tenant, 0);
+        state.unbound_names.insert(tenant, name.to_owned());
         Ok(())
     }
 
