@@ -100,9 +100,11 @@ fn folder(package: &str) -> &'static str {
 /// package has no such tests.
 fn quick_judges(package: &str) -> Option<&'static [&'static str]> {
     match package {
-        // The binary and the end-to-end suite are not linked per mutant;
-        // the runtime's own unit tests are in its library.
-        "logistics-service" | "openapi-runtime" => Some(&["--cargo-arg=--lib"]),
+        // The binary and the end-to-end suite are not linked per mutant.
+        "logistics-service" => Some(&["--cargo-arg=--lib"]),
+        // The runtime's own unit tests are in its library, many behind its
+        // `server` and `client` features: all of them are built.
+        "openapi-runtime" => Some(&["--cargo-arg=--lib", "--cargo-arg=--all-features"]),
         // `lower/` is judged mostly by the golden files and the errors.
         "openapi-codegen" => Some(&[
             "--cargo-arg=--lib",
