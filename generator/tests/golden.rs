@@ -18,7 +18,8 @@
 //!   schema names; a subtype of a subtype; a base held by a subtype);
 //! - `objects`: nullable, required and optional fields, defaults, inline objects
 //!   (one written twice: the second an alias of the first);
-//! - `maps`: typed and free-form `additionalProperties`, free-form objects and values;
+//! - `maps`: typed and free-form `additionalProperties`, free-form objects and
+//!   values; a property whose name the map's field would have;
 //! - `enums`: string enums whose values are not identifiers, nullable enums;
 //! - `formats`: integer formats (int8…int64, uint8…uint64), float and double, byte;
 //! - `arrays`: arrays of arrays, nullable items; `recursive`: boxed recursion;
