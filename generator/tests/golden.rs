@@ -50,6 +50,8 @@
 //!   `openapi_3_1_webhooks`: a 3.1 document without `paths`;
 //! - `problem_details`: no error schema, so the server stubs answer errors as
 //!   RFC 9457 problem details;
+//! - `inline_bodies`: an inline request body with a `pattern`, which the
+//!   server stubs check themselves (their crate depends on `regex-lite`);
 //! - `path_templates`: fixed text after a path parameter, several parameters
 //!   in one segment, two templates that come to one route.
 
