@@ -50,6 +50,9 @@
 //!   `openapi_3_1_webhooks`: a 3.1 document without `paths`;
 //! - `problem_details`: no error schema, so the server stubs answer errors as
 //!   RFC 9457 problem details;
+//! - `binary_answers`: bodies whose schema is only `format: binary` or
+//!   nothing, under `image/*`, `image/png`, `application/pdf`, `text/csv`
+//!   and `*/*`: bytes, in requests and answers;
 //! - `inline_bodies`: an inline request body with a `pattern`, which the
 //!   server stubs check themselves (their crate depends on `regex-lite`);
 //! - `path_templates`: fixed text after a path parameter, several parameters
