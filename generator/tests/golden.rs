@@ -48,6 +48,10 @@
 //!   `contentMediaType`/`contentEncoding`, `pathItems`, `webhooks`,
 //!   `jsonSchemaDialect`, `info.summary`, `license.identifier`);
 //!   `openapi_3_1_webhooks`: a 3.1 document without `paths`;
+//! - `lenient_documents`: a document without `info`, a security
+//!   alternative naming an undeclared scheme, a 3.1 type list and a tuple
+//!   `items` in a document that says 3.0 (each read past, noted);
+//!   `no_paths`: a 3.0 document without `paths`;
 //! - `problem_details`: no error schema, so the server stubs answer errors as
 //!   RFC 9457 problem details;
 //! - `binary_answers`: bodies whose schema is only `format: binary` or
@@ -319,4 +323,50 @@ fn what_is_read_leniently_is_one_note_per_document() {
     ] {
         assert!(lenient[0].contains(&part), "{part}\nnot in\n{}", lenient[0]);
     }
+}
+
+/// What documents users bring leave out, or write in another draft's
+/// forms, is read past with a note naming each kind and where it is in the
+/// user's file (D58): no `info`, no `paths` in 3.0, a security alternative
+/// naming an undeclared scheme, a type list and a tuple `items` in 3.0.
+#[test]
+fn what_documents_leave_out_is_read_past_with_a_note() {
+    let lenient_note = |fixture: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(fixture);
+        let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
+        let target = Target::standalone(PathBuf::from(fixture), "notes");
+        let notes: Vec<String> = openapi_codegen::generate_from(&doc, &target, "test")
+            .unwrap_or_else(|e| panic!("{e}"))
+            .notes
+            .into_iter()
+            .filter(|n| n.contains("read leniently"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        notes.into_iter().next().unwrap()
+    };
+    let note = lenient_note("lenient_documents.yaml");
+    let f = "lenient_documents.yaml#/";
+    for part in [
+        format!(
+            "documents without `info` (1, the first at {f}info): read as an `info` titled after the file, without a version"
+        ),
+        format!(
+            "security requirement alternatives naming a scheme that `components.securitySchemes` does not declare (1, the first at {f}security/0/oauth): left out (no request could meet them); the requirement's other alternatives remain"
+        ),
+        format!(
+            "OpenAPI 3.1 forms in a document that says 3.0 (`type: [string, \"null\"]`, a numeric `exclusiveMinimum`, …) (1, the first at {f}components/schemas/Place/properties/name/type): the document read as 3.1 (`[string, \"null\"]` a nullable string)"
+        ),
+        format!(
+            "`items` given as a list of schemas (the tuple form of JSON Schema drafts before 2020-12) (1, the first at {f}components/schemas/Point/items): read as 3.1's `prefixItems`"
+        ),
+    ] {
+        assert!(note.contains(&part), "{part}\nnot in\n{note}");
+    }
+    assert_eq!(
+        lenient_note("no_paths.yaml"),
+        "no_paths.yaml: read leniently: 3.0 documents without `paths` (1, the first at \
+         no_paths.yaml#/paths): read as `paths: {}`: no operations"
+    );
 }
