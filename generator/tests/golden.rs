@@ -52,6 +52,10 @@
 //!   alternative naming an undeclared scheme, a 3.1 type list and a tuple
 //!   `items` in a document that says 3.0 (each read past, noted);
 //!   `no_paths`: a 3.0 document without `paths`;
+//! - `swagger_2`: a Swagger 2.0 document (body and formData parameters, a
+//!   file, consumes and produces, definitions with a discriminator,
+//!   securityDefinitions of each type, collectionFormat, shared parameters
+//!   and responses, host, basePath and schemes, an unread extension);
 //! - `problem_details`: no error schema, so the server stubs answer errors as
 //!   RFC 9457 problem details;
 //! - `binary_answers`: bodies whose schema is only `format: binary` or
@@ -368,5 +372,29 @@ fn what_documents_leave_out_is_read_past_with_a_note() {
         lenient_note("no_paths.yaml"),
         "no_paths.yaml: read leniently: 3.0 documents without `paths` (1, the first at \
          no_paths.yaml#/paths): read as `paths: {}`: no operations"
+    );
+}
+
+/// A Swagger 2.0 document is converted on reading; what of it the
+/// generator does not read (vendor extensions) is noted where it is in
+/// the 2.0 file, and nothing else is (its forms are 2.0's own, not slips).
+#[test]
+fn a_swagger_2_document_notes_only_its_unread_extensions() {
+    let fixture = "swagger_2.yaml";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(fixture);
+    let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
+    let target = Target::standalone(PathBuf::from(fixture), "notes");
+    let notes = openapi_codegen::generate_from(&doc, &target, "test")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .notes;
+    assert_eq!(
+        notes,
+        [
+            "swagger_2.yaml: read leniently: vendor extensions (`x-…`) of a Swagger 2.0 \
+             document that the generator does not read (2, the first at \
+             swagger_2.yaml#/info/x-audience): ignored"
+        ]
     );
 }

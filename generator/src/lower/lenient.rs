@@ -112,6 +112,9 @@ pub(crate) enum Leniency {
     NoInfo,
     /// A 3.0 document without `paths`: no operations.
     NoPaths,
+    /// A vendor extension of a Swagger 2.0 document that the generator
+    /// does not read: ignored.
+    UnreadExtension,
     /// A security requirement alternative naming a scheme that
     /// `components.securitySchemes` does not declare, beside another
     /// alternative: left out, as no request could meet it.
@@ -132,6 +135,7 @@ impl From<Habit> for Leniency {
             Habit::TupleItems => Leniency::TupleItems,
             Habit::NoInfo => Leniency::NoInfo,
             Habit::NoPaths => Leniency::NoPaths,
+            Habit::UnreadExtension => Leniency::UnreadExtension,
         }
     }
 }
@@ -269,6 +273,10 @@ impl Leniency {
             Leniency::NoPaths => (
                 "3.0 documents without `paths`",
                 "read as `paths: {}`: no operations",
+            ),
+            Leniency::UnreadExtension => (
+                "vendor extensions (`x-…`) of a Swagger 2.0 document that the generator does not read",
+                "ignored",
             ),
             Leniency::UndeclaredScheme => (
                 "security requirement alternatives naming a scheme that `components.securitySchemes` does not declare",

@@ -55,6 +55,9 @@ pub enum Habit {
     NoInfo,
     /// A 3.0 document without `paths`.
     NoPaths,
+    /// A vendor extension of a Swagger 2.0 document that the generator
+    /// does not read (`v20.rs`).
+    UnreadExtension,
 }
 
 /// Gives a document without `info` one titled after `file` (its name
@@ -154,7 +157,11 @@ fn parameters(map: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit, Pointer)>
 /// Moves an operation's Swagger 2 body parameters (`in: body`, `in:
 /// formData`) into a `requestBody`, unless it has one. A `$ref`'d
 /// parameter is left where it is (and refused with what to write).
-fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+pub(super) fn body_parameters(
+    operation: &mut Mapping,
+    at: &Pointer,
+    found: &mut Vec<(Habit, Pointer)>,
+) {
     if operation.contains_key("requestBody") {
         return;
     }
@@ -245,7 +252,7 @@ fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit
 }
 
 /// Where a parameter is (`in`).
-fn location(parameter: &Value) -> Option<&str> {
+pub(super) fn location(parameter: &Value) -> Option<&str> {
     parameter.get("in")?.as_str()
 }
 
@@ -289,7 +296,7 @@ const SCHEMA_KEYWORDS: [&str; 16] = [
 ];
 
 /// A parameter or a header.
-fn parameter(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+pub(super) fn parameter(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
     let Value::Mapping(map) = node else { return };
     if map.contains_key("$ref")
         || map.contains_key("schema")

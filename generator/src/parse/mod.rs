@@ -23,6 +23,7 @@ mod habits;
 mod refine;
 mod resolve;
 mod tree;
+mod v20;
 mod v31;
 
 use std::path::Path;
@@ -86,13 +87,22 @@ impl Document {
     fn read(mut raw: serde_yaml::Value, file: &str, sources: Sources) -> Result<Self> {
         let version = check_version(&raw, file)?;
         let is_31 = v31::is_31(&version);
+        let mut converted = Vec::new();
         let normalised = if is_31 {
             v31::normalise(&mut raw)
+        } else if v20::is_20(&raw) {
+            let v20::Converted { origins, notes } = v20::convert(&mut raw);
+            converted = notes;
+            v31::Normalised {
+                origins,
+                ..v31::Normalised::default()
+            }
         } else {
             v31::Normalised::default()
         };
         callbacks::inline_references(&mut raw);
-        let mut habits = habits::missing_sections(&mut raw, file);
+        let mut habits = converted;
+        habits.extend(habits::missing_sections(&mut raw, file));
         habits.extend(habits::read_past(&mut raw));
         habits.extend(conditional(&normalised));
         let (api, normalised) = match deserialize_at(&raw, file, &Pointer::root()) {
@@ -279,11 +289,14 @@ fn has_tuple_items(node: &serde_yaml::Value) -> bool {
 /// The `openapi` version, if it is one the generator reads (3.0.x or 3.1.x).
 fn check_version(raw: &serde_yaml::Value, file: &str) -> Result<String> {
     let root = Pointer::root();
+    if v20::is_20(raw) {
+        return Ok("2.0".to_owned());
+    }
     if raw.get("swagger").is_some() {
         return Err(Error::unsupported(
             file,
             &root.push("swagger"),
-            "Swagger 2.0 documents are not supported; convert the document to OpenAPI 3.0 first",
+            "of Swagger, the generator reads version 2.0 only (`swagger: \"2.0\"`)",
         ));
     }
     match raw.get("openapi").and_then(serde_yaml::Value::as_str) {
@@ -495,11 +508,13 @@ mod tests {
 
     #[test]
     fn refuses_other_versions() {
-        let err = Document::parse("swagger: '2.0'\n", "s.yaml", false)
+        let err = Document::parse("swagger: '1.2'\n", "s.yaml", false)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("s.yaml#/swagger: not supported"), "{err}");
+        // Swagger 2.0 is converted (`v20.rs`).
+        assert!(Document::parse("swagger: '2.0'\n", "s.yaml", false).is_ok());
         let err = Document::parse("openapi: 3.2.0\n", "s.yaml", false)
             .err()
             .unwrap()

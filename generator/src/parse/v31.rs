@@ -61,7 +61,7 @@ impl Origins {
             .unwrap_or_else(|| pointer.clone())
     }
 
-    fn record(&mut self, rewritten: Pointer, user: Pointer) {
+    pub(super) fn record(&mut self, rewritten: Pointer, user: Pointer) {
         if rewritten != user {
             self.moves.insert(rewritten, user);
         }
@@ -176,7 +176,7 @@ fn take_mutual_tls(components: &mut Mapping) -> Vec<String> {
     names
 }
 
-const METHODS: [&str; 8] = [
+pub(super) const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
