@@ -127,7 +127,10 @@ async fn a_pdf_and_text_said_to_be_binary_are_their_bytes() {
 #[tokio::test]
 async fn uploads_are_their_bytes_sent_as_a_media_type_the_document_lists() {
     let (files, client) = serve().await;
-    client.put_photo("p1", Bytes::from_static(PNG)).await.unwrap();
+    client
+        .put_photo("p1", Bytes::from_static(PNG))
+        .await
+        .unwrap();
     let kept = files.photo.lock().unwrap().clone();
     assert_eq!(
         kept,
