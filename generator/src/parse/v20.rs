@@ -501,7 +501,22 @@ fn extensions(node: &Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
                 if super::tree::holds_data(key) {
                     continue;
                 }
-                extensions(value, &at.push(key), found);
+                // Maps of names, where `x-…` is a name (a header
+                // `x-rate-limit`, a property), not an extension.
+                let names = matches!(
+                    key,
+                    "properties" | "headers" | "definitions" | "securityDefinitions" | "scopes"
+                ) || (*at == Pointer::root()
+                    && matches!(key, "parameters" | "responses"));
+                match value {
+                    Value::Mapping(named) if names => {
+                        for (name, item) in named {
+                            let Some(name) = name.as_str() else { continue };
+                            extensions(item, &at.push(key).push(name), found);
+                        }
+                    }
+                    _ => extensions(value, &at.push(key), found),
+                }
             }
         }
         Value::Sequence(items) => {
@@ -625,7 +640,7 @@ mod tests {
     #[test]
     fn schemas_take_3_0_forms_and_unread_extensions_are_listed() {
         let (raw, converted) = converted(
-            "swagger: '2.0'\ninfo: {title: t, version: '1', x-logo: l}\npaths: {}\ndefinitions:\n  Pet:\n    type: object\n    discriminator: kind\n    x-ms-enum: {}\n    properties:\n      kind: {type: string}\n      name: {type: string, x-nullable: true}\n",
+            "swagger: '2.0'\ninfo: {title: t, version: '1', x-logo: l}\npaths: {}\ndefinitions:\n  Pet:\n    type: object\n    discriminator: kind\n    x-ms-enum: {}\n    properties:\n      kind: {type: string}\n      name: {type: string, x-nullable: true}\n      x-tag: {type: string}\n",
         );
         let pet = &raw["components"]["schemas"]["Pet"];
         assert_eq!(pet["discriminator"], yaml("{propertyName: kind}"));
