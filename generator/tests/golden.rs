@@ -18,7 +18,8 @@
 //!   schema names; a subtype of a subtype; a base held by a subtype);
 //! - `objects`: nullable, required and optional fields, defaults, inline objects
 //!   (one written twice: the second an alias of the first);
-//! - `maps`: typed and free-form `additionalProperties`, free-form objects and values;
+//! - `maps`: typed and free-form `additionalProperties`, free-form objects and
+//!   values; a property whose name the map's field would have;
 //! - `enums`: string enums whose values are not identifiers, nullable enums;
 //! - `formats`: integer formats (int8…int64, uint8…uint64), float and double, byte;
 //! - `arrays`: arrays of arrays, nullable items; `recursive`: boxed recursion;
@@ -47,8 +48,21 @@
 //!   `contentMediaType`/`contentEncoding`, `pathItems`, `webhooks`,
 //!   `jsonSchemaDialect`, `info.summary`, `license.identifier`);
 //!   `openapi_3_1_webhooks`: a 3.1 document without `paths`;
+//! - `lenient_documents`: a document without `info`, a security
+//!   alternative naming an undeclared scheme, a 3.1 type list and a tuple
+//!   `items` in a document that says 3.0 (each read past, noted);
+//!   `no_paths`: a 3.0 document without `paths`;
+//! - `swagger_2`: a Swagger 2.0 document (body and formData parameters, a
+//!   file, consumes and produces, definitions with a discriminator,
+//!   securityDefinitions of each type, collectionFormat, shared parameters
+//!   and responses, host, basePath and schemes, an unread extension);
 //! - `problem_details`: no error schema, so the server stubs answer errors as
 //!   RFC 9457 problem details;
+//! - `binary_answers`: bodies whose schema is only `format: binary` or
+//!   nothing, under `image/*`, `image/png`, `application/pdf`, `text/csv`
+//!   and `*/*`: bytes, in requests and answers;
+//! - `inline_bodies`: an inline request body with a `pattern`, which the
+//!   server stubs check themselves (their crate depends on `regex-lite`);
 //! - `path_templates`: fixed text after a path parameter, several parameters
 //!   in one segment, two templates that come to one route.
 
@@ -313,4 +327,74 @@ fn what_is_read_leniently_is_one_note_per_document() {
     ] {
         assert!(lenient[0].contains(&part), "{part}\nnot in\n{}", lenient[0]);
     }
+}
+
+/// What documents users bring leave out, or write in another draft's
+/// forms, is read past with a note naming each kind and where it is in the
+/// user's file (D58): no `info`, no `paths` in 3.0, a security alternative
+/// naming an undeclared scheme, a type list and a tuple `items` in 3.0.
+#[test]
+fn what_documents_leave_out_is_read_past_with_a_note() {
+    let lenient_note = |fixture: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(fixture);
+        let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
+        let target = Target::standalone(PathBuf::from(fixture), "notes");
+        let notes: Vec<String> = openapi_codegen::generate_from(&doc, &target, "test")
+            .unwrap_or_else(|e| panic!("{e}"))
+            .notes
+            .into_iter()
+            .filter(|n| n.contains("read leniently"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        notes.into_iter().next().unwrap()
+    };
+    let note = lenient_note("lenient_documents.yaml");
+    let f = "lenient_documents.yaml#/";
+    for part in [
+        format!(
+            "documents without `info` (1, the first at {f}info): read as an `info` titled after the file, without a version"
+        ),
+        format!(
+            "security requirement alternatives naming a scheme that `components.securitySchemes` does not declare (1, the first at {f}security/0/oauth): left out (no request could meet them); the requirement's other alternatives remain"
+        ),
+        format!(
+            "OpenAPI 3.1 forms in a document that says 3.0 (`type: [string, \"null\"]`, a numeric `exclusiveMinimum`, …) (1, the first at {f}components/schemas/Place/properties/name/type): the document read as 3.1 (`[string, \"null\"]` a nullable string)"
+        ),
+        format!(
+            "`items` given as a list of schemas (the tuple form of JSON Schema drafts before 2020-12) (1, the first at {f}components/schemas/Point/items): read as 3.1's `prefixItems`"
+        ),
+    ] {
+        assert!(note.contains(&part), "{part}\nnot in\n{note}");
+    }
+    assert_eq!(
+        lenient_note("no_paths.yaml"),
+        "no_paths.yaml: read leniently: 3.0 documents without `paths` (1, the first at \
+         no_paths.yaml#/paths): read as `paths: {}`: no operations"
+    );
+}
+
+/// A Swagger 2.0 document is converted on reading; what of it the
+/// generator does not read (vendor extensions) is noted where it is in
+/// the 2.0 file, and nothing else is (its forms are 2.0's own, not slips).
+#[test]
+fn a_swagger_2_document_notes_only_its_unread_extensions() {
+    let fixture = "swagger_2.yaml";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(fixture);
+    let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
+    let target = Target::standalone(PathBuf::from(fixture), "notes");
+    let notes = openapi_codegen::generate_from(&doc, &target, "test")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .notes;
+    assert_eq!(
+        notes,
+        [
+            "swagger_2.yaml: read leniently: vendor extensions (`x-…`) of a Swagger 2.0 \
+             document that the generator does not read (2, the first at \
+             swagger_2.yaml#/info/x-audience): ignored"
+        ]
+    );
 }

@@ -108,13 +108,14 @@ pub fn media_essence(media_type: &str) -> String {
 
 /// How a media type's bodies are encoded.
 pub enum MediaKind {
-    /// JSON, or any `+json` type (and `*/*`, read as JSON).
+    /// JSON, or any `+json` type (and `*/*` and `application/*`, read as
+    /// JSON).
     Json,
     /// `application/x-www-form-urlencoded`.
     Form,
     /// `text/*`.
     Text,
-    /// Anything else: bytes as they are.
+    /// Anything else (`application/pdf`, `image/*`): bytes as they are.
     Binary,
     /// `multipart/*`.
     Multipart,
@@ -126,6 +127,9 @@ impl MediaKind {
         let essence = media_essence(media_type);
         let (kind, subtype) = essence.split_once('/').unwrap_or((essence.as_str(), ""));
         match (kind, subtype) {
+            // A wildcard of a type that is never JSON (an `image/*`
+            // download): bytes.
+            ("image" | "audio" | "video" | "font" | "model", "*") => MediaKind::Binary,
             (_, "json") | (_, "*") | ("*", _) => MediaKind::Json,
             (_, sub) if sub.ends_with("+json") => MediaKind::Json,
             // A name that is not `type/subtype`, by its suffix or meaning.
@@ -613,5 +617,10 @@ mod tests {
         ));
         assert!(matches!(MediaKind::of("json"), MediaKind::Json));
         assert!(matches!(MediaKind::of("pdf"), MediaKind::Binary));
+        // Wildcards: of a type that is never JSON, bytes; of any type, JSON.
+        assert!(matches!(MediaKind::of("image/*"), MediaKind::Binary));
+        assert!(matches!(MediaKind::of("video/*"), MediaKind::Binary));
+        assert!(matches!(MediaKind::of("*/*"), MediaKind::Json));
+        assert!(matches!(MediaKind::of("application/*"), MediaKind::Json));
     }
 }

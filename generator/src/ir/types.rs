@@ -69,7 +69,14 @@ pub enum Additional {
     /// Not said: they are accepted and dropped.
     Ignore,
     /// `additionalProperties: true` or a schema: they are kept in a map.
-    Map(Box<Shape>),
+    Map {
+        /// The map's Rust name (`additional_properties`), claimed after the
+        /// fields' names so that a property of that name keeps it and the
+        /// map takes the next free one.
+        field: String,
+        /// Each value's shape.
+        value: Box<Shape>,
+    },
 }
 
 /// A property of an object.

@@ -105,6 +105,20 @@ pub(crate) enum Leniency {
     /// JSON Schema's conditional keywords (`if`/`then`/`else`,
     /// `dependentRequired`, `unevaluatedProperties`, …): not checked.
     ConditionalNotChecked,
+    /// `items` given as a list (the tuple form of JSON Schema's drafts
+    /// before 2020-12): read as 3.1's `prefixItems`.
+    TupleItems,
+    /// A document without `info`: titled after its file, without a version.
+    NoInfo,
+    /// A 3.0 document without `paths`: no operations.
+    NoPaths,
+    /// A vendor extension of a Swagger 2.0 document that the generator
+    /// does not read: ignored.
+    UnreadExtension,
+    /// A security requirement alternative naming a scheme that
+    /// `components.securitySchemes` does not declare, beside another
+    /// alternative: left out, as no request could meet it.
+    UndeclaredScheme,
 }
 
 impl From<Habit> for Leniency {
@@ -118,6 +132,10 @@ impl From<Habit> for Leniency {
             Habit::BodyParameters => Leniency::BodyParameters,
             Habit::ConditionalKeywords => Leniency::ConditionalNotChecked,
             Habit::ThreeOneForms => Leniency::ThreeOneForms,
+            Habit::TupleItems => Leniency::TupleItems,
+            Habit::NoInfo => Leniency::NoInfo,
+            Habit::NoPaths => Leniency::NoPaths,
+            Habit::UnreadExtension => Leniency::UnreadExtension,
         }
     }
 }
@@ -234,7 +252,7 @@ impl Leniency {
             ),
             Leniency::ThreeOneForms => (
                 "OpenAPI 3.1 forms in a document that says 3.0 (`type: [string, \"null\"]`, a numeric `exclusiveMinimum`, …)",
-                "the document read as 3.1",
+                "the document read as 3.1 (`[string, \"null\"]` a nullable string)",
             ),
             Leniency::PatternNotText => (
                 "a `pattern` that is a number, a boolean or `null` (`pattern: 0`), not a regular expression",
@@ -243,6 +261,26 @@ impl Leniency {
             Leniency::RequiredFlag => (
                 "`required: true` or `false` on a property (Swagger 2's form for parameters)",
                 "read as the property listed, or not, in its object's `required`",
+            ),
+            Leniency::TupleItems => (
+                "`items` given as a list of schemas (the tuple form of JSON Schema drafts before 2020-12)",
+                "read as 3.1's `prefixItems`: the items' type (a `oneOf` of the positions' schemas when they differ), `additionalItems` as the items after them",
+            ),
+            Leniency::NoInfo => (
+                "documents without `info`",
+                "read as an `info` titled after the file, without a version",
+            ),
+            Leniency::NoPaths => (
+                "3.0 documents without `paths`",
+                "read as `paths: {}`: no operations",
+            ),
+            Leniency::UnreadExtension => (
+                "vendor extensions (`x-…`) of a Swagger 2.0 document that the generator does not read",
+                "ignored",
+            ),
+            Leniency::UndeclaredScheme => (
+                "security requirement alternatives naming a scheme that `components.securitySchemes` does not declare",
+                "left out (no request could meet them); the requirement's other alternatives remain",
             ),
             Leniency::MediaTypeOtherBody => (
                 "media types whose body differs from the first media type's in the same `content`",

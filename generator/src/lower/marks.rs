@@ -25,7 +25,7 @@ fn references(def: &TypeDef) -> Vec<String> {
             for field in &s.fields {
                 named_in(&field.shape, &mut out);
             }
-            if let Additional::Map(value) = &s.additional {
+            if let Additional::Map { value, .. } = &s.additional {
                 named_in(value, &mut out);
             }
         }
@@ -122,7 +122,7 @@ pub(super) fn mark_checks(types: &mut [TypeDef]) {
             TypeKind::Struct(s) => {
                 s.fields.iter().any(|f| f.shape.has_own_checks())
                     || s.property_count != (None, None)
-                    || matches!(&s.additional, Additional::Map(v) if v.has_own_checks())
+                    || matches!(&s.additional, Additional::Map { value, .. } if value.has_own_checks())
             }
             TypeKind::Union(u) => u.variants.iter().any(|v| v.shape.has_own_checks()),
             TypeKind::Newtype(shape) | TypeKind::Alias(shape) => shape.has_own_checks(),

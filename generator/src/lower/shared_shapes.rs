@@ -76,7 +76,7 @@ fn key(def: &TypeDef, stands_for: &HashMap<String, String>) -> String {
     match &mut kind {
         TypeKind::Struct(s) => {
             s.fields.iter_mut().for_each(|f| rename(&mut f.shape));
-            if let Additional::Map(value) = &mut s.additional {
+            if let Additional::Map { value, .. } = &mut s.additional {
                 rename(value);
             }
         }

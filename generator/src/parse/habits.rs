@@ -16,7 +16,10 @@
 //!   (`application/json`), and its `in: formData` parameters one object
 //!   schema of a `requestBody`: `multipart/form-data` when a field is a
 //!   file (`type: file`) or the operation `consumes` it, else
-//!   `application/x-www-form-urlencoded`.
+//!   `application/x-www-form-urlencoded`;
+//! - a document without `info` gets one titled after its file, without a
+//!   version, and a 3.0 document without `paths` an empty one
+//!   ([`missing_sections`]).
 
 use serde_yaml::{Mapping, Value};
 
@@ -43,8 +46,47 @@ pub enum Habit {
     /// (found by `v31.rs`).
     ConditionalKeywords,
     /// A document that says 3.0 read as 3.1, whose forms it uses and 3.0
-    /// cannot read (`Document::read`).
+    /// cannot read (`Document::read`); the place is the first such form.
     ThreeOneForms,
+    /// `items` given as a list, the tuple form of JSON Schema's drafts
+    /// before 2020-12: read as 3.1's `prefixItems` (found by `v31.rs`).
+    TupleItems,
+    /// A document without `info`.
+    NoInfo,
+    /// A 3.0 document without `paths`.
+    NoPaths,
+    /// A vendor extension of a Swagger 2.0 document that the generator
+    /// does not read (`v20.rs`).
+    UnreadExtension,
+}
+
+/// Gives a document without `info` one titled after `file` (its name
+/// without folder or extension) with an empty version, and a 3.0 document
+/// without `paths` an empty one (3.1 makes `paths` optional: `v31.rs`
+/// adds it). Both are required, but saying nothing of them leaves no
+/// doubt about what the document describes.
+pub fn missing_sections(raw: &mut Value, file: &str) -> Vec<(Habit, Pointer)> {
+    let mut found = Vec::new();
+    let Value::Mapping(root) = raw else {
+        return found;
+    };
+    if !root.contains_key("info") {
+        let title = std::path::Path::new(file)
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let info = Mapping::from_iter([
+            ("title".into(), Value::String(title)),
+            ("version".into(), Value::String(String::new())),
+        ]);
+        root.insert("info".into(), Value::Mapping(info));
+        found.push((Habit::NoInfo, Pointer::root().push("info")));
+    }
+    if !root.contains_key("paths") {
+        root.insert("paths".into(), Value::Mapping(Mapping::new()));
+        found.push((Habit::NoPaths, Pointer::root().push("paths")));
+    }
+    found
 }
 
 /// Rewrites the habits of `raw` (the whole document) into OpenAPI 3's
@@ -115,7 +157,11 @@ fn parameters(map: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit, Pointer)>
 /// Moves an operation's Swagger 2 body parameters (`in: body`, `in:
 /// formData`) into a `requestBody`, unless it has one. A `$ref`'d
 /// parameter is left where it is (and refused with what to write).
-fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+pub(super) fn body_parameters(
+    operation: &mut Mapping,
+    at: &Pointer,
+    found: &mut Vec<(Habit, Pointer)>,
+) {
     if operation.contains_key("requestBody") {
         return;
     }
@@ -206,7 +252,7 @@ fn body_parameters(operation: &mut Mapping, at: &Pointer, found: &mut Vec<(Habit
 }
 
 /// Where a parameter is (`in`).
-fn location(parameter: &Value) -> Option<&str> {
+pub(super) fn location(parameter: &Value) -> Option<&str> {
     parameter.get("in")?.as_str()
 }
 
@@ -250,7 +296,7 @@ const SCHEMA_KEYWORDS: [&str; 16] = [
 ];
 
 /// A parameter or a header.
-fn parameter(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
+pub(super) fn parameter(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
     let Value::Mapping(map) = node else { return };
     if map.contains_key("$ref")
         || map.contains_key("schema")

@@ -23,6 +23,7 @@ mod habits;
 mod refine;
 mod resolve;
 mod tree;
+mod v20;
 mod v31;
 
 use std::path::Path;
@@ -86,13 +87,23 @@ impl Document {
     fn read(mut raw: serde_yaml::Value, file: &str, sources: Sources) -> Result<Self> {
         let version = check_version(&raw, file)?;
         let is_31 = v31::is_31(&version);
+        let mut converted = Vec::new();
         let normalised = if is_31 {
             v31::normalise(&mut raw)
+        } else if v20::is_20(&raw) {
+            let v20::Converted { origins, notes } = v20::convert(&mut raw);
+            converted = notes;
+            v31::Normalised {
+                origins,
+                ..v31::Normalised::default()
+            }
         } else {
             v31::Normalised::default()
         };
         callbacks::inline_references(&mut raw);
-        let mut habits = habits::read_past(&mut raw);
+        let mut habits = converted;
+        habits.extend(habits::missing_sections(&mut raw, file));
+        habits.extend(habits::read_past(&mut raw));
         habits.extend(conditional(&normalised));
         let (api, normalised) = match deserialize_at(&raw, file, &Pointer::root()) {
             Ok(api) => (api, normalised),
@@ -106,8 +117,10 @@ impl Document {
                     None => error,
                 };
                 // A 3.0 document written with 3.1's forms (`type: [string,
-                // "null"]`, a numeric `exclusiveMinimum`) reads as 3.1.
-                let retried = (!is_31 && has_31_forms(&raw)).then(|| {
+                // "null"]`, a numeric `exclusiveMinimum`), or with the
+                // tuple `items` of earlier drafts, reads as 3.1.
+                let form = first_31_form(&raw, &Pointer::root());
+                let retried = (!is_31 && (form.is_some() || has_tuple_items(&raw))).then(|| {
                     let mut again = raw.clone();
                     let normalised = v31::normalise(&mut again);
                     callbacks::inline_references(&mut again);
@@ -117,7 +130,7 @@ impl Document {
                 match retried {
                     Some(Ok((api, normalised, again))) => {
                         raw = again;
-                        habits.push((Habit::ThreeOneForms, Pointer::root().push("openapi")));
+                        habits.extend(form.map(|at| (Habit::ThreeOneForms, at)));
                         habits.extend(conditional(&normalised));
                         (api, normalised)
                     }
@@ -228,29 +241,47 @@ fn locate(
 /// The places of 3.1's conditional keywords, which nothing checks, for the
 /// lenient note.
 fn conditional(normalised: &v31::Normalised) -> impl Iterator<Item = (Habit, Pointer)> + '_ {
-    let at = normalised.unchecked.iter().cloned();
-    at.map(|at| (Habit::ConditionalKeywords, at))
+    let unchecked = normalised.unchecked.iter().cloned();
+    let tuples = normalised.tuples.iter().cloned();
+    unchecked
+        .map(|at| (Habit::ConditionalKeywords, at))
+        .chain(tuples.map(|at| (Habit::TupleItems, at)))
 }
 
-/// Whether `node` uses a form of OpenAPI 3.1's JSON Schema that 3.0 has
-/// not: a list of types, a numeric `exclusiveMinimum` or
+/// Where `node` (at `at`) first uses a form of OpenAPI 3.1's JSON Schema
+/// that 3.0 has not: a list of types, a numeric `exclusiveMinimum` or
 /// `exclusiveMaximum`, `const`, `prefixItems`, `$defs`. Data (`example`,
 /// `default`, `enum`, extensions) is not looked into.
-fn has_31_forms(node: &serde_yaml::Value) -> bool {
+fn first_31_form(node: &serde_yaml::Value, at: &Pointer) -> Option<Pointer> {
     match node {
-        serde_yaml::Value::Mapping(map) => map.iter().any(|(key, value)| {
-            let Some(key) = key.as_str() else {
-                return false;
-            };
+        serde_yaml::Value::Mapping(map) => map.iter().find_map(|(key, value)| {
+            let key = key.as_str()?;
             match key {
-                "type" if value.is_sequence() => true,
-                "exclusiveMinimum" | "exclusiveMaximum" if value.is_number() => true,
-                "const" | "prefixItems" | "$defs" => true,
-                key if holds_data(key) => false,
-                _ => has_31_forms(value),
+                "type" if value.is_sequence() => Some(at.push(key)),
+                "exclusiveMinimum" | "exclusiveMaximum" if value.is_number() => Some(at.push(key)),
+                "const" | "prefixItems" | "$defs" => Some(at.push(key)),
+                key if holds_data(key) => None,
+                _ => first_31_form(value, &at.push(key)),
             }
         }),
-        serde_yaml::Value::Sequence(items) => items.iter().any(has_31_forms),
+        serde_yaml::Value::Sequence(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| first_31_form(item, &at.index(i))),
+        _ => None,
+    }
+}
+
+/// Whether a schema of `node` gives `items` as a list (the tuple form of
+/// JSON Schema's drafts before 2020-12), which neither 3.0 nor 3.1 has.
+fn has_tuple_items(node: &serde_yaml::Value) -> bool {
+    match node {
+        serde_yaml::Value::Mapping(map) => map.iter().any(|(key, value)| match key.as_str() {
+            Some("items") if value.is_sequence() => true,
+            Some(key) if holds_data(key) => false,
+            _ => has_tuple_items(value),
+        }),
+        serde_yaml::Value::Sequence(items) => items.iter().any(has_tuple_items),
         _ => false,
     }
 }
@@ -258,11 +289,14 @@ fn has_31_forms(node: &serde_yaml::Value) -> bool {
 /// The `openapi` version, if it is one the generator reads (3.0.x or 3.1.x).
 fn check_version(raw: &serde_yaml::Value, file: &str) -> Result<String> {
     let root = Pointer::root();
+    if v20::is_20(raw) {
+        return Ok("2.0".to_owned());
+    }
     if raw.get("swagger").is_some() {
         return Err(Error::unsupported(
             file,
             &root.push("swagger"),
-            "Swagger 2.0 documents are not supported; convert the document to OpenAPI 3.0 first",
+            "of Swagger, the generator reads version 2.0 only (`swagger: \"2.0\"`)",
         ));
     }
     match raw.get("openapi").and_then(serde_yaml::Value::as_str) {
@@ -474,11 +508,13 @@ mod tests {
 
     #[test]
     fn refuses_other_versions() {
-        let err = Document::parse("swagger: '2.0'\n", "s.yaml", false)
+        let err = Document::parse("swagger: '1.2'\n", "s.yaml", false)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("s.yaml#/swagger: not supported"), "{err}");
+        // Swagger 2.0 is converted (`v20.rs`).
+        assert!(Document::parse("swagger: '2.0'\n", "s.yaml", false).is_ok());
         let err = Document::parse("openapi: 3.2.0\n", "s.yaml", false)
             .err()
             .unwrap()

@@ -61,7 +61,7 @@ impl Origins {
             .unwrap_or_else(|| pointer.clone())
     }
 
-    fn record(&mut self, rewritten: Pointer, user: Pointer) {
+    pub(super) fn record(&mut self, rewritten: Pointer, user: Pointer) {
         if rewritten != user {
             self.moves.insert(rewritten, user);
         }
@@ -86,6 +86,10 @@ pub struct Normalised {
     /// `unevaluatedProperties`, `unevaluatedItems`), which no Rust type
     /// says and the validators do not check: where, in the rewritten tree.
     pub unchecked: Vec<Pointer>,
+    /// Schemas whose `items` was a list, the tuple form of JSON Schema's
+    /// drafts before 2020-12, read as `prefixItems`: where (the pointer of
+    /// `prefixItems` in the rewritten tree, which names the user's `items`).
+    pub tuples: Vec<Pointer>,
 }
 
 /// The keywords of [`Normalised::unchecked`].
@@ -112,6 +116,7 @@ pub fn normalise(raw: &mut Value) -> Normalised {
         origins: Origins::default(),
         resource: None,
         unchecked: Vec::new(),
+        tuples: Vec::new(),
     };
     let at = Pointer::root();
     if let Some(Value::Mapping(paths)) = root.get_mut("paths") {
@@ -151,6 +156,7 @@ pub fn normalise(raw: &mut Value) -> Normalised {
         origins: walker.origins,
         mutual_tls,
         unchecked: walker.unchecked,
+        tuples: walker.tuples,
     }
 }
 
@@ -170,7 +176,7 @@ fn take_mutual_tls(components: &mut Mapping) -> Vec<String> {
     names
 }
 
-const METHODS: [&str; 8] = [
+pub(super) const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
@@ -223,6 +229,8 @@ struct Walker {
     origins: Origins,
     /// See [`Normalised::unchecked`].
     unchecked: Vec<Pointer>,
+    /// See [`Normalised::tuples`].
+    tuples: Vec<Pointer>,
     /// The component schema being rewritten, which `$recursiveRef: "#"`
     /// and `$dynamicRef: "#"` inside it mean.
     resource: Option<Pointer>,
@@ -353,7 +361,12 @@ impl Walker {
         self.null_alternatives(map, at);
         self.type_keyword(map, at);
         rewrite_annotations(map);
-        self.prefix_items(map, at);
+        let keywords = if self.tuple_items(map, at) {
+            ("items", "additionalItems")
+        } else {
+            ("prefixItems", "items")
+        };
+        self.prefix_items(map, at, keywords);
         self.pattern_properties(map, at);
         // A property that is `false` may not be present: the type leaves it out.
         if let Some(Value::Mapping(properties)) = map.get_mut("properties") {
@@ -529,12 +542,37 @@ impl Walker {
         }
     }
 
-    /// `prefixItems` → `items` (and the count, when `items: false` closes it).
+    /// `items: [A, B]` (and `additionalItems`), the tuple form of JSON
+    /// Schema's drafts before 2020-12, → `prefixItems: [A, B]` (and
+    /// `items`), which [`Walker::prefix_items`] then reads; whether it was
+    /// there.
+    fn tuple_items(&mut self, map: &mut Mapping, at: &Pointer) -> bool {
+        if !matches!(map.get("items"), Some(Value::Sequence(_))) || map.contains_key("prefixItems")
+        {
+            return false;
+        }
+        let user = self.user(at);
+        if let Some(positions) = map.shift_remove("items") {
+            map.insert("prefixItems".into(), positions);
+        }
+        if let Some(rest) = map.shift_remove("additionalItems") {
+            map.insert("items".into(), rest);
+        }
+        self.origins
+            .record(at.push("prefixItems"), user.push("items"));
+        self.tuples.push(at.push("prefixItems"));
+        true
+    }
+
+    /// `prefixItems` → `items` (and the count, when `items: false` closes
+    /// it); `keywords` are the user's names of the two (`items` and
+    /// `additionalItems` for the tuple form).
     #[allow(
         clippy::expect_used,
         reason = "one member: the match above counted them"
     )]
-    fn prefix_items(&mut self, map: &mut Mapping, at: &Pointer) {
+    fn prefix_items(&mut self, map: &mut Mapping, at: &Pointer, keywords: (&str, &str)) {
+        let (positions_keyword, rest_keyword) = keywords;
         let Some(Value::Sequence(positions)) = map.shift_remove("prefixItems") else {
             return;
         };
@@ -552,10 +590,10 @@ impl Walker {
         let mut members: Vec<(Value, Pointer)> = positions
             .into_iter()
             .enumerate()
-            .map(|(i, m)| (m, user.push("prefixItems").index(i)))
+            .map(|(i, m)| (m, user.push(positions_keyword).index(i)))
             .collect();
         if let Some(rest) = rest.filter(|r| !closed && *r != Value::Bool(true)) {
-            members.push((rest, user.push("items")));
+            members.push((rest, user.push(rest_keyword)));
         }
         let mut distinct: Vec<(Value, Pointer)> = Vec::new();
         for (member, from) in members {
@@ -581,7 +619,7 @@ impl Walker {
                     one_of.push(member);
                 }
                 self.origins
-                    .record(at.push("items"), user.push("prefixItems"));
+                    .record(at.push("items"), user.push(positions_keyword));
                 let items = Mapping::from_iter([("oneOf".into(), Value::Sequence(one_of))]);
                 map.insert("items".into(), Value::Mapping(items));
             }
@@ -809,6 +847,30 @@ mod tests {
                 .to_string(),
             "#/components/schemas/A/prefixItems/1/type"
         );
+    }
+
+    /// The tuple form of earlier drafts (`items: [A, B]`, `additionalItems`)
+    /// is read as `prefixItems`, and errors inside it name the user's `items`.
+    #[test]
+    fn tuple_items_are_read_as_prefix_items() {
+        let (s, origins) = schema(
+            "{type: array, items: [{type: string}, {type: integer}], additionalItems: false}",
+        );
+        assert_eq!(
+            s,
+            yaml(
+                "{type: array, minItems: 2, maxItems: 2, items: {oneOf: [{type: string}, {type: integer}]}}"
+            )
+        );
+        assert_eq!(
+            origins
+                .to_user(&at("#/components/schemas/A/items/oneOf/1/type"))
+                .to_string(),
+            "#/components/schemas/A/items/1/type"
+        );
+        // The same positions: their one schema, and further items alike.
+        let (s, _) = schema("{type: array, items: [{type: string}, {type: string}]}");
+        assert_eq!(s, yaml("{type: array, items: {type: string}}"));
     }
 
     #[test]

@@ -56,12 +56,13 @@ fn struct_items(
     let strict = def.in_request;
     let fields = s.fields.iter().map(|f| field_tokens(cx, f, strict));
     let additional = match &s.additional {
-        Additional::Map(value) => {
+        Additional::Map { field, value } => {
             let ty = cx.types.shape(value);
+            let field = format_ident!("{field}");
             quote! {
                 /// Properties beyond the ones above.
                 #[serde(flatten)]
-                pub additional_properties: std::collections::BTreeMap<String, #ty>,
+                pub #field: std::collections::BTreeMap<String, #ty>,
             }
         }
         _ => TokenStream::new(),
@@ -133,8 +134,9 @@ fn constructors(cx: &CheckContext<'_>, def: &TypeDef, s: &StructDef) -> TokenStr
             }
         });
     }
-    if matches!(s.additional, Additional::Map(_)) {
-        inits.push(quote!(additional_properties: std::collections::BTreeMap::new()));
+    if let Additional::Map { field, .. } = &s.additional {
+        let field = format_ident!("{field}");
+        inits.push(quote!(#field: std::collections::BTreeMap::new()));
     }
     let doc = if params.is_empty() {
         format!(" The `{name}` with every property unset.")
@@ -274,11 +276,16 @@ fn struct_validate(cx: &CheckContext<'_>, s: &StructDef) -> TokenStream {
             });
         }
     }
-    if let Additional::Map(value_shape) = &s.additional {
+    if let Additional::Map {
+        field,
+        value: value_shape,
+    } = &s.additional
+    {
         let checks = cx.typed(value_shape, &format_ident!("item"));
+        let field = format_ident!("{field}");
         if !checks.is_empty() {
             out.extend(quote! {
-                for (key, item) in &self.additional_properties {
+                for (key, item) in &self.#field {
                     path.push_key(key);
                     #checks
                     path.pop();
@@ -309,8 +316,9 @@ fn struct_validate(cx: &CheckContext<'_>, s: &StructDef) -> TokenStream {
                     quote!(usize::from(self.#ident.is_some()))
                 }),
         );
-        if let Additional::Map(_) = &s.additional {
-            terms.push(quote!(self.additional_properties.len()));
+        if let Additional::Map { field, .. } = &s.additional {
+            let field = format_ident!("{field}");
+            terms.push(quote!(self.#field.len()));
         }
         if terms.is_empty() {
             terms.push(quote!(0));
@@ -394,7 +402,10 @@ fn struct_validate_json(cx: &CheckContext<'_>, s: &StructDef, strict: bool) -> T
             }
         });
     }
-    if let Additional::Map(value_shape) = &s.additional {
+    if let Additional::Map {
+        value: value_shape, ..
+    } = &s.additional
+    {
         let checks = cx.json(value_shape, &quote!(value));
         out.extend(quote! {
             for (key, value) in object {

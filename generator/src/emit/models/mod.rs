@@ -181,7 +181,7 @@ impl UsedDeps {
             match &def.kind {
                 TypeKind::Struct(s) => {
                     s.fields.iter().for_each(|f| visit(&f.shape));
-                    if let crate::ir::Additional::Map(value) = &s.additional {
+                    if let crate::ir::Additional::Map { value, .. } = &s.additional {
                         visit(value);
                     }
                 }

@@ -25,8 +25,6 @@ pub(crate) struct Server<'a> {
     pub ops: Vec<Op<'a>>,
     /// The headers every operation takes, in the request context.
     pub common: Vec<CommonHeader<'a>>,
-    /// Whether some parameter has a `pattern` (the checks need `regex-lite`).
-    pub param_patterns: bool,
 }
 
 /// A header every operation takes, lifted into the request context.
@@ -167,11 +165,6 @@ impl<'a> Server<'a> {
                 }
             })
             .collect();
-        let param_patterns = api
-            .operations
-            .iter()
-            .flat_map(|op| &op.params)
-            .any(|p| has_pattern(&p.shape));
         let trait_name = match &cx.target.trait_name {
             Some(name) => name.clone(),
             None => {
@@ -193,7 +186,6 @@ impl<'a> Server<'a> {
             has_security,
             ops,
             common,
-            param_patterns,
         })
     }
 
@@ -253,11 +245,6 @@ impl Op<'_> {
     pub fn rules_fn_name(&self) -> Ident {
         format_ident!("{}", self.op.rules_method_name())
     }
-}
-
-fn has_pattern(shape: &crate::ir::Shape) -> bool {
-    shape.checks.pattern.is_some()
-        || matches!(&shape.ty, Ty::Array(item) | Ty::Map(item) if has_pattern(item))
 }
 
 /// Whether the identifier `name` occurs in `tokens`.

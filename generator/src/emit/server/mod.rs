@@ -79,13 +79,20 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     if server.has_security {
         generated.push(("security", security::tokens(&server)?));
     }
+    generated.push(("lib", lib_tokens(&server)?));
+    // The crates the code calls beyond those every server stubs crate
+    // depends on, read off the code itself rather than off the document.
+    let calls_regex = generated
+        .iter()
+        .any(|(_, tokens)| context::uses_ident(tokens.clone(), "regex_lite"));
     for (module, tokens) in generated {
-        let path = src.join(format!("{module}.rs"));
+        let path = if module == "lib" {
+            cx.server_root_file(krate)
+        } else {
+            src.join(format!("{module}.rs"))
+        };
         files.insert(&path, cx.rust_file(&path, tokens)?);
     }
-
-    let lib_path = cx.server_root_file(krate);
-    files.insert(&lib_path, cx.rust_file(&lib_path, lib_tokens(&server)?)?);
     if cx.server_inline() {
         // A module of the client crate, whose manifest has its dependencies.
         return Ok(files);
@@ -101,7 +108,7 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
         Dependency::new("futures-util", &[]),
         Dependency::new("http", &[]),
     ];
-    if server.param_patterns {
+    if calls_regex {
         dependencies.push(Dependency::new("regex-lite", &[]));
     }
     let description = format!(

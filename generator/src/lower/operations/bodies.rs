@@ -167,6 +167,12 @@ impl<'d> OperationLowering<'_, 'd> {
                 )?),
                 _ => None,
             };
+            // `format: binary` is bytes whatever the media type, with
+            // `type: string` or without a type (D57).
+            let binary = shape
+                .as_ref()
+                .is_some_and(|s| s.ty == Ty::Primitive(crate::ir::Primitive::Binary))
+                || (!stream && self.says_binary(&media_at.push("schema")));
             let is_text = |shape: &Option<Shape>| {
                 shape
                     .as_ref()
@@ -175,9 +181,7 @@ impl<'d> OperationLowering<'_, 'd> {
             let kind = match (MediaKind::of(media_type), shape) {
                 // A stream of events as a whole is its text.
                 _ if stream => BodyKind::Text,
-                (_, Some(shape)) if shape.ty == Ty::Primitive(crate::ir::Primitive::Binary) => {
-                    BodyKind::Binary
-                }
+                _ if binary => BodyKind::Binary,
                 (MediaKind::Json, shape) => {
                     BodyKind::Json(shape.unwrap_or_else(|| Shape::of(Ty::Any)))
                 }
@@ -234,6 +238,29 @@ impl<'d> OperationLowering<'_, 'd> {
         }
         let (kind, _) = chosen.expect("content is not empty");
         Ok((kind, media_types))
+    }
+
+    /// Whether the schema at `at` (its `$ref` followed) says its value is
+    /// bytes: `format: binary`, beside `type: string` or without a type.
+    fn says_binary(&self, at: &Pointer) -> bool {
+        let Some(mut node) = self.doc.node(at) else {
+            return false;
+        };
+        if let Some(reference) = node.get("$ref").and_then(serde_yaml::Value::as_str) {
+            // A broken reference is reported where the schema is lowered.
+            let Some(target) = self.doc.follow(reference, at).ok() else {
+                return false;
+            };
+            let Some(target) = self.doc.node(&target) else {
+                return false;
+            };
+            node = target;
+        }
+        let text = |key: &str| node.get(key).and_then(serde_yaml::Value::as_str);
+        text("format") == Some("binary")
+            && node
+                .get("type")
+                .is_none_or(|_| text("type") == Some("string"))
     }
 
     /// The type of the events of a `text/event-stream` answer, when
@@ -363,5 +390,22 @@ mod tests {
             message.ends_with("/paths/~1a/post/requestBody/content/multipart~1form-data: invalid document: a multipart body needs a schema"),
             "{message}"
         );
+    }
+
+    /// `format: binary` is bytes with or without `type: string`, under any
+    /// media type, and so is an `image/*` answer without a schema; a JSON
+    /// body without a schema stays any JSON value.
+    #[test]
+    fn format_binary_without_a_type_and_image_wildcards_are_bytes() {
+        let api = api(
+            "paths:\n  /a:\n    post:\n      requestBody:\n        content: {text/csv: {schema: {format: binary}}}\n      responses:\n        '200': {description: ok, content: {image/*: {}}}\n        '201': {description: ok, content: {'*/*': {schema: {$ref: '#/components/schemas/File'}}}}\n        '202': {description: ok, content: {application/json: {}}}\ncomponents:\n  schemas:\n    File: {format: binary}\n",
+        );
+        let op = &api.operations[0];
+        let body = op.body.as_ref().expect("a body");
+        assert!(matches!(body.kind, BodyKind::Binary), "{:?}", body.kind);
+        let kinds: Vec<_> = op.responses.iter().map(|r| r.body.clone()).collect();
+        assert!(matches!(kinds[0], Some(BodyKind::Binary)), "{kinds:?}");
+        assert!(matches!(kinds[1], Some(BodyKind::Binary)), "{kinds:?}");
+        assert!(matches!(kinds[2], Some(BodyKind::Json(_))), "{kinds:?}");
     }
 }

@@ -194,26 +194,46 @@ impl<'d> OperationLowering<'_, 'd> {
             .components
             .as_ref()
             .map(|c| &c.security_schemes);
-        requirements
-            .iter()
-            .enumerate()
-            .map(|(i, requirement)| {
-                let mut named = Vec::new();
-                for name in requirement.keys() {
-                    if self.doc.mutual_tls.contains(name) {
-                        self.types.lenient.record(Leniency::MutualTlsByConnection, &at.index(i).push(name));
-                    } else if schemes.is_some_and(|s| s.contains_key(name)) {
-                        named.push(name.clone());
-                    } else {
-                        return Err(self.doc.invalid(
-                            &at.index(i).push(name),
-                            format!("security scheme `{name}` is not declared in components.securitySchemes"),
-                        ));
-                    }
+        let mut kept = Vec::new();
+        let mut undeclared = Vec::new();
+        for (i, requirement) in requirements.iter().enumerate() {
+            let mut named = Vec::new();
+            let mut missing = None;
+            for name in requirement.keys() {
+                if self.doc.mutual_tls.contains(name) {
+                    self.types
+                        .lenient
+                        .record(Leniency::MutualTlsByConnection, &at.index(i).push(name));
+                } else if schemes.is_some_and(|s| s.contains_key(name)) {
+                    named.push(name.clone());
+                } else if missing.is_none() {
+                    missing = Some((name, at.index(i).push(name)));
                 }
-                Ok(SecurityRequirement { schemes: named })
-            })
-            .collect()
+            }
+            match missing {
+                Some(place) => undeclared.push(place),
+                None => kept.push(SecurityRequirement { schemes: named }),
+            }
+        }
+        // An alternative no request could meet is left out while another
+        // remains. Without one, the operation would read as open to
+        // anyone, which its author did not mean: an error (D58).
+        match undeclared.first() {
+            Some((name, place)) if kept.is_empty() => Err(self.doc.invalid(
+                place,
+                format!(
+                    "security scheme `{name}` is not declared in components.securitySchemes, \
+                     and no other alternative of the requirement is met without it \
+                     (leaving it out would make the operation public)"
+                ),
+            )),
+            _ => {
+                for (_, place) in &undeclared {
+                    self.types.lenient.record(Leniency::UndeclaredScheme, place);
+                }
+                Ok(kept)
+            }
+        }
     }
 }
 

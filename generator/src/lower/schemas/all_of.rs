@@ -182,9 +182,10 @@ impl<'d> TypeTable<'d> {
             }
         }
         let fields = self.fields(&views, name)?;
+        let additional = self.additional(view, at, name, &fields)?;
         Ok(TypeKind::Struct(StructDef {
             fields,
-            additional: self.additional(view, at, name)?,
+            additional,
             property_count: (view.min_properties, view.max_properties),
         }))
     }

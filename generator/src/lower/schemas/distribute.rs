@@ -69,9 +69,10 @@ impl<'d> TypeTable<'d> {
                 }));
             }
             let fields = self.fields(&merged, name)?;
+            let additional = self.additional(view, at, name, &fields)?;
             return Ok(TypeKind::Struct(StructDef {
                 fields,
-                additional: self.additional(view, at, name)?,
+                additional,
                 property_count: (view.min_properties, view.max_properties),
             }));
         }
@@ -156,9 +157,9 @@ impl<'d> TypeTable<'d> {
     ) -> Result<StructDef> {
         let fields = self.fields(merged, name)?;
         let additional = if view.additional.is_some() {
-            self.additional(view, at, name)?
+            self.additional(view, at, name, &fields)?
         } else {
-            self.additional(&View::of(&own.0), &own.1, name)?
+            self.additional(&View::of(&own.0), &own.1, name, &fields)?
         };
         Ok(StructDef {
             fields,

@@ -106,24 +106,31 @@ impl<'d> TypeTable<'d> {
             .collect())
     }
 
+    /// What the object `name` does with the properties it does not
+    /// declare; a map of them is a field beside `fields`, with a name none
+    /// of them has.
     pub(super) fn additional(
         &mut self,
         view: &View<'_>,
         at: &Pointer,
         name: &str,
+        fields: &[Field],
     ) -> Result<Additional> {
-        Ok(match view.additional {
-            Some(AdditionalProperties::Any(false)) => Additional::Deny,
-            Some(AdditionalProperties::Any(true)) => Additional::Map(Box::new(Shape::of(Ty::Any))),
-            Some(AdditionalProperties::Schema(schema)) => {
-                let shape = self.shape(
-                    SchemaRef::from(schema.as_ref()),
-                    &at.push("additionalProperties"),
-                    &format!("{name}Value"),
-                )?;
-                Additional::Map(Box::new(shape))
-            }
-            None => Additional::Ignore,
+        let value = match view.additional {
+            Some(AdditionalProperties::Any(false)) => return Ok(Additional::Deny),
+            None => return Ok(Additional::Ignore),
+            Some(AdditionalProperties::Any(true)) => Shape::of(Ty::Any),
+            Some(AdditionalProperties::Schema(schema)) => self.shape(
+                SchemaRef::from(schema.as_ref()),
+                &at.push("additionalProperties"),
+                &format!("{name}Value"),
+            )?,
+        };
+        let taken: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+        let field = Namespace::with_reserved(&taken).claim("additional_properties".to_owned());
+        Ok(Additional::Map {
+            field,
+            value: Box::new(value),
         })
     }
 }

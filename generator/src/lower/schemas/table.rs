@@ -344,9 +344,10 @@ impl<'d> TypeTable<'d> {
         }
         if view.is_object() && (!view.properties.is_empty() || view.denies_additional()) {
             let fields = self.fields(&[(view.clone(), at.clone())], name)?;
+            let additional = self.additional(&view, at, name, &fields)?;
             return Ok(TypeKind::Struct(StructDef {
                 fields,
-                additional: self.additional(&view, at, name)?,
+                additional,
                 property_count: (view.min_properties, view.max_properties),
             }));
         }

@@ -132,5 +132,113 @@ impl validation::ValidateJson for Labelled {
 /// Free-form by saying so.
 pub type Loose = serde_json::Map<String, serde_json::Value>;
 
+/// A property named `additionalProperties` beside a map of the others (a settings object whose schema documents its own keys): the property keeps its name, the map takes the next free one.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Settings {
+    /// The `additionalProperties` property.
+    #[serde(
+        rename = "additionalProperties",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub additional_properties: Option<bool>,
+    /// The `additional_properties2` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_properties2: Option<String>,
+    /// Properties beyond the ones above.
+    #[serde(flatten)]
+    pub additional_properties3: std::collections::BTreeMap<String, i64>,
+}
+
+impl Settings {
+    /// The `Settings` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            additional_properties: None,
+            additional_properties2: None,
+            additional_properties3: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `additional_properties` (the `additionalProperties` property).
+    #[must_use]
+    pub fn with_additional_properties(mut self, additional_properties: bool) -> Self {
+        self.additional_properties = Some(additional_properties);
+        self
+    }
+    /// Sets `additional_properties2` (the `additional_properties2` property).
+    #[must_use]
+    pub fn with_additional_properties2(
+        mut self,
+        additional_properties2: impl Into<String>,
+    ) -> Self {
+        self.additional_properties2 = Some(additional_properties2.into());
+        self
+    }
+}
+
+impl validation::Validate for Settings {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        for (key, item) in &self.additional_properties3 {
+            path.push_key(key);
+            {
+                let number = *item as f64;
+                validation::check_range(
+                    number,
+                    Some((0.0, false)),
+                    None,
+                    None,
+                    path,
+                    report,
+                );
+            }
+            path.pop();
+        }
+        let count: usize = usize::from(self.additional_properties.is_some())
+            + usize::from(self.additional_properties2.is_some())
+            + self.additional_properties3.len();
+        validation::check_property_count(count, None, Some(10), path, report);
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Settings {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_property_count(object.len(), None, Some(10), path, report);
+        validation::property::<
+            bool,
+        >(object, "additionalProperties", Null::Allowed, path, report);
+        validation::property::<
+            String,
+        >(object, "additional_properties2", Null::Allowed, path, report);
+        for (key, value) in object {
+            if !["additionalProperties", "additional_properties2"]
+                .contains(&key.as_str())
+            {
+                path.push_key(key);
+                validation::walk::<i64>(value, path, report);
+                if let Some(number) = value.as_f64() {
+                    validation::check_range(
+                        number,
+                        Some((0.0, false)),
+                        None,
+                        None,
+                        path,
+                        report,
+                    );
+                }
+                path.pop();
+            }
+        }
+    }
+}
+
 /// Any JSON value at all.
 pub type Value = serde_json::Value;
