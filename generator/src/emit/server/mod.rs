@@ -126,7 +126,65 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
 
 fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
     let cx = server.cx;
-    let api = cx.api;
+    let doc = crate_docs(server);
+    let mut modules: BTreeSet<&str> = ["api", "responses", "routes"].into_iter().collect();
+    if server.has_security {
+        modules.insert("security");
+    }
+    let modules = modules.into_iter().map(|m| format_ident!("{}", m));
+    let runtime = RUNTIME.iter().map(|m| format_ident!("{}", m));
+    let security = server.has_security.then(|| {
+        quote!(
+            pub use security::{Credential, Credentials, Scheme};
+        )
+    });
+    let responses = (!server.ops.is_empty()).then(|| {
+        quote!(
+            pub use responses::*;
+        )
+    });
+    let spread = spread_modules(server);
+    // In the client crate, the models are its `models` module already.
+    let models = (!cx.server_inline()).then(|| {
+        let models_crate = format_ident!("{}", cx.target.models.lib_name());
+        let models_doc = format!(
+            " The models crate (`{}`): the types of bodies and parameters, and their validation.",
+            cx.target.models.package
+        );
+        quote! {
+            #[doc = #models_doc]
+            pub use #models_crate as models;
+        }
+    });
+    let error_format = error_format::tokens(server)?;
+    Ok(quote! {
+        #doc
+
+        #(#[rustfmt::skip] pub mod #modules;)*
+
+        /// The runtime's modules every router shares.
+        pub use openapi_runtime::server::{#(#runtime),*};
+        #spread
+
+        pub use api::*;
+        pub use error::ApiError;
+        pub use request_id::RequestId;
+        #responses
+        pub use routes::{router, router_with};
+        #security
+        pub use settings::Settings;
+
+        /// The `axum` crate the router is built with, so that dependants name the same version.
+        pub use axum;
+        #models
+
+        #error_format
+    })
+}
+
+/// The crate's documentation: what it is, how it is used, and its modules.
+fn crate_docs(server: &Server<'_>) -> TokenStream {
+    let api = server.cx.api;
     let trait_name = &server.trait_name;
     let trait_text = trait_name.to_string();
     let mut lines = vec![
@@ -182,25 +240,12 @@ fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
         ]
         .map(str::to_owned),
     );
-    let doc = docs::inner_attrs(&lines);
-    let mut modules: BTreeSet<&str> = ["api", "responses", "routes"].into_iter().collect();
-    if server.has_security {
-        modules.insert("security");
-    }
-    let modules = modules.into_iter().map(|m| format_ident!("{}", m));
-    let runtime = RUNTIME.iter().map(|m| format_ident!("{}", m));
-    let security = server.has_security.then(|| {
-        quote!(
-            pub use security::{Credential, Credentials, Scheme};
-        )
-    });
-    let responses = (!server.ops.is_empty()).then(|| {
-        quote!(
-            pub use responses::*;
-        )
-    });
-    // The runtime's modules of bodies and parameters spread over several
-    // parts or pairs, for the APIs that have them.
+    docs::inner_attrs(&lines)
+}
+
+/// The runtime's modules of bodies and parameters spread over several parts
+/// or pairs, re-exported for the APIs that have them.
+fn spread_modules(server: &Server<'_>) -> Option<TokenStream> {
     let spread: Vec<Ident> = [
         (
             "multipart",
@@ -223,47 +268,11 @@ fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
     .filter(|(_, used)| *used)
     .map(|(module, _)| format_ident!("{}", module))
     .collect();
-    let spread = (!spread.is_empty()).then(|| {
+    (!spread.is_empty()).then(|| {
         quote!(
             /// The runtime's modules of multipart bodies and object parameters.
             pub use openapi_runtime::server::{#(#spread),*};
         )
-    });
-    // In the client crate, the models are its `models` module already.
-    let models = (!cx.server_inline()).then(|| {
-        let models_crate = format_ident!("{}", cx.target.models.lib_name());
-        let models_doc = format!(
-            " The models crate (`{}`): the types of bodies and parameters, and their validation.",
-            cx.target.models.package
-        );
-        quote! {
-            #[doc = #models_doc]
-            pub use #models_crate as models;
-        }
-    });
-    let error_format = error_format::tokens(server)?;
-    Ok(quote! {
-        #doc
-
-        #(#[rustfmt::skip] pub mod #modules;)*
-
-        /// The runtime's modules every router shares.
-        pub use openapi_runtime::server::{#(#runtime),*};
-        #spread
-
-        pub use api::*;
-        pub use error::ApiError;
-        pub use request_id::RequestId;
-        #responses
-        pub use routes::{router, router_with};
-        #security
-        pub use settings::Settings;
-
-        /// The `axum` crate the router is built with, so that dependants name the same version.
-        pub use axum;
-        #models
-
-        #error_format
     })
 }
 
