@@ -37,23 +37,7 @@ impl<'d> OperationLowering<'_, 'd> {
             entries.push((Status::Default, default, at.push("default")));
         }
         if entries.is_empty() {
-            // `responses: {}` documents nothing: any status, any media type
-            // (`*/*`, so no `Accept` is narrowed), its body as bytes.
-            return Ok(vec![Response {
-                status: Status::Default,
-                name: status_name(Status::Default),
-                docs: Docs {
-                    description: Some(
-                        "Not documented (`responses: {}`): the body as bytes.".to_owned(),
-                    ),
-                    ..Docs::default()
-                },
-                headers: Vec::new(),
-                media_types: vec!["*/*".to_owned()],
-                body: Some(BodyKind::Binary),
-                events: None,
-                component: None,
-            }]);
+            return Ok(vec![undocumented()]);
         }
         let successes = entries.iter().filter(|(s, _, _)| s.is_success()).count();
         let mut names = Namespace::default();
@@ -94,58 +78,7 @@ impl<'d> OperationLowering<'_, 'd> {
                     self.body_kind(&content, &response_at.push("content"), &hint, false)?;
                 (Some(kind), media_types)
             };
-            let mut header_names = Namespace::with_reserved(&["body"]);
-            let mut headers = Vec::new();
-            for (wire, header) in &response.headers {
-                if wire.eq_ignore_ascii_case("content-type") {
-                    continue; // OpenAPI says this header is ignored: the media type says it.
-                }
-                let header_at = response_at.push("headers").push(wire);
-                let header = self.doc.resolve(header, &header_at)?;
-                let mut description = header.value.description.clone();
-                // A header whose `content` is JSON is its JSON text, as a
-                // parameter's is; another media type's schema is read as
-                // `schema` would be.
-                let schema = match &header.value.format {
-                    ParameterSchemaOrContent::Schema(schema) => {
-                        Some((schema, header.pointer.push("schema")))
-                    }
-                    ParameterSchemaOrContent::Content(content) => {
-                        match self.content_schema(content, &header.pointer.push("content"))? {
-                            ContentSchema {
-                                schema,
-                                json: false,
-                            } => schema,
-                            ContentSchema { json: true, .. } => {
-                                let note = "Its JSON text, as the document's `content` says.";
-                                description = Some(match description {
-                                    Some(text) => format!("{text}\n\n{note}"),
-                                    None => note.to_owned(),
-                                });
-                                None
-                            }
-                        }
-                    }
-                };
-                let shape = match schema {
-                    Some((schema, at)) => self.types.shape(
-                        SchemaRef::from(schema),
-                        &at,
-                        &format!("{prefix}{}", type_name(wire)),
-                    )?,
-                    None => Shape::of(Ty::Primitive(crate::ir::Primitive::String)),
-                };
-                headers.push(ResponseHeader {
-                    wire: wire.clone(),
-                    field: header_names.claim(field_name(wire)),
-                    required: header.value.required,
-                    shape,
-                    docs: Docs {
-                        description,
-                        ..Docs::default()
-                    },
-                });
-            }
+            let headers = self.response_headers(&response, &response_at, prefix)?;
             responses.push(Response {
                 status,
                 name,
@@ -162,6 +95,69 @@ impl<'d> OperationLowering<'_, 'd> {
             });
         }
         Ok(responses)
+    }
+
+    /// The headers a response declares, but `Content-Type` (its media type
+    /// says it), each with a field name of its own.
+    fn response_headers(
+        &mut self,
+        response: &openapiv3::Response,
+        response_at: &Pointer,
+        prefix: &str,
+    ) -> Result<Vec<ResponseHeader>> {
+        let mut header_names = Namespace::with_reserved(&["body"]);
+        let mut headers = Vec::new();
+        for (wire, header) in &response.headers {
+            if wire.eq_ignore_ascii_case("content-type") {
+                continue; // OpenAPI says this header is ignored: the media type says it.
+            }
+            let header_at = response_at.push("headers").push(wire);
+            let header = self.doc.resolve(header, &header_at)?;
+            let mut description = header.value.description.clone();
+            // A header whose `content` is JSON is its JSON text, as a
+            // parameter's is; another media type's schema is read as
+            // `schema` would be.
+            let schema = match &header.value.format {
+                ParameterSchemaOrContent::Schema(schema) => {
+                    Some((schema, header.pointer.push("schema")))
+                }
+                ParameterSchemaOrContent::Content(content) => {
+                    match self.content_schema(content, &header.pointer.push("content"))? {
+                        ContentSchema {
+                            schema,
+                            json: false,
+                        } => schema,
+                        ContentSchema { json: true, .. } => {
+                            let note = "Its JSON text, as the document's `content` says.";
+                            description = Some(match description {
+                                Some(text) => format!("{text}\n\n{note}"),
+                                None => note.to_owned(),
+                            });
+                            None
+                        }
+                    }
+                }
+            };
+            let shape = match schema {
+                Some((schema, at)) => self.types.shape(
+                    SchemaRef::from(schema),
+                    &at,
+                    &format!("{prefix}{}", type_name(wire)),
+                )?,
+                None => Shape::of(Ty::Primitive(crate::ir::Primitive::String)),
+            };
+            headers.push(ResponseHeader {
+                wire: wire.clone(),
+                field: header_names.claim(field_name(wire)),
+                required: header.value.required,
+                shape,
+                docs: Docs {
+                    description,
+                    ..Docs::default()
+                },
+            });
+        }
+        Ok(headers)
     }
 }
 
@@ -226,6 +222,24 @@ pub(super) fn http_reason(code: u16) -> Option<&'static str> {
         504 => "Gateway Timeout",
         _ => return None,
     })
+}
+
+/// `responses: {}` documents nothing: any status, any media type (`*/*`, so
+/// no `Accept` is narrowed), its body as bytes.
+fn undocumented() -> Response {
+    Response {
+        status: Status::Default,
+        name: status_name(Status::Default),
+        docs: Docs {
+            description: Some("Not documented (`responses: {}`): the body as bytes.".to_owned()),
+            ..Docs::default()
+        },
+        headers: Vec::new(),
+        media_types: vec!["*/*".to_owned()],
+        body: Some(BodyKind::Binary),
+        events: None,
+        component: None,
+    }
 }
 
 #[cfg(test)]
