@@ -30,10 +30,7 @@ impl RequestId {
     /// The id of the request with these headers: its `X-Request-Id` when that
     /// is sane, a new one otherwise.
     pub fn from_headers(headers: &HeaderMap) -> Self {
-        match headers.get(&X_REQUEST_ID) {
-            Some(value) if is_sane(value.as_bytes()) => RequestId(Repr::Received(value.clone())),
-            _ => Self::generate(),
-        }
+        Self::received(headers).unwrap_or_else(Self::generate)
     }
 
     /// The id of the request with these headers, as [`from_headers`] gives
@@ -42,14 +39,19 @@ impl RequestId {
     ///
     /// [`from_headers`]: RequestId::from_headers
     pub fn settle(headers: &mut HeaderMap) -> Self {
-        match headers.get(&X_REQUEST_ID) {
-            Some(value) if is_sane(value.as_bytes()) => RequestId(Repr::Received(value.clone())),
-            _ => {
-                let id = Self::generate();
-                headers.insert(&X_REQUEST_ID, id.to_header_value());
-                id
-            }
-        }
+        Self::received(headers).unwrap_or_else(|| {
+            let id = Self::generate();
+            headers.insert(&X_REQUEST_ID, id.to_header_value());
+            id
+        })
+    }
+
+    /// The request's own `X-Request-Id`, when it has a sane one.
+    fn received(headers: &HeaderMap) -> Option<Self> {
+        headers
+            .get(&X_REQUEST_ID)
+            .filter(|value| is_sane(value.as_bytes()))
+            .map(|value| RequestId(Repr::Received(value.clone())))
     }
 
     /// `value` as a request id, when it is sane.
