@@ -29,8 +29,8 @@ pub struct ApiDiffArgs {
 /// `generate`'s options.
 #[derive(Debug, Clone, Args)]
 pub struct GenerateArgs {
-    /// The OpenAPI 3.0 or 3.1 document (YAML or JSON; the root file of a
-    /// document in several files)
+    /// The OpenAPI 3.0, 3.1 or 3.2 document, or Swagger 2.0 (YAML or JSON;
+    /// the root file of a document in several files)
     #[arg(long, value_name = "PATH")]
     pub spec: PathBuf,
     /// The folder to write into; it becomes a workspace of its own

@@ -18,8 +18,8 @@ Exit codes:
      without the version bump semver asks for (api-diff)
   2  usage error, or an error in the settings or the document";
 
-/// Turns OpenAPI 3.0 and 3.1 documents into Rust crates: models, a reqwest
-/// client and axum server stubs
+/// Turns OpenAPI 3.0, 3.1 and 3.2 (and Swagger 2.0) documents into Rust
+/// crates: models, a reqwest client and axum server stubs
 #[derive(Debug, Parser)]
 #[command(name = TOOL, version, after_help = EXIT_CODES)]
 struct Cli {

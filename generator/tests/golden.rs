@@ -58,8 +58,9 @@
 //!   and responses, host, basePath and schemes, an unread extension);
 //! - `openapi_3_2`: what OpenAPI 3.2 adds (the `query` method, a custom
 //!   method of `additionalOperations`, a form `querystring` and one in JSON,
-//!   which is left out with a note, `components.mediaTypes`, `style:
-//!   cookie`, `$self`, tags' `parent` and `kind`);
+//!   which is left out with a note, `components.mediaTypes`, `itemSchema`
+//!   beside JSON Lines, `x-ndjson`, a JSON text sequence and server-sent
+//!   events, `style: cookie`, `$self`, tags' `parent` and `kind`);
 //! - `problem_details`: no error schema, so the server stubs answer errors as
 //!   RFC 9457 problem details;
 //! - `binary_answers`: bodies whose schema is only `format: binary` or

@@ -38,6 +38,8 @@ pub mod client;
 pub mod file;
 #[cfg(feature = "models")]
 pub mod models;
+#[cfg(any(feature = "client", feature = "server"))]
+pub mod sequence;
 #[cfg(feature = "server")]
 pub mod server;
 #[cfg(any(feature = "client", feature = "server"))]

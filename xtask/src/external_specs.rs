@@ -30,11 +30,13 @@ use crate::{Result, fail};
 pub const COMMAND: &str = "cargo xtask external-specs";
 
 /// The folders of vendored documents, relative to the workspace root.
-const EXTERNAL: [&str; 4] = [
-    "codegen-tests/specs/external",
-    "codegen-tests/specs/external-3.1",
-    "codegen-tests/specs/external-2.0",
-    "codegen-tests/specs/external-3.2",
+/// Each with the prefix of its documents' crate names: the 2.0 and 3.2
+/// folders hold documents named as the 3.0 folder's are (`petstore`).
+const EXTERNAL: [(&str, &str); 4] = [
+    ("codegen-tests/specs/external", ""),
+    ("codegen-tests/specs/external-3.1", ""),
+    ("codegen-tests/specs/external-2.0", "v2-"),
+    ("codegen-tests/specs/external-3.2", "v3-2-"),
 ];
 /// The golden fixtures: their output must compile too.
 const FIXTURES: &str = "generator/tests/fixtures";
@@ -96,13 +98,11 @@ pub fn run(root: &Path) -> Result<()> {
 }
 
 /// The documents to generate, with the prefix of their crate names:
-/// the vendored ones by file name, the fixtures as `fixture-<name>`.
+/// the vendored ones by file name (and their folder's prefix), the
+/// fixtures as `fixture-<name>`.
 fn documents(root: &Path) -> Result<Vec<(PathBuf, String)>> {
     let mut out = Vec::new();
-    let folders = EXTERNAL
-        .iter()
-        .map(|dir| (*dir, ""))
-        .chain([(FIXTURES, "fixture-")]);
+    let folders = EXTERNAL.iter().copied().chain([(FIXTURES, "fixture-")]);
     for (dir, prefix) in folders {
         let entries = std::fs::read_dir(root.join(dir)).map_err(|e| fail(format!("{dir}: {e}")))?;
         let mut found = Vec::new();
@@ -128,7 +128,7 @@ fn documents(root: &Path) -> Result<Vec<(PathBuf, String)>> {
 /// `refused.txt` (`#` starts a comment line).
 fn refused(root: &Path) -> Result<Vec<(PathBuf, String)>> {
     let mut out = Vec::new();
-    for dir in EXTERNAL {
+    for (dir, _) in EXTERNAL {
         let list = root.join(dir).join("refused.txt");
         let Ok(text) = std::fs::read_to_string(&list) else {
             continue;
@@ -236,7 +236,7 @@ fn generate(root: &Path) -> Result<(Files, usize, Vec<String>, Vec<String>)> {
         WorkspaceToml::render_many(
             &targets,
             COMMAND,
-            &format!("{} and {FIXTURES}", EXTERNAL.join(", ")),
+            &format!("{} and {FIXTURES}", EXTERNAL.map(|(dir, _)| dir).join(", ")),
             // The scratch workspace is `target/external-specs/`.
             &RuntimeSource::Path("../../runtime".to_owned()),
         )?,

@@ -1,6 +1,6 @@
 //! Operations: what a client sends and a server answers.
 
-use super::{Docs, Origin, Shape};
+use super::{Docs, Origin, Shape, Ty};
 
 /// One operation (a method on a path).
 #[derive(Debug, Clone)]
@@ -448,6 +448,69 @@ pub enum BodyKind {
     /// `multipart/form-data` (request bodies only): one part per property of
     /// the shape, an object; its binary properties are files.
     Multipart(Multipart),
+    /// A sequence of JSON items (OpenAPI 3.2's `itemSchema`: JSON Lines,
+    /// JSON text sequences), decoding to the shape, an array of the items.
+    Sequence(Sequence),
+}
+
+impl BodyKind {
+    /// The shape a body of JSON values (a document, a form's fields, a
+    /// sequence's items) decodes to; `None` for text, bytes and parts.
+    pub fn json_shape(&self) -> Option<&Shape> {
+        match self {
+            BodyKind::Json(shape) | BodyKind::Form(shape) => Some(shape),
+            BodyKind::Sequence(sequence) => Some(&sequence.shape),
+            BodyKind::Text | BodyKind::Binary | BodyKind::Multipart(_) => None,
+        }
+    }
+}
+
+/// A sequential JSON body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sequence {
+    /// The array of its items.
+    pub shape: Shape,
+    /// How its items are framed.
+    pub framing: Framing,
+}
+
+impl Sequence {
+    /// The shape of one item.
+    pub fn item(&self) -> &Shape {
+        match &self.shape.ty {
+            Ty::Array(item) => item,
+            _ => &self.shape,
+        }
+    }
+}
+
+/// How the items of a sequential body are framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// One item a line (`application/jsonl`, `application/x-ndjson`).
+    Lines,
+    /// Each item after a record separator (`application/json-seq`, RFC 7464).
+    RecordSeparator,
+}
+
+impl Framing {
+    /// The runtime's name for it (`openapi_runtime::sequence::Framing`).
+    pub fn runtime_name(self) -> &'static str {
+        match self {
+            Framing::Lines => "Lines",
+            Framing::RecordSeparator => "RecordSeparator",
+        }
+    }
+
+    /// The framing of `media_type`'s items: record separators for JSON
+    /// text sequences (`…json-seq`), lines otherwise.
+    pub fn of(media_type: &str) -> Framing {
+        if media_essence(media_type).ends_with("json-seq") {
+            Framing::RecordSeparator
+        } else {
+            Framing::Lines
+        }
+    }
 }
 
 /// A `multipart/form-data` body.

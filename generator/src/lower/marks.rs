@@ -179,14 +179,16 @@ pub(super) fn operation_roots(op: &Operation) -> (Vec<String>, Vec<String>) {
     }
     if let Some(body) = &op.body {
         match &body.kind {
-            BodyKind::Json(shape) | BodyKind::Form(shape) => named_in(shape, &mut request),
             BodyKind::Multipart(multipart) => named_in(&multipart.shape, &mut request),
-            BodyKind::Text | BodyKind::Binary => {}
+            kind => kind
+                .json_shape()
+                .into_iter()
+                .for_each(|s| named_in(s, &mut request)),
         }
     }
     let mut response = Vec::new();
     for answer in &op.responses {
-        if let Some(BodyKind::Json(shape) | BodyKind::Form(shape)) = &answer.body {
+        if let Some(shape) = answer.body.as_ref().and_then(BodyKind::json_shape) {
             named_in(shape, &mut response);
         }
         for header in &answer.headers {

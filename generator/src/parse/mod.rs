@@ -38,7 +38,7 @@ pub use bundle::Sources;
 pub use habits::Habit;
 pub use resolve::Resolved;
 pub use v31::Origins;
-pub use v32::OTHER_METHODS;
+pub use v32::{OTHER_METHODS, SEQUENCE};
 
 use crate::error::{Error, Result};
 use tree::{holds_data, is_json, tree};

@@ -14,6 +14,10 @@
 //!   said so in the lenient note;
 //! - `style: cookie`, 3.2's name for how cookies are written, is `form`,
 //!   which is how 3.0 serialised a cookie parameter's value;
+//! - a media type's `itemSchema` (a sequential body: JSON Lines, JSON
+//!   text sequences, server-sent events) is the `schema` of the array of
+//!   its items, marked [`SEQUENCE`]; for `text/event-stream` the `schema`
+//!   is each event's data, as 3.0 and 3.1 documents give it;
 //! - `$self` (the document's own URI) is dropped: references are resolved
 //!   against the file they are in. Tags' `parent` and `kind` need no
 //!   rewriting: nothing generated groups by tag.
@@ -29,6 +33,11 @@ use crate::pointer::Pointer;
 /// The path item extension the rewrite puts the operations of methods
 /// other than 3.0's eight in, by method name (`QUERY`, `COPY`).
 pub const OTHER_METHODS: &str = "x-openapi-codegen-other-methods";
+
+/// The media type extension the rewrite marks a sequential body with
+/// (`itemSchema` beside `application/jsonl`, `application/json-seq`, …):
+/// its `schema` is then the array of the items.
+pub const SEQUENCE: &str = "x-openapi-codegen-sequence";
 
 /// Whether `version` (the `openapi` field) is a 3.2 version.
 pub fn is_32(version: &str) -> bool {
@@ -349,7 +358,35 @@ impl Rewriter {
                     .push(&name);
                 self.moved(&here, user);
             }
+            self.item_schema(key, media, &here);
         }
+    }
+
+    /// A media type's `itemSchema`, the schema of each item of a
+    /// sequential body: for `text/event-stream`, its `data`'s
+    /// `contentSchema` is the media type's `schema`, as 3.0 documents
+    /// give each event's data; for another media type, the body is the
+    /// array of its items, marked [`SEQUENCE`].
+    fn item_schema(&mut self, media_type: &str, media: &mut Value, at: &Pointer) {
+        let Value::Mapping(map) = media else { return };
+        let Some(items) = map.remove("itemSchema") else {
+            return;
+        };
+        let user = self.user(at).push("itemSchema");
+        if media_type.split(';').next().map(str::trim) == Some("text/event-stream") {
+            map.remove("schema");
+            let data = ["properties", "data", "contentSchema"];
+            if let Some(schema) = data.iter().try_fold(&items, |node, key| node.get(*key)) {
+                map.insert("schema".into(), schema.clone());
+                let user = data.iter().fold(user, |user, key| user.push(key));
+                self.moved(&at.push("schema"), user);
+            }
+            return;
+        }
+        let array = Mapping::from_iter([("type".into(), "array".into()), ("items".into(), items)]);
+        map.insert("schema".into(), Value::Mapping(array));
+        map.insert(SEQUENCE.into(), true.into());
+        self.moved(&at.push("schema").push("items"), user);
     }
 
     fn user(&self, at: &Pointer) -> Pointer {
@@ -423,12 +460,19 @@ mod tests {
     }
 
     #[test]
-    fn media_type_components_are_put_where_they_are_named() {
+    fn media_type_components_are_put_where_they_are_named_and_item_schemas_are_arrays() {
         let (raw, done) = rewritten(
-            "openapi: 3.2.0\n$self: https://example.com/api\ncomponents:\n  mediaTypes:\n    Pets: {$ref: '#/components/mediaTypes/Items'}\n    Items: {itemSchema: {type: string}}\npaths:\n  /p:\n    get:\n      responses:\n        '200':\n          description: d\n          content:\n            application/jsonl: {$ref: '#/components/mediaTypes/Pets'}\n",
+            "openapi: 3.2.0\n$self: https://example.com/api\ncomponents:\n  mediaTypes:\n    Pets: {$ref: '#/components/mediaTypes/Items'}\n    Items: {itemSchema: {type: string}}\npaths:\n  /p:\n    get:\n      responses:\n        '200':\n          description: d\n          content:\n            application/jsonl: {$ref: '#/components/mediaTypes/Pets'}\n            text/event-stream:\n              itemSchema:\n                properties:\n                  data: {type: string, contentSchema: {type: integer}}\n",
         );
-        let media = &raw["paths"]["/p"]["get"]["responses"]["200"]["content"]["application/jsonl"];
-        assert_eq!(media["itemSchema"]["type"], "string");
+        let content = &raw["paths"]["/p"]["get"]["responses"]["200"]["content"];
+        let lines = &content["application/jsonl"];
+        assert_eq!(lines["schema"]["type"], "array");
+        assert_eq!(lines["schema"]["items"]["type"], "string");
+        assert_eq!(lines[SEQUENCE], true);
+        assert!(lines.get("itemSchema").is_none());
+        // Server-sent events: each event's data is the schema.
+        assert_eq!(content["text/event-stream"]["schema"]["type"], "integer");
+        assert!(content["text/event-stream"].get(SEQUENCE).is_none());
         assert!(raw.get("$self").is_none());
         assert!(raw["components"].get("mediaTypes").is_none());
         let at = Pointer::root()
@@ -437,12 +481,18 @@ mod tests {
             .push("get")
             .push("responses")
             .push("200")
-            .push("content")
-            .push("application/jsonl")
-            .push("itemSchema");
+            .push("content");
         assert_eq!(
-            done.origins.to_user(&at).to_string(),
+            done.origins
+                .to_user(&at.push("application/jsonl").push("schema").push("items"))
+                .to_string(),
             "#/components/mediaTypes/Items/itemSchema"
+        );
+        assert_eq!(
+            done.origins
+                .to_user(&at.push("text/event-stream").push("schema"))
+                .to_string(),
+            "#/paths/~1p/get/responses/200/content/text~1event-stream/itemSchema/properties/data/contentSchema"
         );
     }
 }

@@ -2,15 +2,22 @@
 //! client against the generated server on loopback, through what 3.2
 //! adds: the `QUERY` method with a body, a custom method (`COPY`) from
 //! `additionalOperations`, a form `querystring` read as the query's pairs,
-//! media types given by reference, and a cookie of `style: cookie`.
+//! media types given by reference, a cookie of `style: cookie`, and
+//! sequential bodies (`itemSchema`): JSON Lines up and down, a JSON text
+//! sequence, server-sent events whose data is typed.
 
 use std::net::SocketAddr;
 
-use fixture_openapi_3_2_client::models::{Pet, PetFilter, PetQuery};
-use fixture_openapi_3_2_client::{Client, ListPetsParams};
+use fixture_openapi_3_2_client::futures_util::StreamExt as _;
+use fixture_openapi_3_2_client::models::{
+    Pet, PetFilter, PetLogResponseItem, PetLogResponseItemChange, PetQuery,
+};
+use fixture_openapi_3_2_client::{Client, ListPetsParams, PetLogParams};
 use fixture_openapi_3_2_server::{
-    ApiError, CopyPetRequest, CopyPetResponse, GetPetRequest, GetPetResponse, ListPetsRequest,
-    ListPetsResponse, Pets32Api, RawQueryRequest, RawQueryResponse, RequestContext,
+    ApiError, CopyPetRequest, CopyPetResponse, ExportPetsRequest, ExportPetsResponse,
+    GetPetRequest, GetPetResponse, ImportPetsRequest, ImportPetsResponse, Items,
+    ListPetsRequest, ListPetsResponse, PetFeedRequest, PetFeedResponse, PetLogRequest,
+    PetLogResponse, Pets32Api, RawQueryRequest, RawQueryResponse, RequestContext,
     SearchPetsRequest, SearchPetsResponse, router,
 };
 
@@ -69,6 +76,58 @@ impl Pets32Api for Pets {
         }
         Ok(CopyPetResponse::Created {
             body: Pet::new(8, request.destination),
+        })
+    }
+
+    async fn export_pets(
+        &self,
+        _: RequestContext,
+        _: ExportPetsRequest,
+    ) -> Result<ExportPetsResponse, ApiError> {
+        // Written as the stream yields them: a thousand pets, one a line.
+        let pets = fixture_openapi_3_2_client::futures_util::stream::iter(0..1000).map(|i| Pet::new(i, format!("pet {i}")));
+        Ok(ExportPetsResponse::Ok {
+            body: Items::new(pets),
+        })
+    }
+
+    async fn pet_log(
+        &self,
+        _: RequestContext,
+        request: PetLogRequest,
+    ) -> Result<PetLogResponse, ApiError> {
+        let entries = fixture_openapi_3_2_client::futures_util::stream::iter(vec![
+            PetLogResponseItem::new(1, PetLogResponseItemChange::Added),
+            PetLogResponseItem::new(1, PetLogResponseItemChange::Renamed),
+        ]);
+        // Followed, the answer stays open: nothing more is written.
+        let body = if request.follow == Some(true) {
+            Items::new(entries.chain(fixture_openapi_3_2_client::futures_util::stream::pending()))
+        } else {
+            Items::new(entries)
+        };
+        Ok(PetLogResponse::Ok { body })
+    }
+
+    async fn import_pets(
+        &self,
+        _: RequestContext,
+        request: ImportPetsRequest,
+    ) -> Result<ImportPetsResponse, ApiError> {
+        Ok(ImportPetsResponse::Ok {
+            body: request.body.iter().map(|p| p.id).sum(),
+        })
+    }
+
+    async fn pet_feed(
+        &self,
+        _: RequestContext,
+        _: PetFeedRequest,
+    ) -> Result<PetFeedResponse, ApiError> {
+        Ok(PetFeedResponse::Ok {
+            body: "event: new\ndata: {\"id\":1,\"name\":\"Rex\"}\n\n\
+                   event: new\ndata: {\"id\":2,\"name\":\"Tom\"}\n\n"
+                .to_owned(),
         })
     }
 
@@ -166,4 +225,102 @@ async fn a_querystring_left_out_is_ignored_by_the_server() {
         .await
         .unwrap();
     assert_eq!(answer.status().as_u16(), 204);
+}
+
+#[tokio::test]
+async fn json_lines_come_down_as_items_and_go_up_checked_item_by_item() {
+    let (addr, client) = serve().await;
+    let pets = client.export_pets().await.unwrap();
+    assert_eq!(pets.len(), 1000);
+    assert_eq!((pets[999].id, pets[999].name.as_str()), (999, "pet 999"));
+    // Each line is one pet on the wire.
+    let answer = fixture_openapi_3_2_client::reqwest::Client::new()
+        .get(format!("http://{addr}/pets/export"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.headers()["content-type"], "application/jsonl");
+    let text = answer.text().await.unwrap();
+    assert_eq!(text.lines().count(), 1000);
+    assert!(text.starts_with("{\"id\":0,\"name\":\"pet 0\"}\n"), "{text:.60}");
+
+    let sent = [Pet::new(3, "Rex"), Pet::new(4, "Tom")];
+    assert_eq!(client.import_pets(&sent).await.unwrap(), 7);
+    // A line that is not a pet is refused, named by its place.
+    let answer = fixture_openapi_3_2_client::reqwest::Client::new()
+        .post(format!("http://{addr}/pets/import"))
+        .header("content-type", "application/x-ndjson")
+        .body("{\"id\":1,\"name\":\"Rex\"}\n{\"id\":2}\n")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 400);
+    let text = answer.text().await.unwrap();
+    assert!(text.contains(r#""property":"[1].name""#), "{text}");
+    let answer = fixture_openapi_3_2_client::reqwest::Client::new()
+        .post(format!("http://{addr}/pets/import"))
+        .header("content-type", "application/x-ndjson")
+        .body("{\"id\":1,\"name\":\"Rex\"}\nnot json\n")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 400);
+    assert!(answer.text().await.unwrap().contains("item 1 is not JSON"));
+}
+
+#[tokio::test]
+async fn a_json_text_sequence_is_framed_by_record_separators() {
+    let (addr, client) = serve().await;
+    let log = client.pet_log(Default::default()).await.unwrap();
+    assert_eq!(
+        log,
+        [
+            PetLogResponseItem::new(1, PetLogResponseItemChange::Added),
+            PetLogResponseItem::new(1, PetLogResponseItemChange::Renamed),
+        ]
+    );
+    let bytes = fixture_openapi_3_2_client::reqwest::Client::new()
+        .get(format!("http://{addr}/pets/log"))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert_eq!(bytes.iter().filter(|&&b| b == 0x1e).count(), 2);
+    assert_eq!(bytes[0], 0x1e);
+}
+
+#[tokio::test]
+async fn server_sent_events_of_an_item_schema_have_typed_data() {
+    let (_, client) = serve().await;
+    let events = client.pet_feed_events().await.unwrap();
+    let pets: Vec<Pet> = events.map(|e| e.unwrap().data).collect().await;
+    let names: Vec<_> = pets.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["Rex", "Tom"]);
+}
+
+#[tokio::test]
+async fn a_sequences_items_come_as_they_are_written() {
+    let (_, client) = serve().await;
+    let mut pets = client.export_pets_items().await.unwrap();
+    let mut count = 0;
+    while let Some(pet) = pets.next().await {
+        assert_eq!(pet.unwrap().id, count);
+        count += 1;
+    }
+    assert_eq!(count, 1000);
+    // An answer that stays open still gives the items written so far.
+    let mut log = client
+        .pet_log_items(PetLogParams::default().follow(true))
+        .await
+        .unwrap();
+    for change in [PetLogResponseItemChange::Added, PetLogResponseItemChange::Renamed] {
+        let entry = tokio::time::timeout(std::time::Duration::from_secs(10), log.next())
+            .await
+            .expect("an entry written is read before the answer ends")
+            .unwrap()
+            .unwrap();
+        assert_eq!(entry, PetLogResponseItem::new(1, change));
+    }
 }

@@ -112,20 +112,28 @@ impl Source {
             if self.finished {
                 return None;
             }
-            match tokio::time::timeout(self.idle, self.response.chunk()).await {
-                Ok(Ok(Some(chunk))) => self.parser.push(&chunk),
-                Ok(Ok(None)) => self.finished = true,
-                Ok(Err(error)) => {
-                    let error = if self.url_has_secret {
-                        error.without_url()
-                    } else {
-                        error
-                    };
-                    return Some((Err(Error::Transport(error)), None));
-                }
-                Err(_) => return Some((Err(Error::Stalled { after: self.idle }), None)),
+            match next_chunk(&mut self.response, self.idle, self.url_has_secret).await {
+                Ok(Some(chunk)) => self.parser.push(&chunk),
+                Ok(None) => self.finished = true,
+                Err(error) => return Some((Err(error), None)),
             }
         }
+    }
+}
+
+/// The next chunk of a streamed answer's body (`None` at its end), awaited
+/// at most `idle`: a lost connection is [`Error::Transport`] (without the
+/// URL when it holds a credential), silence [`Error::Stalled`].
+pub(super) async fn next_chunk<B>(
+    response: &mut reqwest::Response,
+    idle: Duration,
+    url_has_secret: bool,
+) -> Result<Option<Bytes>, Error<B>> {
+    match tokio::time::timeout(idle, response.chunk()).await {
+        Ok(Ok(chunk)) => Ok(chunk),
+        Ok(Err(error)) if url_has_secret => Err(Error::Transport(error.without_url())),
+        Ok(Err(error)) => Err(Error::Transport(error)),
+        Err(_) => Err(Error::Stalled { after: idle }),
     }
 }
 

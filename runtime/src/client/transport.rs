@@ -19,10 +19,12 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tracing::Instrument;
 
+use crate::sequence::Framing;
 use crate::template::{PathStyle, fixed_text};
 
 use super::error::{Error, Failure};
 use super::events::{EventData, Events};
+use super::items::Items;
 use super::response::Response;
 use super::retry::{self, RetryPolicy};
 
@@ -318,6 +320,25 @@ impl Call {
         }
     }
 
+    /// Sends `items` as a sequential JSON body (`application/jsonl`,
+    /// `application/json-seq`): each item framed as `framing` says.
+    pub fn sequence_body<'a, T: Serialize + 'a>(
+        &mut self,
+        content_type: &'static str,
+        items: impl IntoIterator<Item = &'a T>,
+        framing: Framing,
+    ) {
+        let mut bytes = Vec::with_capacity(1024);
+        for item in items {
+            if let Err(error) = framing.write(item, &mut bytes) {
+                return self.fail(format!(
+                    "an item of the request body cannot be written as JSON: {error}"
+                ));
+            }
+        }
+        self.body(content_type, bytes.into());
+    }
+
     /// Sends `body` as `application/x-www-form-urlencoded`: the object's
     /// properties as pairs, arrays repeated.
     pub fn form_body<T: Serialize + ?Sized>(&mut self, content_type: &'static str, body: &T) {
@@ -517,18 +538,50 @@ impl Transport {
         T: DeserializeOwned + Send + 'static,
         B: DeserializeOwned + Send + 'static,
     {
+        self.send_streaming(call, |response, idle, url_has_secret| {
+            Events::new(response, data, idle, url_has_secret)
+        })
+        .await
+    }
+
+    /// Sends `call` and answers with the items of its sequential answer
+    /// (JSON Lines, JSON text sequences) as they come; the time-out and
+    /// the errors are those of [`send_events`](Self::send_events).
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Self::send), and the answer as an error when its status
+    /// is not a success.
+    pub async fn send_items<T, B>(
+        &self,
+        call: Call,
+        framing: Framing,
+    ) -> Result<Items<T, B>, Error<B>>
+    where
+        T: DeserializeOwned + Send + 'static,
+        B: DeserializeOwned + Send + 'static,
+    {
+        self.send_streaming(call, |response, idle, url_has_secret| {
+            Items::new(response, framing, idle, url_has_secret)
+        })
+        .await
+    }
+
+    /// Sends `call` and, on a success, hands its answer, still to be read,
+    /// to `read` (with the client's time-out for each chunk and whether
+    /// the URL holds a credential); an error answer is read whole.
+    async fn send_streaming<S, B: DeserializeOwned>(
+        &self,
+        call: Call,
+        read: impl FnOnce(reqwest::Response, Duration, bool) -> S,
+    ) -> Result<S, Error<B>> {
         let span = call.span();
         let work = async {
             let opened = self.0.open(call, &span, true).await?;
             if opened.response.status().is_success() {
                 span.record("status", opened.response.status().as_u16());
                 span.record("latency_ms", millis(opened.started.elapsed()));
-                return Ok(Events::new(
-                    opened.response,
-                    data,
-                    self.0.timeout,
-                    opened.url_has_secret,
-                ));
+                return Ok(read(opened.response, self.0.timeout, opened.url_has_secret));
             }
             let answer = self.0.read(opened, &span).await?;
             Err(answer.into_error())
@@ -836,6 +889,16 @@ impl Answer {
             data: T,
         }
         serde_json::from_slice::<Wrapped<T>>(&self.body).map(|w| w.data)
+    }
+
+    /// The items of a sequential JSON body (`application/jsonl`,
+    /// `application/json-seq`), decoded as `T`, the list of them.
+    pub fn sequence<T: DeserializeOwned>(&self, framing: Framing) -> Result<T, Failure> {
+        let failure =
+            |message: String| Failure::decode(self.status, &self.headers, &self.body, message);
+        let array = crate::sequence::to_json_array(&self.body, framing)
+            .map_err(|(index, message)| failure(format!("item {index}: {message}")))?;
+        serde_json::from_slice(&array).map_err(|e| failure(e.to_string()))
     }
 
     /// The body as text.

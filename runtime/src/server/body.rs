@@ -86,6 +86,23 @@ where
     validation::from_json_slice_with::<T>(bytes, "body", rules).map_err(ApiError::validation)
 }
 
+/// Decodes and validates a sequential JSON body (`application/jsonl`,
+/// `application/json-seq`) into `T`, the list of its items: an item that
+/// is not JSON is 400 `InvalidFormat` naming its place, and the items'
+/// problems are reported as a JSON array's would be (`body/2/name`).
+pub fn sequence<T>(bytes: &[u8], framing: crate::sequence::Framing) -> Result<T, ApiError>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    let array = crate::sequence::to_json_array(bytes, framing).map_err(|(index, message)| {
+        ApiError::unreadable_body(
+            format!("item {index} is not JSON: {message}"),
+            "InvalidFormat",
+        )
+    })?;
+    json(&array)
+}
+
 /// A text body: 400 `InvalidFormat` when it is not UTF-8.
 pub fn text(bytes: Bytes) -> Result<String, ApiError> {
     String::from_utf8(Vec::from(bytes))

@@ -12,6 +12,7 @@
 pub mod body;
 pub mod error;
 mod error_shape;
+mod items;
 pub mod multipart;
 pub mod negotiation;
 pub mod object_params;
@@ -19,3 +20,5 @@ pub mod params;
 pub mod request_id;
 pub mod respond;
 pub mod settings;
+
+pub use items::Items;

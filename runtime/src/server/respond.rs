@@ -83,6 +83,17 @@ pub fn json<T: Serialize + ?Sized>(
     Ok(with_body(status, Body::from(buffer), content_type))
 }
 
+/// A sequential JSON body: each of `items` framed as `framing` says,
+/// written as the implementation yields it.
+pub fn items<T: Serialize + Send + 'static>(
+    status: StatusCode,
+    items: crate::server::Items<T>,
+    content_type: &'static str,
+    framing: crate::sequence::Framing,
+) -> Response {
+    with_body(status, items.into_body(framing), content_type)
+}
+
 /// A text body.
 pub fn text(status: StatusCode, value: String, content_type: &'static str) -> Response {
     with_body(status, Body::from(value), content_type)

@@ -23,7 +23,7 @@ use super::templates::{CargoToml, Dependency, Feature, ModelsReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::emit::checks::{CheckContext, JSON_WALKS_FEATURE, report_ident};
 use crate::error::Result;
-use crate::ir::{Api, Primitive, Shape, Ty, TypeDef, TypeKind};
+use crate::ir::{Api, BodyKind, Primitive, Shape, Ty, TypeDef, TypeKind};
 use crate::names::{Namespace, field_name};
 
 /// The module holding types several areas share.
@@ -202,18 +202,14 @@ impl UsedDeps {
                     visit(&Shape::of(ty));
                 }
             }
-            if let Some(crate::ir::BodyKind::Json(shape) | crate::ir::BodyKind::Form(shape)) =
-                op.body.as_ref().map(|b| &b.kind)
-            {
+            if let Some(shape) = op.body.as_ref().and_then(|b| b.kind.json_shape()) {
                 visit(shape);
             }
             for response in &op.responses {
                 for header in &response.headers {
                     visit(&header.shape);
                 }
-                if let Some(crate::ir::BodyKind::Json(shape) | crate::ir::BodyKind::Form(shape)) =
-                    &response.body
-                {
+                if let Some(shape) = response.body.as_ref().and_then(BodyKind::json_shape) {
                     visit(shape);
                 }
             }

@@ -334,6 +334,9 @@ fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
 pub(crate) fn body_type(server: &Server<'_>, op: &Op<'_>, body: &RequestBody) -> TokenStream {
     match &body.kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => server.types.shape(shape),
+        // Read whole and checked before the method is called, as every
+        // body is: the items, in order.
+        BodyKind::Sequence(sequence) => server.types.shape(&sequence.shape),
         BodyKind::Multipart(multipart) => super::forms::form_body_type(server, op, multipart),
         BodyKind::Text => quote!(String),
         BodyKind::Binary => quote!(axum::body::Bytes),

@@ -271,5 +271,6 @@ pub(crate) fn concrete_media_type(kind: &BodyKind) -> &'static str {
         BodyKind::Binary => "application/octet-stream",
         BodyKind::Form(_) => "application/x-www-form-urlencoded",
         BodyKind::Multipart(_) => "multipart/form-data",
+        BodyKind::Sequence(_) => "application/jsonl",
     }
 }

@@ -144,6 +144,18 @@ fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
         )
     });
     let spread = spread_modules(server);
+    let streams = server.ops.iter().any(|op| {
+        op.op
+            .responses
+            .iter()
+            .any(|r| matches!(r.body, Some(BodyKind::Sequence(_))))
+    });
+    let items = streams.then(|| {
+        quote! {
+            /// The items of a sequential answer (JSON Lines, JSON text sequences), written as they come.
+            pub use openapi_runtime::server::Items;
+        }
+    });
     // In the client crate, the models are its `models` module already.
     let models = (!cx.server_inline()).then(|| {
         let models_crate = format_ident!("{}", cx.target.models.lib_name());
@@ -165,6 +177,7 @@ fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
         /// The runtime's modules every router shares.
         pub use openapi_runtime::server::{#(#runtime),*};
         #spread
+        #items
 
         pub use api::*;
         pub use error::ApiError;

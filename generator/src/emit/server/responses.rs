@@ -167,9 +167,18 @@ fn enum_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     };
     let allow_large = may_have_large_variant(server, &variants)
         .then(|| quote!(#[allow(clippy::large_enum_variant)]));
+    // A stream of items is neither cloned nor compared.
+    let streams = variants
+        .iter()
+        .any(|v| matches!(v.response.body, Some(BodyKind::Sequence(_))));
+    let derive = if streams {
+        quote!(#[derive(Debug)])
+    } else {
+        quote!(#[derive(Debug, Clone, PartialEq)])
+    };
     Ok(quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq)]
+        #derive
         #allow_large
         pub enum #name {
             #(#definitions)*
@@ -234,6 +243,8 @@ fn variant_size_bound(v: &Variant<'_>) -> Option<usize> {
         None => 0,
         Some(BodyKind::Json(shape) | BodyKind::Form(shape)) => shape_bound(shape)?,
         Some(BodyKind::Text) => 32,
+        // `Items`: a boxed stream, two words.
+        Some(BodyKind::Sequence(_)) => 16,
         // `Bytes`: 32 bytes. (Multipart answers are lowered as bytes.)
         Some(BodyKind::Binary | BodyKind::Multipart(_)) => 40,
     };
@@ -323,6 +334,10 @@ fn variant_definition(server: &Server<'_>, v: &Variant<'_>) -> TokenStream {
 fn body_type(server: &Server<'_>, kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => server.types.shape(shape),
+        BodyKind::Sequence(sequence) => {
+            let item = server.types.shape(sequence.item());
+            quote!(openapi_runtime::server::Items<#item>)
+        }
         BodyKind::Text => quote!(String),
         BodyKind::Binary | BodyKind::Multipart(_) => quote!(axum::body::Bytes),
     }
@@ -363,6 +378,14 @@ fn variant_encoding(server: &Server<'_>, op: &Op<'_>, v: &Variant<'_>) -> Result
                 BodyKind::Json(_) => (quote!(respond::json(#status, &body, #content_type)), true),
                 BodyKind::Form(_) => (quote!(respond::form(#status, &body, #content_type)), true),
                 BodyKind::Text => (quote!(respond::text(#status, body, #content_type)), false),
+                BodyKind::Sequence(sequence) => {
+                    let framing = format_ident!("{}", sequence.framing.runtime_name());
+                    let framing = quote!(openapi_runtime::sequence::Framing::#framing);
+                    (
+                        quote!(respond::items(#status, body, #content_type, #framing)),
+                        false,
+                    )
+                }
                 BodyKind::Binary | BodyKind::Multipart(_) => {
                     (quote!(respond::bytes(#status, body, #content_type)), false)
                 }

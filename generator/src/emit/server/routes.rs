@@ -657,6 +657,10 @@ fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<Toke
         }
         BodyKind::Json(_) => quote!(body::json(&bytes)?),
         BodyKind::Text => quote!(body::text(bytes)?),
+        BodyKind::Sequence(sequence) => {
+            let framing = format_ident!("{}", sequence.framing.runtime_name());
+            quote!(body::sequence(&bytes, openapi_runtime::sequence::Framing::#framing)?)
+        }
         BodyKind::Binary => quote!(bytes),
         BodyKind::Multipart(multipart) => forms::decode_multipart(server, op, multipart)?,
         BodyKind::Form(shape) => {

@@ -7,11 +7,12 @@ use openapiv3::ReferenceOr;
 
 use crate::error::Result;
 use crate::ir::{
-    BodyKind, BodyRule, Docs, MediaKind, Multipart, PartContentType, RequestBody, Shape, Ty,
+    BodyKind, BodyRule, Docs, Framing, MediaKind, Multipart, PartContentType, RequestBody,
+    Sequence, Shape, Ty,
 };
 use crate::lower::lenient::Leniency;
 use crate::lower::schemas::SchemaRef;
-use crate::parse::Pointer;
+use crate::parse::{Pointer, SEQUENCE};
 
 use super::operation::OperationLowering;
 
@@ -178,9 +179,14 @@ impl<'d> OperationLowering<'_, 'd> {
                     .as_ref()
                     .is_none_or(|s| s.ty == Ty::Primitive(crate::ir::Primitive::String))
             };
+            let sequence = media.extensions.contains_key(SEQUENCE);
             let kind = match (MediaKind::of(media_type), shape) {
                 // A stream of events as a whole is its text.
                 _ if stream => BodyKind::Text,
+                (_, Some(shape)) if sequence => BodyKind::Sequence(Sequence {
+                    shape,
+                    framing: Framing::of(media_type),
+                }),
                 _ if binary => BodyKind::Binary,
                 (MediaKind::Json, shape) => {
                     BodyKind::Json(shape.unwrap_or_else(|| Shape::of(Ty::Any)))

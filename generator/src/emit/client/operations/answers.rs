@@ -113,6 +113,13 @@ pub(super) fn payload(
             let decode = quote!(__answer.json::<#ty>(Envelope::#mode)?);
             (ty, decode)
         }
+        BodyKind::Sequence(sequence) => {
+            let ty = types.shape(&sequence.shape);
+            let framing = format_ident!("{}", sequence.framing.runtime_name());
+            let decode =
+                quote!(__answer.sequence::<#ty>(openapi_runtime::sequence::Framing::#framing)?);
+            (ty, decode)
+        }
         BodyKind::Text | BodyKind::Form(_) => (quote!(String), quote!(__answer.text()?)),
         // Multipart answers are lowered as bytes; requests only are parts.
         BodyKind::Binary | BodyKind::Multipart(_) => {
@@ -208,6 +215,7 @@ pub(super) fn content_type(body: &RequestBody) -> String {
             .or_else(listed)
             .unwrap_or_else(|| "application/json".to_owned()),
         BodyKind::Text => listed().unwrap_or_else(|| "text/plain".to_owned()),
+        BodyKind::Sequence(_) => listed().unwrap_or_else(|| "application/jsonl".to_owned()),
         BodyKind::Binary => listed().unwrap_or_else(|| "application/octet-stream".to_owned()),
         BodyKind::Form(_) => body
             .media_types

@@ -91,6 +91,32 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
             }
         }
     });
+    let items = plan.items.as_ref().map(|items| {
+        let items_fn = &items.fn_ident;
+        let (ty, framing, media_type) = (&items.ty, &items.framing, &items.media_type);
+        let doc = docs::attrs(&[
+            format!(
+                "[`Client::{fn_ident}`], answering with the items of its `{media_type}` answer as they come: a [`Stream`](futures_util::Stream) of them, each decoded as soon as it is whole."
+            ),
+            String::new(),
+            "The client's time-out bounds the wait for the answer and for each chunk, not the whole stream; an item that does not decode is an error in its place, and the stream goes on.".to_owned(),
+            format!(
+                "The arguments and errors are those of [`Client::{fn_ident}`]; an error answer is the error, as there."
+            ),
+        ]);
+        quote! {
+            #doc
+            #many
+            pub async fn #items_fn(&self, #(#args,)* #params_arg) -> Result<openapi_runtime::client::Items<#ty, crate::ErrorBody>, crate::Error> {
+                const SECURITY: &[&[Scheme]] = #security;
+                let mut __call = #call;
+                #(#statements)*
+                __call.accept(#media_type);
+                #(#bodies)*
+                self.transport.send_items(__call, #framing).await
+            }
+        }
+    });
     quote! {
         #doc
         #many
@@ -117,6 +143,7 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
         }
 
         #events
+        #items
     }
 }
 
@@ -335,6 +362,10 @@ pub(super) fn body_statement(
     let put = |v: TokenStream| match &body.kind {
         BodyKind::Json(_) => quote!(__call.json_body(#content_type, #v);),
         BodyKind::Form(_) => quote!(__call.form_body(#content_type, #v);),
+        BodyKind::Sequence(sequence) => {
+            let framing = format_ident!("{}", sequence.framing.runtime_name());
+            quote!(__call.sequence_body(#content_type, #v.iter(), openapi_runtime::sequence::Framing::#framing);)
+        }
         BodyKind::Text => {
             quote!(__call.body(#content_type, bytes::Bytes::from(Into::<String>::into(#v)));)
         }
@@ -352,7 +383,10 @@ pub(super) fn body_statement(
     };
     match (required, &body.kind) {
         (true, _) => put(value.clone()),
-        (false, BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart(_)) => {
+        (
+            false,
+            BodyKind::Json(_) | BodyKind::Form(_) | BodyKind::Multipart(_) | BodyKind::Sequence(_),
+        ) => {
             let statement = put(quote!(__body));
             quote!(if let Some(__body) = &#value { #statement })
         }

@@ -42,6 +42,7 @@ pub(in crate::emit::client) struct Plan<'a> {
     pub stream: Option<StreamPlan>,
     /// The method reading a `text/event-stream` answer event by event.
     pub events: Option<EventsPlan>,
+    pub items: Option<ItemsPlan>,
     /// The method that answers with the status and headers too
     /// (`{fn_name}_with_response`).
     pub response_fn: Ident,
@@ -120,6 +121,18 @@ pub(in crate::emit::client) struct EventsPlan {
     pub ty: TokenStream,
     /// Whether the data is read as text rather than JSON.
     pub text: bool,
+}
+
+/// The method of an operation whose success answer is a sequence of JSON
+/// items (`{fn_name}_items`), which yields them as they come.
+pub(in crate::emit::client) struct ItemsPlan {
+    pub fn_ident: Ident,
+    /// The type of each item.
+    pub ty: TokenStream,
+    /// `openapi_runtime::sequence::Framing::…`.
+    pub framing: TokenStream,
+    /// The media type asked for.
+    pub media_type: String,
 }
 
 /// The stream helper of a paged listing.

@@ -12,7 +12,7 @@ use crate::names::{Namespace, suffixed};
 
 use super::answers::{accept, successes};
 use super::plan::{
-    Arg, EventsPlan, FormStruct, HeaderField, Input, ParamsField, ParamsStruct, Plan,
+    Arg, EventsPlan, FormStruct, HeaderField, Input, ItemsPlan, ParamsField, ParamsStruct, Plan,
     RESERVED_TYPES, Success, rust_types, rust_types_named,
 };
 use super::stream::stream_plan;
@@ -139,6 +139,18 @@ pub(in crate::emit::client) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>
                 ty: types.shape(shape),
                 text: shape.ty == Ty::Primitive(Primitive::String) && !shape.nullable,
             });
+        let items = successes.iter().find_map(|s| {
+            let Some(BodyKind::Sequence(sequence)) = &s.response.body else {
+                return None;
+            };
+            let framing = format_ident!("{}", sequence.framing.runtime_name());
+            Some(ItemsPlan {
+                fn_ident: format_ident!("{}", methods.claim(suffixed(&op.fn_name, "items"))),
+                ty: types.shape(sequence.item()),
+                framing: quote!(openapi_runtime::sequence::Framing::#framing),
+                media_type: s.response.media_types.first().cloned().unwrap_or_default(),
+            })
+        });
         let mut plan = Plan {
             op,
             fn_ident: format_ident!("{}", op.fn_name),
@@ -149,6 +161,7 @@ pub(in crate::emit::client) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>
             accept,
             stream: None,
             events,
+            items,
             response_fn,
             headers_ty,
             headers,
@@ -256,6 +269,10 @@ pub(super) fn body_arg_type(types: &RustTypes<'_>, kind: &BodyKind) -> (TokenStr
                 (quote!(&#ty), true)
             }
         },
+        BodyKind::Sequence(sequence) => {
+            let item = types.shape(sequence.item());
+            (quote!(&[#item]), true)
+        }
         BodyKind::Text => (quote!(impl Into<String>), false),
         BodyKind::Binary => (quote!(impl Into<bytes::Bytes>), false),
         // Only a body that lists no parts gets here (the others are forms).
@@ -266,6 +283,7 @@ pub(super) fn body_arg_type(types: &RustTypes<'_>, kind: &BodyKind) -> (TokenStr
 pub(super) fn body_owned_type(types: &RustTypes<'_>, kind: &BodyKind) -> TokenStream {
     match kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => types.shape(shape),
+        BodyKind::Sequence(sequence) => types.shape(&sequence.shape),
         BodyKind::Text => quote!(String),
         BodyKind::Binary => quote!(bytes::Bytes),
         BodyKind::Multipart(_) => quote!(Parts),

@@ -4,7 +4,9 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Response, Scheme};
+use openapi_runtime::client::{
+    Call, Envelope, EventData, Events, Response, Scheme, Style,
+};
 use crate::Client;
 
 impl Client {
@@ -204,6 +206,264 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// Every pet, one JSON line each, as they are read.
+    ///
+    /// `GET /pets/export` (operation `exportPets`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The pets.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn export_pets(&self) -> Result<Vec<crate::models::Pet>, crate::Error> {
+        self.export_pets_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::export_pets`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ExportPetsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::export_pets`].
+    pub async fn export_pets_with_response(
+        &self,
+    ) -> Result<Response<Vec<crate::models::Pet>, ExportPetsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "exportPets",
+            reqwest::Method::GET,
+            "/pets/export",
+            SECURITY,
+        );
+        __call.accept("application/jsonl");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer
+                    .sequence::<
+                        Vec<crate::models::Pet>,
+                    >(openapi_runtime::sequence::Framing::Lines)?;
+                Ok(__answer.into_response(__body, ExportPetsHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// [`Client::export_pets`], answering with the items of its `application/jsonl` answer as they come: a [`Stream`](futures_util::Stream) of them, each decoded as soon as it is whole.
+    ///
+    /// The client's time-out bounds the wait for the answer and for each chunk, not the whole stream; an item that does not decode is an error in its place, and the stream goes on.
+    /// The arguments and errors are those of [`Client::export_pets`]; an error answer is the error, as there.
+    pub async fn export_pets_items(
+        &self,
+    ) -> Result<
+        openapi_runtime::client::Items<crate::models::Pet, crate::ErrorBody>,
+        crate::Error,
+    > {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "exportPets",
+            reqwest::Method::GET,
+            "/pets/export",
+            SECURITY,
+        );
+        __call.accept("application/jsonl");
+        self.transport
+            .send_items(__call, openapi_runtime::sequence::Framing::Lines)
+            .await
+    }
+    /// What happened to pets, as a JSON text sequence.
+    ///
+    /// `GET /pets/log` (operation `petLog`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`follow`), see [`PetLogParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: The entries.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn pet_log(
+        &self,
+        params: PetLogParams,
+    ) -> Result<Vec<crate::models::PetLogResponseItem>, crate::Error> {
+        self.pet_log_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::pet_log`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PetLogHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::pet_log`].
+    pub async fn pet_log_with_response(
+        &self,
+        params: PetLogParams,
+    ) -> Result<
+        Response<Vec<crate::models::PetLogResponseItem>, PetLogHeaders>,
+        crate::Error,
+    > {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "petLog",
+            reqwest::Method::GET,
+            "/pets/log",
+            SECURITY,
+        );
+        __call.query("follow", &params.follow, Style::Comma, true);
+        __call.accept("application/json-seq");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer
+                    .sequence::<
+                        Vec<crate::models::PetLogResponseItem>,
+                    >(openapi_runtime::sequence::Framing::RecordSeparator)?;
+                Ok(__answer.into_response(__body, PetLogHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// [`Client::pet_log`], answering with the items of its `application/json-seq` answer as they come: a [`Stream`](futures_util::Stream) of them, each decoded as soon as it is whole.
+    ///
+    /// The client's time-out bounds the wait for the answer and for each chunk, not the whole stream; an item that does not decode is an error in its place, and the stream goes on.
+    /// The arguments and errors are those of [`Client::pet_log`]; an error answer is the error, as there.
+    pub async fn pet_log_items(
+        &self,
+        params: PetLogParams,
+    ) -> Result<
+        openapi_runtime::client::Items<
+            crate::models::PetLogResponseItem,
+            crate::ErrorBody,
+        >,
+        crate::Error,
+    > {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "petLog",
+            reqwest::Method::GET,
+            "/pets/log",
+            SECURITY,
+        );
+        __call.query("follow", &params.follow, Style::Comma, true);
+        __call.accept("application/json-seq");
+        self.transport
+            .send_items(__call, openapi_runtime::sequence::Framing::RecordSeparator)
+            .await
+    }
+    /// Adds pets given one JSON line each.
+    ///
+    /// `POST /pets/import` (operation `importPets`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `application/x-ndjson`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: How many pets were added.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn import_pets(
+        &self,
+        body: &[crate::models::Pet],
+    ) -> Result<i64, crate::Error> {
+        self.import_pets_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::import_pets`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ImportPetsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::import_pets`].
+    pub async fn import_pets_with_response(
+        &self,
+        body: &[crate::models::Pet],
+    ) -> Result<Response<i64, ImportPetsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "importPets",
+            reqwest::Method::POST,
+            "/pets/import",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        __call
+            .sequence_body(
+                "application/x-ndjson",
+                body.iter(),
+                openapi_runtime::sequence::Framing::Lines,
+            );
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<i64>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, ImportPetsHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// New pets, as server-sent events whose data is a pet.
+    ///
+    /// `GET /pets/feed` (operation `petFeed`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: One event per new pet.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn pet_feed(&self) -> Result<String, crate::Error> {
+        self.pet_feed_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::pet_feed`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PetFeedHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::pet_feed`].
+    pub async fn pet_feed_with_response(
+        &self,
+    ) -> Result<Response<String, PetFeedHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "petFeed",
+            reqwest::Method::GET,
+            "/pets/feed",
+            SECURITY,
+        );
+        __call.accept("text/event-stream");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.text()?;
+                Ok(__answer.into_response(__body, PetFeedHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// [`Client::pet_feed`], answering with the events of its `text/event-stream` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as [`Pet`](crate::models::Pet).
+    ///
+    /// The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.
+    /// The arguments and errors are those of [`Client::pet_feed`]; an error answer is the error, as there.
+    pub async fn pet_feed_events(
+        &self,
+    ) -> Result<Events<crate::models::Pet, crate::ErrorBody>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "petFeed",
+            reqwest::Method::GET,
+            "/pets/feed",
+            SECURITY,
+        );
+        __call.accept("text/event-stream");
+        self.transport.send_events(__call, EventData::Json).await
+    }
     /// The `rawQuery` operation.
     ///
     /// `GET /raw` (operation `rawQuery`).
@@ -273,6 +533,36 @@ pub type GetPetHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::copy_pet`](crate::Client::copy_pet) declare, as [`Client::copy_pet_with_response`](crate::Client::copy_pet_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type CopyPetHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::export_pets`](crate::Client::export_pets) declare, as [`Client::export_pets_with_response`](crate::Client::export_pets_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ExportPetsHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::pet_log`](crate::Client::pet_log): none by default.
+///
+/// Set them with the methods of the same names, as in `PetLogParams::default().follow(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct PetLogParams {
+    /// `follow` (the `follow` query parameter): Whether to keep the answer open for the entries still to come.
+    pub follow: Option<bool>,
+}
+
+impl PetLogParams {
+    /// Sets `follow`.
+    pub fn follow(mut self, value: impl Into<bool>) -> Self {
+        self.follow = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::pet_log`](crate::Client::pet_log) declare, as [`Client::pet_log_with_response`](crate::Client::pet_log_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PetLogHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::import_pets`](crate::Client::import_pets) declare, as [`Client::import_pets_with_response`](crate::Client::import_pets_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ImportPetsHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::pet_feed`](crate::Client::pet_feed) declare, as [`Client::pet_feed_with_response`](crate::Client::pet_feed_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PetFeedHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::raw_query`](crate::Client::raw_query) declare, as [`Client::raw_query_with_response`](crate::Client::raw_query_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type RawQueryHeaders = crate::NoHeaders;

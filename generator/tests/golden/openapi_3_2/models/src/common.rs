@@ -3,10 +3,10 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation;
+use crate::validation::{self, Path, Report};
 
 #[cfg(feature = "validate-json")]
-use crate::validation::{Null, Path, Report};
+use crate::validation::Null;
 
 /// The `Pet` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -17,7 +17,11 @@ pub struct Pet {
     /// The `name` property.
     pub name: String,
     /// The `kind` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub kind: Option<String>,
 }
 
@@ -53,6 +57,150 @@ impl validation::ValidateJson for Pet {
         validation::check_required_properties(object, &["id", "name"], path, report);
         validation::property::<i64>(object, "id", Null::Refused, path, report);
         validation::property::<String>(object, "name", Null::Refused, path, report);
-        validation::property::<String>(object, "kind", Null::Allowed, path, report);
+        validation::property::<String>(object, "kind", Null::Refused, path, report);
+    }
+}
+
+/// Defined inline at `#/paths/~1pets~1log/get/responses/200/content/application~1json-seq/itemSchema`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PetLogResponseItem {
+    /// The `pet` property.
+    pub pet: i64,
+    /// The `change` property.
+    pub change: PetLogResponseItemChange,
+}
+
+impl PetLogResponseItem {
+    /// The `PetLogResponseItem` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(pet: i64, change: PetLogResponseItemChange) -> Self {
+        Self { pet, change }
+    }
+}
+
+impl validation::Validate for PetLogResponseItem {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("change");
+        let value = &self.change;
+        validation::Validate::validate(value, path, report);
+        path.pop();
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for PetLogResponseItem {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(object, &["pet", "change"], path, report);
+        validation::property::<i64>(object, "pet", Null::Refused, path, report);
+        validation::property::<
+            PetLogResponseItemChange,
+        >(object, "change", Null::Refused, path, report);
+    }
+}
+
+/// Defined inline at `#/paths/~1pets~1log/get/responses/200/content/application~1json-seq/itemSchema/properties/change`.
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PetLogResponseItemChange {
+    /// `added`
+    Added,
+    /// `renamed`
+    Renamed,
+    /// `removed`
+    Removed,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
+}
+
+impl PetLogResponseItemChange {
+    /// Every known value, in the document's order.
+    pub const ALL: [Self; 3] = [Self::Added, Self::Renamed, Self::Removed];
+    /// Every known value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["added", "renamed", "removed"];
+    /// The value as it is written on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Added => "added",
+            Self::Renamed => "renamed",
+            Self::Removed => "removed",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "added" => Some(Self::Added),
+            "renamed" => Some(Self::Renamed),
+            "removed" => Some(Self::Removed),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for PetLogResponseItemChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for PetLogResponseItemChange {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for PetLogResponseItemChange {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PetLogResponseItemChange {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
+    }
+}
+
+impl validation::Validate for PetLogResponseItemChange {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for PetLogResponseItemChange {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
     }
 }

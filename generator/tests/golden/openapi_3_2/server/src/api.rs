@@ -24,7 +24,7 @@ pub struct RequestContext {
 
 /// The Pets 3.2 API (version 1): one method per operation.
 ///
-/// What OpenAPI 3.2 adds: the `query` method, `additionalOperations` (custom methods), `in: querystring`, reusable media types, `style: cookie`, `$self` and tags with `parent` and `kind`.
+/// What OpenAPI 3.2 adds: the `query` method, `additionalOperations` (custom methods), `in: querystring`, reusable media types, sequential media types with `itemSchema` (JSON Lines, JSON text sequences, server-sent events), `style: cookie`, `$self` and tags with `parent` and `kind`.
 ///
 /// Serve an implementation with [`router`](crate::routes::router). Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked the operation's parameters and body: a method sees only valid input. It answers with its operation's response enum, or with an [`ApiError`], which the router renders in the document's error format.
 ///
@@ -69,6 +69,46 @@ pub trait Pets32Api: Send + Sync + 'static {
         request: CopyPetRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::CopyPetResponse, ApiError>,
+    > + Send;
+    /// Every pet, one JSON line each, as they are read.
+    ///
+    /// `GET /pets/export` (`exportPets`)
+    fn export_pets(
+        &self,
+        context: RequestContext,
+        request: ExportPetsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ExportPetsResponse, ApiError>,
+    > + Send;
+    /// What happened to pets, as a JSON text sequence.
+    ///
+    /// `GET /pets/log` (`petLog`)
+    fn pet_log(
+        &self,
+        context: RequestContext,
+        request: PetLogRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::PetLogResponse, ApiError>,
+    > + Send;
+    /// Adds pets given one JSON line each.
+    ///
+    /// `POST /pets/import` (`importPets`)
+    fn import_pets(
+        &self,
+        context: RequestContext,
+        request: ImportPetsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ImportPetsResponse, ApiError>,
+    > + Send;
+    /// New pets, as server-sent events whose data is a pet.
+    ///
+    /// `GET /pets/feed` (`petFeed`)
+    fn pet_feed(
+        &self,
+        context: RequestContext,
+        request: PetFeedRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::PetFeedResponse, ApiError>,
     > + Send;
     /// The `rawQuery` operation.
     ///
@@ -123,6 +163,40 @@ pub struct CopyPetRequest {
     /// The `Destination` header.
     pub destination: String,
 }
+
+/// The parameters and body of [`Pets32Api::export_pets`]: `GET /pets/export` (`exportPets`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExportPetsRequest {}
+
+/// The parameters and body of [`Pets32Api::pet_log`]: `GET /pets/log` (`petLog`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PetLogRequest {
+    /// Whether to keep the answer open for the entries still to come.
+    ///
+    /// The `follow` query parameter.
+    pub follow: Option<bool>,
+}
+
+/// The parameters and body of [`Pets32Api::import_pets`]: `POST /pets/import` (`importPets`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportPetsRequest {
+    /// The request body.
+    ///
+    /// Sent as `application/x-ndjson`.
+    pub body: Vec<models::Pet>,
+}
+
+/// The parameters and body of [`Pets32Api::pet_feed`]: `GET /pets/feed` (`petFeed`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PetFeedRequest {}
 
 /// The parameters and body of [`Pets32Api::raw_query`]: `GET /raw` (`rawQuery`).
 ///

@@ -33,6 +33,8 @@ pub use openapi_runtime::server::{
 };
 /// The runtime's modules of multipart bodies and object parameters.
 pub use openapi_runtime::server::object_params;
+/// The items of a sequential answer (JSON Lines, JSON text sequences), written as they come.
+pub use openapi_runtime::server::Items;
 
 pub use api::*;
 pub use error::ApiError;

@@ -171,6 +171,170 @@ impl CopyPetResponse {
     }
 }
 
+/// The responses of [`Pets32Api::export_pets`](crate::api::Pets32Api::export_pets): `GET /pets/export` (`exportPets`).
+#[derive(Debug)]
+pub enum ExportPetsResponse {
+    /// 200: The pets.
+    Ok {
+        /// The body, sent as `application/jsonl`.
+        body: openapi_runtime::server::Items<models::Pet>,
+    },
+}
+
+impl ExportPetsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                Ok(
+                    respond::items(
+                        respond::status(200),
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["application/jsonl"],
+                            "application/jsonl",
+                        ),
+                        openapi_runtime::sequence::Framing::Lines,
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`Pets32Api::pet_log`](crate::api::Pets32Api::pet_log): `GET /pets/log` (`petLog`).
+#[derive(Debug)]
+pub enum PetLogResponse {
+    /// 200: The entries.
+    Ok {
+        /// The body, sent as `application/json-seq`.
+        body: openapi_runtime::server::Items<models::PetLogResponseItem>,
+    },
+}
+
+impl PetLogResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                Ok(
+                    respond::items(
+                        respond::status(200),
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["application/json-seq"],
+                            "application/jsonl",
+                        ),
+                        openapi_runtime::sequence::Framing::RecordSeparator,
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`Pets32Api::import_pets`](crate::api::Pets32Api::import_pets): `POST /pets/import` (`importPets`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImportPetsResponse {
+    /// 200: How many pets were added.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: i64,
+    },
+}
+
+impl ImportPetsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`Pets32Api::pet_feed`](crate::api::Pets32Api::pet_feed): `GET /pets/feed` (`petFeed`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PetFeedResponse {
+    /// 200: One event per new pet.
+    Ok {
+        /// The body, sent as `text/event-stream`.
+        body: String,
+    },
+}
+
+impl PetFeedResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                Ok(
+                    respond::text(
+                        respond::status(200),
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["text/event-stream"],
+                            "text/plain",
+                        ),
+                    ),
+                )
+            }
+        }
+    }
+}
+
 /// The responses of [`Pets32Api::raw_query`](crate::api::Pets32Api::raw_query): `GET /raw` (`rawQuery`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawQueryResponse {

@@ -62,6 +62,42 @@ pub fn router_with<A: Pets32Api>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/pets/export",
+            axum::routing::get(export_pets::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/pets/log",
+            axum::routing::get(pet_log::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/pets/import",
+            axum::routing::post(import_pets::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
+            "/pets/feed",
+            axum::routing::get(pet_feed::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
             "/raw",
             axum::routing::get(raw_query::<A>)
                 .fallback(|request: Request| async move {
@@ -288,6 +324,162 @@ async fn handle_copy_pet<A: Pets32Api>(
         destination,
     };
     let response = shared.api.copy_pet(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /pets/export` (`exportPets`).
+async fn export_pets<A: Pets32Api>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_export_pets(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "exportPets")
+}
+
+/// Reads and checks a request to `exportPets`, calls [`Pets32Api::export_pets`], encodes its answer.
+async fn handle_export_pets<A: Pets32Api>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "exportPets";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/jsonl"])?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::ExportPetsRequest {};
+    let response = shared.api.export_pets(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /pets/log` (`petLog`).
+async fn pet_log<A: Pets32Api>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_pet_log(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "petLog")
+}
+
+/// Reads and checks a request to `petLog`, calls [`Pets32Api::pet_log`], encodes its answer.
+async fn handle_pet_log<A: Pets32Api>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "petLog";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json-seq"])?;
+    let mut report = Report::new();
+    let mut follow = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "follow" && follow.is_none() {
+            follow = Some(query_value);
+        }
+    }
+    let follow: Option<bool> = params::value(follow, "follow", false, &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::PetLogRequest { follow };
+    let response = shared.api.pet_log(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `POST /pets/import` (`importPets`).
+async fn import_pets<A: Pets32Api>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_import_pets(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "importPets")
+}
+
+/// Reads and checks a request to `importPets`, calls [`Pets32Api::import_pets`], encodes its answer.
+async fn handle_import_pets<A: Pets32Api>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "importPets";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/x-ndjson"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: Vec<models::Pet> = body::sequence(
+        &bytes,
+        openapi_runtime::sequence::Framing::Lines,
+    )?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::ImportPetsRequest { body };
+    let response = shared.api.import_pets(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /pets/feed` (`petFeed`).
+async fn pet_feed<A: Pets32Api>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_pet_feed(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "petFeed")
+}
+
+/// Reads and checks a request to `petFeed`, calls [`Pets32Api::pet_feed`], encodes its answer.
+async fn handle_pet_feed<A: Pets32Api>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "petFeed";
+    let media_type = negotiation::negotiate(&parts.headers, &["text/event-stream"])?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::PetFeedRequest {};
+    let response = shared.api.pet_feed(context, request).await?;
     response.into_http(media_type)
 }
 

@@ -1,0 +1,139 @@
+//! The items of a sequential JSON answer (`application/jsonl`,
+//! `application/x-ndjson`, `application/json-seq`), read as they come.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use futures_util::Stream;
+use futures_util::stream::{self, BoxStream};
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use serde::de::DeserializeOwned;
+
+use super::error::{Error, Failure};
+use super::events::next_chunk;
+use crate::sequence::Framing;
+
+/// The items of a sequential answer, as a [`Stream`]: each is an item
+/// decoded as soon as its framing says it is whole, or the error that
+/// stopped the stream (the connection lost, no bytes for the client's
+/// time-out). An item that does not decode is an error in its place, and
+/// the stream goes on.
+pub struct Items<T, B = serde_json::Value> {
+    inner: BoxStream<'static, Result<T, Error<B>>>,
+    status: StatusCode,
+    headers: HeaderMap,
+}
+
+impl<T, B> Items<T, B> {
+    /// The status of the answer.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The headers of the answer.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+}
+
+impl<T, B> std::fmt::Debug for Items<T, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Items")
+            .field("status", &self.status)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T, B> Stream for Items<T, B> {
+    type Item = Result<T, Error<B>>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.as_mut().poll_next(cx)
+    }
+}
+
+/// What the stream of items reads from: the answer's body, chunk by chunk.
+struct Source {
+    response: reqwest::Response,
+    status: StatusCode,
+    headers: HeaderMap,
+    framing: Framing,
+    /// Bytes not yet a whole item.
+    partial: Vec<u8>,
+    /// Whole items not yet decoded.
+    whole: VecDeque<Vec<u8>>,
+    idle: Duration,
+    /// Whether the URL holds a credential, which errors must not show.
+    url_has_secret: bool,
+    finished: bool,
+}
+
+impl Source {
+    /// The next item of the stream, and the source for the one after it
+    /// (`None` once an error ended it).
+    async fn next<T: DeserializeOwned, B>(mut self) -> Option<(Result<T, Error<B>>, Option<Self>)> {
+        loop {
+            if let Some(raw) = self.whole.pop_front() {
+                let decoded = serde_json::from_slice::<T>(&raw).map_err(|error| {
+                    Failure::decode(self.status, &self.headers, &raw, error).into_error()
+                });
+                return Some((decoded, Some(self)));
+            }
+            if self.finished {
+                return None;
+            }
+            match next_chunk(&mut self.response, self.idle, self.url_has_secret).await {
+                Ok(Some(chunk)) => {
+                    self.partial.extend_from_slice(&chunk);
+                    let (items, rest) = self.framing.split(&self.partial);
+                    self.whole.extend(items.into_iter().map(<[u8]>::to_vec));
+                    self.partial = rest.to_vec();
+                }
+                Ok(None) => {
+                    self.finished = true;
+                    let rest = std::mem::take(&mut self.partial);
+                    let last = self.framing.items(&rest);
+                    self.whole.extend(last.into_iter().map(<[u8]>::to_vec));
+                }
+                Err(error) => return Some((Err(error), None)),
+            }
+        }
+    }
+}
+
+impl<T, B> Items<T, B>
+where
+    T: DeserializeOwned + Send + 'static,
+    B: Send + 'static,
+{
+    /// The items of `response`, each chunk awaited at most `idle`.
+    pub(crate) fn new(
+        response: reqwest::Response,
+        framing: Framing,
+        idle: Duration,
+        url_has_secret: bool,
+    ) -> Self {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let source = Source {
+            response,
+            status,
+            headers: headers.clone(),
+            framing,
+            partial: Vec::new(),
+            whole: VecDeque::new(),
+            idle,
+            url_has_secret,
+            finished: false,
+        };
+        let inner = stream::unfold(Some(source), |source| async move { source?.next().await });
+        Items {
+            inner: Box::pin(inner),
+            status,
+            headers,
+        }
+    }
+}
