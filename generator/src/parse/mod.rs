@@ -37,8 +37,8 @@ pub use crate::pointer::Pointer;
 pub use bundle::Sources;
 pub use habits::Habit;
 pub use resolve::Resolved;
-pub use v31::Origins;
-pub use v32::{OTHER_METHODS, SEQUENCE};
+pub use v31::{OTHER_METHODS, Origins};
+pub use v32::SEQUENCE;
 
 use crate::error::{Error, Result};
 use tree::{holds_data, is_json, tree};

@@ -185,9 +185,15 @@ fn take_mutual_tls(components: &mut Mapping) -> Vec<String> {
     names
 }
 
+/// The methods a path item names by a field of its own.
 pub(super) const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
+
+/// The path item extension that holds the operations of any other method,
+/// by the method's name (`QUERY`, `COPY`): where `v32.rs` puts OpenAPI
+/// 3.2's `query` and `additionalOperations`, and the lowering reads them.
+pub const OTHER_METHODS: &str = "x-openapi-codegen-other-methods";
 
 /// Keywords that apply to one JSON type only, for splitting `type` arrays.
 const STRING_KEYWORDS: [&str; 6] = [
@@ -258,7 +264,7 @@ impl Walker {
                 self.operation(op, &at.push(method));
             }
         }
-        self.each_key(map, super::v32::OTHER_METHODS, at, Self::operation);
+        self.each_key(map, OTHER_METHODS, at, Self::operation);
         self.each_index(map, "parameters", at, Self::parameter);
     }
 

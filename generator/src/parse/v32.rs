@@ -27,12 +27,8 @@
 use serde_yaml::{Mapping, Value};
 
 use super::habits::Habit;
-use super::v31::{METHODS, Origins};
+use super::v31::{METHODS, OTHER_METHODS, Origins};
 use crate::pointer::Pointer;
-
-/// The path item extension the rewrite puts the operations of methods
-/// other than 3.0's eight in, by method name (`QUERY`, `COPY`).
-pub const OTHER_METHODS: &str = "x-openapi-codegen-other-methods";
 
 /// The media type extension the rewrite marks a sequential body with
 /// (`itemSchema` beside `application/jsonl`, `application/json-seq`, …):
