@@ -11,6 +11,7 @@
 //! `openapi-runtime` crate's `client` feature.
 
 mod config;
+mod hooks;
 mod operations;
 
 use proc_macro2::{Ident, TokenStream};
@@ -50,13 +51,22 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
     files.insert(&path, cx.rust_file(&path, config::module(cx, &setup))?);
     let path = root.join("src/operations.rs");
     files.insert(&path, cx.rust_file(&path, operations::module(cx, &plans))?);
+    let hook_modules = hooks::modules(cx)?;
+    for (module, tokens) in &hook_modules {
+        let path = root.join(format!("src/{module}.rs"));
+        files.insert(&path, cx.rust_file(&path, tokens.clone())?);
+    }
+    let hook_modules: Vec<&str> = hook_modules.iter().map(|(module, _)| *module).collect();
     let has_types = plans
         .iter()
         .any(|p| p.params.is_some() || p.response_enum.is_some());
     let path = root.join("src/lib.rs");
     files.insert(
         &path,
-        cx.rust_file(&path, lib_tokens(cx, &error_body, has_streams, has_types))?,
+        cx.rust_file(
+            &path,
+            lib_tokens(cx, &error_body, has_streams, has_types, &hook_modules),
+        )?,
     );
 
     let mut dependencies = if cx.models_inline() {
@@ -315,6 +325,7 @@ fn lib_tokens(
     error_body: &ErrorBodyType,
     has_streams: bool,
     has_types: bool,
+    hook_modules: &[&str],
 ) -> TokenStream {
     let models = format_ident!("{}", cx.target.models.lib_name());
     let inline = cx.models_inline();
@@ -382,18 +393,30 @@ fn lib_tokens(
             pub mod server;
         }
     });
+    // The senders of webhooks and callbacks, in rustfmt's order of the modules.
+    let (before, after): (Vec<&str>, Vec<&str>) = hook_modules.iter().partition(|m| **m < "operations");
+    let before = before.into_iter().map(|m| format_ident!("{m}"));
+    let after = after.into_iter().map(|m| format_ident!("{m}"));
+    let senders = hook_modules.iter().map(|module| {
+        let sender = format_ident!("{}", if *module == "webhooks" { "WebhookSender" } else { "CallbackSender" });
+        let module = format_ident!("{module}");
+        quote!(pub use #module::#sender;)
+    });
     quote! {
         #![doc = include_str!("../README.md")]
 
         #(#[rustfmt::skip] mod #modules;)*
+        #(#[rustfmt::skip] pub mod #before;)*
         #models_module
         #[rustfmt::skip]
         pub mod operations;
+        #(#[rustfmt::skip] pub mod #after;)*
         #server_module
 
         pub use client::{Client, ClientBuilder};
         pub use config::Environment;
         #operation_types
+        #(#senders)*
 
         #(#documented)*
 

@@ -11,8 +11,8 @@ use crate::ir::{BodyKind, Docs, ParamLocation, Parameter, RequestBody};
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let api = server.cx.api;
-    let root = server.cx.server_root();
-    let root_text = server.cx.server_root_text();
+    let root = server.root.clone();
+    let root_text = &server.root_text;
     let trait_name = &server.trait_name;
     let context = context_tokens(server)?;
     let methods = server

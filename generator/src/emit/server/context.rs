@@ -25,6 +25,12 @@ pub(crate) struct Server<'a> {
     pub ops: Vec<Op<'a>>,
     /// The headers every operation takes, in the request context.
     pub common: Vec<CommonHeader<'a>>,
+    /// How the generated modules name the root of theirs (their siblings,
+    /// the runtime's modules, `ErrorBodyFormat`): [`Context::server_root`],
+    /// or a module of hooks under it.
+    pub root: TokenStream,
+    /// [`Server::root`] as documentation links write it.
+    pub root_text: String,
 }
 
 /// A header every operation takes, lifted into the request context.
@@ -186,7 +192,30 @@ impl<'a> Server<'a> {
             has_security,
             ops,
             common,
+            root: cx.server_root(),
+            root_text: cx.server_root_text().to_owned(),
         })
+    }
+
+    /// The server of hooks (webhooks or callbacks): `cx` reads an API whose
+    /// operations are the hooks; the trait is named after the API's trait
+    /// with `suffix` (`ShopWebhooks`), and the modules are under `module`
+    /// of the crate's root.
+    pub(super) fn hooks(
+        cx: &'a Context<'a>,
+        types: &'a RustTypes<'a>,
+        suffix: &str,
+        module: &str,
+    ) -> Result<Self> {
+        let mut server = Server::new(cx, types)?;
+        let api_trait = server.trait_name.to_string();
+        let base = api_trait.strip_suffix("Api").unwrap_or(&api_trait);
+        server.trait_name = format_ident!("{base}{suffix}");
+        let module_ident = format_ident!("{module}");
+        let root = &server.root;
+        server.root = quote!(#root::#module_ident);
+        server.root_text = format!("{}::{module}", server.root_text);
+        Ok(server)
     }
 
     /// The document, as messages name it.

@@ -15,7 +15,7 @@ use crate::parse::{Document, Pointer};
 /// the methods of the traits a `Client` implements (`Clone`, `Debug`, and
 /// what every type has): an inherent `fn clone(&self, id)` would hide
 /// `Clone::clone` from `client.clone()`.
-const RESERVED_FNS: &[&str] = &[
+pub(super) const RESERVED_FNS: &[&str] = &[
     "new",
     "builder",
     "authenticate",
@@ -35,7 +35,6 @@ const RESERVED_FNS: &[&str] = &[
 /// Things seen in the document that are deliberately not generated.
 #[derive(Default)]
 pub(crate) struct NotGenerated {
-    pub callbacks: Vec<Pointer>,
     pub links: Vec<Pointer>,
 }
 
@@ -87,7 +86,7 @@ pub(crate) fn lower_operations<'d>(
     Ok(operations)
 }
 
-fn methods(item: &PathItem) -> Vec<(Method, &openapiv3::Operation)> {
+pub(super) fn methods(item: &PathItem) -> Vec<(Method, &openapiv3::Operation)> {
     [
         (Method::Get, &item.get),
         (Method::Put, &item.put),
@@ -114,7 +113,7 @@ pub(super) struct OperationLowering<'a, 'd> {
 
 impl<'d> OperationLowering<'_, 'd> {
     #[allow(clippy::too_many_arguments)]
-    fn lower(
+    pub(super) fn lower(
         mut self,
         path: &str,
         method: Method,
@@ -130,9 +129,6 @@ impl<'d> OperationLowering<'_, 'd> {
             .unwrap_or_else(|| synthesized_id(method, path));
         let fn_name = fn_names.claim(field_name(&id));
         let type_prefix = prefixes.claim(type_name(&id));
-        if !op.callbacks.is_empty() {
-            self.skipped.callbacks.push(self.at.push("callbacks"));
-        }
         let (route, key_query) = split_path_key(path);
         if key_query.is_some() {
             self.types.lenient.record(Leniency::QueryInPathKey, item_at);

@@ -1,0 +1,283 @@
+//! Webhooks and callbacks lowered into operations, as the API's own are
+//! (by [`OperationLowering`]), with a route of their own: the document
+//! gives a webhook no path and a callback a URL known only at run time, so
+//! their receivers mount each at `/<its name>`.
+//!
+//! Neither takes the document's global `security`: it is the API's, whose
+//! server receives it; a hook's receiver is the API's user, and a hook
+//! needs credentials only where it declares them itself.
+
+use openapiv3::{PathItem, ReferenceOr};
+
+use super::operation::{OperationLowering, RESERVED_FNS, methods};
+use crate::ir::{Callback, Method, Operation, ParamLocation, UrlPart};
+use crate::lower::schemas::TypeTable;
+use crate::names::{Namespace, field_name};
+use crate::parse::{Document, Pointer};
+
+/// What lowering the hooks gives: the webhooks, the callbacks, and one line
+/// per hook or expression left out, with its pointer.
+#[derive(Default)]
+pub(crate) struct Hooks {
+    pub webhooks: Vec<Operation>,
+    pub callbacks: Vec<Callback>,
+    pub left_out: Vec<String>,
+}
+
+/// The webhooks of `doc` (its `webhooks` map) and the callbacks of
+/// `operations`, lowered. A hook that cannot be lowered is left out and
+/// named in [`Hooks::left_out`]: the API's own operations do not depend on it.
+pub(crate) fn lower_hooks<'d>(
+    doc: &'d Document,
+    types: &mut TypeTable<'d>,
+    operations: &[Operation],
+) -> Hooks {
+    let mut hooks = Hooks::default();
+    let taken: Vec<&str> = operations.iter().map(|op| op.type_prefix.as_str()).collect();
+    let mut prefixes = Namespace::with_reserved(&taken);
+    let mut group = Group {
+        doc,
+        types,
+        fn_names: Namespace::with_reserved(RESERVED_FNS),
+        routes: std::collections::HashSet::new(),
+        left_out: &mut hooks.left_out,
+    };
+    let webhooks_at = Pointer::root().push("webhooks");
+    if let Some(serde_yaml::Value::Mapping(webhooks)) = doc.raw.get("webhooks") {
+        for (name, node) in webhooks {
+            let Some(name) = name.as_str() else { continue };
+            let at = webhooks_at.push(name);
+            hooks
+                .webhooks
+                .extend(group.path_item(name, node, &at, &mut prefixes, None));
+        }
+    }
+    let mut group = Group {
+        fn_names: Namespace::with_reserved(RESERVED_FNS),
+        routes: std::collections::HashSet::new(),
+        ..group
+    };
+    let mut url_fns = Namespace::default();
+    for (owner, op) in operations.iter().enumerate() {
+        let Some(serde_yaml::Value::Mapping(callbacks)) = doc
+            .node(&op.origin)
+            .and_then(|node| node.get("callbacks"))
+        else {
+            continue;
+        };
+        for (name, callback) in callbacks {
+            let (Some(name), serde_yaml::Value::Mapping(expressions)) = (name.as_str(), callback)
+            else {
+                continue;
+            };
+            let callback_at = op.origin.push("callbacks").push(name);
+            for (i, (expression, node)) in expressions.iter().enumerate() {
+                let Some(expression) = expression.as_str() else {
+                    continue;
+                };
+                let at = callback_at.push(expression);
+                let base = if i == 0 {
+                    name.to_owned()
+                } else {
+                    format!("{name} {i}")
+                };
+                let ops = group.path_item(&base, node, &at, &mut prefixes, Some(&op.id));
+                if ops.is_empty() {
+                    continue;
+                }
+                let url = url_parts(expression, op);
+                if url.is_none() {
+                    group.left_out.push(format!(
+                        "the URL function of callback `{name}` (its expression `{expression}` \
+                         names a value the request does not hold) at {}{}",
+                        doc.file,
+                        doc.user_pointer(&at)
+                    ));
+                }
+                hooks.callbacks.push(Callback {
+                    name: name.to_owned(),
+                    owner,
+                    expression: expression.to_owned(),
+                    url,
+                    url_fn: url_fns.claim(format!("{}_{}_url", op.fn_name, field_name(&base))),
+                    operations: ops,
+                    origin: at,
+                });
+            }
+        }
+    }
+    hooks
+}
+
+/// The webhooks or the callbacks: their names and routes are claimed among
+/// each other, apart from the API's.
+struct Group<'a, 'd> {
+    doc: &'d Document,
+    types: &'a mut TypeTable<'d>,
+    fn_names: Namespace,
+    routes: std::collections::HashSet<String>,
+    left_out: &'a mut Vec<String>,
+}
+
+impl<'d> Group<'_, 'd> {
+    /// The operations of the path item `node` at `at`, the hook `name`
+    /// (for a callback, of the operation `owner`).
+    fn path_item(
+        &mut self,
+        name: &str,
+        node: &serde_yaml::Value,
+        at: &Pointer,
+        prefixes: &mut Namespace,
+        owner: Option<&str>,
+    ) -> Vec<Operation> {
+        let doc = self.doc;
+        let kind = if owner.is_some() { "callback" } else { "webhook" };
+        let item: ReferenceOr<PathItem> = match crate::parse::deserialize_at(node, &doc.file, at) {
+            Ok(item) => item,
+            Err(error) => {
+                self.left_out
+                    .push(format!("{kind} `{name}` ({})", doc.user_error(error)));
+                return Vec::new();
+            }
+        };
+        let item = match doc.resolve(&item, at) {
+            Ok(item) => item,
+            Err(error) => {
+                self.left_out
+                    .push(format!("{kind} `{name}` ({})", doc.user_error(error)));
+                return Vec::new();
+            }
+        };
+        let item_at = item.pointer.clone();
+        let route = self.route(name);
+        let ops = methods(&item.value);
+        let several = ops.len() > 1;
+        let mut lowered = Vec::new();
+        for (method, op) in ops {
+            let op_at = item_at.push(&method.as_str().to_ascii_lowercase());
+            let mut named = op.clone();
+            if named.operation_id.is_none() {
+                named.operation_id = Some(hook_id(owner, name, several.then_some(method)));
+            }
+            let result = OperationLowering {
+                doc,
+                types: &mut *self.types,
+                at: &op_at,
+                skipped: &mut Default::default(),
+            }
+            .lower(
+                &route,
+                method,
+                &named,
+                &item.value,
+                &item_at,
+                &mut self.fn_names,
+                prefixes,
+            );
+            match result {
+                Ok(mut operation) => {
+                    // The document's global security is the API's own.
+                    if op.security.is_none() {
+                        operation.security.clear();
+                    }
+                    lowered.push(operation);
+                }
+                Err(error) => self.left_out.push(format!(
+                    "{kind} `{name}` ({})",
+                    doc.user_error(error)
+                )),
+            }
+        }
+        lowered
+    }
+
+    /// The route a receiver mounts the hook `name` at: `/<name>`, or
+    /// `/<name in snake_case>` when the name has characters a path segment
+    /// would have to escape or another hook has the route already.
+    fn route(&mut self, name: &str) -> String {
+        let plain = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b));
+        let mut route = if plain {
+            format!("/{name}")
+        } else {
+            format!("/{}", field_name(name))
+        };
+        let base = route.clone();
+        let mut n = 2;
+        while !self.routes.insert(route.clone()) {
+            route = format!("{base}{n}");
+            n += 1;
+        }
+        route
+    }
+}
+
+/// The id of a hook's operation without an `operationId`: its name, after
+/// the operation's for a callback, and the method when it has several.
+fn hook_id(owner: Option<&str>, name: &str, method: Option<Method>) -> String {
+    let mut id = match owner {
+        Some(owner) => format!("{owner} {name}"),
+        None => name.to_owned(),
+    };
+    if let Some(method) = method {
+        id.push(' ');
+        id.push_str(&method.as_str().to_ascii_lowercase());
+    }
+    id
+}
+
+/// A callback's URL expression read into parts, resolved against the
+/// request of `op`; `None` when it names what the request does not hold.
+pub(crate) fn url_parts(expression: &str, op: &Operation) -> Option<Vec<UrlPart>> {
+    let mut parts = Vec::new();
+    // An expression alone need not be in braces (`$request.body#/url`).
+    if expression.starts_with('$') {
+        return Some(vec![expression_part(expression, op)?]);
+    }
+    let mut rest = expression;
+    while let Some(open) = rest.find('{') {
+        if open > 0 {
+            parts.push(UrlPart::Literal(rest[..open].to_owned()));
+        }
+        let close = rest[open..].find('}')? + open;
+        parts.push(expression_part(&rest[open + 1..close], op)?);
+        rest = &rest[close + 1..];
+    }
+    if !rest.is_empty() {
+        parts.push(UrlPart::Literal(rest.to_owned()));
+    }
+    Some(parts)
+}
+
+fn expression_part(expression: &str, op: &Operation) -> Option<UrlPart> {
+    let source = expression.trim().strip_prefix("$request.")?;
+    if let Some(pointer) = source.strip_prefix("body") {
+        let body = op.body.as_ref()?;
+        let pointer = match pointer.strip_prefix('#') {
+            Some(pointer) => pointer,
+            None if pointer.is_empty() => "",
+            None => return None,
+        };
+        let readable = match &body.kind {
+            crate::ir::BodyKind::Json(_) => pointer.is_empty() || pointer.starts_with('/'),
+            crate::ir::BodyKind::Text => pointer.is_empty(),
+            _ => false,
+        };
+        return readable.then(|| UrlPart::Body(pointer.to_owned()));
+    }
+    if let Some(name) = source.strip_prefix("header.") {
+        return crate::ir::is_header_name(name).then(|| UrlPart::Header(name.to_ascii_lowercase()));
+    }
+    let (location, name) = if let Some(name) = source.strip_prefix("query.") {
+        (ParamLocation::Query, name)
+    } else if let Some(name) = source.strip_prefix("path.") {
+        (ParamLocation::Path, name)
+    } else {
+        return None;
+    };
+    op.params_in(location)
+        .find(|p| p.wire == name && p.dynamic_query.is_none() && !p.object)
+        .map(|p| UrlPart::Param(p.field.clone()))
+}
