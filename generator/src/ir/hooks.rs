@@ -25,7 +25,8 @@ pub struct Callback {
     /// The name of the function that builds the URL (snake_case).
     pub url_fn: String,
     /// The path item's operations. Each one's `path` is the route the
-    /// generated receiver mounts it at (`/<callback name>`).
+    /// generated receiver mounts it at: the fixed path the expression ends
+    /// with (`/events`), else `/<callback name>`.
     pub operations: Vec<Operation>,
     /// Where the expression is in the document.
     pub origin: Origin,

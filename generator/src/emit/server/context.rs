@@ -31,6 +31,8 @@ pub(crate) struct Server<'a> {
     pub root: TokenStream,
     /// [`Server::root`] as documentation links write it.
     pub root_text: String,
+    /// For the server of hooks, what they are (`webhooks`).
+    pub hooks: Option<&'static str>,
 }
 
 /// A header every operation takes, lifted into the request context.
@@ -194,6 +196,7 @@ impl<'a> Server<'a> {
             common,
             root: cx.server_root(),
             root_text: cx.server_root_text().to_owned(),
+            hooks: None,
         })
     }
 
@@ -205,7 +208,7 @@ impl<'a> Server<'a> {
         cx: &'a Context<'a>,
         types: &'a RustTypes<'a>,
         suffix: &str,
-        module: &str,
+        module: &'static str,
     ) -> Result<Self> {
         let mut server = Server::new(cx, types)?;
         let api_trait = server.trait_name.to_string();
@@ -215,6 +218,7 @@ impl<'a> Server<'a> {
         let root = &server.root;
         server.root = quote!(#root::#module_ident);
         server.root_text = format!("{}::{module}", server.root_text);
+        server.hooks = Some(module);
         Ok(server)
     }
 

@@ -1,7 +1,9 @@
 //! Webhooks and callbacks lowered into operations, as the API's own are
 //! (by [`OperationLowering`]), with a route of their own: the document
 //! gives a webhook no path and a callback a URL known only at run time, so
-//! their receivers mount each at `/<its name>`.
+//! their receivers mount a webhook at `/<its name>`, and a callback at the
+//! fixed path its expression ends with (`{$request.body#/url}/events`:
+//! `/events`), else at `/<its name>` too.
 //!
 //! Neither takes the document's global `security`: it is the API's, whose
 //! server receives it; a hook's receiver is the API's user, and a hook
@@ -49,7 +51,7 @@ pub(crate) fn lower_hooks<'d>(
             let at = webhooks_at.push(name);
             hooks
                 .webhooks
-                .extend(group.path_item(name, node, &at, &mut prefixes, None));
+                .extend(group.path_item(name, None, node, &at, &mut prefixes, None));
         }
     }
     let mut group = Group {
@@ -81,7 +83,8 @@ pub(crate) fn lower_hooks<'d>(
                 } else {
                     format!("{name} {i}")
                 };
-                let ops = group.path_item(&base, node, &at, &mut prefixes, Some(&op.id));
+                let route = fixed_suffix(expression).map(str::to_owned);
+                let ops = group.path_item(&base, route, node, &at, &mut prefixes, Some(&op.id));
                 if ops.is_empty() {
                     continue;
                 }
@@ -121,10 +124,12 @@ struct Group<'a, 'd> {
 
 impl<'d> Group<'_, 'd> {
     /// The operations of the path item `node` at `at`, the hook `name`
-    /// (for a callback, of the operation `owner`).
+    /// (for a callback, of the operation `owner`), mounted at `route`
+    /// unless another hook has it (at `/<name>` without one).
     fn path_item(
         &mut self,
         name: &str,
+        route: Option<String>,
         node: &serde_yaml::Value,
         at: &Pointer,
         prefixes: &mut Namespace,
@@ -149,7 +154,7 @@ impl<'d> Group<'_, 'd> {
             }
         };
         let item_at = item.pointer.clone();
-        let route = self.route(name);
+        let route = self.route(name, route);
         let ops = methods(&item.value);
         let several = ops.len() > 1;
         let mut lowered = Vec::new();
@@ -191,15 +196,16 @@ impl<'d> Group<'_, 'd> {
         lowered
     }
 
-    /// The route a receiver mounts the hook `name` at: `/<name>`, or
-    /// `/<name in snake_case>` when the name has characters a path segment
-    /// would have to escape or another hook has the route already.
-    fn route(&mut self, name: &str) -> String {
-        let plain = !name.is_empty()
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b));
-        let mut route = if plain {
+    /// The route a receiver mounts the hook `name` at: `fixed` when it is
+    /// given and free, else `/<name>`, or `/<name in snake_case>` when the
+    /// name has characters a path segment would have to escape; a number
+    /// after it when another hook has the route already.
+    fn route(&mut self, name: &str, fixed: Option<String>) -> String {
+        if let Some(fixed) = fixed.filter(|fixed| !self.routes.contains(fixed)) {
+            self.routes.insert(fixed.clone());
+            return fixed;
+        }
+        let mut route = if is_plain_segment(name) {
             format!("/{name}")
         } else {
             format!("/{}", field_name(name))
@@ -212,6 +218,26 @@ impl<'d> Group<'_, 'd> {
         }
         route
     }
+}
+
+/// Whether `text` is a path segment that needs no escaping.
+fn is_plain_segment(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
+}
+
+/// The fixed path a callback's URL expression ends with, after its last
+/// runtime expression (`{$request.body#/url}/events`: `/events`), when it
+/// is one of plain segments.
+fn fixed_suffix(expression: &str) -> Option<&str> {
+    let (_, suffix) = expression.rsplit_once('}')?;
+    let segments = suffix.strip_prefix('/')?;
+    segments
+        .split('/')
+        .all(is_plain_segment)
+        .then_some(suffix)
 }
 
 /// The id of a hook's operation without an `operationId`: its name, after

@@ -7,11 +7,14 @@ mod client;
 #[rustfmt::skip]
 mod config;
 #[rustfmt::skip]
+pub mod callbacks;
+#[rustfmt::skip]
 pub mod operations;
 
 pub use client::{Client, ClientBuilder};
 pub use config::Environment;
 pub use operations::*;
+pub use callbacks::CallbackSender;
 
 /// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;
