@@ -235,8 +235,14 @@ fn what_is_not_generated_is_one_note_per_document() {
     assert!(notes(webhooks).is_empty());
     let generated = generate(webhooks);
     let files: Vec<&Path> = generated.files.iter().map(|(path, _)| path).collect();
-    assert!(files.contains(&Path::new("server/src/webhooks/routes.rs")), "{files:?}");
-    assert!(files.contains(&Path::new("client/src/webhooks.rs")), "{files:?}");
+    assert!(
+        files.contains(&Path::new("server/src/webhooks/routes.rs")),
+        "{files:?}"
+    );
+    assert!(
+        files.contains(&Path::new("client/src/webhooks.rs")),
+        "{files:?}"
+    );
     let plain = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
     assert!(notes(plain).is_empty());
     // A callback given by reference (PeerTube's) is read; its URL, the

@@ -57,7 +57,10 @@ pub(super) fn modules(cx: &Context<'_>) -> Result<Vec<(&'static str, TokenStream
         };
         let plans = operations::plan_for(&hooks_cx, owner)?;
         let (body, imports) = operations::methods_and_types(&hooks_cx, &plans, owner);
-        out.push((module, sender_tokens(owner, what, &hooks_api.operations, body, imports)));
+        out.push((
+            module,
+            sender_tokens(owner, what, &hooks_api.operations, body, imports),
+        ));
     }
     Ok(out)
 }
@@ -80,7 +83,9 @@ fn sender_tokens(
             .join(", ")
     )]);
     let doc = docs::attrs(&[
-        format!("Sends {what}: one async method per operation, each sending its request to the URL the sender was built with, exactly."),
+        format!(
+            "Sends {what}: one async method per operation, each sending its request to the URL the sender was built with, exactly."
+        ),
         String::new(),
         "Cheap to clone: clones share the connection pool and the settings. `Debug` shows the \
          settings, never a credential."

@@ -177,9 +177,11 @@ fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
     })
 }
 
-/// Whether some operation sends or answers raw bytes (`bytes::Bytes`).
+/// Whether some operation (a hook's too) sends or answers raw bytes
+/// (`bytes::Bytes`).
 fn uses_bytes(cx: &Context<'_>) -> bool {
-    cx.api.operations.iter().any(|op| {
+    let mut operations = cx.api.operations.iter().chain(cx.api.hook_operations());
+    operations.any(|op| {
         // A text body is sent as bytes too (bridgedb's `text/html` one).
         op.body.as_ref().is_some_and(|b| {
             matches!(
@@ -394,11 +396,19 @@ fn lib_tokens(
         }
     });
     // The senders of webhooks and callbacks, in rustfmt's order of the modules.
-    let (before, after): (Vec<&str>, Vec<&str>) = hook_modules.iter().partition(|m| **m < "operations");
+    let (before, after): (Vec<&str>, Vec<&str>) =
+        hook_modules.iter().partition(|m| **m < "operations");
     let before = before.into_iter().map(|m| format_ident!("{m}"));
     let after = after.into_iter().map(|m| format_ident!("{m}"));
     let senders = hook_modules.iter().map(|module| {
-        let sender = format_ident!("{}", if *module == "webhooks" { "WebhookSender" } else { "CallbackSender" });
+        let sender = format_ident!(
+            "{}",
+            if *module == "webhooks" {
+                "WebhookSender"
+            } else {
+                "CallbackSender"
+            }
+        );
         let module = format_ident!("{module}");
         quote!(pub use #module::#sender;)
     });

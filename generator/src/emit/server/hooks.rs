@@ -70,12 +70,20 @@ pub(super) fn modules(
     if let Some(urls) = urls.filter(|urls| !urls.is_empty()) {
         out.push((format!("{module}/urls"), urls));
     }
-    out.push((module.to_owned(), module_tokens(cx, &server, group, has_urls)));
+    out.push((
+        module.to_owned(),
+        module_tokens(cx, &server, group, has_urls),
+    ));
     Ok(out)
 }
 
 /// The group's module: its modules, and the crate's that theirs name.
-fn module_tokens(cx: &Context<'_>, server: &Server<'_>, group: &Group, has_urls: bool) -> TokenStream {
+fn module_tokens(
+    cx: &Context<'_>,
+    server: &Server<'_>,
+    group: &Group,
+    has_urls: bool,
+) -> TokenStream {
     let base = cx.server_root();
     let trait_name = &server.trait_name;
     let mut lines = vec![
@@ -110,13 +118,21 @@ fn module_tokens(cx: &Context<'_>, server: &Server<'_>, group: &Group, has_urls:
     modules.sort();
     let runtime = super::RUNTIME.iter().map(|m| format_ident!("{}", m));
     let spread = super::spread_modules(server);
-    let responses = (!server.ops.is_empty()).then(|| quote!(pub use responses::*;));
+    let responses = (!server.ops.is_empty()).then(|| {
+        quote!(
+            pub use responses::*;
+        )
+    });
     let security = server.has_security.then(|| {
         quote!(
             pub use security::{Credential, Credentials, Scheme};
         )
     });
-    let urls = has_urls.then(|| quote!(pub use urls::*;));
+    let urls = has_urls.then(|| {
+        quote!(
+            pub use urls::*;
+        )
+    });
     quote! {
         #doc
 
@@ -168,7 +184,11 @@ fn urls_tokens(cx: &Context<'_>) -> TokenStream {
             }
         }
     });
-    let import = json.then(|| quote!(use crate::models::serde_json;));
+    let import = json.then(|| {
+        quote!(
+            use crate::models::serde_json;
+        )
+    });
     let doc = docs::inner_attrs(&[
         "The URL of each callback, built from the request of the operation that declares it, \
          for the API's server to send the callback to."
@@ -217,11 +237,14 @@ fn url_fn(api: &Api, root: &TokenStream, callback: &Callback) -> Option<TokenStr
             callback.name,
             owner.id,
             callback.expression,
-            if headers { " and the request's `headers`" } else { "" }
+            if headers {
+                " and the request's `headers`"
+            } else {
+                ""
+            }
         ),
         String::new(),
-        "`None` when a value it names is absent, or is not text, a number or a boolean."
-            .to_owned(),
+        "`None` when a value it names is absent, or is not text, a number or a boolean.".to_owned(),
     ]);
     let json_body = owner
         .body

@@ -35,7 +35,10 @@ pub(crate) fn lower_hooks<'d>(
     operations: &[Operation],
 ) -> Hooks {
     let mut hooks = Hooks::default();
-    let taken: Vec<&str> = operations.iter().map(|op| op.type_prefix.as_str()).collect();
+    let taken: Vec<&str> = operations
+        .iter()
+        .map(|op| op.type_prefix.as_str())
+        .collect();
     let mut prefixes = Namespace::with_reserved(&taken);
     let mut group = Group {
         doc,
@@ -61,9 +64,8 @@ pub(crate) fn lower_hooks<'d>(
     };
     let mut url_fns = Namespace::default();
     for (owner, op) in operations.iter().enumerate() {
-        let Some(serde_yaml::Value::Mapping(callbacks)) = doc
-            .node(&op.origin)
-            .and_then(|node| node.get("callbacks"))
+        let Some(serde_yaml::Value::Mapping(callbacks)) =
+            doc.node(&op.origin).and_then(|node| node.get("callbacks"))
         else {
             continue;
         };
@@ -136,7 +138,11 @@ impl<'d> Group<'_, 'd> {
         owner: Option<&str>,
     ) -> Vec<Operation> {
         let doc = self.doc;
-        let kind = if owner.is_some() { "callback" } else { "webhook" };
+        let kind = if owner.is_some() {
+            "callback"
+        } else {
+            "webhook"
+        };
         let item: ReferenceOr<PathItem> = match crate::parse::deserialize_at(node, &doc.file, at) {
             Ok(item) => item,
             Err(error) => {
@@ -187,10 +193,9 @@ impl<'d> Group<'_, 'd> {
                     }
                     lowered.push(operation);
                 }
-                Err(error) => self.left_out.push(format!(
-                    "{kind} `{name}` ({})",
-                    doc.user_error(error)
-                )),
+                Err(error) => self
+                    .left_out
+                    .push(format!("{kind} `{name}` ({})", doc.user_error(error))),
             }
         }
         lowered
@@ -234,10 +239,7 @@ fn is_plain_segment(text: &str) -> bool {
 fn fixed_suffix(expression: &str) -> Option<&str> {
     let (_, suffix) = expression.rsplit_once('}')?;
     let segments = suffix.strip_prefix('/')?;
-    segments
-        .split('/')
-        .all(is_plain_segment)
-        .then_some(suffix)
+    segments.split('/').all(is_plain_segment).then_some(suffix)
 }
 
 /// The id of a hook's operation without an `operationId`: its name, after

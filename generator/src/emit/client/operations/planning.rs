@@ -23,7 +23,10 @@ pub(in crate::emit::client) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>
 }
 
 /// [`plan`], for methods of `owner`.
-pub(in crate::emit::client) fn plan_for<'a>(cx: &Context<'a>, owner: Owner) -> Result<Vec<Plan<'a>>> {
+pub(in crate::emit::client) fn plan_for<'a>(
+    cx: &Context<'a>,
+    owner: Owner,
+) -> Result<Vec<Plan<'a>>> {
     let api = cx.api;
     let types = rust_types();
     let mut type_names = Namespace::with_reserved(RESERVED_TYPES);
