@@ -82,7 +82,6 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     let notes = not_generated_note(doc, &skipped)
         .into_iter()
         .chain(left_out_note(doc, &hooks.left_out))
-        .into_iter()
         .chain(unapplied::read_write_only_note(doc))
         .chain(lenient.note(doc))
         .collect();
