@@ -174,11 +174,11 @@ fn urls_tokens(cx: &Context<'_>) -> TokenStream {
         quote! {
             /// A value as it is written into a URL: text as it is, a number or a boolean as
             /// JSON writes it; `None` for anything else (`null`, an array, an object).
-            fn text(value: &serde_json::Value) -> Option<String> {
+            fn text(value: &models::serde_json::Value) -> Option<String> {
                 match value {
-                    serde_json::Value::String(text) => Some(text.clone()),
-                    serde_json::Value::Number(number) => Some(number.to_string()),
-                    serde_json::Value::Bool(flag) => Some(flag.to_string()),
+                    models::serde_json::Value::String(text) => Some(text.clone()),
+                    models::serde_json::Value::Number(number) => Some(number.to_string()),
+                    models::serde_json::Value::Bool(flag) => Some(flag.to_string()),
                     _ => None,
                 }
             }
@@ -186,7 +186,7 @@ fn urls_tokens(cx: &Context<'_>) -> TokenStream {
     });
     let import = json.then(|| {
         quote!(
-            use crate::models::serde_json;
+            use crate::models;
         )
     });
     let doc = docs::inner_attrs(&[
@@ -217,7 +217,7 @@ fn url_fn(api: &Api, root: &TokenStream, callback: &Callback) -> Option<TokenStr
     let reads_request = body_json || has(|p| matches!(p, UrlPart::Param(_)));
     let body = body_json.then(|| {
         quote!(
-            let body = serde_json::to_value(&request.body).ok()?;
+            let body = models::serde_json::to_value(&request.body).ok()?;
         )
     });
     let pushes = parts.iter().map(|part| match part {
@@ -225,7 +225,7 @@ fn url_fn(api: &Api, root: &TokenStream, callback: &Callback) -> Option<TokenStr
         UrlPart::Body(pointer) => quote!(url.push_str(&text(body.pointer(#pointer)?)?);),
         UrlPart::Param(field) => {
             let field = format_ident!("{field}");
-            quote!(url.push_str(&text(&serde_json::to_value(&request.#field).ok()?)?);)
+            quote!(url.push_str(&text(&models::serde_json::to_value(&request.#field).ok()?)?);)
         }
         UrlPart::Header(name) => quote!(url.push_str(headers.get(#name)?.to_str().ok()?);),
     });

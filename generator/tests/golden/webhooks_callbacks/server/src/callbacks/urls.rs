@@ -3,13 +3,13 @@
 
 //! The URL of each callback, built from the request of the operation that declares it, for the API's server to send the callback to.
 
-use crate::models::serde_json;
+use crate::models;
 
 /// The URL to send the callback `onEvent` of `subscribe` to: `{$request.body#/callbackUrl}/events`, from `request`.
 ///
 /// `None` when a value it names is absent, or is not text, a number or a boolean.
 pub fn subscribe_on_event_url(request: &crate::api::SubscribeRequest) -> Option<String> {
-    let body = serde_json::to_value(&request.body).ok()?;
+    let body = models::serde_json::to_value(&request.body).ok()?;
     let mut url = String::new();
     url.push_str(&text(body.pointer("/callbackUrl")?)?);
     url.push_str("/events");
@@ -23,17 +23,17 @@ pub fn subscribe_on_status_url(
     request: &crate::api::SubscribeRequest,
 ) -> Option<String> {
     let mut url = String::new();
-    url.push_str(&text(&serde_json::to_value(&request.status_url).ok()?)?);
+    url.push_str(&text(&models::serde_json::to_value(&request.status_url).ok()?)?);
     Some(url)
 }
 
 /// A value as it is written into a URL: text as it is, a number or a boolean as
 /// JSON writes it; `None` for anything else (`null`, an array, an object).
-fn text(value: &serde_json::Value) -> Option<String> {
+fn text(value: &models::serde_json::Value) -> Option<String> {
     match value {
-        serde_json::Value::String(text) => Some(text.clone()),
-        serde_json::Value::Number(number) => Some(number.to_string()),
-        serde_json::Value::Bool(flag) => Some(flag.to_string()),
+        models::serde_json::Value::String(text) => Some(text.clone()),
+        models::serde_json::Value::Number(number) => Some(number.to_string()),
+        models::serde_json::Value::Bool(flag) => Some(flag.to_string()),
         _ => None,
     }
 }
