@@ -33,7 +33,7 @@
 //!   cookie;
 //! - `lenient`: what real documents do: `enum: [null]`, `responses: {}`, a
 //!   required property not declared, a union-typed query parameter, a form
-//!   response body, callbacks and links (one note);
+//!   response body, a callback (generated) and links (one note);
 //! - `names`, `constraints`, `dynamic_query`: naming, validation (a constraint
 //!   on a schema without `type` too), `x-dynamic-query`;
 //! - `scalar_enums`: enums of integers, numbers and booleans (nullable too),
@@ -48,6 +48,10 @@
 //!   `contentMediaType`/`contentEncoding`, `pathItems`, `webhooks`,
 //!   `jsonSchemaDialect`, `info.summary`, `license.identifier`);
 //!   `openapi_3_1_webhooks`: a 3.1 document without `paths`;
+//! - `webhooks_callbacks`: two webhooks (one a `$ref` to a path item, one
+//!   with a header parameter and a 3.1 type list), an operation with two
+//!   callbacks whose URLs use the body and a query parameter, and one whose
+//!   URL (`$response…`) is noted: the receivers, senders and URL functions;
 //! - `lenient_documents`: a document without `info`, a security
 //!   alternative naming an undeclared scheme, a 3.1 type list and a tuple
 //!   `items` in a document that says 3.0 (each read past, noted);
