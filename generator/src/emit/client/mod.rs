@@ -400,18 +400,34 @@ fn lib_tokens(
         hook_modules.iter().partition(|m| **m < "operations");
     let before = before.into_iter().map(|m| format_ident!("{m}"));
     let after = after.into_iter().map(|m| format_ident!("{m}"));
-    let senders = hook_modules.iter().map(|module| {
-        let sender = format_ident!(
-            "{}",
-            if *module == "webhooks" {
-                "WebhookSender"
-            } else {
-                "CallbackSender"
-            }
-        );
-        let module = format_ident!("{module}");
-        quote!(pub use #module::#sender;)
-    });
+    // The crate's own re-exports, in rustfmt's order (by module).
+    let mut reexports = vec![
+        (
+            "client",
+            quote!(
+                pub use client::{Client, ClientBuilder};
+            ),
+        ),
+        (
+            "config",
+            quote!(
+                pub use config::Environment;
+            ),
+        ),
+    ];
+    if let Some(types) = operation_types {
+        reexports.push(("operations", types));
+    }
+    for module in hook_modules {
+        let sender = match *module {
+            "webhooks" => "WebhookSender",
+            _ => "CallbackSender",
+        };
+        let (module_ident, sender) = (format_ident!("{module}"), format_ident!("{sender}"));
+        reexports.push((module, quote!(pub use #module_ident::#sender;)));
+    }
+    reexports.sort_by_key(|(module, _)| *module);
+    let reexports = reexports.into_iter().map(|(_, tokens)| tokens);
     quote! {
         #![doc = include_str!("../README.md")]
 
@@ -423,10 +439,7 @@ fn lib_tokens(
         #(#[rustfmt::skip] pub mod #after;)*
         #server_module
 
-        pub use client::{Client, ClientBuilder};
-        pub use config::Environment;
-        #operation_types
-        #(#senders)*
+        #(#reexports)*
 
         #(#documented)*
 

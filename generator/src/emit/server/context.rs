@@ -12,6 +12,18 @@ use crate::ir::{BodyKind, Operation, Parameter, Response, Ty};
 use crate::names::{Namespace, type_name};
 use crate::parse::Pointer;
 
+/// The modules of the runtime's server feature, re-exported by name so that
+/// the generated modules and dependants say `crate::params`, `crate::error`.
+pub(super) const RUNTIME: &[&str] = &[
+    "body",
+    "error",
+    "negotiation",
+    "params",
+    "request_id",
+    "respond",
+    "settings",
+];
+
 /// What the server emitters share: the API read once for the server's needs.
 pub(crate) struct Server<'a> {
     pub cx: &'a Context<'a>,
@@ -305,4 +317,37 @@ pub(crate) fn concrete_media_type(kind: &BodyKind) -> &'static str {
         BodyKind::Form(_) => "application/x-www-form-urlencoded",
         BodyKind::Multipart(_) => "multipart/form-data",
     }
+}
+
+/// The runtime's modules of bodies and parameters spread over several parts
+/// or pairs, re-exported for the APIs that have them.
+pub(super) fn spread_modules(server: &Server<'_>) -> Option<TokenStream> {
+    let spread: Vec<Ident> = [
+        (
+            "multipart",
+            server.ops.iter().any(|op| {
+                matches!(
+                    op.op.body.as_ref().map(|b| &b.kind),
+                    Some(BodyKind::Multipart(_))
+                )
+            }),
+        ),
+        (
+            "object_params",
+            server
+                .ops
+                .iter()
+                .any(|op| op.params.iter().any(|p| p.object)),
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, used)| *used)
+    .map(|(module, _)| format_ident!("{}", module))
+    .collect();
+    (!spread.is_empty()).then(|| {
+        quote!(
+            /// The runtime's modules of multipart bodies and object parameters.
+            pub use openapi_runtime::server::{#(#spread),*};
+        )
+    })
 }

@@ -8,7 +8,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::context::Server;
+use super::context::{RUNTIME, Server, spread_modules};
 use super::{api, responses, routes, security};
 use crate::emit::{Context, RustTypes, docs};
 use crate::error::Result;
@@ -116,8 +116,8 @@ fn module_tokens(
         modules.push(format_ident!("urls"));
     }
     modules.sort();
-    let runtime = super::RUNTIME.iter().map(|m| format_ident!("{}", m));
-    let spread = super::spread_modules(server);
+    let runtime = RUNTIME.iter().map(|m| format_ident!("{}", m));
+    let spread = spread_modules(server);
     let responses = (!server.ops.is_empty()).then(|| {
         quote!(
             pub use responses::*;

@@ -36,26 +36,13 @@ mod security;
 
 use std::collections::BTreeSet;
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::templates::{CargoToml, Dependency, OperationRow, ServerReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::error::Result;
-use crate::ir::BodyKind;
-use context::{Auth, Server};
-
-/// The modules of the runtime's server feature, re-exported by name so that
-/// the generated modules and dependants say `crate::params`, `crate::error`.
-const RUNTIME: &[&str] = &[
-    "body",
-    "error",
-    "negotiation",
-    "params",
-    "request_id",
-    "respond",
-    "settings",
-];
+use context::{Auth, RUNTIME, Server, spread_modules};
 
 /// Writes the server-stubs crate, when the target asks for one.
 pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
@@ -264,39 +251,6 @@ fn crate_docs(server: &Server<'_>, groups: &[&hooks::Group]) -> TokenStream {
         .map(str::to_owned),
     );
     docs::inner_attrs(&lines)
-}
-
-/// The runtime's modules of bodies and parameters spread over several parts
-/// or pairs, re-exported for the APIs that have them.
-fn spread_modules(server: &Server<'_>) -> Option<TokenStream> {
-    let spread: Vec<Ident> = [
-        (
-            "multipart",
-            server.ops.iter().any(|op| {
-                matches!(
-                    op.op.body.as_ref().map(|b| &b.kind),
-                    Some(BodyKind::Multipart(_))
-                )
-            }),
-        ),
-        (
-            "object_params",
-            server
-                .ops
-                .iter()
-                .any(|op| op.params.iter().any(|p| p.object)),
-        ),
-    ]
-    .into_iter()
-    .filter(|(_, used)| *used)
-    .map(|(module, _)| format_ident!("{}", module))
-    .collect();
-    (!spread.is_empty()).then(|| {
-        quote!(
-            /// The runtime's modules of multipart bodies and object parameters.
-            pub use openapi_runtime::server::{#(#spread),*};
-        )
-    })
 }
 
 fn readme(server: &Server<'_>, package: &str) -> Result<String> {

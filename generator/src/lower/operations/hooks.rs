@@ -309,3 +309,80 @@ fn expression_part(expression: &str, op: &Operation) -> Option<UrlPart> {
         .find(|p| p.wire == name && p.dynamic_query.is_none() && !p.object)
         .map(|p| UrlPart::Param(p.field.clone()))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::UrlPart;
+    use crate::testing::api;
+
+    /// Each form of a callback's URL expression, read against its
+    /// operation's request; a form the request cannot resolve is noted.
+    #[test]
+    fn reads_callback_urls_and_mounts_callbacks_at_their_fixed_path() {
+        let api = api(
+            "paths:\n  /subscribe/{id}:\n    post:\n      operationId: subscribe\n      parameters:\n        - {name: id, in: path, required: true, schema: {type: string}}\n        - {name: to, in: query, schema: {type: string}}\n      requestBody:\n        content: {application/json: {schema: {type: object, properties: {url: {type: string}}}}}\n      callbacks:\n        onBody:\n          '{$request.body#/url}/events': {post: {responses: {'200': {description: ok}}}}\n        onMixed:\n          'https://example.com/{$request.path.id}?to={$request.query.to}&by={$request.header.X-By}': {post: {responses: {'200': {description: ok}}}}\n        onBare:\n          '$request.body#/url': {put: {responses: {'200': {description: ok}}}}\n        onAnswer:\n          '{$response.body#/url}': {post: {responses: {'200': {description: ok}}}}\n      responses: {'200': {description: ok}}\n",
+        );
+        let urls: Vec<_> = api.callbacks.iter().map(|c| c.url.clone()).collect();
+        assert_eq!(
+            urls,
+            [
+                Some(vec![
+                    UrlPart::Body("/url".to_owned()),
+                    UrlPart::Literal("/events".to_owned())
+                ]),
+                Some(vec![
+                    UrlPart::Literal("https://example.com/".to_owned()),
+                    UrlPart::Param("id".to_owned()),
+                    UrlPart::Literal("?to=".to_owned()),
+                    UrlPart::Param("to".to_owned()),
+                    UrlPart::Literal("&by=".to_owned()),
+                    UrlPart::Header("x-by".to_owned()),
+                ]),
+                Some(vec![UrlPart::Body("/url".to_owned())]),
+                None,
+            ]
+        );
+        let routes: Vec<&str> = api
+            .callbacks
+            .iter()
+            .map(|c| c.operations[0].path.as_str())
+            .collect();
+        assert_eq!(routes, ["/events", "/onMixed", "/onBare", "/onAnswer"]);
+        let url_fns: Vec<&str> = api.callbacks.iter().map(|c| c.url_fn.as_str()).collect();
+        assert_eq!(url_fns[0], "subscribe_on_body_url");
+        assert!(
+            api.notes.iter().any(|note| note.contains(
+                "the URL function of callback `onAnswer` (its expression `{$response.body#/url}`"
+            )),
+            "{:?}",
+            api.notes
+        );
+    }
+
+    /// Webhooks are mounted at their names, escaped names in snake_case;
+    /// the document's global security is the API's, not theirs.
+    #[test]
+    fn mounts_webhooks_at_their_names_without_the_global_security() {
+        let api = api(
+            "paths: {}\nsecurity: [{key: []}]\ncomponents:\n  securitySchemes:\n    key: {type: apiKey, in: header, name: X-Key}\nwebhooks:\n  pet.added:\n    post: {responses: {'200': {description: ok}}}\n  Pet removed:\n    post:\n      security: [{key: []}]\n      responses: {'200': {description: ok}}\n",
+        );
+        let hooks: Vec<(&str, &str, bool)> = api
+            .webhooks
+            .iter()
+            .map(|op| {
+                (
+                    op.fn_name.as_str(),
+                    op.path.as_str(),
+                    op.security.is_empty(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            hooks,
+            [
+                ("pet_added", "/pet.added", true),
+                ("pet_removed", "/pet_removed", false)
+            ]
+        );
+    }
+}

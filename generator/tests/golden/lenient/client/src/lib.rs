@@ -11,10 +11,10 @@ pub mod callbacks;
 #[rustfmt::skip]
 pub mod operations;
 
+pub use callbacks::CallbackSender;
 pub use client::{Client, ClientBuilder};
 pub use config::Environment;
 pub use operations::*;
-pub use callbacks::CallbackSender;
 
 /// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;

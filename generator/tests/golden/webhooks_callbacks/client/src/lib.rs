@@ -13,10 +13,10 @@ pub mod operations;
 #[rustfmt::skip]
 pub mod webhooks;
 
+pub use callbacks::CallbackSender;
 pub use client::{Client, ClientBuilder};
 pub use config::Environment;
 pub use webhooks::WebhookSender;
-pub use callbacks::CallbackSender;
 
 /// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;
