@@ -1,6 +1,6 @@
 //! The generator on the public documents vendored in
-//! `codegen-tests/specs/external/` (OpenAPI 3.0) and
-//! `codegen-tests/specs/external-3.1/`, in process: every document yields
+//! `codegen-tests/specs/external/` (OpenAPI 3.0), `external-3.1/`,
+//! `external-2.0/` (Swagger) and `external-3.2/`, in process: every document yields
 //! its three crates or, when its folder's `refused.txt` lists it, exactly
 //! the error given there; links give exactly one note per document that
 //! has them, webhooks and callbacks their modules, and generation is

@@ -1,6 +1,7 @@
 //! `cargo xtask external-specs`: the generator on documents it was not
 //! written for. Every document vendored in `codegen-tests/specs/external/`
-//! (OpenAPI 3.0) and `codegen-tests/specs/external-3.1/`, and every golden
+//! (OpenAPI 3.0), `external-3.1/`, `external-2.0/` (Swagger) and
+//! `external-3.2/`, and every golden
 //! fixture of the generator's tests, becomes models, client and server
 //! crates, and the one crate of `generate --client-only` (the client with
 //! the models as its module), in one scratch workspace under
@@ -29,9 +30,11 @@ use crate::{Result, fail};
 pub const COMMAND: &str = "cargo xtask external-specs";
 
 /// The folders of vendored documents, relative to the workspace root.
-const EXTERNAL: [&str; 2] = [
+const EXTERNAL: [&str; 4] = [
     "codegen-tests/specs/external",
     "codegen-tests/specs/external-3.1",
+    "codegen-tests/specs/external-2.0",
+    "codegen-tests/specs/external-3.2",
 ];
 /// The golden fixtures: their output must compile too.
 const FIXTURES: &str = "generator/tests/fixtures";

@@ -90,7 +90,7 @@ pub fn repeats_a_route(operations: &[Operation]) -> Vec<bool> {
                 .map(|pair| (pair.name.as_str(), pair.value.as_deref()))
                 .collect();
             pairs.sort();
-            !seen.insert((op.method, template_shape(&op.path), pairs))
+            !seen.insert((&op.method, template_shape(&op.path), pairs))
         })
         .collect()
 }
@@ -205,7 +205,7 @@ impl Operation {
 }
 
 /// An HTTP method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Method {
     /// GET
     Get,
@@ -223,11 +223,15 @@ pub enum Method {
     Patch,
     /// TRACE
     Trace,
+    /// Any other method, by the name it is sent with (OpenAPI 3.2's
+    /// `query` method is `QUERY`; its `additionalOperations` name others,
+    /// such as `COPY`): a token, as HTTP's methods are (RFC 9110).
+    Other(String),
 }
 
 impl Method {
     /// The method as HTTP spells it.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Method::Get => "GET",
             Method::Put => "PUT",
@@ -237,12 +241,25 @@ impl Method {
             Method::Head => "HEAD",
             Method::Patch => "PATCH",
             Method::Trace => "TRACE",
+            Method::Other(name) => name,
         }
     }
 
-    /// Whether repeating the request has no further effect (RFC 9110).
-    pub fn is_idempotent(self) -> bool {
-        !matches!(self, Method::Post | Method::Patch)
+    /// Whether repeating the request has no further effect (RFC 9110);
+    /// of the others, QUERY's is (its draft RFC says so), and no other's
+    /// is known.
+    pub fn is_idempotent(&self) -> bool {
+        match self {
+            Method::Post | Method::Patch => false,
+            Method::Other(name) => name == "QUERY",
+            _ => true,
+        }
+    }
+
+    /// Whether it is one of the eight methods of OpenAPI 3.0, which HTTP
+    /// libraries name (`reqwest::Method::GET`, `axum::routing::get`).
+    pub fn is_standard(&self) -> bool {
+        !matches!(self, Method::Other(_))
     }
 }
 

@@ -63,6 +63,9 @@ pub(crate) enum Leniency {
     /// A path parameter whose `{name}` the path does not have: left out, as
     /// no request could carry it.
     PathParamNotInPath,
+    /// A `{name}` of the path that the operation declares no path
+    /// parameter for: a required text path parameter.
+    PathTemplateNotDeclared,
     /// An operation whose path differs from an earlier one's in parameter
     /// names only, with the same method: the client has both, the server
     /// stubs serve the first (no request could reach the other).
@@ -119,6 +122,9 @@ pub(crate) enum Leniency {
     /// `components.securitySchemes` does not declare, beside another
     /// alternative: left out, as no request could meet it.
     UndeclaredScheme,
+    /// An OpenAPI 3.2 `querystring` parameter in another media type than a
+    /// form: left out.
+    QueryStringNotForm,
 }
 
 impl From<Habit> for Leniency {
@@ -136,6 +142,7 @@ impl From<Habit> for Leniency {
             Habit::NoInfo => Leniency::NoInfo,
             Habit::NoPaths => Leniency::NoPaths,
             Habit::UnreadExtension => Leniency::UnreadExtension,
+            Habit::QueryStringNotForm => Leniency::QueryStringNotForm,
         }
     }
 }
@@ -173,6 +180,10 @@ impl Leniency {
             Leniency::PathParamNotInPath => (
                 "path parameters the path does not have",
                 "left out (no request could carry them)",
+            ),
+            Leniency::PathTemplateNotDeclared => (
+                "operations whose path has a `{name}` they declare no path parameter for",
+                "each such name is a required text path parameter",
             ),
             Leniency::RepeatedPath => (
                 "operations whose method and path (but for parameter names) an earlier one has",
@@ -281,6 +292,10 @@ impl Leniency {
             Leniency::UndeclaredScheme => (
                 "security requirement alternatives naming a scheme that `components.securitySchemes` does not declare",
                 "left out (no request could meet them); the requirement's other alternatives remain",
+            ),
+            Leniency::QueryStringNotForm => (
+                "`in: querystring` parameters whose content is not `application/x-www-form-urlencoded` (OpenAPI 3.2)",
+                "left out: the operations are generated without them, and their servers ignore the query string",
             ),
             Leniency::MediaTypeOtherBody => (
                 "media types whose body differs from the first media type's in the same `content`",

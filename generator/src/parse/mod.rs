@@ -4,12 +4,14 @@
 //! followed anywhere, whatever a `$ref` names) and as `openapiv3`'s typed model.
 //! A document split over files is first bundled into one (`bundle.rs`),
 //! whose [`Sources`] name the file each brought-in node came from. An
-//! OpenAPI 3.1 document is then rewritten into 3.0 (`v31.rs`); its
+//! OpenAPI 3.2 document is rewritten into 3.1 (`v32.rs`), and a 3.1 one
+//! into 3.0 (`v31.rs`); their
 //! [`Origins`] turn pointers into the rewritten tree back into the user's.
 //!
 //! - [`tree`]: the text → a YAML tree, JSON or YAML by the file's name;
 //! - [`bundle`]: a document split over files brought into one;
 //! - [`v31`]: OpenAPI 3.1 rewritten into 3.0, with the way back for pointers;
+//! - [`v32`]: OpenAPI 3.2 rewritten into 3.1, likewise;
 //! - [`habits`]: Swagger 2 habits in 3.0 documents, read as meant;
 //! - [`refine`]: the deepest problem of a node `openapiv3` refuses;
 //! - [`resolve`]: `$ref`s followed, with cycle detection;
@@ -25,6 +27,7 @@ mod resolve;
 mod tree;
 mod v20;
 mod v31;
+mod v32;
 
 use std::path::Path;
 
@@ -35,6 +38,7 @@ pub use bundle::Sources;
 pub use habits::Habit;
 pub use resolve::Resolved;
 pub use v31::Origins;
+pub use v32::OTHER_METHODS;
 
 use crate::error::{Error, Result};
 use tree::{holds_data, is_json, tree};
@@ -86,9 +90,13 @@ impl Document {
 
     fn read(mut raw: serde_yaml::Value, file: &str, sources: Sources) -> Result<Self> {
         let version = check_version(&raw, file)?;
-        let is_31 = v31::is_31(&version);
+        let is_31 = v31::is_31(&version) || v32::is_32(&version);
         let mut converted = Vec::new();
-        let normalised = if is_31 {
+        let normalised = if v32::is_32(&version) {
+            let v32::Rewritten { origins, notes } = v32::rewrite(&mut raw);
+            converted = notes;
+            v31::normalise_from(&mut raw, origins)
+        } else if is_31 {
             v31::normalise(&mut raw)
         } else if v20::is_20(&raw) {
             let v20::Converted { origins, notes } = v20::convert(&mut raw);
@@ -300,11 +308,16 @@ fn check_version(raw: &serde_yaml::Value, file: &str) -> Result<String> {
         ));
     }
     match raw.get("openapi").and_then(serde_yaml::Value::as_str) {
-        Some(v) if v.starts_with("3.0.") || v == "3.0" || v31::is_31(v) => Ok(v.to_owned()),
+        Some(v) if v.starts_with("3.0.") || v == "3.0" || v31::is_31(v) || v32::is_32(v) => {
+            Ok(v.to_owned())
+        }
         Some(v) => Err(Error::unsupported(
             file,
             &root.push("openapi"),
-            format!("OpenAPI {v} is not supported; the generator reads OpenAPI 3.0.x and 3.1.x"),
+            format!(
+                "OpenAPI {v} is not supported; the generator reads OpenAPI 3.0.x, 3.1.x and \
+                 3.2.x, and Swagger 2.0"
+            ),
         )),
         None => Err(Error::invalid(
             file,
@@ -515,10 +528,12 @@ mod tests {
         assert!(err.contains("s.yaml#/swagger: not supported"), "{err}");
         // Swagger 2.0 is converted (`v20.rs`).
         assert!(Document::parse("swagger: '2.0'\n", "s.yaml", false).is_ok());
-        let err = Document::parse("openapi: 3.2.0\n", "s.yaml", false)
+        // OpenAPI 3.2 is rewritten into 3.1 (`v32.rs`); 3.3 is not known.
+        assert!(Document::parse("openapi: 3.2.0\n", "s.yaml", false).is_ok());
+        let err = Document::parse("openapi: 3.3.0\n", "s.yaml", false)
             .err()
             .unwrap()
             .to_string();
-        assert!(err.contains("OpenAPI 3.2.0 is not supported"), "{err}");
+        assert!(err.contains("OpenAPI 3.3.0 is not supported"), "{err}");
     }
 }

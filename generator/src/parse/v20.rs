@@ -378,11 +378,16 @@ fn body(
             .collect();
     }
     let content_at = at.push("requestBody").push("content");
+    let operation = origins.to_user(at);
     for media in content.keys().filter_map(Value::as_str) {
+        // The media type is the operation's (`consumes` lists it).
+        origins.record(content_at.push(media), operation.clone());
         let schema_at = content_at.push(media).push("schema");
         match &body_schema {
             Some(user) => origins.record(schema_at, user.clone()),
             None => {
+                // A schema made of the form parameters: the operation's.
+                origins.record(schema_at.clone(), operation.clone());
                 for (name, user) in &fields {
                     origins.record(schema_at.push("properties").push(name), user.clone());
                 }
@@ -410,6 +415,9 @@ fn response(node: &mut Value, at: &Pointer, produces: &[String], origins: &mut O
         let content: Mapping = media
             .into_iter()
             .map(|m| {
+                // The media type is the response's (2.0 has no node for
+                // it: `produces` lists it); its schema is the `schema`.
+                origins.record(at.push("content").push(m), user.clone());
                 origins.record(
                     at.push("content").push(m).push("schema"),
                     user.push("schema"),

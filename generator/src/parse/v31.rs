@@ -106,15 +106,24 @@ const UNCHECKED: [&str; 7] = [
 
 /// Rewrites the 3.1 document `raw` into 3.0 in place.
 pub fn normalise(raw: &mut Value) -> Normalised {
+    normalise_from(raw, Origins::default())
+}
+
+/// Rewrites the document `raw`, a rewriting of the user's whose nodes
+/// `origins` places (`v32.rs`), into 3.0 in place.
+pub fn normalise_from(raw: &mut Value, origins: Origins) -> Normalised {
     let Value::Mapping(root) = raw else {
-        return Normalised::default();
+        return Normalised {
+            origins,
+            ..Normalised::default()
+        };
     };
     root.insert("openapi".into(), "3.0.3".into());
     if !root.contains_key("paths") {
         root.insert("paths".into(), Value::Mapping(Mapping::new()));
     }
     let mut walker = Walker {
-        origins: Origins::default(),
+        origins,
         resource: None,
         unchecked: Vec::new(),
         tuples: Vec::new(),
@@ -252,6 +261,7 @@ impl Walker {
                 self.operation(op, &at.push(method));
             }
         }
+        self.each_key(map, super::v32::OTHER_METHODS, at, Self::operation);
         self.each_index(map, "parameters", at, Self::parameter);
     }
 

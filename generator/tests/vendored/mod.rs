@@ -1,15 +1,17 @@
 //! The public documents vendored in `codegen-tests/specs/external/` (OpenAPI
-//! 3.0) and `codegen-tests/specs/external-3.1/`, shared by the tests that
-//! run the generator over them.
+//! 3.0), `external-3.1/`, `external-2.0/` (Swagger) and `external-3.2/`,
+//! shared by the tests that run the generator over them.
 
 #![allow(dead_code)] // each test uses what it needs
 
 use std::path::{Path, PathBuf};
 
 /// The folders of vendored documents, relative to the workspace root.
-pub const FOLDERS: [&str; 2] = [
+pub const FOLDERS: [&str; 4] = [
     "codegen-tests/specs/external",
     "codegen-tests/specs/external-3.1",
+    "codegen-tests/specs/external-2.0",
+    "codegen-tests/specs/external-3.2",
 ];
 
 /// The workspace root.
@@ -47,21 +49,32 @@ pub fn documents() -> Vec<PathBuf> {
 /// The vendored OpenAPI 3.1 documents that generate (all but the refused
 /// ones), in name order.
 pub fn documents_3_1() -> Vec<PathBuf> {
+    generating_in(FOLDERS[1], 17)
+}
+
+/// The documents of `folder` that generate (all but the refused ones), in
+/// name order; there must be at least `expected`.
+fn generating_in(folder: &str, expected: usize) -> Vec<PathBuf> {
     let refused = refused();
-    let out: Vec<PathBuf> = in_folder(FOLDERS[1])
+    let out: Vec<PathBuf> = in_folder(folder)
         .into_iter()
         .filter(|d| !refused.iter().any(|(r, _)| r == d))
         .collect();
     assert!(
-        out.len() >= 17,
-        "the vendored 3.1 documents are missing: {out:?}"
+        out.len() >= expected,
+        "the vendored documents of {folder} are missing: {out:?}"
     );
     out
 }
 
-/// Every vendored document that generates, 3.0 and 3.1.
+/// Every vendored document that generates: 3.0, 3.1, Swagger 2.0 and 3.2.
 pub fn generating() -> Vec<PathBuf> {
-    documents().into_iter().chain(documents_3_1()).collect()
+    documents()
+        .into_iter()
+        .chain(documents_3_1())
+        .chain(generating_in(FOLDERS[2], 7))
+        .chain(generating_in(FOLDERS[3], 35))
+        .collect()
 }
 
 /// The vendored documents the generator refuses, each with the whole error

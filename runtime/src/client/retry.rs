@@ -8,7 +8,7 @@ use reqwest::{Method, StatusCode};
 /// How calls are retried: with exponential backoff and jitter, on connection
 /// failures and on 429, 502, 503 and 504 answers.
 ///
-/// Only idempotent methods (GET, PUT, DELETE, HEAD, OPTIONS, TRACE) are
+/// Only idempotent methods (GET, PUT, DELETE, HEAD, OPTIONS, TRACE, QUERY) are
 /// retried unless [`retry_non_idempotent`](Self::retry_non_idempotent) is
 /// set: a POST that reached the API may have had its effect even when its
 /// answer was an error.
@@ -66,6 +66,7 @@ impl RetryPolicy {
 
     /// Whether calls with `method` may be retried at all.
     pub(crate) fn covers(&self, method: &Method) -> bool {
+        // QUERY is safe and idempotent (its draft RFC, and OpenAPI 3.2).
         let idempotent = matches!(
             *method,
             Method::GET
@@ -74,7 +75,7 @@ impl RetryPolicy {
                 | Method::HEAD
                 | Method::OPTIONS
                 | Method::TRACE
-        );
+        ) || method.as_str() == "QUERY";
         self.max_attempts > 1 && (idempotent || self.retry_non_idempotent)
     }
 

@@ -144,6 +144,26 @@ impl Call {
         }
     }
 
+    /// A call with a method that `reqwest` has no constant for (OpenAPI
+    /// 3.2's `QUERY`, or one of `additionalOperations` such as `COPY`),
+    /// by the name it is sent with; a name that is not an HTTP token is
+    /// reported when the call is sent.
+    pub fn with_method_named(
+        operation: &'static str,
+        method: &'static str,
+        template: &'static str,
+        security: &'static [&'static [Scheme]],
+    ) -> Self {
+        match Method::from_bytes(method.as_bytes()) {
+            Ok(known) => Call::new(operation, known, template, security),
+            Err(_) => {
+                let mut call = Call::new(operation, Method::GET, template, security);
+                call.fail(format!("`{method}` is not an HTTP method"));
+                call
+            }
+        }
+    }
+
     /// Fills `{name}` in the path; arrays are comma-separated (`simple`).
     ///
     /// Where the parameter shares its segment with others

@@ -189,7 +189,7 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
     let routes = routes.iter().map(|route| {
         let path = &route.path;
         let ops = &route.ops;
-        let mut methods: Vec<Method> = ops.iter().map(|op| op.op.method).collect();
+        let mut methods: Vec<Method> = ops.iter().map(|op| op.op.method.clone()).collect();
         if methods.contains(&Method::Get) && !methods.contains(&Method::Head) {
             methods.push(Method::Head);
         }
@@ -200,20 +200,39 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
             .map(|m| m.as_str())
             .collect::<Vec<_>>()
             .join(", ");
-        let chain = if route.templates == 1 && !route.narrower {
-            method_chain(ops.iter().map(|op| {
-                let handler = op.fn_name();
-                (op.op.method, handler_path(&handler))
-            }))
+        let handlers = if route.templates == 1 && !route.narrower {
+            ops.iter()
+                .map(|op| (op.op.method.clone(), handler_path(&op.fn_name())))
+                .collect()
         } else {
-            method_chain(shared_route_handlers(ops, &root))
+            shared_route_handlers(ops, &root)
+        };
+        let (standard, others): (Vec<_>, Vec<_>) = handlers
+            .into_iter()
+            .partition(|(method, _)| method.is_standard());
+        let chain = method_chain(standard);
+        let not_allowed =
+            quote!(respond::method_not_allowed::<#root::ErrorBodyFormat>(&request, #allow));
+        // axum routes the methods it names; any other (OpenAPI 3.2's QUERY,
+        // COPY) comes to the fallback, which hands it on by its name.
+        let fallback = if others.is_empty() {
+            quote!(|request: Request| async move { #not_allowed })
+        } else {
+            let names = others.iter().map(|(method, _)| method.as_str());
+            let handlers = others.iter().map(|(_, handler)| handler);
+            quote! {
+                |state: State<Arc<Shared<A>>>, request: Request| async move {
+                    match request.method().as_str() {
+                        #(#names => (#handlers)(state, request).await,)*
+                        _ => #not_allowed,
+                    }
+                }
+            }
         };
         quote! {
             .route(
                 #path,
-                #chain.fallback(|request: Request| async move {
-                    respond::method_not_allowed::<#root::ErrorBodyFormat>(&request, #allow)
-                }),
+                #chain.fallback(#fallback),
             )
         }
     });
@@ -311,16 +330,17 @@ fn handler_path(handler: &Ident) -> TokenStream {
     }
 }
 
-/// `axum::routing::get(…).post(…)…`: a handler per method.
+/// `axum::routing::get(…).post(…)…`: a handler per method, of those axum
+/// names; `MethodRouter::new()` when there are none.
 fn method_chain(handlers: impl IntoIterator<Item = (Method, TokenStream)>) -> TokenStream {
-    let mut chain = TokenStream::new();
+    let mut chain = quote!(axum::routing::MethodRouter::new());
     for (i, (method, handler)) in handlers.into_iter().enumerate() {
         let method = format_ident!("{}", method.as_str().to_ascii_lowercase());
-        chain.extend(if i == 0 {
-            quote!(axum::routing::#method(#handler))
+        if i == 0 {
+            chain = quote!(axum::routing::#method(#handler));
         } else {
-            quote!(.#method(#handler))
-        });
+            chain.extend(quote!(.#method(#handler)));
+        }
     }
     chain
 }
@@ -332,7 +352,7 @@ fn shared_route_handlers(ops: &[&Op<'_>], root: &TokenStream) -> Vec<(Method, To
     let mut methods: Vec<Method> = Vec::new();
     for op in ops {
         if !methods.contains(&op.op.method) {
-            methods.push(op.op.method);
+            methods.push(op.op.method.clone());
         }
     }
     methods

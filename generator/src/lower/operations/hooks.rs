@@ -161,14 +161,21 @@ impl<'d> Group<'_, 'd> {
         };
         let item_at = item.pointer.clone();
         let route = self.route(name, route);
-        let ops = methods(&item.value);
+        let ops = match methods(doc, &item.value, &item_at) {
+            Ok(ops) => ops,
+            Err(error) => {
+                self.left_out
+                    .push(format!("{kind} `{name}` ({})", doc.user_error(error)));
+                return Vec::new();
+            }
+        };
         let several = ops.len() > 1;
         let mut lowered = Vec::new();
-        for (method, op) in ops {
-            let op_at = item_at.push(&method.as_str().to_ascii_lowercase());
-            let mut named = op.clone();
+        for (method, op, op_at) in ops {
+            let own_security = op.security.is_some();
+            let mut named = op.into_owned();
             if named.operation_id.is_none() {
-                named.operation_id = Some(hook_id(owner, name, several.then_some(method)));
+                named.operation_id = Some(hook_id(owner, name, several.then_some(&method)));
             }
             let result = OperationLowering {
                 doc,
@@ -188,7 +195,7 @@ impl<'d> Group<'_, 'd> {
             match result {
                 Ok(mut operation) => {
                     // The document's global security is the API's own.
-                    if op.security.is_none() {
+                    if !own_security {
                         operation.security.clear();
                     }
                     lowered.push(operation);
@@ -244,7 +251,7 @@ fn fixed_suffix(expression: &str) -> Option<&str> {
 
 /// The id of a hook's operation without an `operationId`: its name, after
 /// the operation's for a callback, and the method when it has several.
-fn hook_id(owner: Option<&str>, name: &str, method: Option<Method>) -> String {
+fn hook_id(owner: Option<&str>, name: &str, method: Option<&Method>) -> String {
     let mut id = match owner {
         Some(owner) => format!("{owner} {name}"),
         None => name.to_owned(),

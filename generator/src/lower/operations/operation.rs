@@ -2,14 +2,16 @@
 //! security, each read by the parts beside this one; and every operation of
 //! the document, in order, with the names they claim.
 
+use std::borrow::Cow;
+
 use openapiv3::PathItem;
 
 use crate::error::Result;
-use crate::ir::{Docs, Method, Operation, ParamLocation, SecurityRequirement};
+use crate::ir::{Docs, Method, Operation, ParamLocation, SecurityRequirement, is_header_name};
 use crate::lower::lenient::Leniency;
 use crate::lower::schemas::TypeTable;
 use crate::names::{Namespace, field_name, type_name};
-use crate::parse::{Document, Pointer};
+use crate::parse::{Document, OTHER_METHODS, Pointer, deserialize_at};
 
 /// Function names the generated client and server use for themselves, and
 /// the methods of the traits a `Client` implements (`Clone`, `Debug`, and
@@ -52,8 +54,8 @@ pub(crate) fn lower_operations<'d>(
         let item_at = paths_at.push(path);
         let item = doc.resolve(item, &item_at)?;
         let item_at = item.pointer.clone();
-        for (method, operation) in methods(&item.value) {
-            let at = item_at.push(&method.as_str().to_ascii_lowercase());
+        for (method, operation, at) in methods(doc, &item.value, &item_at)? {
+            let operation = &operation;
             let lowered = OperationLowering {
                 doc,
                 types: &mut *types,
@@ -86,8 +88,16 @@ pub(crate) fn lower_operations<'d>(
     Ok(operations)
 }
 
-pub(super) fn methods(item: &PathItem) -> Vec<(Method, &openapiv3::Operation)> {
-    [
+/// The operations of a path item, with their methods and where each is:
+/// 3.0's eight methods, then the others that 3.2 adds (`query`,
+/// `additionalOperations`), which `parse` keeps in the path item's
+/// [`OTHER_METHODS`] extension.
+pub(super) fn methods<'i>(
+    doc: &Document,
+    item: &'i PathItem,
+    item_at: &Pointer,
+) -> Result<Vec<(Method, Cow<'i, openapiv3::Operation>, Pointer)>> {
+    let mut found: Vec<_> = [
         (Method::Get, &item.get),
         (Method::Put, &item.put),
         (Method::Post, &item.post),
@@ -98,8 +108,26 @@ pub(super) fn methods(item: &PathItem) -> Vec<(Method, &openapiv3::Operation)> {
         (Method::Trace, &item.trace),
     ]
     .into_iter()
-    .filter_map(|(method, op)| op.as_ref().map(|op| (method, op)))
-    .collect()
+    .filter_map(|(method, op)| {
+        let at = item_at.push(&method.as_str().to_ascii_lowercase());
+        op.as_ref().map(|op| (method, Cow::Borrowed(op), at))
+    })
+    .collect();
+    let others_at = item_at.push(OTHER_METHODS);
+    let others = doc.node(&others_at).and_then(serde_yaml::Value::as_mapping);
+    for (name, node) in others.into_iter().flatten() {
+        let Some(name) = name.as_str() else { continue };
+        let at = others_at.push(name);
+        if !is_header_name(name) {
+            return Err(doc.invalid(
+                &at,
+                format!("`{name}` is not an HTTP method: a method's name is a token (RFC 9110), such as COPY"),
+            ));
+        }
+        let op = deserialize_at::<openapiv3::Operation>(node, &doc.file, &at)?;
+        found.push((Method::Other(name.to_owned()), Cow::Owned(op), at));
+    }
+    Ok(found)
 }
 
 /// One operation as it is lowered: the document, the type table its shapes
@@ -126,7 +154,7 @@ impl<'d> OperationLowering<'_, 'd> {
         let id = op
             .operation_id
             .clone()
-            .unwrap_or_else(|| synthesized_id(method, path));
+            .unwrap_or_else(|| synthesized_id(&method, path));
         let fn_name = fn_names.claim(field_name(&id));
         let type_prefix = prefixes.claim(type_name(&id));
         let (route, key_query) = split_path_key(path);
@@ -234,7 +262,7 @@ impl<'d> OperationLowering<'_, 'd> {
 }
 
 /// `GET /pets/{petId}` → `get_pets_pet_id`.
-pub(super) fn synthesized_id(method: Method, path: &str) -> String {
+pub(super) fn synthesized_id(method: &Method, path: &str) -> String {
     format!(
         "{} {}",
         method.as_str().to_ascii_lowercase(),
@@ -261,7 +289,7 @@ pub(super) fn path_template_names(path: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{api, error};
+    use crate::testing::api;
 
     /// A path that differs from another in parameter names only is the
     /// same path: the later operation with the same method is noted.
@@ -281,24 +309,40 @@ mod tests {
         );
     }
 
-    /// Each `{name}` of the path must be a path parameter: a query
-    /// parameter of that name cannot fill it.
+    /// Each `{name}` of the path is a path parameter: one the operation
+    /// does not declare is text, beside a query parameter of that name,
+    /// and noted; a declared one the path lacks is left out.
     #[test]
-    fn a_path_template_needs_a_path_parameter_of_its_name() {
-        let message = error(
+    fn a_path_template_without_a_declared_parameter_is_a_text_path_parameter() {
+        let api = api(
             "paths:\n  /a/{id}:\n    get:\n      parameters:\n        - {name: id, in: query, schema: {type: string}}\n        - {name: other, in: path, required: true, schema: {type: string}}\n      responses: {'200': {description: ok}}\n",
         );
+        let params: Vec<_> = api.operations[0]
+            .params
+            .iter()
+            .map(|p| (p.wire.as_str(), p.location, p.field.as_str(), p.required))
+            .collect();
+        assert_eq!(
+            params,
+            [
+                ("id", ParamLocation::Query, "id", false),
+                ("id", ParamLocation::Path, "id_path", true)
+            ]
+        );
         assert!(
-            message
-                .contains("the path has `{id}` but the operation declares no path parameter `id`"),
-            "{message}"
+            api.notes.iter().any(|note| note.contains(
+                "operations whose path has a `{name}` they declare no path parameter for \
+                 (1, the first at t.yaml#/paths/~1a~1{id}/get)"
+            )),
+            "{:?}",
+            api.notes
         );
     }
 
     #[test]
     fn names_operations_without_ids_from_method_and_path() {
         assert_eq!(
-            field_name(&synthesized_id(Method::Get, "/pets/{petId}/photos")),
+            field_name(&synthesized_id(&Method::Get, "/pets/{petId}/photos")),
             "get_pets_pet_id_photos"
         );
     }

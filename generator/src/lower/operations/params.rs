@@ -104,16 +104,40 @@ impl<'d> OperationLowering<'_, 'd> {
                 }
             }
         }
-        let params: Vec<Parameter> = merged.into_values().map(|(p, _)| p).collect();
+        let mut params: Vec<Parameter> = merged.into_values().map(|(p, _)| p).collect();
         for template in path_template_names(path) {
             if !params
                 .iter()
                 .any(|p| p.location == ParamLocation::Path && p.wire == template)
             {
-                return Err(self.doc.invalid(
-                    self.at,
-                    format!("the path has `{{{template}}}` but the operation declares no path parameter `{template}`"),
-                ));
+                // Not declared (the specification's own example names
+                // `{id}` and declares `petId`): a text path parameter, as
+                // the path writes it, which every request carries.
+                self.types
+                    .lenient
+                    .record(Leniency::PathTemplateNotDeclared, self.at);
+                let plain = field_name(&template);
+                let suffixed = field_name(&format!("{template} path"));
+                let field = if names.contains(&plain) && !names.contains(&suffixed) {
+                    names.claim(suffixed)
+                } else {
+                    names.claim(plain)
+                };
+                params.push(Parameter {
+                    wire: template.clone(),
+                    field,
+                    location: ParamLocation::Path,
+                    required: true,
+                    shape: Shape::of(Ty::Primitive(Primitive::String)),
+                    style: ParamStyle::Simple,
+                    explode: false,
+                    object: false,
+                    json: false,
+                    docs: Docs::default(),
+                    origin: self.at.clone(),
+                    component: None,
+                    dynamic_query: None,
+                });
             }
         }
         Ok(params)

@@ -29,8 +29,14 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     });
     let result = result_type(plan);
     let id = &op.id;
-    let method = format_ident!("{}", op.method.as_str());
     let path = &op.path;
+    let call = if op.method.is_standard() {
+        let method = format_ident!("{}", op.method.as_str());
+        quote!(Call::new(#id, reqwest::Method::#method, #path, SECURITY))
+    } else {
+        let method = op.method.as_str();
+        quote!(Call::with_method_named(#id, #method, #path, SECURITY))
+    };
     let security = security_tokens(cx, op);
     let (statements, bodies) = inputs(plan);
     let accept = plan.accept.as_ref().map(|a| quote!(__call.accept(#a);));
@@ -78,7 +84,7 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
             #many
             pub async fn #events_fn(&self, #(#args,)* #params_arg) -> Result<Events<#ty, crate::ErrorBody>, crate::Error> {
                 const SECURITY: &[&[Scheme]] = #security;
-                let mut __call = Call::new(#id, reqwest::Method::#method, #path, SECURITY);
+                let mut __call = #call;
                 #(#statements)*
                 __call.accept(#event_stream);
                 #(#bodies)*
@@ -99,7 +105,7 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
         #conversion
         pub async fn #response_fn(&self, #(#args,)* #params_arg) -> Result<Response<#result, #headers_ty>, crate::Error> {
             const SECURITY: &[&[Scheme]] = #security;
-            let #mutability __call = Call::new(#id, reqwest::Method::#method, #path, SECURITY);
+            let #mutability __call = #call;
             #(#statements)*
             #accept
             #(#bodies)*

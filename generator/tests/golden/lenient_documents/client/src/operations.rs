@@ -55,7 +55,66 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The path's `{placeId}` is declared as `id`, which the path lacks.
+    ///
+    /// `GET /places/{placeId}` (operation `getPlace`).
+    ///
+    /// # Arguments
+    ///
+    /// - `place_id` (the `placeId` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The place.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn get_place(
+        &self,
+        place_id: &str,
+    ) -> Result<crate::models::Place, crate::Error> {
+        self.get_place_with_response(place_id).await.map(Response::into_inner)
+    }
+    /// [`Client::get_place`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetPlaceHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_place`].
+    pub async fn get_place_with_response(
+        &self,
+        place_id: &str,
+    ) -> Result<Response<crate::models::Place, GetPlaceHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "X-Api-Key",
+                    prefix: None,
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "getPlace",
+            reqwest::Method::GET,
+            "/places/{placeId}",
+            SECURITY,
+        );
+        __call.path_param("placeId", place_id);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Place>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, GetPlaceHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The headers the answers of [`Client::list_places`](crate::Client::list_places) declare, as [`Client::list_places_with_response`](crate::Client::list_places_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type ListPlacesHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::get_place`](crate::Client::get_place) declare, as [`Client::get_place_with_response`](crate::Client::get_place_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetPlaceHeaders = crate::NoHeaders;

@@ -59,6 +59,16 @@ pub trait LenientDocumentsApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::ListPlacesResponse, ApiError>,
     > + Send;
+    /// The path's `{placeId}` is declared as `id`, which the path lacks.
+    ///
+    /// `GET /places/{placeId}` (`getPlace`)
+    fn get_place(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: GetPlaceRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetPlaceResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`LenientDocumentsApi::list_places`]: `GET /places` (`listPlaces`).
@@ -66,3 +76,12 @@ pub trait LenientDocumentsApi: Send + Sync + 'static {
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPlacesRequest {}
+
+/// The parameters and body of [`LenientDocumentsApi::get_place`]: `GET /places/{placeId}` (`getPlace`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetPlaceRequest {
+    /// The `placeId` path parameter.
+    pub place_id: String,
+}

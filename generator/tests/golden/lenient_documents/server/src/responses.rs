@@ -48,3 +48,42 @@ impl ListPlacesResponse {
         }
     }
 }
+
+/// The responses of [`LenientDocumentsApi::get_place`](crate::api::LenientDocumentsApi::get_place): `GET /places/{placeId}` (`getPlace`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetPlaceResponse {
+    /// 200: The place.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Place,
+    },
+}
+
+impl GetPlaceResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}

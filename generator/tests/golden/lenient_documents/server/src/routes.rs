@@ -16,9 +16,10 @@ use axum::extract::Request;
 use axum::response::Response;
 use crate::api::{self, LenientDocumentsApi, RequestContext};
 use crate::error::ApiError;
+use crate::models::validation::Report;
 use crate::request_id::RequestId;
 use crate::settings::Settings;
-use crate::{negotiation, respond, security};
+use crate::{negotiation, params, respond, security};
 
 /// Serves `api`, an implementation of [`LenientDocumentsApi`], with the default [`Settings`].
 ///
@@ -35,6 +36,15 @@ pub fn router_with<A: LenientDocumentsApi>(api: A, settings: Settings) -> Router
         .route(
             "/places",
             axum::routing::get(list_places::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/places/{placeId}",
+            axum::routing::get(get_place::<A>)
                 .fallback(|request: Request| async move {
                     respond::method_not_allowed::<
                         crate::ErrorBodyFormat,
@@ -88,5 +98,61 @@ async fn handle_list_places<A: LenientDocumentsApi>(
     };
     let request = api::ListPlacesRequest {};
     let response = shared.api.list_places(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /places/{placeId}` (`getPlace`).
+async fn get_place<A: LenientDocumentsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_get_place(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getPlace")
+}
+
+/// Reads and checks a request to `getPlace`, calls [`LenientDocumentsApi::get_place`], encodes its answer.
+async fn handle_get_place<A: LenientDocumentsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getPlace";
+    let principal = security::authenticate_api_key(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let place_id: Option<String> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "placeId",
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(place_id) = place_id else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::GetPlaceRequest { place_id };
+    let response = shared.api.get_place(context, request).await?;
     response.into_http(media_type)
 }

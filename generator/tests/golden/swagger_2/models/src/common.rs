@@ -445,7 +445,7 @@ impl validation::ValidateJson for PetBase {
     }
 }
 
-/// Defined inline at `#/paths/~1pets~1{petId}~1notes/put/requestBody/content/application~1x-www-form-urlencoded/schema`.
+/// Defined inline at `#/paths/~1pets~1{petId}~1notes/put`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PutNoteBody {
@@ -494,7 +494,7 @@ impl validation::ValidateJson for PutNoteBody {
     }
 }
 
-/// Defined inline at `#/paths/~1pets~1{petId}~1photo/post/requestBody/content/multipart~1form-data/schema`.
+/// Defined inline at `#/paths/~1pets~1{petId}~1photo/post`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UploadPhotoBody {

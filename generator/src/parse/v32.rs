@@ -1,0 +1,448 @@
+//! OpenAPI 3.2 documents, rewritten into the 3.1 that [`super::v31`] then
+//! rewrites into 3.0, so that every later stage reads them unchanged.
+//!
+//! Only what 3.2 adds needs rewriting; the rest of a 3.2 document is 3.1:
+//! - the `query` method and `additionalOperations` (any other method, by
+//!   the name it is sent with) move into the path item's
+//!   [`OTHER_METHODS`] extension, which `openapiv3` keeps and the lowering
+//!   reads as operations with their method;
+//! - a `$ref` to `#/components/mediaTypes/…` in a `content` map is
+//!   replaced by the media type it names (3.0 has no reusable media types);
+//! - `in: querystring` with `application/x-www-form-urlencoded` content is
+//!   the query parameter it means, an object exploded into the query's
+//!   pairs (`style: form`); with any other content it is left out, and
+//!   said so in the lenient note;
+//! - `style: cookie`, 3.2's name for how cookies are written, is `form`,
+//!   which is how 3.0 serialised a cookie parameter's value;
+//! - `$self` (the document's own URI) is dropped: references are resolved
+//!   against the file they are in. Tags' `parent` and `kind` need no
+//!   rewriting: nothing generated groups by tag.
+//!
+//! Every moved node is recorded in [`Origins`], as `v31.rs` does.
+
+use serde_yaml::{Mapping, Value};
+
+use super::habits::Habit;
+use super::v31::{METHODS, Origins};
+use crate::pointer::Pointer;
+
+/// The path item extension the rewrite puts the operations of methods
+/// other than 3.0's eight in, by method name (`QUERY`, `COPY`).
+pub const OTHER_METHODS: &str = "x-openapi-codegen-other-methods";
+
+/// Whether `version` (the `openapi` field) is a 3.2 version.
+pub fn is_32(version: &str) -> bool {
+    version == "3.2" || version.starts_with("3.2.")
+}
+
+/// What rewriting a 3.2 document into 3.1 did.
+#[derive(Debug, Default)]
+pub struct Rewritten {
+    /// Where the rewritten tree's nodes are in the user's document.
+    pub origins: Origins,
+    /// What was read past, and where in the user's document.
+    pub notes: Vec<(Habit, Pointer)>,
+}
+
+/// Rewrites the 3.2 document `raw` into 3.1 in place.
+pub fn rewrite(raw: &mut Value) -> Rewritten {
+    let mut rewriter = Rewriter {
+        media_types: raw
+            .get("components")
+            .and_then(|c| c.get("mediaTypes"))
+            .and_then(Value::as_mapping)
+            .cloned()
+            .unwrap_or_default(),
+        unusable: unusable_parameters(raw),
+        done: Rewritten::default(),
+    };
+    let Value::Mapping(root) = raw else {
+        return rewriter.done;
+    };
+    root.insert("openapi".into(), "3.1.1".into());
+    root.remove("$self");
+    let at = Pointer::root();
+    for section in ["paths", "webhooks"] {
+        if let Some(Value::Mapping(items)) = root.get_mut(section) {
+            for (key, item) in items.iter_mut() {
+                if let Some(key) = key.as_str() {
+                    rewriter.path_item(item, &at.push(section).push(key));
+                }
+            }
+        }
+    }
+    if let Some(Value::Mapping(components)) = root.get_mut("components") {
+        components.remove("mediaTypes");
+        let at = at.push("components");
+        type Visit = fn(&mut Rewriter, &mut Value, &Pointer);
+        let sections: [(&str, Visit); 6] = [
+            ("pathItems", Rewriter::path_item),
+            ("callbacks", Rewriter::callback),
+            ("parameters", Rewriter::parameter),
+            ("headers", Rewriter::content_of),
+            ("requestBodies", Rewriter::content_of),
+            ("responses", Rewriter::response),
+        ];
+        for (section, visit) in sections {
+            if let Some(Value::Mapping(items)) = components.get_mut(section) {
+                for (key, item) in items.iter_mut() {
+                    if let Some(key) = key.as_str() {
+                        visit(&mut rewriter, item, &at.push(section).push(key));
+                    }
+                }
+            }
+        }
+        if let Some(Value::Mapping(parameters)) = components.get_mut("parameters") {
+            parameters.retain(|name, _| {
+                !name
+                    .as_str()
+                    .is_some_and(|name| rewriter.unusable.iter().any(|u| u == name))
+            });
+        }
+    }
+    rewriter.done
+}
+
+/// The names of `components.parameters` that are a `querystring` whose
+/// content is not `application/x-www-form-urlencoded`.
+fn unusable_parameters(raw: &Value) -> Vec<String> {
+    let Some(parameters) = raw
+        .get("components")
+        .and_then(|c| c.get("parameters"))
+        .and_then(Value::as_mapping)
+    else {
+        return Vec::new();
+    };
+    parameters
+        .iter()
+        .filter(|(_, param)| {
+            param.get("in").and_then(Value::as_str) == Some("querystring")
+                && param.as_mapping().and_then(form_content).is_none()
+        })
+        .filter_map(|(name, _)| name.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The `application/x-www-form-urlencoded` entry of a parameter's
+/// `content`: its media type as written, and its schema.
+fn form_content(param: &Mapping) -> Option<(Value, Option<Value>)> {
+    let content = param.get("content")?.as_mapping()?;
+    content
+        .iter()
+        .find(|(media_type, _)| {
+            media_type.as_str().is_some_and(|m| {
+                m.split(';').next().is_some_and(|m| {
+                    m.trim()
+                        .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+                })
+            })
+        })
+        .map(|(media_type, media)| (media_type.clone(), media.get("schema").cloned()))
+}
+
+struct Rewriter {
+    /// `components.mediaTypes`, as the user wrote them.
+    media_types: Mapping,
+    /// The names of the component parameters that are a `querystring`
+    /// whose content is not a form.
+    unusable: Vec<String>,
+    done: Rewritten,
+}
+
+impl Rewriter {
+    fn path_item(&mut self, node: &mut Value, at: &Pointer) {
+        let Value::Mapping(map) = node else { return };
+        let mut others = Mapping::new();
+        if let Some(query) = map.remove("query") {
+            others.insert("QUERY".into(), query);
+            self.moved(&at.push(OTHER_METHODS).push("QUERY"), at.push("query"));
+        }
+        if let Some(Value::Mapping(additional)) = map.remove("additionalOperations") {
+            for (method, op) in additional {
+                let Some(name) = method.as_str() else {
+                    continue;
+                };
+                let user = at.push("additionalOperations").push(name);
+                // A fixed method written here (`GET`, `post`) is that method's;
+                // anything else keeps its name, as HTTP's methods are
+                // case-sensitive.
+                let fixed = name.to_ascii_lowercase();
+                if METHODS.contains(&fixed.as_str()) && !map.contains_key(fixed.as_str()) {
+                    self.moved(&at.push(&fixed), user);
+                    map.insert(fixed.into(), op);
+                } else {
+                    self.moved(&at.push(OTHER_METHODS).push(name), user);
+                    others.insert(method, op);
+                }
+            }
+        }
+        for method in METHODS {
+            if let Some(op) = map.get_mut(method) {
+                self.operation(op, &at.push(method));
+            }
+        }
+        for (method, op) in others.iter_mut() {
+            if let Some(method) = method.as_str() {
+                self.operation(op, &at.push(OTHER_METHODS).push(method));
+            }
+        }
+        if !others.is_empty() {
+            map.insert(OTHER_METHODS.into(), Value::Mapping(others));
+        }
+        self.parameters(map, at);
+    }
+
+    fn operation(&mut self, node: &mut Value, at: &Pointer) {
+        let Value::Mapping(map) = node else { return };
+        self.parameters(map, at);
+        if let Some(body) = map.get_mut("requestBody") {
+            self.content_of(body, &at.push("requestBody"));
+        }
+        if let Some(Value::Mapping(responses)) = map.get_mut("responses") {
+            for (status, response) in responses.iter_mut() {
+                let status = match status {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    _ => continue,
+                };
+                self.response(response, &at.push("responses").push(&status));
+            }
+        }
+        if let Some(Value::Mapping(callbacks)) = map.get_mut("callbacks") {
+            for (name, callback) in callbacks.iter_mut() {
+                if let Some(name) = name.as_str() {
+                    self.callback(callback, &at.push("callbacks").push(name));
+                }
+            }
+        }
+    }
+
+    /// A callback: path items by runtime expression.
+    fn callback(&mut self, node: &mut Value, at: &Pointer) {
+        let Value::Mapping(map) = node else { return };
+        for (key, item) in map.iter_mut() {
+            if let Some(key) = key.as_str() {
+                self.path_item(item, &at.push(key));
+            }
+        }
+    }
+
+    /// The `parameters` list of a path item or an operation; a
+    /// `querystring` parameter that cannot be a query parameter is taken
+    /// out of it.
+    fn parameters(&mut self, map: &mut Mapping, at: &Pointer) {
+        let Some(Value::Sequence(list)) = map.get_mut("parameters") else {
+            return;
+        };
+        let at = at.push("parameters");
+        let mut kept = Vec::with_capacity(list.len());
+        for (i, mut param) in std::mem::take(list).into_iter().enumerate() {
+            let (rewritten, user) = (at.index(kept.len()), self.user(&at.index(i)));
+            let unusable = param
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/components/parameters/"))
+                .is_some_and(|name| self.unusable.iter().any(|u| u == name));
+            if unusable {
+                self.done.notes.push((Habit::QueryStringNotForm, user));
+                continue;
+            }
+            if self.parameter_kept(&mut param, &rewritten, &user) {
+                self.moved(&rewritten, user);
+                kept.push(param);
+            }
+        }
+        *list = kept;
+    }
+
+    /// A component parameter; one that is a `querystring` no operation
+    /// can take is taken out of the components by [`rewrite`] (and out of
+    /// every list that refers to it, by [`Rewriter::parameters`]).
+    fn parameter(&mut self, node: &mut Value, at: &Pointer) {
+        let user = self.user(at);
+        self.parameter_kept(node, at, &user);
+    }
+
+    /// Rewrites the parameter that will be at `at`, the user's `user`;
+    /// whether it stays (false: a `querystring` whose content is not a
+    /// form, noted).
+    fn parameter_kept(&mut self, node: &mut Value, at: &Pointer, user: &Pointer) -> bool {
+        let Value::Mapping(map) = node else {
+            return true;
+        };
+        if map.get("style").and_then(Value::as_str) == Some("cookie") {
+            map.insert("style".into(), "form".into());
+        }
+        self.content(map, at);
+        if map.get("in").and_then(Value::as_str) != Some("querystring") {
+            return true;
+        }
+        match form_content(map) {
+            Some((media_type, schema)) => {
+                let schema = schema.unwrap_or_else(|| Value::Mapping(Mapping::new()));
+                map.remove("content");
+                map.insert("in".into(), "query".into());
+                map.insert("style".into(), "form".into());
+                map.insert("explode".into(), true.into());
+                map.insert("schema".into(), schema);
+                if let Some(media_type) = media_type.as_str() {
+                    let user = user.push("content").push(media_type).push("schema");
+                    self.moved(&at.push("schema"), user);
+                }
+                true
+            }
+            None => {
+                self.done
+                    .notes
+                    .push((Habit::QueryStringNotForm, user.clone()));
+                false
+            }
+        }
+    }
+
+    fn response(&mut self, node: &mut Value, at: &Pointer) {
+        let Value::Mapping(map) = node else { return };
+        if let Some(Value::Mapping(headers)) = map.get_mut("headers") {
+            for (name, header) in headers.iter_mut() {
+                if let Some(name) = name.as_str() {
+                    self.content_of(header, &at.push("headers").push(name));
+                }
+            }
+        }
+        self.content(map, at);
+    }
+
+    /// The `content` of a request body or header.
+    fn content_of(&mut self, node: &mut Value, at: &Pointer) {
+        if let Value::Mapping(map) = node {
+            self.content(map, at);
+        }
+    }
+
+    /// Replaces each `$ref` to `#/components/mediaTypes/…` of `map`'s
+    /// `content` with the media type it names.
+    fn content(&mut self, map: &mut Mapping, at: &Pointer) {
+        let Some(Value::Mapping(content)) = map.get_mut("content") else {
+            return;
+        };
+        for (key, media) in content.iter_mut() {
+            let Some(key) = key.as_str() else { continue };
+            let here = at.push("content").push(key);
+            // A media type may name another, which may name another: at
+            // most as many steps as there are media types.
+            for _ in 0..=self.media_types.len() {
+                let Some(name) = media
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix("#/components/mediaTypes/"))
+                    .map(|name| name.replace("~1", "/").replace("~0", "~"))
+                else {
+                    break;
+                };
+                let Some(named) = self.media_types.get(name.as_str()) else {
+                    break;
+                };
+                *media = named.clone();
+                let user = Pointer::root()
+                    .push("components")
+                    .push("mediaTypes")
+                    .push(&name);
+                self.moved(&here, user);
+            }
+        }
+    }
+
+    fn user(&self, at: &Pointer) -> Pointer {
+        self.done.origins.to_user(at)
+    }
+
+    fn moved(&mut self, rewritten: &Pointer, user: Pointer) {
+        self.done.origins.record(rewritten.clone(), user);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(yaml: &str) -> (Value, Rewritten) {
+        let mut raw: Value = serde_yaml::from_str(yaml).unwrap();
+        let done = rewrite(&mut raw);
+        (raw, done)
+    }
+
+    #[test]
+    fn the_query_method_and_additional_operations_keep_their_names() {
+        let (raw, done) = rewritten(
+            "openapi: 3.2.0\npaths:\n  /pets:\n    query: {operationId: q}\n    additionalOperations:\n      COPY: {operationId: c}\n      post: {operationId: p}\n",
+        );
+        let item = &raw["paths"]["/pets"];
+        assert_eq!(raw["openapi"], "3.1.1");
+        assert_eq!(item[OTHER_METHODS]["QUERY"]["operationId"], "q");
+        assert_eq!(item[OTHER_METHODS]["COPY"]["operationId"], "c");
+        assert_eq!(item["post"]["operationId"], "p");
+        assert!(item.get("query").is_none() && item.get("additionalOperations").is_none());
+        let copy = Pointer::root()
+            .push("paths")
+            .push("/pets")
+            .push(OTHER_METHODS)
+            .push("COPY")
+            .push("responses");
+        assert_eq!(
+            done.origins.to_user(&copy).to_string(),
+            "#/paths/~1pets/additionalOperations/COPY/responses"
+        );
+    }
+
+    #[test]
+    fn a_form_querystring_is_an_exploded_query_object_and_any_other_is_left_out() {
+        let (raw, done) = rewritten(
+            "openapi: 3.2.0\npaths:\n  /s:\n    parameters:\n      - {in: querystring, name: j, content: {application/json: {schema: {type: object}}}}\n      - {in: querystring, name: f, content: {application/x-www-form-urlencoded: {schema: {type: object}}}}\n      - {in: cookie, name: c, style: cookie, schema: {type: string}}\n",
+        );
+        let params = raw["paths"]["/s"]["parameters"].as_sequence().unwrap();
+        assert_eq!(params.len(), 2);
+        assert_eq!(params[0]["name"], "f");
+        assert_eq!(params[0]["in"], "query");
+        assert_eq!(params[0]["style"], "form");
+        assert_eq!(params[0]["explode"], true);
+        assert_eq!(params[0]["schema"]["type"], "object");
+        assert_eq!(params[1]["style"], "form");
+        assert_eq!(done.notes.len(), 1);
+        assert_eq!(done.notes[0].1.to_string(), "#/paths/~1s/parameters/0");
+        let at = Pointer::root().push("paths").push("/s").push("parameters");
+        assert_eq!(
+            done.origins
+                .to_user(&at.index(0).push("schema"))
+                .to_string(),
+            "#/paths/~1s/parameters/1/content/application~1x-www-form-urlencoded/schema"
+        );
+        assert_eq!(
+            done.origins.to_user(&at.index(1)).to_string(),
+            "#/paths/~1s/parameters/2"
+        );
+    }
+
+    #[test]
+    fn media_type_components_are_put_where_they_are_named() {
+        let (raw, done) = rewritten(
+            "openapi: 3.2.0\n$self: https://example.com/api\ncomponents:\n  mediaTypes:\n    Pets: {$ref: '#/components/mediaTypes/Items'}\n    Items: {itemSchema: {type: string}}\npaths:\n  /p:\n    get:\n      responses:\n        '200':\n          description: d\n          content:\n            application/jsonl: {$ref: '#/components/mediaTypes/Pets'}\n",
+        );
+        let media = &raw["paths"]["/p"]["get"]["responses"]["200"]["content"]["application/jsonl"];
+        assert_eq!(media["itemSchema"]["type"], "string");
+        assert!(raw.get("$self").is_none());
+        assert!(raw["components"].get("mediaTypes").is_none());
+        let at = Pointer::root()
+            .push("paths")
+            .push("/p")
+            .push("get")
+            .push("responses")
+            .push("200")
+            .push("content")
+            .push("application/jsonl")
+            .push("itemSchema");
+        assert_eq!(
+            done.origins.to_user(&at).to_string(),
+            "#/components/mediaTypes/Items/itemSchema"
+        );
+    }
+}
