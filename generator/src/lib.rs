@@ -59,8 +59,8 @@ use emit::{Context, Files};
 pub struct Generated {
     /// The files, by path relative to the workspace root.
     pub files: Files,
-    /// What the document has that is deliberately not generated (callbacks,
-    /// links, webhooks): at most one note, naming them all and where the
+    /// What the document has that is deliberately not generated (links, a
+    /// callback URL expression not resolved): a note each, naming where the
     /// first of each is. Not an error: the callers print it.
     pub notes: Vec<String>,
 }

@@ -33,7 +33,7 @@
 //!   cookie;
 //! - `lenient`: what real documents do: `enum: [null]`, `responses: {}`, a
 //!   required property not declared, a union-typed query parameter, a form
-//!   response body, callbacks and links (one note);
+//!   response body, a callback (generated) and links (one note);
 //! - `names`, `constraints`, `dynamic_query`: naming, validation (a constraint
 //!   on a schema without `type` too), `x-dynamic-query`;
 //! - `scalar_enums`: enums of integers, numbers and booleans (nullable too),
@@ -48,6 +48,10 @@
 //!   `contentMediaType`/`contentEncoding`, `pathItems`, `webhooks`,
 //!   `jsonSchemaDialect`, `info.summary`, `license.identifier`);
 //!   `openapi_3_1_webhooks`: a 3.1 document without `paths`;
+//! - `webhooks_callbacks`: two webhooks (one a `$ref` to a path item, one
+//!   with a header parameter and a 3.1 type list), an operation with two
+//!   callbacks whose URLs use the body and a query parameter, and one whose
+//!   URL (`$response…`) is noted: the receivers, senders and URL functions;
 //! - `lenient_documents`: a document without `info`, a security
 //!   alternative naming an undeclared scheme, a 3.1 type list and a tuple
 //!   `items` in a document that says 3.0 (each read past, noted);
@@ -204,19 +208,23 @@ fn generation_is_deterministic() {
     }
 }
 
-/// Callbacks, links and webhooks are not generated: the generator says so in
-/// one note per document, naming each kind, and still generates.
+/// Links are not generated, nor a callback's URL function whose expression
+/// the request does not resolve: the generator says so in one note per
+/// document each, naming where, and still generates. Webhooks and
+/// callbacks are generated.
 #[test]
 fn what_is_not_generated_is_one_note_per_document() {
     // The other notes (what was read leniently) are not about this.
-    let notes = |text: &str| -> Vec<String> {
+    let generate = |text: &str| {
         let doc = Document::parse(text, "notes.yaml", false).unwrap_or_else(|e| panic!("{e}"));
         let target = Target::standalone(PathBuf::from("notes.yaml"), "notes");
-        openapi_codegen::generate_from(&doc, &target, "test")
-            .unwrap_or_else(|e| panic!("{e}"))
+        openapi_codegen::generate_from(&doc, &target, "test").unwrap_or_else(|e| panic!("{e}"))
+    };
+    let notes = |text: &str| -> Vec<String> {
+        generate(text)
             .notes
             .into_iter()
-            .filter(|n| n.contains("not generated, by design"))
+            .filter(|n| n.contains("not generated"))
             .collect()
     };
     let lenient = std::fs::read_to_string(
@@ -226,23 +234,28 @@ fn what_is_not_generated_is_one_note_per_document() {
     assert_eq!(
         notes(&lenient),
         [
-            "notes.yaml: not generated, by design: callbacks (1 operation(s), the first at \
-          notes.yaml#/paths/~1subscribe/post/callbacks), response links (1 response(s), the \
-          first at notes.yaml#/paths/~1subscribe/post/responses/201/links); the operations \
-          that declare them are generated"
+            "notes.yaml: not generated, by design: response links (1 response(s), the \
+             first at notes.yaml#/paths/~1subscribe/post/responses/201/links); the operations \
+             that declare them are generated"
         ]
     );
     let webhooks = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n\
                     webhooks:\n  ping:\n    post:\n      responses:\n        '200': {description: ok}\n";
-    assert_eq!(
-        notes(webhooks),
-        [
-            "notes.yaml: not generated, by design: webhooks (notes.yaml#/webhooks); the operations that declare them are generated"
-        ]
+    assert!(notes(webhooks).is_empty());
+    let generated = generate(webhooks);
+    let files: Vec<&Path> = generated.files.iter().map(|(path, _)| path).collect();
+    assert!(
+        files.contains(&Path::new("server/src/webhooks/routes.rs")),
+        "{files:?}"
+    );
+    assert!(
+        files.contains(&Path::new("client/src/webhooks.rs")),
+        "{files:?}"
     );
     let plain = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
     assert!(notes(plain).is_empty());
-    // A callback given by reference (PeerTube's) is read, and noted as any.
+    // A callback given by reference (PeerTube's) is read; its URL, the
+    // request's own (`$url`), is not resolved.
     let by_reference = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /search:\n    get:\n\
                         \x20     callbacks:\n        onIndex: {$ref: '#/components/callbacks/Index'}\n\
                         \x20     responses:\n        '200': {description: ok}\n\
@@ -251,8 +264,9 @@ fn what_is_not_generated_is_one_note_per_document() {
     assert_eq!(
         notes(by_reference),
         [
-            "notes.yaml: not generated, by design: callbacks (1 operation(s), the first at \
-             notes.yaml#/paths/~1search/get/callbacks); the operations that declare them are generated"
+            "notes.yaml: hooks not generated: the URL function of callback `onIndex` (its \
+             expression `{$url}` names a value the request does not hold) at \
+             notes.yaml#/paths/~1search/get/callbacks/onIndex/{$url}; the rest is generated"
         ]
     );
 }

@@ -5,10 +5,12 @@
 //! it are already Rust identifiers, chosen once, so that every emitter agrees.
 
 mod forms;
+mod hooks;
 mod operations;
 mod types;
 
 pub use forms::*;
+pub use hooks::*;
 pub use operations::*;
 pub use types::*;
 
@@ -37,8 +39,14 @@ pub struct Api {
     /// header declared once in `components.parameters`): emitters may lift them
     /// into a shared request context instead of repeating them per operation.
     pub common_headers: Vec<Parameter>,
-    /// What the document has that is deliberately not generated (callbacks,
-    /// links, webhooks): at most one note, naming them all.
+    /// The webhooks (OpenAPI 3.1), in document order: operations the API's
+    /// provider sends. Each one's `path` is the route its receiver mounts
+    /// it at, `/<webhook name>`.
+    pub webhooks: Vec<Operation>,
+    /// The operations' callbacks, in document order.
+    pub callbacks: Vec<Callback>,
+    /// What the document has that is deliberately not generated (links, a
+    /// callback expression not resolved) and what was read past.
     pub notes: Vec<String>,
 }
 

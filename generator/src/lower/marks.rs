@@ -277,7 +277,8 @@ pub(super) fn mark_from_param(api: &mut Api) {
         .filter(|(_, repeats)| !repeats)
         .flat_map(|(op, _)| &op.params)
         .filter(|param| !api.is_common_header(param))
-        .chain(&api.common_headers);
+        .chain(&api.common_headers)
+        .chain(api.hook_operations().flat_map(|op| &op.params));
     let mut names = BTreeSet::new();
     for param in params {
         read_from_text(api, &param.shape, &mut names);

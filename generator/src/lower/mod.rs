@@ -23,7 +23,7 @@ pub(crate) mod value_names;
 pub use marks::open_enums;
 
 use crate::error::Result;
-use crate::ir::Api;
+use crate::ir::{Api, Operation};
 use crate::parse::Document;
 
 /// Lowers a parsed document into the IR. Errors, notes and the types'
@@ -42,6 +42,7 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     table.lower_components()?;
     let mut skipped = operations::NotGenerated::default();
     let operations = operations::lower_operations(doc, &mut table, &mut skipped)?;
+    let hooks = operations::lower_hooks(doc, &mut table, &operations);
     // Paths that differ in parameter names only are one path (OpenAPI says
     // they MUST NOT both exist); the same method on both is served by the
     // first (Reverb's `/conversations/{id}/offer` beside
@@ -63,12 +64,24 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
     let mut types = table.into_defs();
     marks::mark_boxes(&mut types);
     marks::mark_checks(&mut types);
-    marks::mark_usage(&mut types, &operations);
+    // The hooks' types are marked as the operations' are: their receivers
+    // read requests, their senders answers.
+    let marked: std::borrow::Cow<'_, [Operation]> =
+        if hooks.webhooks.is_empty() && hooks.callbacks.is_empty() {
+            std::borrow::Cow::Borrowed(&operations)
+        } else {
+            let all = operations.iter().chain(&hooks.webhooks);
+            let all = all.chain(hooks.callbacks.iter().flat_map(|c| &c.operations));
+            std::borrow::Cow::Owned(all.cloned().collect())
+        };
+    marks::mark_usage(&mut types, &marked);
     marks::relax_one_way_required(&mut types);
-    shared_shapes::alias_copies(&mut types, &operations);
+    shared_shapes::alias_copies(&mut types, &marked);
     let common_headers = declared::common_headers(&operations);
+    drop(marked);
     let notes = not_generated_note(doc, &skipped)
         .into_iter()
+        .chain(left_out_note(doc, &hooks.left_out))
         .chain(unapplied::read_write_only_note(doc))
         .chain(lenient.note(doc))
         .collect();
@@ -82,38 +95,35 @@ fn lower_rewritten(doc: &Document) -> Result<Api> {
         operations,
         security_schemes: declared::security_schemes(doc)?,
         common_headers,
+        webhooks: hooks.webhooks,
+        callbacks: hooks.callbacks,
         notes,
     };
     marks::mark_from_param(&mut api);
     Ok(api)
 }
 
-/// The one note saying which callbacks, links and webhooks of `doc` are
-/// not generated, each kind with where it first appears.
+/// The one note saying which response links of `doc` are not generated,
+/// with where the first is.
 fn not_generated_note(doc: &Document, skipped: &operations::NotGenerated) -> Option<String> {
-    let mut parts = Vec::new();
-    if let Some(first) = skipped.callbacks.first() {
-        parts.push(format!(
-            "callbacks ({} operation(s), the first at {}{first})",
-            skipped.callbacks.len(),
-            doc.file
-        ));
-    }
-    if let Some(first) = skipped.links.first() {
-        parts.push(format!(
-            "response links ({} response(s), the first at {}{first})",
-            skipped.links.len(),
-            doc.file
-        ));
-    }
-    if doc.raw.get("webhooks").is_some() {
-        parts.push(format!("webhooks ({}#/webhooks)", doc.file));
-    }
-    (!parts.is_empty()).then(|| {
+    let first = skipped.links.first()?;
+    Some(format!(
+        "{}: not generated, by design: response links ({} response(s), the first at {}{first}); \
+         the operations that declare them are generated",
+        doc.file,
+        skipped.links.len(),
+        doc.file
+    ))
+}
+
+/// The one note naming the webhooks and callbacks (or callbacks' URL
+/// functions) of `doc` that are not generated, each with where it is.
+fn left_out_note(doc: &Document, left_out: &[String]) -> Option<String> {
+    (!left_out.is_empty()).then(|| {
         format!(
-            "{}: not generated, by design: {}; the operations that declare them are generated",
+            "{}: hooks not generated: {}; the rest is generated",
             doc.file,
-            parts.join(", ")
+            left_out.join("; ")
         )
     })
 }

@@ -1,7 +1,7 @@
 //! Callbacks given by reference (`callbacks: {onEvent: {$ref:
 //! '#/components/callbacks/Event'}}`, as PeerTube's document has) are valid
 //! OpenAPI, but `openapiv3` reads an operation's callbacks as path items
-//! only. The generator makes no code of a callback (it is one note), so a
+//! only. The generator reads a callback as the API's own path items, so a
 //! reference is replaced by the callback it names before the typed model is
 //! read, or by an empty one when it names nothing local.
 

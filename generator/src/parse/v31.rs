@@ -23,9 +23,10 @@
 //! - `$recursiveRef: "#"` and `$dynamicRef: "#"` are a `$ref` to the
 //!   component schema they are in (the schema resource they mean);
 //! - a document without `paths` gets an empty one, an operation without
-//!   `responses` (optional in 3.1) an empty one; `webhooks`, `pathItems`,
-//!   `jsonSchemaDialect`, `info.summary` and `license.identifier` stay where
-//!   they are (the later stages read what they need of them);
+//!   `responses` (optional in 3.1) an empty one; `webhooks` (rewritten as
+//!   `paths` are), `pathItems`, `jsonSchemaDialect`, `info.summary` and
+//!   `license.identifier` stay where they are (the later stages read what
+//!   they need of them);
 //! - a `mutualTLS` security scheme, which 3.0 has no type for, is taken out
 //!   of `components.securitySchemes` and its name kept in
 //!   [`Normalised::mutual_tls`]: the connection meets it, not the request.
@@ -128,10 +129,12 @@ pub fn normalise_from(raw: &mut Value, origins: Origins) -> Normalised {
         tuples: Vec::new(),
     };
     let at = Pointer::root();
-    if let Some(Value::Mapping(paths)) = root.get_mut("paths") {
-        for (key, item) in paths.iter_mut() {
-            if let Some(key) = key.as_str() {
-                walker.path_item(item, &at.push("paths").push(key));
+    for section in ["paths", "webhooks"] {
+        if let Some(Value::Mapping(items)) = root.get_mut(section) {
+            for (key, item) in items.iter_mut() {
+                if let Some(key) = key.as_str() {
+                    walker.path_item(item, &at.push(section).push(key));
+                }
             }
         }
     }

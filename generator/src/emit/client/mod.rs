@@ -11,6 +11,7 @@
 //! `openapi-runtime` crate's `client` feature.
 
 mod config;
+mod hooks;
 mod operations;
 
 use proc_macro2::{Ident, TokenStream};
@@ -50,13 +51,22 @@ pub fn emit_client(cx: &Context<'_>) -> Result<Files> {
     files.insert(&path, cx.rust_file(&path, config::module(cx, &setup))?);
     let path = root.join("src/operations.rs");
     files.insert(&path, cx.rust_file(&path, operations::module(cx, &plans))?);
+    let hook_modules = hooks::modules(cx)?;
+    for (module, tokens) in &hook_modules {
+        let path = root.join(format!("src/{module}.rs"));
+        files.insert(&path, cx.rust_file(&path, tokens.clone())?);
+    }
+    let hook_modules: Vec<&str> = hook_modules.iter().map(|(module, _)| *module).collect();
     let has_types = plans
         .iter()
         .any(|p| p.params.is_some() || p.response_enum.is_some());
     let path = root.join("src/lib.rs");
     files.insert(
         &path,
-        cx.rust_file(&path, lib_tokens(cx, &error_body, has_streams, has_types))?,
+        cx.rust_file(
+            &path,
+            lib_tokens(cx, &error_body, has_streams, has_types, &hook_modules),
+        )?,
     );
 
     let mut dependencies = if cx.models_inline() {
@@ -167,9 +177,11 @@ fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
     })
 }
 
-/// Whether some operation sends or answers raw bytes (`bytes::Bytes`).
+/// Whether some operation (a hook's too) sends or answers raw bytes
+/// (`bytes::Bytes`).
 fn uses_bytes(cx: &Context<'_>) -> bool {
-    cx.api.operations.iter().any(|op| {
+    let mut operations = cx.api.operations.iter().chain(cx.api.hook_operations());
+    operations.any(|op| {
         // A text body is sent as bytes too (bridgedb's `text/html` one).
         op.body.as_ref().is_some_and(|b| {
             matches!(
@@ -315,6 +327,7 @@ fn lib_tokens(
     error_body: &ErrorBodyType,
     has_streams: bool,
     has_types: bool,
+    hook_modules: &[&str],
 ) -> TokenStream {
     let models = format_ident!("{}", cx.target.models.lib_name());
     let inline = cx.models_inline();
@@ -382,18 +395,51 @@ fn lib_tokens(
             pub mod server;
         }
     });
+    // The senders of webhooks and callbacks, in rustfmt's order of the modules.
+    let (before, after): (Vec<&str>, Vec<&str>) =
+        hook_modules.iter().partition(|m| **m < "operations");
+    let before = before.into_iter().map(|m| format_ident!("{m}"));
+    let after = after.into_iter().map(|m| format_ident!("{m}"));
+    // The crate's own re-exports, in rustfmt's order (by module).
+    let mut reexports = vec![
+        (
+            "client",
+            quote!(
+                pub use client::{Client, ClientBuilder};
+            ),
+        ),
+        (
+            "config",
+            quote!(
+                pub use config::Environment;
+            ),
+        ),
+    ];
+    if let Some(types) = operation_types {
+        reexports.push(("operations", types));
+    }
+    for module in hook_modules {
+        let sender = match *module {
+            "webhooks" => "WebhookSender",
+            _ => "CallbackSender",
+        };
+        let (module_ident, sender) = (format_ident!("{module}"), format_ident!("{sender}"));
+        reexports.push((module, quote!(pub use #module_ident::#sender;)));
+    }
+    reexports.sort_by_key(|(module, _)| *module);
+    let reexports = reexports.into_iter().map(|(_, tokens)| tokens);
     quote! {
         #![doc = include_str!("../README.md")]
 
         #(#[rustfmt::skip] mod #modules;)*
+        #(#[rustfmt::skip] pub mod #before;)*
         #models_module
         #[rustfmt::skip]
         pub mod operations;
+        #(#[rustfmt::skip] pub mod #after;)*
         #server_module
 
-        pub use client::{Client, ClientBuilder};
-        pub use config::Environment;
-        #operation_types
+        #(#reexports)*
 
         #(#documented)*
 

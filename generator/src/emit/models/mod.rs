@@ -190,7 +190,7 @@ impl UsedDeps {
                 TypeKind::Enum(_) => {}
             }
         }
-        for op in &api.operations {
+        for op in api.operations.iter().chain(api.hook_operations()) {
             for param in &op.params {
                 visit(&param.shape);
                 for property in param.dynamic_query.iter().flat_map(|q| &q.properties) {

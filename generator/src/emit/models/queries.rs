@@ -11,7 +11,7 @@ use crate::ir::{Api, DynamicQuery, QueryValueKind};
 /// operations that take it.
 pub fn dynamic_queries(api: &Api) -> Vec<(&DynamicQuery, Vec<&str>)> {
     let mut out: Vec<(&DynamicQuery, Vec<&str>)> = Vec::new();
-    for op in &api.operations {
+    for op in api.operations.iter().chain(api.hook_operations()) {
         for param in &op.params {
             if let Some(query) = &param.dynamic_query {
                 match out.iter_mut().find(|(q, _)| q.name == query.name) {

@@ -11,8 +11,8 @@ use crate::ir::{BodyKind, Docs, ParamLocation, Parameter, RequestBody};
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let api = server.cx.api;
-    let root = server.cx.server_root();
-    let root_text = server.cx.server_root_text();
+    let root = server.root.clone();
+    let root_text = &server.root_text;
     let trait_name = &server.trait_name;
     let context = context_tokens(server)?;
     let methods = server
@@ -30,10 +30,16 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
         })
         .collect::<Result<Vec<_>>>()?;
 
-    let mut trait_doc = vec![format!(
-        "The {} API (version {}): one method per operation.",
-        api.title, api.version
-    )];
+    let mut trait_doc = vec![match server.hooks {
+        Some(hooks) => format!(
+            "The {hooks} of the {} API (version {}), received: one method per operation.",
+            api.title, api.version
+        ),
+        None => format!(
+            "The {} API (version {}): one method per operation.",
+            api.title, api.version
+        ),
+    }];
     if let Some(description) = &api.description {
         let first = description.split("\n\n").next().unwrap_or_default();
         trait_doc.push(String::new());

@@ -12,6 +12,18 @@ use crate::ir::{BodyKind, Operation, Parameter, Response, Ty};
 use crate::names::{Namespace, type_name};
 use crate::parse::Pointer;
 
+/// The modules of the runtime's server feature, re-exported by name so that
+/// the generated modules and dependants say `crate::params`, `crate::error`.
+pub(super) const RUNTIME: &[&str] = &[
+    "body",
+    "error",
+    "negotiation",
+    "params",
+    "request_id",
+    "respond",
+    "settings",
+];
+
 /// What the server emitters share: the API read once for the server's needs.
 pub(crate) struct Server<'a> {
     pub cx: &'a Context<'a>,
@@ -25,6 +37,14 @@ pub(crate) struct Server<'a> {
     pub ops: Vec<Op<'a>>,
     /// The headers every operation takes, in the request context.
     pub common: Vec<CommonHeader<'a>>,
+    /// How the generated modules name the root of theirs (their siblings,
+    /// the runtime's modules, `ErrorBodyFormat`): [`Context::server_root`],
+    /// or a module of hooks under it.
+    pub root: TokenStream,
+    /// [`Server::root`] as documentation links write it.
+    pub root_text: String,
+    /// For the server of hooks, what they are (`webhooks`).
+    pub hooks: Option<&'static str>,
 }
 
 /// A header every operation takes, lifted into the request context.
@@ -186,7 +206,32 @@ impl<'a> Server<'a> {
             has_security,
             ops,
             common,
+            root: cx.server_root(),
+            root_text: cx.server_root_text().to_owned(),
+            hooks: None,
         })
+    }
+
+    /// The server of hooks (webhooks or callbacks): `cx` reads an API whose
+    /// operations are the hooks; the trait is named after the API's trait
+    /// with `suffix` (`ShopWebhooks`), and the modules are under `module`
+    /// of the crate's root.
+    pub(super) fn hooks(
+        cx: &'a Context<'a>,
+        types: &'a RustTypes<'a>,
+        suffix: &str,
+        module: &'static str,
+    ) -> Result<Self> {
+        let mut server = Server::new(cx, types)?;
+        let api_trait = server.trait_name.to_string();
+        let base = api_trait.strip_suffix("Api").unwrap_or(&api_trait);
+        server.trait_name = format_ident!("{base}{suffix}");
+        let module_ident = format_ident!("{module}");
+        let root = &server.root;
+        server.root = quote!(#root::#module_ident);
+        server.root_text = format!("{}::{module}", server.root_text);
+        server.hooks = Some(module);
+        Ok(server)
     }
 
     /// The document, as messages name it.
@@ -273,4 +318,37 @@ pub(crate) fn concrete_media_type(kind: &BodyKind) -> &'static str {
         BodyKind::Multipart(_) => "multipart/form-data",
         BodyKind::Sequence(_) => "application/jsonl",
     }
+}
+
+/// The runtime's modules of bodies and parameters spread over several parts
+/// or pairs, re-exported for the APIs that have them.
+pub(super) fn spread_modules(server: &Server<'_>) -> Option<TokenStream> {
+    let spread: Vec<Ident> = [
+        (
+            "multipart",
+            server.ops.iter().any(|op| {
+                matches!(
+                    op.op.body.as_ref().map(|b| &b.kind),
+                    Some(BodyKind::Multipart(_))
+                )
+            }),
+        ),
+        (
+            "object_params",
+            server
+                .ops
+                .iter()
+                .any(|op| op.params.iter().any(|p| p.object)),
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, used)| *used)
+    .map(|(module, _)| format_ident!("{}", module))
+    .collect();
+    (!spread.is_empty()).then(|| {
+        quote!(
+            /// The runtime's modules of multipart bodies and object parameters.
+            pub use openapi_runtime::server::{#(#spread),*};
+        )
+    })
 }

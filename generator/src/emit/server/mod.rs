@@ -18,13 +18,16 @@
 //! - [`error_format`]: how every error the stubs answer is written;
 //! - [`params`], [`forms`], [`dynamic_query`]: how handlers read parameters,
 //!   values spread over pairs or parts, and dynamic queries;
-//! - [`paths`]: the document's path templates as axum routes.
+//! - [`paths`]: the document's path templates as axum routes;
+//! - [`hooks`]: the `webhooks` and `callbacks` modules, receivers made by
+//!   the modules above from the hooks' operations.
 
 mod api;
 mod context;
 mod dynamic_query;
 mod error_format;
 mod forms;
+mod hooks;
 mod params;
 mod paths;
 mod responses;
@@ -33,26 +36,14 @@ mod security;
 
 use std::collections::BTreeSet;
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::templates::{CargoToml, Dependency, OperationRow, ServerReadme};
 use super::{Context, Files, RustTypes, docs};
 use crate::error::Result;
 use crate::ir::BodyKind;
-use context::{Auth, Server};
-
-/// The modules of the runtime's server feature, re-exported by name so that
-/// the generated modules and dependants say `crate::params`, `crate::error`.
-const RUNTIME: &[&str] = &[
-    "body",
-    "error",
-    "negotiation",
-    "params",
-    "request_id",
-    "respond",
-    "settings",
-];
+use context::{Auth, RUNTIME, Server, spread_modules};
 
 /// Writes the server-stubs crate, when the target asks for one.
 pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
@@ -71,21 +62,34 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     let src = cx.server_src(krate);
     let mut files = Files::default();
 
-    let mut generated: Vec<(&str, TokenStream)> = vec![
-        ("api", api::tokens(&server)?),
-        ("responses", responses::tokens(&server)?),
-        ("routes", routes::tokens(&server)?),
+    let mut generated: Vec<(String, TokenStream)> = vec![
+        ("api".to_owned(), api::tokens(&server)?),
+        ("responses".to_owned(), responses::tokens(&server)?),
+        ("routes".to_owned(), routes::tokens(&server)?),
     ];
     if server.has_security {
-        generated.push(("security", security::tokens(&server)?));
+        generated.push(("security".to_owned(), security::tokens(&server)?));
     }
-    generated.push(("lib", lib_tokens(&server)?));
+    let hook_groups = [
+        (&hooks::WEBHOOKS, cx.api.webhooks.clone()),
+        (&hooks::CALLBACKS, cx.api.callback_operations()),
+    ];
+    let mut groups = Vec::new();
+    for (group, operations) in hook_groups {
+        if !operations.is_empty() {
+            let hooks_api = cx.api.with_operations(operations);
+            generated.extend(hooks::modules(cx, &types, &hooks_api, group)?);
+            groups.push(group);
+        }
+    }
+    generated.push(("lib".to_owned(), lib_tokens(&server, &groups)?));
     // The crates the code calls beyond those every server stubs crate
     // depends on, read off the code itself rather than off the document.
     let calls_regex = generated
         .iter()
         .any(|(_, tokens)| context::uses_ident(tokens.clone(), "regex_lite"));
     for (module, tokens) in generated {
+        let module = module.as_str();
         let path = if module == "lib" {
             cx.server_root_file(krate)
         } else {
@@ -124,13 +128,14 @@ pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     Ok(files)
 }
 
-fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
+fn lib_tokens(server: &Server<'_>, groups: &[&hooks::Group]) -> Result<TokenStream> {
     let cx = server.cx;
-    let doc = crate_docs(server);
+    let doc = crate_docs(server, groups);
     let mut modules: BTreeSet<&str> = ["api", "responses", "routes"].into_iter().collect();
     if server.has_security {
         modules.insert("security");
     }
+    modules.extend(groups.iter().map(|group| group.module));
     let modules = modules.into_iter().map(|m| format_ident!("{}", m));
     let runtime = RUNTIME.iter().map(|m| format_ident!("{}", m));
     let security = server.has_security.then(|| {
@@ -196,7 +201,7 @@ fn lib_tokens(server: &Server<'_>) -> Result<TokenStream> {
 }
 
 /// The crate's documentation: what it is, how it is used, and its modules.
-fn crate_docs(server: &Server<'_>) -> TokenStream {
+fn crate_docs(server: &Server<'_>, groups: &[&hooks::Group]) -> TokenStream {
     let api = server.cx.api;
     let trait_name = &server.trait_name;
     let trait_text = trait_name.to_string();
@@ -241,6 +246,12 @@ fn crate_docs(server: &Server<'_>) -> TokenStream {
                 .to_owned(),
         );
     }
+    for group in groups {
+        lines.push(match group.module {
+            "webhooks" => "| [`webhooks`] | the receiver of the webhooks: a trait and its router |",
+            _ => "| [`callbacks`] | the receiver of the callbacks (a trait and its router), and their URLs |",
+        }.to_owned());
+    }
     lines.extend(
         [
             "| [`error`] | [`ApiError`] and the formats of error responses ([`ErrorBodyFormat`] is this API's) |",
@@ -254,39 +265,6 @@ fn crate_docs(server: &Server<'_>) -> TokenStream {
         .map(str::to_owned),
     );
     docs::inner_attrs(&lines)
-}
-
-/// The runtime's modules of bodies and parameters spread over several parts
-/// or pairs, re-exported for the APIs that have them.
-fn spread_modules(server: &Server<'_>) -> Option<TokenStream> {
-    let spread: Vec<Ident> = [
-        (
-            "multipart",
-            server.ops.iter().any(|op| {
-                matches!(
-                    op.op.body.as_ref().map(|b| &b.kind),
-                    Some(BodyKind::Multipart(_))
-                )
-            }),
-        ),
-        (
-            "object_params",
-            server
-                .ops
-                .iter()
-                .any(|op| op.params.iter().any(|p| p.object)),
-        ),
-    ]
-    .into_iter()
-    .filter(|(_, used)| *used)
-    .map(|(module, _)| format_ident!("{}", module))
-    .collect();
-    (!spread.is_empty()).then(|| {
-        quote!(
-            /// The runtime's modules of multipart bodies and object parameters.
-            pub use openapi_runtime::server::{#(#spread),*};
-        )
-    })
 }
 
 fn readme(server: &Server<'_>, package: &str) -> Result<String> {

@@ -10,8 +10,8 @@ use crate::ir::{BodyKind, Primitive, Response, ResponseHeader, Shape, Status, Ty
 use crate::names::Namespace;
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
-    let root = server.cx.server_root();
-    let root_text = server.cx.server_root_text();
+    let root = server.root.clone();
+    let root_text = &server.root_text;
     let items = server
         .ops
         .iter()
@@ -122,7 +122,7 @@ fn enum_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     let fn_name = &op.op.fn_name;
     let doc = docs::attrs(&[format!(
         "The responses of [`{trait_name}::{fn_name}`]({}::api::{trait_name}::{fn_name}): {}.",
-        server.cx.server_root_text(),
+        server.root_text,
         op.signature_line()
     )]);
     let media_param = if op.offered.is_empty() {

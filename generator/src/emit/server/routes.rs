@@ -30,7 +30,7 @@ const LOCALS: &[&str] = &[
 ];
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
-    let root = server.cx.server_root();
+    let root = server.root.clone();
     let trait_name = &server.trait_name;
     let routes = route_tokens(server);
     let handlers = server
@@ -126,7 +126,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
              reads it up to the limit (413), decodes and validates it (400); calls the method, \
              catching a panic (500); encodes the answer. Every error is rendered in \
              [`ErrorBodyFormat`]({}::ErrorBodyFormat).",
-            server.cx.server_root_text()
+            server.root_text
         ),
     ]);
     let runtime = match runtime.as_slice() {
@@ -157,7 +157,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
 }
 
 fn route_tokens(server: &Server<'_>) -> TokenStream {
-    let root = server.cx.server_root();
+    let root = server.root.clone();
     let trait_name = &server.trait_name;
     // Routes in document order, each with its templates' operations.
     let mut routes: Vec<Route<'_>> = Vec::new();
@@ -395,7 +395,7 @@ fn shared_route_handlers(ops: &[&Op<'_>], root: &TokenStream) -> Vec<(Method, To
 }
 
 fn handler_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
-    let root = server.cx.server_root();
+    let root = server.root.clone();
     let trait_name = &server.trait_name;
     let name = op.fn_name();
     let handle = format_ident!("{}", op.handle);

@@ -42,7 +42,7 @@ pub(crate) fn check_name(api: &Api, alternatives: &[Vec<String>], optional: bool
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let api = server.cx.api;
-    let root = server.cx.server_root();
+    let root = server.root.clone();
     let trait_name = &server.trait_name;
     let schemes = &api.security_schemes;
 

@@ -4,14 +4,17 @@
 //! - [`params`]: its parameters, merged from the path item and read into shapes;
 //! - [`dynamic_query`]: a query object that allows properties it does not name;
 //! - [`bodies`]: request and response bodies, their media types and encodings;
-//! - [`responses`]: one response per status, named by its HTTP reason.
+//! - [`responses`]: one response per status, named by its HTTP reason;
+//! - [`hooks`]: webhooks and callbacks, operations with a route of their own.
 //!
 //! [`Operation`]: crate::ir::Operation
 
 mod bodies;
 mod dynamic_query;
+mod hooks;
 mod operation;
 mod params;
 mod responses;
 
+pub(crate) use hooks::lower_hooks;
 pub(crate) use operation::{NotGenerated, lower_operations};

@@ -17,7 +17,7 @@ use crate::parse::{Document, OTHER_METHODS, Pointer, deserialize_at};
 /// the methods of the traits a `Client` implements (`Clone`, `Debug`, and
 /// what every type has): an inherent `fn clone(&self, id)` would hide
 /// `Clone::clone` from `client.clone()`.
-const RESERVED_FNS: &[&str] = &[
+pub(super) const RESERVED_FNS: &[&str] = &[
     "new",
     "builder",
     "authenticate",
@@ -37,7 +37,6 @@ const RESERVED_FNS: &[&str] = &[
 /// Things seen in the document that are deliberately not generated.
 #[derive(Default)]
 pub(crate) struct NotGenerated {
-    pub callbacks: Vec<Pointer>,
     pub links: Vec<Pointer>,
 }
 
@@ -93,7 +92,7 @@ pub(crate) fn lower_operations<'d>(
 /// 3.0's eight methods, then the others that 3.2 adds (`query`,
 /// `additionalOperations`), which `parse` keeps in the path item's
 /// [`OTHER_METHODS`] extension.
-fn methods<'i>(
+pub(super) fn methods<'i>(
     doc: &Document,
     item: &'i PathItem,
     item_at: &Pointer,
@@ -142,7 +141,7 @@ pub(super) struct OperationLowering<'a, 'd> {
 
 impl<'d> OperationLowering<'_, 'd> {
     #[allow(clippy::too_many_arguments)]
-    fn lower(
+    pub(super) fn lower(
         mut self,
         path: &str,
         method: Method,
@@ -158,9 +157,6 @@ impl<'d> OperationLowering<'_, 'd> {
             .unwrap_or_else(|| synthesized_id(&method, path));
         let fn_name = fn_names.claim(field_name(&id));
         let type_prefix = prefixes.claim(type_name(&id));
-        if !op.callbacks.is_empty() {
-            self.skipped.callbacks.push(self.at.push("callbacks"));
-        }
         let (route, key_query) = split_path_key(path);
         if key_query.is_some() {
             self.types.lenient.record(Leniency::QueryInPathKey, item_at);

@@ -54,13 +54,14 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
         .map(|a| &a.ident)
         .chain(plan.params.as_ref().map(|p| &p.arg));
     let args: Vec<TokenStream> = args.collect();
+    let owner = plan.owner.name;
     let response_doc = docs::attrs(&[
         format!(
-            "[`Client::{fn_ident}`], answering with the status and the headers of the answer as well as its body."
+            "[`{owner}::{fn_ident}`], answering with the status and the headers of the answer as well as its body."
         ),
         String::new(),
         format!(
-            "The headers the document declares are read into [`{headers_ty}`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::{fn_ident}`]."
+            "The headers the document declares are read into [`{headers_ty}`] ([`Response::declared`]); the arguments, answers and errors are those of [`{owner}::{fn_ident}`]."
         ),
     ]);
     // `self`, the required inputs and the optional ones: the document's
@@ -236,6 +237,7 @@ fn success_arms(plan: &Plan<'_>) -> (Vec<TokenStream>, Option<TokenStream>) {
 /// The documentation of the method that streams an operation's events.
 fn events_doc(cx: &Context<'_>, plan: &Plan<'_>, ty: &TokenStream) -> TokenStream {
     let fn_ident = &plan.fn_ident;
+    let owner = plan.owner.name;
     let event_stream = crate::ir::EVENT_STREAM;
     let spelled = ty.to_string().replace(' ', "");
     let data_type = match spelled.rsplit_once("::") {
@@ -244,7 +246,7 @@ fn events_doc(cx: &Context<'_>, plan: &Plan<'_>, ty: &TokenStream) -> TokenStrea
     };
     let mut lines = vec![
         format!(
-            "[`Client::{fn_ident}`], answering with the events of its `{event_stream}` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as {data_type}."
+            "[`{owner}::{fn_ident}`], answering with the events of its `{event_stream}` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as {data_type}."
         ),
         String::new(),
     ];
@@ -256,7 +258,7 @@ fn events_doc(cx: &Context<'_>, plan: &Plan<'_>, ty: &TokenStream) -> TokenStrea
     }
     lines.push("The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.".to_owned());
     lines.push(format!(
-        "The arguments and errors are those of [`Client::{fn_ident}`]; an error answer is the error, as there."
+        "The arguments and errors are those of [`{owner}::{fn_ident}`]; an error answer is the error, as there."
     ));
     docs::attrs(&lines)
 }

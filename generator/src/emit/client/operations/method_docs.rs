@@ -22,12 +22,16 @@ pub(super) fn method_docs(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     };
     lines.extend(docs::markdown_lines(&text));
     lines.push(String::new());
-    lines.push(format!(
-        "`{} {}` (operation `{}`).",
-        op.method.as_str(),
-        op.path_key(),
-        op.id
-    ));
+    let key = op.path_key();
+    lines.push(if key.is_empty() {
+        format!(
+            "`{}` to the sender's URL (operation `{}`).",
+            op.method.as_str(),
+            op.id
+        )
+    } else {
+        format!("`{} {key}` (operation `{}`).", op.method.as_str(), op.id)
+    });
     if !plan.args.is_empty() || plan.params.is_some() {
         lines.push(String::new());
         lines.push("# Arguments".to_owned());

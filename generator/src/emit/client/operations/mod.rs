@@ -29,24 +29,43 @@ use crate::emit::{Context, docs};
 
 use method::method;
 pub(super) use method_docs::{first_sentence, summary};
-pub(super) use plan::{Plan, result_type, rust_types};
-pub(super) use planning::plan;
+pub(super) use plan::{Owner, Plan, result_type, rust_types};
+pub(super) use planning::{plan, plan_for};
 pub(super) use stream::stream_args;
 use stream::stream_method;
 use types::types_of;
 
 /// The `operations` module.
 pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
-    let methods = plans.iter().map(|plan| method(cx, plan));
-    let streams = plans.iter().filter_map(|plan| stream_method(plan));
-    let types = plans.iter().map(types_of);
     let doc = docs::inner_attrs(&[
         "The operations: one method of [`Client`] each, with the types of their optional inputs"
             .to_owned(),
         "(`…Params`) and of their answers when they have several (`…Response`).".to_owned(),
     ]);
+    let (body, imports) = methods_and_types(cx, plans, Owner::CLIENT);
+    quote! {
+        #doc
+        #imports
+
+        use crate::Client;
+
+        #body
+    }
+}
+
+/// The methods of `plans` (an `impl` of `owner`) and their types, and the
+/// imports of the runtime's items they name.
+pub(super) fn methods_and_types(
+    cx: &Context<'_>,
+    plans: &[Plan<'_>],
+    owner: Owner,
+) -> (TokenStream, TokenStream) {
+    let methods = plans.iter().map(|plan| method(cx, plan));
+    let streams = plans.iter().filter_map(|plan| stream_method(plan));
+    let types = plans.iter().map(types_of);
+    let owner = format_ident!("{}", owner.name);
     let body = quote! {
-        impl Client {
+        impl #owner {
             #(#methods)*
             #(#streams)*
         }
@@ -91,16 +110,14 @@ pub(super) fn module(cx: &Context<'_>, plans: &[Plan<'_>]) -> TokenStream {
             pub use openapi_runtime::client::{Part, Parts};
         }
     });
-    quote! {
-        #doc
-        #runtime
-        #file
-        #parts
-
-        use crate::Client;
-
-        #body
-    }
+    (
+        body,
+        quote! {
+            #runtime
+            #file
+            #parts
+        },
+    )
 }
 
 #[cfg(test)]

@@ -23,9 +23,29 @@ pub(in crate::emit::client) const RESERVED_TYPES: &[&str] = &[
     "Response",
 ];
 
+/// The type whose methods the operations are: the `Client`, or a sender
+/// of hooks.
+#[derive(Clone, Copy)]
+pub(in crate::emit::client) struct Owner {
+    /// Its name (`Client`).
+    pub name: &'static str,
+    /// Its path from the crate's root (`crate::Client`).
+    pub path: &'static str,
+}
+
+impl Owner {
+    /// The API's client.
+    pub const CLIENT: Owner = Owner {
+        name: "Client",
+        path: "crate::Client",
+    };
+}
+
 /// What one operation's method takes and returns.
 pub(in crate::emit::client) struct Plan<'a> {
     pub op: &'a Operation,
+    /// The type the method is of.
+    pub owner: Owner,
     pub fn_ident: Ident,
     /// The arguments after `&self`, in order (path parameters, then the
     /// other required parameters, then a required body).

@@ -12,13 +12,21 @@ use crate::names::{Namespace, suffixed};
 
 use super::answers::{accept, successes};
 use super::plan::{
-    Arg, EventsPlan, FormStruct, HeaderField, Input, ItemsPlan, ParamsField, ParamsStruct, Plan,
-    RESERVED_TYPES, Success, rust_types, rust_types_named,
+    Arg, EventsPlan, FormStruct, HeaderField, Input, ItemsPlan, Owner, ParamsField, ParamsStruct,
+    Plan, RESERVED_TYPES, Success, rust_types, rust_types_named,
 };
 use super::stream::stream_plan;
 
 /// The plans of every operation, in document order.
 pub(in crate::emit::client) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>>> {
+    plan_for(cx, Owner::CLIENT)
+}
+
+/// [`plan`], for methods of `owner`.
+pub(in crate::emit::client) fn plan_for<'a>(
+    cx: &Context<'a>,
+    owner: Owner,
+) -> Result<Vec<Plan<'a>>> {
     let api = cx.api;
     let types = rust_types();
     let mut type_names = Namespace::with_reserved(RESERVED_TYPES);
@@ -153,6 +161,7 @@ pub(in crate::emit::client) fn plan<'a>(cx: &Context<'a>) -> Result<Vec<Plan<'a>
         });
         let mut plan = Plan {
             op,
+            owner,
             fn_ident: format_ident!("{}", op.fn_name),
             args,
             params,

@@ -135,6 +135,7 @@ pub(in crate::emit::client) fn stream_args(
 pub(super) fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
     let stream = plan.stream.as_ref()?;
     let op_fn = &plan.fn_ident;
+    let owner = plan.owner.name;
     let fn_ident = &stream.fn_ident;
     let query = &stream.query_arg;
     let item_ty = &stream.item_ty;
@@ -172,14 +173,14 @@ pub(super) fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
                 per_page.push(quote!(let __params = #ident.clone().#field(__query);));
                 call_args.push(quote!(__params));
                 params_doc = Some(format!(
-                    "- `{ident}`: the other optional inputs, as for [`Client::{op_fn}`]; its `{field}` is replaced by each page's query."
+                    "- `{ident}`: the other optional inputs, as for [`{owner}::{op_fn}`]; its `{field}` is replaced by each page's query."
                 ));
             }
             None => {
                 per_page.push(quote!(let #ident = #ident.clone();));
                 call_args.push(quote!(#ident));
                 params_doc = Some(format!(
-                    "- `{ident}`: the optional inputs, as for [`Client::{op_fn}`]."
+                    "- `{ident}`: the optional inputs, as for [`{owner}::{op_fn}`]."
                 ));
             }
         }
@@ -189,7 +190,7 @@ pub(super) fn stream_method(plan: &Plan<'_>) -> Option<TokenStream> {
     let (items, offset, total) = (&stream.items, &stream.offset, &stream.total);
     let mut lines = vec![
         format!(
-            "Every item of every page of [`Client::{op_fn}`], fetched page by page as the stream is read."
+            "Every item of every page of [`{owner}::{op_fn}`], fetched page by page as the stream is read."
         ),
         String::new(),
         format!(

@@ -13,12 +13,13 @@ use super::plan::{FormStruct, Plan, rust_types};
 /// The params struct and the response enum of an operation.
 pub(super) fn types_of(plan: &Plan<'_>) -> TokenStream {
     let fn_name = &plan.fn_ident;
+    let (owner, owner_path) = (plan.owner.name, plan.owner.path);
     let form = plan.form.as_ref().map(|form| form_struct(plan, form));
     let params = plan.params.as_ref().map(|params| {
         let ty = &params.ty;
         let doc = docs::attrs(&[
             format!(
-                "The optional inputs of [`Client::{fn_name}`](crate::Client::{fn_name}): none by default."
+                "The optional inputs of [`{owner}::{fn_name}`]({owner_path}::{fn_name}): none by default."
             ),
             String::new(),
             format!(
@@ -59,7 +60,7 @@ pub(super) fn types_of(plan: &Plan<'_>) -> TokenStream {
     });
     let response = plan.response_enum.as_ref().map(|name| {
         let doc = docs::attrs(&[format!(
-            "What [`Client::{fn_name}`](crate::Client::{fn_name}) answers with: one variant per documented success status."
+            "What [`{owner}::{fn_name}`]({owner_path}::{fn_name}) answers with: one variant per documented success status."
         )]);
         let variants = plan.successes.iter().map(|s| {
             let variant = &s.variant;
@@ -97,6 +98,7 @@ pub(super) fn types_of(plan: &Plan<'_>) -> TokenStream {
 /// [`File`]s, the other parts of the models' types), `new` with the
 /// required ones and a `with_*` setter per optional one.
 pub(super) fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream {
+    let (owner, owner_path) = (plan.owner.name, plan.owner.path);
     let types = rust_types();
     let fn_name = &plan.fn_ident;
     let parts: Vec<PartField> = form
@@ -109,7 +111,7 @@ pub(super) fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream
         |body| body.multipart_media_type(),
     );
     let doc = docs::attrs(&[format!(
-        "The `{media_type}` body of [`Client::{fn_name}`](crate::Client::{fn_name}): \
+        "The `{media_type}` body of [`{owner}::{fn_name}`]({owner_path}::{fn_name}): \
          a field per part. Files are sent with their file name and media type."
     )]);
     form_struct::tokens(&form.ty, doc, quote!(Debug, Clone), &parts)
@@ -122,10 +124,11 @@ pub(super) fn form_struct(plan: &Plan<'_>, form: &FormStruct<'_>) -> TokenStream
 /// its own, and the name is there for the struct a later header makes.
 pub(super) fn headers_type(plan: &Plan<'_>) -> TokenStream {
     let fn_name = &plan.fn_ident;
+    let (owner, owner_path) = (plan.owner.name, plan.owner.path);
     let response_fn = &plan.response_fn;
     let ty = &plan.headers_ty;
     let reader = format!(
-        "The headers the answers of [`Client::{fn_name}`](crate::Client::{fn_name}) declare, as [`Client::{response_fn}`](crate::Client::{response_fn}) reads them"
+        "The headers the answers of [`{owner}::{fn_name}`]({owner_path}::{fn_name}) declare, as [`{owner}::{response_fn}`]({owner_path}::{response_fn}) reads them"
     );
     if plan.headers.is_empty() {
         let doc = docs::attrs(&[format!(

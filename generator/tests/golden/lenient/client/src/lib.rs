@@ -7,8 +7,11 @@ mod client;
 #[rustfmt::skip]
 mod config;
 #[rustfmt::skip]
+pub mod callbacks;
+#[rustfmt::skip]
 pub mod operations;
 
+pub use callbacks::CallbackSender;
 pub use client::{Client, ClientBuilder};
 pub use config::Environment;
 pub use operations::*;

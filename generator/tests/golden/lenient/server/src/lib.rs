@@ -12,6 +12,7 @@
 //! | [`api`] | the trait [`LenientApi`], [`RequestContext`], one request struct per operation |
 //! | [`responses`] | one response enum per operation |
 //! | [`routes`] | [`router`], [`router_with`]: one handler per operation |
+//! | [`callbacks`] | the receiver of the callbacks (a trait and its router), and their URLs |
 //! | [`error`] | [`ApiError`] and the formats of error responses ([`ErrorBodyFormat`] is this API's) |
 //! | [`negotiation`] | `Accept` and `Content-Type` against the operations' media types |
 //! | [`params`] | path, query, header and cookie parameters, typed |
@@ -22,6 +23,8 @@
 
 #[rustfmt::skip]
 pub mod api;
+#[rustfmt::skip]
+pub mod callbacks;
 #[rustfmt::skip]
 pub mod responses;
 #[rustfmt::skip]

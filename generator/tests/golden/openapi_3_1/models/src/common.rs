@@ -28,31 +28,60 @@ pub struct Dog {
     /// The `age` property.
     pub age: i32,
     /// The `weight` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub weight: Option<f64>,
     /// Who looks after the dog.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub owner: Option<Owner>,
     /// The `vet` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vet: Option<Owner>,
     /// The `extra` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub extra: Option<serde_json::Value>,
     /// The `tally` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub tally: Option<Vec<DogTallyItem>>,
     /// The `chip` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub chip: Option<DogChip>,
     /// The `nothing` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nothing: Option<()>,
     /// The `schemaVersion` property.
-    #[serde(rename = "schemaVersion", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "schemaVersion",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub schema_version: Option<DogSchemaVersion>,
     /// The `good` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub good: Option<DogGood>,
     /// The `tags` property.
     ///
@@ -295,7 +324,9 @@ impl validation::ValidateJson for Dog {
         }
         if let Some(value) = object.get("weight") {
             path.push_key("weight");
-            if !value.is_null() {
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
                 validation::walk::<f64>(value, path, report);
                 if let Some(number) = value.as_f64() {
                     validation::check_range(
@@ -310,14 +341,16 @@ impl validation::ValidateJson for Dog {
             }
             path.pop();
         }
-        validation::property::<Owner>(object, "owner", Null::Allowed, path, report);
+        validation::property::<Owner>(object, "owner", Null::Refused, path, report);
         validation::property::<Owner>(object, "vet", Null::Allowed, path, report);
         validation::property::<
             serde_json::Value,
-        >(object, "extra", Null::Allowed, path, report);
+        >(object, "extra", Null::Refused, path, report);
         if let Some(value) = object.get("tally") {
             path.push_key("tally");
-            if !value.is_null() {
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
                 if let Some(items) = value.as_array() {
                     validation::check_items(
                         items.len(),
@@ -332,12 +365,12 @@ impl validation::ValidateJson for Dog {
             }
             path.pop();
         }
-        validation::property::<DogChip>(object, "chip", Null::Allowed, path, report);
+        validation::property::<DogChip>(object, "chip", Null::Refused, path, report);
         validation::property::<()>(object, "nothing", Null::Allowed, path, report);
         validation::property::<
             DogSchemaVersion,
-        >(object, "schemaVersion", Null::Allowed, path, report);
-        validation::property::<DogGood>(object, "good", Null::Allowed, path, report);
+        >(object, "schemaVersion", Null::Refused, path, report);
+        validation::property::<DogGood>(object, "good", Null::Refused, path, report);
         validation::property::<Vec<String>>(object, "tags", Null::Allowed, path, report);
     }
 }
@@ -919,7 +952,11 @@ pub struct Owner {
     /// The `name` property.
     pub name: String,
     /// The `phone` property.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
     pub phone: Option<String>,
 }
 
@@ -969,7 +1006,9 @@ impl validation::ValidateJson for Owner {
         validation::property::<String>(object, "name", Null::Refused, path, report);
         if let Some(value) = object.get("phone") {
             path.push_key("phone");
-            if !value.is_null() {
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
                 validation::walk::<String>(value, path, report);
                 if let Some(text) = value.as_str() {
                     static PATTERN: std::sync::LazyLock<regex_lite::Regex> = std::sync::LazyLock::new(||

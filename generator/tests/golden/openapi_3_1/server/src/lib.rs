@@ -13,6 +13,7 @@
 //! | [`responses`] | one response enum per operation |
 //! | [`routes`] | [`router`], [`router_with`]: one handler per operation |
 //! | [`security`] | the security schemes and the [`Credentials`] a request presents |
+//! | [`webhooks`] | the receiver of the webhooks: a trait and its router |
 //! | [`error`] | [`ApiError`] and the formats of error responses ([`ErrorBodyFormat`] is this API's) |
 //! | [`negotiation`] | `Accept` and `Content-Type` against the operations' media types |
 //! | [`params`] | path, query, header and cookie parameters, typed |
@@ -29,6 +30,8 @@ pub mod responses;
 pub mod routes;
 #[rustfmt::skip]
 pub mod security;
+#[rustfmt::skip]
+pub mod webhooks;
 
 /// The runtime's modules every router shares.
 pub use openapi_runtime::server::{

@@ -8,9 +8,12 @@ mod client;
 mod config;
 #[rustfmt::skip]
 pub mod operations;
+#[rustfmt::skip]
+pub mod webhooks;
 
 pub use client::{Client, ClientBuilder};
 pub use config::Environment;
+pub use webhooks::WebhookSender;
 
 /// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;

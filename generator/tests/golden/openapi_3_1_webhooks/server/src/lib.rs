@@ -12,6 +12,7 @@
 //! | [`api`] | the trait [`HooksApi`], [`RequestContext`], one request struct per operation |
 //! | [`responses`] | one response enum per operation |
 //! | [`routes`] | [`router`], [`router_with`]: one handler per operation |
+//! | [`webhooks`] | the receiver of the webhooks: a trait and its router |
 //! | [`error`] | [`ApiError`] and the formats of error responses ([`ErrorBodyFormat`] is this API's) |
 //! | [`negotiation`] | `Accept` and `Content-Type` against the operations' media types |
 //! | [`params`] | path, query, header and cookie parameters, typed |
@@ -26,6 +27,8 @@ pub mod api;
 pub mod responses;
 #[rustfmt::skip]
 pub mod routes;
+#[rustfmt::skip]
+pub mod webhooks;
 
 /// The runtime's modules every router shares.
 pub use openapi_runtime::server::{
