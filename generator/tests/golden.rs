@@ -302,19 +302,21 @@ fn read_only_and_write_only_are_a_note_not_a_silent_skip() {
 /// What published documents get wrong is read with one note per document,
 /// naming each kind, how many and where the first is, in the user's file
 /// (for a 3.1 document too).
+/// The notes generating the fixture `fixture` gives.
+fn fixture_notes(fixture: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(fixture);
+    let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
+    let target = Target::standalone(PathBuf::from(fixture), "notes");
+    openapi_codegen::generate_from(&doc, &target, "test")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .notes
+}
+
 #[test]
 fn what_is_read_leniently_is_one_note_per_document() {
-    let notes = |fixture: &str| {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures")
-            .join(fixture);
-        let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
-        let target = Target::standalone(PathBuf::from(fixture), "notes");
-        openapi_codegen::generate_from(&doc, &target, "test")
-            .unwrap_or_else(|e| panic!("{e}"))
-            .notes
-    };
-    let notes = notes("openapi_3_0_constructs.yaml");
+    let notes = fixture_notes("openapi_3_0_constructs.yaml");
     let lenient: Vec<&String> = notes
         .iter()
         .filter(|n| n.contains("read leniently"))
@@ -355,14 +357,7 @@ fn what_is_read_leniently_is_one_note_per_document() {
 #[test]
 fn what_documents_leave_out_is_read_past_with_a_note() {
     let lenient_note = |fixture: &str| {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures")
-            .join(fixture);
-        let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
-        let target = Target::standalone(PathBuf::from(fixture), "notes");
-        let notes: Vec<String> = openapi_codegen::generate_from(&doc, &target, "test")
-            .unwrap_or_else(|e| panic!("{e}"))
-            .notes
+        let notes: Vec<String> = fixture_notes(fixture)
             .into_iter()
             .filter(|n| n.contains("read leniently"))
             .collect();
@@ -404,15 +399,7 @@ fn what_documents_leave_out_is_read_past_with_a_note() {
 /// yet (a `querystring` in JSON) is noted where it is in the 3.2 file.
 #[test]
 fn an_openapi_3_2_document_notes_what_it_leaves_out() {
-    let fixture = "openapi_3_2.yaml";
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(fixture);
-    let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
-    let target = Target::standalone(PathBuf::from(fixture), "notes");
-    let notes = openapi_codegen::generate_from(&doc, &target, "test")
-        .unwrap_or_else(|e| panic!("{e}"))
-        .notes;
+    let notes = fixture_notes("openapi_3_2.yaml");
     assert_eq!(
         notes,
         [
@@ -429,15 +416,7 @@ fn an_openapi_3_2_document_notes_what_it_leaves_out() {
 /// the 2.0 file, and nothing else is (its forms are 2.0's own, not slips).
 #[test]
 fn a_swagger_2_document_notes_only_its_unread_extensions() {
-    let fixture = "swagger_2.yaml";
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(fixture);
-    let doc = Document::load(&path, fixture).unwrap_or_else(|e| panic!("{e}"));
-    let target = Target::standalone(PathBuf::from(fixture), "notes");
-    let notes = openapi_codegen::generate_from(&doc, &target, "test")
-        .unwrap_or_else(|e| panic!("{e}"))
-        .notes;
+    let notes = fixture_notes("swagger_2.yaml");
     assert_eq!(
         notes,
         [

@@ -262,10 +262,15 @@ impl Rewriter {
 
     /// A component parameter; one that is a `querystring` no operation
     /// can take is taken out of the components by [`rewrite`] (and out of
-    /// every list that refers to it, by [`Rewriter::parameters`]).
+    /// every list that refers to it, by [`Rewriter::parameters`], which
+    /// notes it where it is used).
     fn parameter(&mut self, node: &mut Value, at: &Pointer) {
-        let user = self.user(at);
-        self.parameter_kept(node, at, &user);
+        let unusable = node.get("in").and_then(Value::as_str) == Some("querystring")
+            && node.as_mapping().and_then(form_content).is_none();
+        if !unusable {
+            let user = self.user(at);
+            self.parameter_kept(node, at, &user);
+        }
     }
 
     /// Rewrites the parameter that will be at `at`, the user's `user`;
@@ -453,6 +458,22 @@ mod tests {
             done.origins.to_user(&at.index(1)).to_string(),
             "#/paths/~1s/parameters/2"
         );
+    }
+
+    #[test]
+    fn a_component_querystring_in_json_is_left_out_and_noted_where_it_is_used() {
+        let (raw, done) = rewritten(
+            "openapi: 3.2.0\ncomponents:\n  parameters:\n    J: {in: querystring, name: j, content: {application/json: {schema: {}}}}\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/J'}]\n",
+        );
+        assert!(raw["components"]["parameters"].get("J").is_none());
+        assert_eq!(
+            raw["paths"]["/a"]["get"]["parameters"]
+                .as_sequence()
+                .map(Vec::len),
+            Some(0)
+        );
+        let noted: Vec<String> = done.notes.iter().map(|(_, at)| at.to_string()).collect();
+        assert_eq!(noted, ["#/paths/~1a/get/parameters/0"]);
     }
 
     #[test]
