@@ -789,3 +789,182 @@ fn subtypes_told_apart_by_a_discriminator_change_the_base_for_rust_only() {
     );
     assert_eq!(verdicts(change), (Breaking, Compatible));
 }
+
+/// A 3.1 document whose API sends a webhook (`Event`, carried only by it)
+/// and calls back the URL an operation's request gives.
+const HOOKS: &str = r##"openapi: 3.1.0
+info: {title: Hooks, version: '1'}
+paths:
+  /subscriptions:
+    post:
+      operationId: subscribe
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [url]
+              properties:
+                url: {type: string}
+      responses:
+        '201': {description: Subscribed.}
+      callbacks:
+        onEvent:
+          '{$request.body#/url}':
+            post:
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {$ref: '#/components/schemas/Event'}
+              responses:
+                '204': {description: Received.}
+webhooks:
+  newEvent:
+    post:
+      parameters:
+        - {name: X-Signature, in: header, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Event'}
+      responses:
+        '200':
+          description: Received.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Receipt'}
+components:
+  schemas:
+    Event:
+      type: object
+      required: [id]
+      properties:
+        id: {type: string}
+        note: {type: string}
+    Receipt:
+      type: object
+      properties:
+        seen: {type: boolean}
+"##;
+
+fn hooks_diff(edits: &[(&str, &str)]) -> Report {
+    let mut new = HOOKS.to_owned();
+    for (from, to) in edits {
+        assert!(new.contains(from), "the document has {from:?}");
+        new = new.replacen(from, to, 1);
+    }
+    compare(&doc(HOOKS), &doc(&new), Crates::ALL)
+}
+
+#[test]
+fn a_payload_travels_as_a_response_and_a_receivers_answer_as_a_request() {
+    // The API sends the payload: a property dropped breaks receivers that
+    // read it, a new required one does not.
+    let report = hooks_diff(&[("        note: {type: string}\n", "")]);
+    let change = at(&report, "#/components/schemas/Event/properties/note");
+    assert_eq!(change.wire.verdict, Breaking, "{}", change.wire.reason);
+    let report = hooks_diff(&[("      required: [id]\n", "      required: [id, note]\n")]);
+    assert_eq!(
+        at(&report, "#/components/schemas/Event/properties/note")
+            .wire
+            .verdict,
+        Compatible
+    );
+    // The receiver answers: the API refusing answers it took is a break.
+    let report = hooks_diff(&[(
+        "    Receipt:\n      type: object\n",
+        "    Receipt:\n      type: object\n      required: [seen]\n",
+    )]);
+    assert_eq!(
+        at(&report, "#/components/schemas/Receipt/properties/seen")
+            .wire
+            .verdict,
+        Breaking
+    );
+}
+
+#[test]
+fn webhooks_and_callbacks_added_removed_and_changed() {
+    let webhook = "#/webhooks/newEvent/post";
+    let removed = hooks_diff(&[("  newEvent:\n", "  oldEvent:\n")]);
+    assert_eq!(verdicts(at(&removed, webhook)), (Compatible, Breaking));
+    let added = at(&removed, "#/webhooks/oldEvent/post");
+    assert_eq!(verdicts(added), (Compatible, Breaking));
+    assert!(
+        added.rust.reason.contains("receiver trait"),
+        "{}",
+        added.rust.reason
+    );
+    // Without server stubs no receiver trait gains a method.
+    let client_only = Crates {
+        client: true,
+        server: false,
+    };
+    let new = HOOKS.replacen("  newEvent:\n", "  oldEvent:\n", 1);
+    let report = compare(&doc(HOOKS), &doc(&new), client_only);
+    assert_eq!(
+        verdicts(at(&report, "#/webhooks/oldEvent/post")),
+        (Compatible, Compatible)
+    );
+
+    // A callback added to an operation clients already call reaches their
+    // URLs: a break on the wire.
+    let callback = "#/paths/~1subscriptions/post/callbacks/onEvent/{$request.body#~1url}/post";
+    let old = HOOKS.replacen(
+        "      callbacks:\n        onEvent:\n",
+        "      callbacks:\n        onOther:\n",
+        1,
+    );
+    let report = compare(&doc(&old), &doc(HOOKS), Crates::ALL);
+    let added = at(&report, callback);
+    assert_eq!(verdicts(added), (Breaking, Breaking), "{}", added.what);
+    assert!(
+        added.what.contains("callback `onEvent` of `subscribe`"),
+        "{}",
+        added.what
+    );
+
+    // The header the API sends: receivers that read it lose it.
+    let report = hooks_diff(&[(
+        "        - {name: X-Signature, in: header, required: true, schema: {type: string}}\n",
+        "        - {name: X-Other, in: header, schema: {type: string}}\n        - {name: x-signature, in: header, required: true, schema: {type: integer}}\n",
+    )]);
+    let added = at(&report, &format!("{webhook}/parameters/0"));
+    assert_eq!(verdicts(added), (Compatible, Compatible), "{}", added.what);
+    assert!(added.what.contains("`X-Other`"), "{}", added.what);
+    // Header names are case-insensitive: the same header, its type changed.
+    let retyped = at(&report, &format!("{webhook}/parameters/1/schema"));
+    assert_eq!(retyped.wire.verdict, Breaking, "{}", retyped.what);
+    // A status the receivers answer with, dropped.
+    let report = hooks_diff(&[(
+        "        '204': {description: Received.}\n",
+        "        '202': {description: Received.}\n",
+    )]);
+    let dropped = at(&report, &format!("{callback}/responses/204"));
+    assert_eq!(verdicts(dropped), (Breaking, Breaking));
+    assert_eq!(
+        at(&report, &format!("{callback}/responses/202"))
+            .wire
+            .verdict,
+        Compatible
+    );
+}
+
+#[test]
+fn an_openapi_3_2_query_operation_is_compared_at_the_users_pointer() {
+    let old = "openapi: 3.2.0\ninfo: {title: Q, version: '1'}\npaths:\n  /search:\n    query:\n      operationId: search\n      parameters:\n        - {name: limit, in: header, schema: {type: integer}}\n      responses:\n        '200': {description: Found.}\n";
+    let new = old.replace(
+        "        - {name: limit, in: header, schema: {type: integer}}\n",
+        "        - {name: limit, in: header, required: true, schema: {type: integer}}\n",
+    );
+    let report = compare(&doc(old), &doc(&new), Crates::ALL);
+    let change = at(&report, "#/paths/~1search/query/parameters/0");
+    assert_eq!(verdicts(change), (Breaking, Breaking), "{}", change.what);
+    let gone = old.replace("    query:\n", "    get:\n");
+    let report = compare(&doc(old), &doc(&gone), Crates::ALL);
+    let removed = at(&report, "#/paths/~1search/query");
+    assert!(removed.what.contains("QUERY /search"), "{}", removed.what);
+}

@@ -17,10 +17,13 @@ pub(crate) struct Differ<'a> {
 impl Differ<'_> {
     /// Records a change at `pointer`, or, when neither document has that
     /// node (a keyword absent on both sides, as a defaulted `required`
-    /// is), at its nearest ancestor the new document has.
+    /// is), at its nearest ancestor the new document has. The pointer is
+    /// then the one of the user's file (a 3.2 `query` operation's, not
+    /// where the parser moved it).
     pub fn push(&mut self, pointer: &Pointer, what: String, wire: Judgement, rust: Judgement) {
         let mut pointer = pointer.clone();
-        if self.new.node(&pointer).is_none() && self.old.node(&pointer).is_none() {
+        let in_new = self.new.node(&pointer).is_some();
+        if !in_new && self.old.node(&pointer).is_none() {
             let tokens: Vec<String> = pointer.tokens().collect();
             pointer = (0..tokens.len())
                 .rev()
@@ -28,6 +31,11 @@ impl Differ<'_> {
                 .find(|p| self.new.node(p).is_some())
                 .unwrap_or_else(Pointer::root);
         }
+        let pointer = if in_new || self.new.node(&pointer).is_some() {
+            self.new.origins.to_user(&pointer)
+        } else {
+            self.old.origins.to_user(&pointer)
+        };
         self.changes.push(Change {
             pointer,
             what,

@@ -2,9 +2,9 @@
 //! breaks.
 //!
 //! [`compare`] walks two parsed documents and lists every change of
-//! operations, parameters, request bodies, responses, response headers,
-//! schemas (properties, `required`, types and formats, `nullable`,
-//! constraints) and enums. Each [`Change`] carries the JSON pointer of the
+//! operations, webhooks and callbacks, parameters, request bodies,
+//! responses, response headers, schemas (properties, `required`, types and
+//! formats, `nullable`, constraints) and enums. Each [`Change`] carries the JSON pointer of the
 //! node and two verdicts:
 //!
 //! - **wire**: for a client of the HTTP API written against the old
@@ -32,6 +32,7 @@
 //! - [`report`]: changes, their verdicts, and the report of a comparison;
 //! - [`differ`]: the state of one comparison;
 //! - [`paths`]: operations, their parameters, bodies, responses and headers;
+//! - [`hooks`]: webhooks and callbacks, judged the other way round;
 //! - [`signatures`]: what shapes a client method's signature beyond each input;
 //! - [`schema`]: schemas and enums;
 //! - [`usage`]: which way each schema travels (request, response or both);
@@ -39,6 +40,7 @@
 //! - [`version`]: the crates' version against the breaking changes.
 
 mod differ;
+mod hooks;
 mod nodes;
 mod paths;
 mod report;
@@ -64,6 +66,7 @@ pub fn compare(old: &Document, new: &Document, crates: Crates) -> Report {
         changes: Vec::new(),
     };
     paths::compare(&mut differ);
+    hooks::compare(&mut differ);
     schema::compare_components(&mut differ);
     Report {
         file: new.file.clone(),

@@ -8,7 +8,7 @@ use super::nodes::{entries, flag, resolve, scalar_text, without_text};
 use super::report::{breaks, ok};
 use super::schema::{self, Site};
 use super::signatures::{self, Input, Inputs};
-use super::usage::{METHODS, Usage};
+use super::usage::{Usage, operations_of};
 use crate::ir::template_shape;
 use crate::parse::{Document, Pointer};
 
@@ -16,9 +16,9 @@ use crate::parse::{Document, Pointer};
 struct Operation<'a> {
     /// The path with its parameters' names dropped (`/a/{}`): a renamed
     /// path parameter is the same operation.
-    key: (String, &'static str),
+    key: (String, String),
     path: String,
-    method: &'static str,
+    method: String,
     node: &'a serde_yaml::Value,
     item: &'a serde_yaml::Value,
     item_at: Pointer,
@@ -55,17 +55,14 @@ fn operations(doc: &Document) -> Vec<Operation<'_>> {
     for (path, item) in entries(doc.raw.get("paths")) {
         let item_at = paths.push(&path);
         let item = resolve(doc, item);
-        for method in METHODS {
-            let Some(node) = item.get(method) else {
-                continue;
-            };
+        for (method, under, node) in operations_of(item) {
             out.push(Operation {
-                key: (template_shape(&path), method),
+                key: (template_shape(&path), method.clone()),
                 path: path.clone(),
                 method,
                 node,
                 item,
-                at: item_at.push(method),
+                at: under.iter().fold(item_at.clone(), |at, key| at.push(key)),
                 item_at: item_at.clone(),
             });
         }

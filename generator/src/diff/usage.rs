@@ -6,12 +6,33 @@ use std::collections::BTreeMap;
 
 use super::nodes::{entries, resolve, schema_ref};
 use super::report::{Judgement, breaks, ok};
-use crate::parse::Document;
+use crate::parse::{Document, OTHER_METHODS};
 
 /// The operations' keys of a path item.
-pub(crate) const METHODS: [&str; 8] = [
+const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
+
+/// The operations of a path item, each with its method as the document
+/// writes it (`get`) and where it is under the item: the fixed methods,
+/// then OpenAPI 3.2's others (`QUERY`, `COPY`), which the parser keeps
+/// under [`OTHER_METHODS`].
+pub(crate) fn operations_of(
+    item: &serde_yaml::Value,
+) -> Vec<(String, Vec<String>, &serde_yaml::Value)> {
+    let mut out: Vec<(String, Vec<String>, &serde_yaml::Value)> = METHODS
+        .iter()
+        .filter_map(|method| {
+            let node = item.get(*method)?;
+            Some(((*method).to_owned(), vec![(*method).to_owned()], node))
+        })
+        .collect();
+    for (method, node) in entries(item.get(OTHER_METHODS)) {
+        let at = vec![OTHER_METHODS.to_owned(), method.clone()];
+        out.push((method, at, node));
+    }
+    out
+}
 
 /// The directions a schema travels in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -96,21 +117,47 @@ impl Usages {
 
 fn mark_document(doc: &Document, map: &mut BTreeMap<String, Usage>) {
     for (_, item) in entries(doc.raw.get("paths")) {
-        let item = resolve(doc, item);
-        mark_parameters(doc, item.get("parameters"), map);
-        for method in METHODS {
-            let Some(op) = item.get(method) else { continue };
-            mark_parameters(doc, op.get("parameters"), map);
-            if let Some(body) = op.get("requestBody") {
-                mark_content(doc, resolve(doc, body), Usage::REQUEST, map);
+        mark_item(doc, resolve(doc, item), Usage::REQUEST, map);
+    }
+    // A webhook's or callback's request is sent by the API and read by its
+    // users' receivers, as a response is; their answers travel the other
+    // way, as requests do.
+    for (_, item) in entries(doc.raw.get("webhooks")) {
+        mark_item(doc, resolve(doc, item), Usage::RESPONSE, map);
+    }
+}
+
+/// The operations of a path item whose requests travel as `request` says
+/// (and their answers the other way), with their callbacks.
+fn mark_item(
+    doc: &Document,
+    item: &serde_yaml::Value,
+    request: Usage,
+    map: &mut BTreeMap<String, Usage>,
+) {
+    let answer = Usage {
+        request: request.response,
+        response: request.request,
+    };
+    mark_parameters(doc, item.get("parameters"), request, map);
+    for (_, _, op) in operations_of(item) {
+        mark_parameters(doc, op.get("parameters"), request, map);
+        if let Some(body) = op.get("requestBody") {
+            mark_content(doc, resolve(doc, body), request, map);
+        }
+        for (_, response) in entries(op.get("responses")) {
+            let response = resolve(doc, response);
+            mark_content(doc, response, answer, map);
+            for (_, header) in entries(response.get("headers")) {
+                if let Some(schema) = resolve(doc, header).get("schema") {
+                    mark(doc, schema, answer, map);
+                }
             }
-            for (_, response) in entries(op.get("responses")) {
-                let response = resolve(doc, response);
-                mark_content(doc, response, Usage::RESPONSE, map);
-                for (_, header) in entries(response.get("headers")) {
-                    if let Some(schema) = resolve(doc, header).get("schema") {
-                        mark(doc, schema, Usage::RESPONSE, map);
-                    }
+        }
+        if request == Usage::REQUEST {
+            for (_, callback) in entries(op.get("callbacks")) {
+                for (_, item) in entries(Some(resolve(doc, callback))) {
+                    mark_item(doc, resolve(doc, item), answer, map);
                 }
             }
         }
@@ -120,6 +167,7 @@ fn mark_document(doc: &Document, map: &mut BTreeMap<String, Usage>) {
 fn mark_parameters(
     doc: &Document,
     parameters: Option<&serde_yaml::Value>,
+    usage: Usage,
     map: &mut BTreeMap<String, Usage>,
 ) {
     for parameter in parameters
@@ -129,9 +177,9 @@ fn mark_parameters(
     {
         let parameter = resolve(doc, parameter);
         if let Some(schema) = parameter.get("schema") {
-            mark(doc, schema, Usage::REQUEST, map);
+            mark(doc, schema, usage, map);
         }
-        mark_content(doc, parameter, Usage::REQUEST, map);
+        mark_content(doc, parameter, usage, map);
     }
 }
 
