@@ -76,7 +76,12 @@ fn doc(text: &str) -> Document {
 
 /// The base document with `from` replaced by `to` (which must occur).
 fn edited(edits: &[(&str, &str)]) -> String {
-    let mut text = BASE.to_owned();
+    edited_from(BASE, edits)
+}
+
+/// `base` with `from` replaced by `to` (which must occur).
+fn edited_from(base: &str, edits: &[(&str, &str)]) -> String {
+    let mut text = base.to_owned();
     for (from, to) in edits {
         assert!(text.contains(from), "the base has {from:?}");
         text = text.replacen(from, to, 1);
@@ -851,12 +856,7 @@ components:
 "##;
 
 fn hooks_diff(edits: &[(&str, &str)]) -> Report {
-    let mut new = HOOKS.to_owned();
-    for (from, to) in edits {
-        assert!(new.contains(from), "the document has {from:?}");
-        new = new.replacen(from, to, 1);
-    }
-    compare(&doc(HOOKS), &doc(&new), Crates::ALL)
+    compare(&doc(HOOKS), &doc(&edited_from(HOOKS, edits)), Crates::ALL)
 }
 
 #[test]
