@@ -1,0 +1,296 @@
+//! A request checked as the generated server stubs check it, in their
+//! order: the credential (401), the parameters (400 listing every
+//! problem), then the body's media type (415), size (413) and value (400).
+
+use std::borrow::Cow;
+
+use axum::body::Body;
+use http::HeaderMap;
+use openapi_codegen::ir::{
+    Api, BodyKind, Framing, ParamLocation, ParamStyle, Parameter, Primitive, SecuritySchemeKind,
+    Shape, Ty, TypeKind,
+};
+use openapi_runtime::models::validation::{Path, Report};
+use openapi_runtime::server::error::ApiError;
+use openapi_runtime::server::{body, params};
+use serde_json::{Map, Value};
+
+use crate::{Mock, Prepared};
+
+/// 401 unless the request carries a credential of one of the operation's
+/// requirement sets (its value is the API's to judge; a mock takes any).
+pub fn credentials(
+    api: &Api,
+    prepared: &Prepared,
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> Result<(), ApiError> {
+    let op = &api.operations[prepared.index];
+    if !op.is_authenticated() {
+        return Ok(());
+    }
+    let present = |name: &str| {
+        let Some(scheme) = api.security_schemes.iter().find(|s| s.name == name) else {
+            return false;
+        };
+        match &scheme.kind {
+            SecuritySchemeKind::ApiKey { location, name } => match location {
+                ParamLocation::Header => headers.contains_key(name.as_str()),
+                ParamLocation::Query => params::query_credential(query, name).is_some(),
+                ParamLocation::Cookie => params::cookie_credential(headers, name).is_some(),
+                ParamLocation::Path => false,
+            },
+            SecuritySchemeKind::Http { scheme } => params::authorization(headers, scheme).is_some(),
+            SecuritySchemeKind::OAuth2 => params::authorization(headers, "bearer").is_some(),
+        }
+    };
+    let met = op
+        .security
+        .iter()
+        .any(|requirement| requirement.schemes.iter().all(|s| present(s)));
+    if met {
+        Ok(())
+    } else {
+        Err(ApiError::missing_credential(
+            "Authorization",
+            "This operation needs a credential: send one of the security schemes the document names.",
+        ))
+    }
+}
+
+/// Every parameter: 400 listing each one missing or not of its shape.
+pub fn parameters(
+    mock: &Mock,
+    prepared: &Prepared,
+    path_values: &[(String, String)],
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> Result<(), ApiError> {
+    let op = &mock.api.operations[prepared.index];
+    let checker = mock.checker();
+    let mut report = Report::new();
+    for (param, name) in op.params.iter().zip(&prepared.param_names) {
+        let raw: Vec<Cow<'_, str>> = match param.location {
+            ParamLocation::Path => path_values
+                .iter()
+                .filter(|(n, _)| *n == param.wire)
+                .map(|(_, v)| Cow::Borrowed(v.as_str()))
+                .collect(),
+            ParamLocation::Query => params::query_pairs(query)
+                .filter(|(key, _)| *key == param.wire)
+                .map(|(_, value)| value)
+                .collect(),
+            ParamLocation::Header => headers
+                .get_all(param.wire.as_str())
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .map(Cow::Borrowed)
+                .collect(),
+            ParamLocation::Cookie => params::cookie_value(headers, &param.wire)
+                .into_iter()
+                .collect(),
+        };
+        let value = match object_value(mock, param, query) {
+            Some(object) => object,
+            None if raw.is_empty() => {
+                if param.required {
+                    report.push(&Path::new(name), "is required", "Required");
+                }
+                continue;
+            }
+            None => match text_value(mock, param, &raw) {
+                Ok(value) => value,
+                Err(message) => {
+                    report.push(&Path::new(name), message, "InvalidFormat");
+                    continue;
+                }
+            },
+        };
+        for problem in checker.check(&param.shape, &value, name).into_problems() {
+            report.add(problem);
+        }
+    }
+    if report.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::validation(report))
+    }
+}
+
+/// The JSON value of a parameter given as text: its items split as its
+/// style says, each scalar typed as its shape expects.
+fn text_value(mock: &Mock, param: &Parameter, raw: &[Cow<'_, str>]) -> Result<Value, String> {
+    let first = raw.first().map_or("", |v| v.as_ref());
+    if param.json {
+        return serde_json::from_str(first).map_err(|e| format!("is not valid JSON: {e}"));
+    }
+    let shape = mock.underlying(&param.shape);
+    let Ty::Array(item) = &shape.ty else {
+        return Ok(scalar(mock, &param.shape, first));
+    };
+    let items: Vec<&str> = if param.explode && matches!(param.style, ParamStyle::Form) {
+        raw.iter().map(AsRef::as_ref).collect()
+    } else if first.is_empty() {
+        Vec::new()
+    } else {
+        let delimiter = match param.style {
+            ParamStyle::SpaceDelimited => ' ',
+            ParamStyle::PipeDelimited => '|',
+            _ => ',',
+        };
+        first.split(delimiter).collect()
+    };
+    Ok(Value::Array(
+        items
+            .into_iter()
+            .map(|text| scalar(mock, item, text))
+            .collect(),
+    ))
+}
+
+/// An object parameter: `deepObject` (`name[key]=value`), or an exploded
+/// form object, whose properties are the query's own pairs. `None` for a
+/// parameter that is not an object, or none of whose properties is given.
+fn object_value(mock: &Mock, param: &Parameter, query: Option<&str>) -> Option<Value> {
+    if !param.object || param.location != ParamLocation::Query {
+        return None;
+    }
+    let def = match &param.shape.ty {
+        Ty::Named(name) => mock.api.type_named(name)?,
+        _ => return None,
+    };
+    let TypeKind::Struct(s) = &def.kind else {
+        return None;
+    };
+    let mut object = Map::new();
+    for (key, value) in params::query_pairs(query) {
+        let property = match param.style {
+            ParamStyle::DeepObject => key
+                .strip_prefix(param.wire.as_str())
+                .and_then(|rest| rest.strip_prefix('['))
+                .and_then(|rest| rest.strip_suffix(']'))
+                .map(str::to_owned),
+            _ => Some(key.clone().into_owned()),
+        };
+        let Some(property) = property else { continue };
+        let Some(field) = s.fields.iter().find(|f| f.wire == property) else {
+            continue;
+        };
+        object.insert(property, scalar(mock, &field.shape, &value));
+    }
+    (!object.is_empty()).then_some(Value::Object(object))
+}
+
+/// A scalar's text as the JSON value its shape expects: a number, a
+/// boolean, or the text itself (which the check then refuses if it is not
+/// what the shape wants).
+fn scalar(mock: &Mock, shape: &Shape, text: &str) -> Value {
+    let shape = mock.underlying(shape);
+    let numeric = match &shape.ty {
+        Ty::Primitive(p) if p.is_number() => true,
+        Ty::Primitive(Primitive::Bool) => return text.parse().map_or_else(|_| Value::String(text.to_owned()), Value::Bool),
+        Ty::Named(name) => mock.api.type_named(name).is_some_and(|def| {
+            matches!(&def.kind, TypeKind::Enum(e) if e.repr != openapi_codegen::ir::EnumRepr::String)
+        }),
+        _ => false,
+    };
+    if numeric {
+        if let Ok(number) = serde_json::from_str::<serde_json::Number>(text) {
+            return Value::Number(number);
+        }
+        if let Ok(flag) = text.parse::<bool>() {
+            return Value::Bool(flag);
+        }
+    }
+    Value::String(text.to_owned())
+}
+
+/// The body: read within the size limit, then checked as its kind says.
+pub async fn body(
+    mock: &Mock,
+    prepared: &Prepared,
+    headers: &HeaderMap,
+    request: Body,
+) -> Result<(), ApiError> {
+    let op = &mock.api.operations[prepared.index];
+    let Some(declared) = &op.body else {
+        return Ok(());
+    };
+    let bytes = body::read(request, headers, prepared.accepted, mock.body_limit).await?;
+    let Some(bytes) = bytes else {
+        return if declared.required {
+            Err(ApiError::body_required())
+        } else {
+            Ok(())
+        };
+    };
+    let checker = mock.checker();
+    let (shape, value) = match &declared.kind {
+        BodyKind::Json(shape) => match serde_json::from_slice::<Value>(&bytes) {
+            Ok(value) => (shape, value),
+            Err(error) => {
+                return Err(ApiError::unreadable_body(
+                    format!("is not valid JSON: {error}"),
+                    "InvalidJson",
+                ));
+            }
+        },
+        BodyKind::Sequence(sequence) => {
+            let framing = match sequence.framing {
+                Framing::Lines => openapi_runtime::sequence::Framing::Lines,
+                Framing::RecordSeparator => openapi_runtime::sequence::Framing::RecordSeparator,
+            };
+            let array = openapi_runtime::sequence::to_json_array(&bytes, framing).map_err(
+                |(index, message)| {
+                    ApiError::unreadable_body(
+                        format!("item {index} is not JSON: {message}"),
+                        "InvalidFormat",
+                    )
+                },
+            )?;
+            let value = serde_json::from_slice(&array).unwrap_or(Value::Null);
+            (&sequence.shape, value)
+        }
+        BodyKind::Form(shape) => (shape, form_value(mock, shape, &bytes)),
+        BodyKind::Text => return body::text(bytes).map(drop),
+        BodyKind::Binary | BodyKind::Multipart(_) => return Ok(()),
+    };
+    let report = checker.check(shape, &value, "body");
+    if report.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::validation(report))
+    }
+}
+
+/// A form body's fields as the object its shape describes.
+fn form_value(mock: &Mock, shape: &Shape, bytes: &[u8]) -> Value {
+    let text = String::from_utf8_lossy(bytes);
+    let fields = match &mock.underlying(shape).ty {
+        Ty::Named(name) => match mock.api.type_named(name).map(|d| &d.kind) {
+            Some(TypeKind::Struct(s)) => s.fields.as_slice(),
+            _ => &[],
+        },
+        _ => &[],
+    };
+    let mut object = Map::new();
+    for (key, value) in params::query_pairs(Some(&text)) {
+        let field = fields.iter().find(|f| f.wire == key);
+        let value = match field {
+            Some(field) => match &mock.underlying(&field.shape).ty {
+                Ty::Array(item) => {
+                    let item = scalar(mock, item, &value);
+                    let entry = object.entry(key.into_owned());
+                    if let Value::Array(items) = entry.or_insert_with(|| Value::Array(Vec::new())) {
+                        items.push(item);
+                    }
+                    continue;
+                }
+                _ => scalar(mock, &field.shape, &value),
+            },
+            None => Value::String(value.into_owned()),
+        };
+        object.insert(key.into_owned(), value);
+    }
+    Value::Object(object)
+}
