@@ -71,3 +71,34 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
 }
+
+/// `mock`'s options.
+#[derive(Debug, Clone, Args)]
+pub struct MockArgs {
+    /// The OpenAPI 3.0, 3.1 or 3.2 document, or Swagger 2.0, to serve
+    #[arg(long, value_name = "PATH")]
+    pub spec: PathBuf,
+    /// The address to listen on
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:4010")]
+    pub listen: String,
+    /// The seed of the data made up for answers the document has no
+    /// example of: the same seed, the same answers
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// `contract`'s options.
+#[derive(Debug, Clone, Args)]
+pub struct ContractArgs {
+    /// The OpenAPI 3.0, 3.1 or 3.2 document, or Swagger 2.0, to hold the
+    /// API to
+    #[arg(long, value_name = "PATH")]
+    pub spec: PathBuf,
+    /// The API's base URL, which the document's paths follow
+    #[arg(long, value_name = "URL")]
+    pub base_url: String,
+    /// A header every request carries, such as a credential
+    /// ('Authorization: Bearer …'); repeatable
+    #[arg(long, value_name = "NAME: VALUE")]
+    pub header: Vec<String>,
+}

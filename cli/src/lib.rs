@@ -7,7 +7,9 @@
 //! - [`codegen`]: every `[[api]]` of a project's `codegen.toml`, written or
 //!   checked (`--check`);
 //! - [`api_diff`]: each document of the `codegen.toml` against a git
-//!   revision, and whether the crates' version follows semver.
+//!   revision, and whether the crates' version follows semver;
+//! - [`mock`]: a document served as a mock, and `contract`, a live API
+//!   held to its document.
 //!
 //! It is a crate of its own, not a binary of `openapi-codegen`, so that a
 //! `build.rs` that depends on the generator does not compile clap (D53).
@@ -20,6 +22,7 @@ pub mod api_diff;
 pub mod args;
 pub mod codegen;
 pub mod generate;
+pub mod mock;
 pub mod runtime;
 
 use std::path::{Path, PathBuf};

@@ -5,8 +5,10 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use openapi_codegen_cli::args::{ApiDiffArgs, CodegenArgs, ConfigArgs, GenerateArgs};
-use openapi_codegen_cli::{Failure, Project, Result, api_diff, codegen, fail, generate};
+use openapi_codegen_cli::args::{
+    ApiDiffArgs, CodegenArgs, ConfigArgs, ContractArgs, GenerateArgs, MockArgs,
+};
+use openapi_codegen_cli::{Failure, Project, Result, api_diff, codegen, fail, generate, mock};
 
 /// The tool's name, quoted in messages and in the generated files' headers.
 const TOOL: &str = "openapi-codegen";
@@ -14,8 +16,9 @@ const TOOL: &str = "openapi-codegen";
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success
-  1  generated files out of date (codegen --check), or a breaking change
-     without the version bump semver asks for (api-diff)
+  1  generated files out of date (codegen --check), a breaking change
+     without the version bump semver asks for (api-diff), or an answer
+     that breaks the document (contract)
   2  usage error, or an error in the settings or the document";
 
 /// Turns OpenAPI 3.0, 3.1 and 3.2 (and Swagger 2.0) documents into Rust
@@ -53,6 +56,15 @@ enum Command {
         #[command(flatten)]
         config: ConfigArgs,
     },
+    /// Serve a document as a mock: requests checked as the generated
+    /// server stubs check them, answers from its examples or made up from
+    /// its schemas (Prism's Prefer headers: code=, example=, dynamic=true)
+    #[command(after_help = EXIT_CODES)]
+    Mock(MockArgs),
+    /// Send each operation's example request to a live API and check its
+    /// answer against the document: status, media type, body, headers
+    #[command(after_help = EXIT_CODES)]
+    Contract(ContractArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,5 +86,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Generate(args) => generate::run(&args, &format!("{TOOL} generate")),
         Command::Codegen { args, config } => codegen::run(&project(&config)?, args.check),
         Command::ApiDiff { args, config } => api_diff::run(&project(&config)?, &args),
+        Command::Mock(args) => mock::mock(&args),
+        Command::Contract(args) => mock::contract(&args),
     }
 }

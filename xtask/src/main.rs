@@ -9,6 +9,9 @@
 //!   vendor|path:PATH|git:URL] [--client-only]`: the generator on any
 //!   document, into a standalone workspace (the runtime crate copied in by
 //!   default); `--client-only` makes one crate, the client with its models.
+//! - `cargo xtask mock --spec PATH [--listen ADDR] [--seed N]` and `cargo
+//!   xtask contract --spec PATH --base-url URL [--header 'NAME: VALUE']`:
+//!   a document served as a mock, and a live API held to its document.
 //! - `cargo xtask external-specs`: generate crates for every vendored public
 //!   document (and every golden fixture) into one scratch workspace and build it.
 //! - `cargo xtask test`: every check a change must pass (the README's test
@@ -22,7 +25,7 @@
 //! - `cargo xtask mutants [--scope S] [--file GLOB]... [--unit] [-- ARGS]`: mutation
 //!   testing with a pinned cargo-mutants (docs/testing.md).
 //!
-//! `codegen`, `api-diff` and `generate` are `openapi-codegen`'s commands
+//! `codegen`, `api-diff`, `generate`, `mock` and `contract` are `openapi-codegen`'s commands
 //! (`cli/`, `openapi_codegen_cli`) run on this workspace's
 //! `spec/codegen.toml`; the arguments are parsed with clap, and every task
 //! has `--help`.
@@ -39,7 +42,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use openapi_codegen_cli::args::{ApiDiffArgs, CodegenArgs, GenerateArgs};
+use openapi_codegen_cli::args::{ApiDiffArgs, CodegenArgs, ContractArgs, GenerateArgs, MockArgs};
 
 /// A task's failure, said to the user.
 #[derive(Debug)]
@@ -91,6 +94,13 @@ enum Task {
     /// document into DIR, a workspace of its own (as `openapi-codegen
     /// generate`)
     Generate(GenerateArgs),
+    /// Serve a document as a mock (as `openapi-codegen mock`): requests
+    /// checked as the generated stubs check them, answers from its
+    /// examples or made up from its schemas
+    Mock(MockArgs),
+    /// Send each operation's example request to a live API and check its
+    /// answer against the document (as `openapi-codegen contract`)
+    Contract(ContractArgs),
     /// Generate models, client and server crates for every document in
     /// codegen-tests/specs/external/ and external-3.1/ (and every golden
     /// fixture) into target/external-specs/ and check them with clippy and
@@ -246,6 +256,8 @@ fn main() -> ExitCode {
         }
         Task::ExternalSpecs => external_specs::run(&root),
         Task::Generate(args) => generate::run(args),
+        Task::Mock(args) => openapi_codegen_cli::mock::mock(args).map_err(Into::into),
+        Task::Contract(args) => openapi_codegen_cli::mock::contract(args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
