@@ -253,3 +253,21 @@ async fn tenant_of(store: &Store, environment: Environment, tenant: Uuid) -> Res
         )),
     }
 }
+
+/// Serves a mock of this API on `listen` until the process ends: the
+/// document's examples (or data made up from its schemas, the same for the
+/// same `seed`), requests checked as the server checks them, errors in the
+/// API's own envelope; nothing is stored and no database is opened.
+pub async fn mock(listen: std::net::SocketAddr, seed: u64) -> Result {
+    let mock =
+        openapi_codegen_mock::Mock::parse(crate::ops::OPENAPI_YAML, "spec/openapi.yaml", seed)
+            .map_err(|e| format!("the embedded document does not read: {e}"))?;
+    let router = mock.router_with_errors::<logistics_server_stubs::ErrorBodyFormat>();
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    eprintln!("serving a mock of the Logistics Fulfilment API (seed {seed}) on http://{listen}");
+    axum::serve(listener, router)
+        .await
+        .map_err(|e| format!("serving on {listen}: {e}"))
+}

@@ -88,6 +88,17 @@ enum Command {
         #[command(subcommand)]
         command: ReceivingOrderCommand,
     },
+    /// Serve a mock of the API for integrators' tests: the document's
+    /// examples (Prism's `Prefer: code=…, example=…, dynamic=true` choose),
+    /// requests checked as the service checks them; no database.
+    Mock {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:4010")]
+        listen: SocketAddr,
+        /// The seed of the data made up where the document has no example.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
     /// Ask a running instance whether it is healthy: exits 0 when its
     /// `/healthz` (or `--ready`: `/readyz`) answers 200 within 3 seconds. The
     /// container image's health check.
@@ -376,6 +387,7 @@ fn main() -> ExitCode {
                 )
                 .await
             }
+            Command::Mock { listen, seed } => commands::mock(listen, seed).await,
             Command::Healthcheck { address, ready } => {
                 let path = if ready { "/readyz" } else { "/healthz" };
                 healthcheck::check(healthcheck::local(address), path).await
