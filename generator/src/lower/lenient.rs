@@ -123,8 +123,8 @@ pub(crate) enum Leniency {
     /// alternative: left out, as no request could meet it.
     UndeclaredScheme,
     /// An OpenAPI 3.2 `querystring` parameter in another media type than a
-    /// form: left out.
-    QueryStringNotForm,
+    /// form, JSON or text (`application/xml`): left out.
+    QueryStringUnread,
 }
 
 impl From<Habit> for Leniency {
@@ -142,7 +142,6 @@ impl From<Habit> for Leniency {
             Habit::NoInfo => Leniency::NoInfo,
             Habit::NoPaths => Leniency::NoPaths,
             Habit::UnreadExtension => Leniency::UnreadExtension,
-            Habit::QueryStringNotForm => Leniency::QueryStringNotForm,
         }
     }
 }
@@ -293,8 +292,8 @@ impl Leniency {
                 "security requirement alternatives naming a scheme that `components.securitySchemes` does not declare",
                 "left out (no request could meet them); the requirement's other alternatives remain",
             ),
-            Leniency::QueryStringNotForm => (
-                "`in: querystring` parameters whose content is not `application/x-www-form-urlencoded` (OpenAPI 3.2)",
+            Leniency::QueryStringUnread => (
+                "`in: querystring` parameters in a media type other than a form, JSON or text (OpenAPI 3.2)",
                 "left out: the operations are generated without them, and their servers ignore the query string",
             ),
             Leniency::MediaTypeOtherBody => (

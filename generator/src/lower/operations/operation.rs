@@ -166,6 +166,7 @@ impl<'d> OperationLowering<'_, 'd> {
             Some(query) => self.key_query(query, &mut params),
             None => Vec::new(),
         };
+        self.querystring_without_key_pairs(&params, &fixed_query)?;
         let in_route = path_template_names(route);
         params.retain(|param| {
             let missing = param.location == ParamLocation::Path && !in_route.contains(&param.wire);

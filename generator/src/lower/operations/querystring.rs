@@ -1,0 +1,251 @@
+//! OpenAPI 3.2's `in: querystring` parameters, which `parse` rewrites into
+//! `in: query` ones marked [`QUERYSTRING`] with their media type: what each
+//! is (the query's pairs, the whole query string, or left out), and the
+//! rule that an operation with one has no other query parameter.
+
+use openapiv3::{Parameter as OaParameter, ParameterData, ParameterSchemaOrContent, ReferenceOr};
+
+use crate::error::Result;
+use crate::ir::{FixedPair, MediaKind, ParamLocation, Parameter};
+use crate::parse::{Pointer, QUERYSTRING};
+
+use super::operation::OperationLowering;
+
+/// What an `in: querystring` parameter is, by its media type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum QueryString {
+    /// `application/x-www-form-urlencoded`: an object whose properties are
+    /// the query's pairs, which `parse` made the exploded `form` query
+    /// parameter it means.
+    Pairs,
+    /// JSON or text: the whole query string is one value
+    /// ([`ParamLocation::QueryString`]).
+    Whole,
+    /// Any other media type (`application/xml`, `application/jsonpath`):
+    /// no agreed Rust form, so left out, with a note.
+    Unread,
+}
+
+impl OperationLowering<'_, '_> {
+    /// What the parameter `data` (at `at`) is when it is a querystring;
+    /// `None` for any other. One without a media type is refused: the
+    /// media type is what says how the query string is written.
+    pub(super) fn querystring(
+        &self,
+        data: &ParameterData,
+        at: &Pointer,
+    ) -> Result<Option<QueryString>> {
+        let Some(marked) = data.extensions.get(QUERYSTRING) else {
+            return Ok(None);
+        };
+        let media_type = marked.as_str().unwrap_or_default();
+        Ok(Some(match &data.format {
+            ParameterSchemaOrContent::Schema(_) => QueryString::Pairs,
+            ParameterSchemaOrContent::Content(content) if content.is_empty() => {
+                return Err(self.doc.invalid(
+                    &at.push("content"),
+                    "an `in: querystring` parameter needs `content` with one media type \
+                     (`application/json`, `text/plain`, `application/x-www-form-urlencoded`): \
+                     it says how the whole query string is written",
+                ));
+            }
+            ParameterSchemaOrContent::Content(_) => match MediaKind::of(media_type) {
+                MediaKind::Json | MediaKind::Text => QueryString::Whole,
+                _ => QueryString::Unread,
+            },
+        }))
+    }
+
+    /// Refuses an operation whose parameters (`sources`, the path item's
+    /// and its own, each with where it is) have a querystring beside an
+    /// `in: query` parameter or another querystring, which OpenAPI 3.2
+    /// forbids: the query string is one value, which no pair can join.
+    pub(super) fn querystring_alone(
+        &self,
+        sources: &[(&ReferenceOr<OaParameter>, Pointer, bool)],
+    ) -> Result<()> {
+        let mut querystrings: Vec<(String, Pointer)> = Vec::new();
+        let mut pairs: Vec<String> = Vec::new();
+        for (param, at, _) in sources {
+            let resolved = self.doc.resolve(param, at)?;
+            let OaParameter::Query { parameter_data, .. } = resolved.value.as_ref() else {
+                continue;
+            };
+            let name = parameter_data.name.clone();
+            if parameter_data.extensions.contains_key(QUERYSTRING) {
+                if let Some((first, _)) = querystrings.first() {
+                    return Err(self.doc.invalid(
+                        at,
+                        format!(
+                            "the operation has two `in: querystring` parameters, `{first}` and \
+                             `{name}`; the query string is one value, so keep one of them"
+                        ),
+                    ));
+                }
+                querystrings.push((name, at.clone()));
+            } else {
+                pairs.push(name);
+            }
+        }
+        match (querystrings.first(), pairs.first()) {
+            (Some((name, at)), Some(pair)) => Err(self.doc.invalid(
+                at,
+                format!(
+                    "the `in: querystring` parameter `{name}` is the whole query string, so the \
+                     operation cannot also have the `in: query` parameter `{pair}` (OpenAPI 3.2 \
+                     forbids both in one operation and its path item); make `{pair}` a property \
+                     of `{name}`'s schema, or declare `{name}`'s properties as query parameters"
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses an operation whose whole query string is a parameter and
+    /// whose path's key writes pairs into the query (`/a?method=b`): the
+    /// client could not send both.
+    pub(super) fn querystring_without_key_pairs(
+        &self,
+        params: &[Parameter],
+        fixed_query: &[FixedPair],
+    ) -> Result<()> {
+        let Some(whole) = params
+            .iter()
+            .find(|p| p.location == ParamLocation::QueryString)
+        else {
+            return Ok(());
+        };
+        let in_query = params.iter().any(|p| p.location == ParamLocation::Query)
+            || fixed_query
+                .iter()
+                .any(|pair| pair.declared != Some(ParamLocation::Header));
+        if !in_query {
+            return Ok(());
+        }
+        Err(self.doc.invalid(
+            &whole.origin,
+            format!(
+                "the `in: querystring` parameter `{}` is the whole query string, so the path's \
+                 key cannot write pairs into the query (`?name=value`); move them into the \
+                 querystring's schema",
+                whole.wire
+            ),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{Api, ParamLocation, Primitive, Ty};
+    use crate::testing::lowered_as;
+
+    /// A 3.2 document lowered.
+    fn api(rest: &str) -> Api {
+        lowered_as("3.2.0", rest).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// The error a 3.2 document gives.
+    fn error(rest: &str) -> String {
+        lowered_as("3.2.0", rest).err().unwrap_or_default()
+    }
+
+    /// A document whose `/a` GET has `params` (YAML flow items).
+    fn document(params: &str) -> String {
+        format!(
+            "paths:\n  /a:\n    get:\n      parameters: [{params}]\n      responses: {{'204': {{description: ok}}}}\ncomponents:\n  schemas:\n    Q: {{type: object, required: [n], properties: {{n: {{type: integer, minimum: 1}}}}}}\n"
+        )
+    }
+
+    /// JSON (`+json` too) and text are the whole query string: the
+    /// value's type is lowered as any parameter's (named types kept), and
+    /// JSON is marked so.
+    #[test]
+    fn a_json_or_text_querystring_is_the_whole_query_string() {
+        let json = api(&document(
+            "{in: querystring, name: q, required: true, content: {application/vnd.a+json: {schema: {$ref: '#/components/schemas/Q'}}}}",
+        ));
+        let q = &json.operations[0].params[0];
+        assert_eq!(
+            (q.wire.as_str(), q.location, q.required, q.json, q.object),
+            ("q", ParamLocation::QueryString, true, true, false)
+        );
+        assert_eq!(q.shape.ty, Ty::Named("Q".to_owned()));
+        let text = api(&document(
+            "{in: querystring, name: s, content: {text/plain: {schema: {type: string, maxLength: 9}}}}",
+        ));
+        let s = &text.operations[0].params[0];
+        assert_eq!(
+            (s.location, s.required, s.json),
+            (ParamLocation::QueryString, false, false)
+        );
+        assert_eq!(s.shape.ty, Ty::Primitive(Primitive::String));
+        assert!(text.notes.is_empty(), "{:?}", text.notes);
+    }
+
+    /// Another media type is left out, noted where the operation names it.
+    #[test]
+    fn a_querystring_in_another_media_type_is_left_out_with_a_note() {
+        let api = api(&document(
+            "{in: querystring, name: x, content: {application/xml: {schema: {type: object}}}}",
+        ));
+        assert!(api.operations[0].params.is_empty());
+        assert!(
+            api.notes.iter().any(|note| note.contains(
+                "`in: querystring` parameters in a media type other than a form, JSON or text \
+                 (OpenAPI 3.2) (1, the first at t.yaml#/paths/~1a/get/parameters/0)"
+            )),
+            "{:?}",
+            api.notes
+        );
+    }
+
+    /// Beside an `in: query` parameter (the path item's too), or another
+    /// querystring, a querystring is refused at its place; one without a
+    /// media type too.
+    #[test]
+    fn a_querystring_beside_query_parameters_or_without_content_is_refused() {
+        let beside = error(&document(
+            "{in: query, name: limit, schema: {type: integer}}, {in: querystring, name: q, content: {application/json: {schema: {}}}}",
+        ));
+        assert!(
+            beside.contains("#/paths/~1a/get/parameters/1")
+                && beside.contains("cannot also have the `in: query` parameter `limit`"),
+            "{beside}"
+        );
+        let form = error(&document(
+            "{in: querystring, name: f, content: {application/x-www-form-urlencoded: {schema: {}}}}, {in: query, name: limit, schema: {type: integer}}",
+        ));
+        assert!(
+            form.contains("#/paths/~1a/get/parameters/0") && form.contains("`limit`"),
+            "{form}"
+        );
+        let twice = error(&document(
+            "{in: querystring, name: a, content: {text/plain: {}}}, {in: querystring, name: b, content: {text/plain: {}}}",
+        ));
+        assert!(
+            twice.contains("two `in: querystring` parameters, `a` and `b`"),
+            "{twice}"
+        );
+        let bare = error(&document(
+            "{in: querystring, name: s, schema: {type: string}}",
+        ));
+        assert!(
+            bare.contains("#/paths/~1a/get/parameters/0/content")
+                && bare.contains("needs `content` with one media type"),
+            "{bare}"
+        );
+    }
+
+    /// A path key that writes pairs into the query leaves no room for a
+    /// whole query string.
+    #[test]
+    fn a_querystring_under_a_path_key_with_a_query_is_refused() {
+        let message = error(
+            "paths:\n  /a?method=b:\n    get:\n      parameters: [{in: querystring, name: q, content: {application/json: {}}}]\n      responses: {'204': {description: ok}}\n",
+        );
+        assert!(
+            message.contains("cannot write pairs into the query"),
+            "{message}"
+        );
+    }
+}
