@@ -424,9 +424,13 @@ pub struct JsonText<'a, T: ?Sized>(pub &'a T);
 
 impl<T: Serialize + ?Sized> Serialize for JsonText<'_, T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match serde_json::to_value(self.0).map_err(serde::ser::Error::custom)? {
-            Value::Null => serializer.serialize_none(),
-            value => serializer.serialize_str(&value.to_string()),
+        // Written from the value itself, not through a `Value`, whose map
+        // would sort an object's properties: they keep their struct's order.
+        let text = serde_json::to_string(self.0).map_err(serde::ser::Error::custom)?;
+        if text == "null" {
+            serializer.serialize_none()
+        } else {
+            serializer.serialize_str(&text)
         }
     }
 }
