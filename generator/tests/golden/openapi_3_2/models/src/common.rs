@@ -212,11 +212,7 @@ pub struct Selector {
     /// The `numbers` property.
     pub numbers: Vec<i64>,
     /// The `flag` property.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "validation::deserialize_some"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<bool>,
 }
 
@@ -303,6 +299,6 @@ impl validation::ValidateJson for Selector {
             }
             path.pop();
         }
-        validation::property::<bool>(object, "flag", Null::Refused, path, report);
+        validation::property::<bool>(object, "flag", Null::Allowed, path, report);
     }
 }
