@@ -199,40 +199,41 @@ mod tests {
         );
     }
 
-    /// Beside an `in: query` parameter (the path item's too), or another
-    /// querystring, a querystring is refused at its place; one without a
+    /// Asserts that the document whose `/a` GET has `params` is refused
+    /// with a message holding each of `parts`.
+    fn refused_with(params: &str, parts: &[&str]) {
+        let message = error(&document(params));
+        for part in parts {
+            assert!(message.contains(part), "{part}: {message}");
+        }
+    }
+
+    /// Beside an `in: query` parameter, or another querystring, a
+    /// querystring (a form one too) is refused at its place; one without a
     /// media type too.
     #[test]
     fn a_querystring_beside_query_parameters_or_without_content_is_refused() {
-        let beside = error(&document(
+        refused_with(
             "{in: query, name: limit, schema: {type: integer}}, {in: querystring, name: q, content: {application/json: {schema: {}}}}",
-        ));
-        assert!(
-            beside.contains("#/paths/~1a/get/parameters/1")
-                && beside.contains("cannot also have the `in: query` parameter `limit`"),
-            "{beside}"
+            &[
+                "#/paths/~1a/get/parameters/1",
+                "cannot also have the `in: query` parameter `limit`",
+            ],
         );
-        let form = error(&document(
+        refused_with(
             "{in: querystring, name: f, content: {application/x-www-form-urlencoded: {schema: {}}}}, {in: query, name: limit, schema: {type: integer}}",
-        ));
-        assert!(
-            form.contains("#/paths/~1a/get/parameters/0") && form.contains("`limit`"),
-            "{form}"
+            &["#/paths/~1a/get/parameters/0", "`limit`"],
         );
-        let twice = error(&document(
+        refused_with(
             "{in: querystring, name: a, content: {text/plain: {}}}, {in: querystring, name: b, content: {text/plain: {}}}",
-        ));
-        assert!(
-            twice.contains("two `in: querystring` parameters, `a` and `b`"),
-            "{twice}"
+            &["two `in: querystring` parameters, `a` and `b`"],
         );
-        let bare = error(&document(
+        refused_with(
             "{in: querystring, name: s, schema: {type: string}}",
-        ));
-        assert!(
-            bare.contains("#/paths/~1a/get/parameters/0/content")
-                && bare.contains("needs `content` with one media type"),
-            "{bare}"
+            &[
+                "#/paths/~1a/get/parameters/0/content",
+                "needs `content` with one media type",
+            ],
         );
     }
 
