@@ -57,44 +57,56 @@ impl OperationLowering<'_, '_> {
     }
 
     /// Refuses an operation whose parameters (`sources`, the path item's
-    /// and its own, each with where it is) have a querystring beside an
-    /// `in: query` parameter or another querystring, which OpenAPI 3.2
-    /// forbids: the query string is one value, which no pair can join.
+    /// and its own, each with where it is and whether it is the path
+    /// item's) have a querystring beside an `in: query` parameter or
+    /// another querystring, which OpenAPI 3.2 forbids: the query string is
+    /// one value, which no pair can join. An operation's own parameter
+    /// replaces the path item's of its name and place, as it does when the
+    /// parameters are merged.
     pub(super) fn querystring_alone(
         &self,
         sources: &[(&ReferenceOr<OaParameter>, Pointer, bool)],
     ) -> Result<()> {
-        let mut querystrings: Vec<(String, Pointer)> = Vec::new();
-        let mut pairs: Vec<String> = Vec::new();
-        for (param, at, _) in sources {
+        let mut found: Vec<InQuery<'_>> = Vec::new();
+        for (param, at, from_path_item) in sources {
             let resolved = self.doc.resolve(param, at)?;
-            let OaParameter::Query { parameter_data, .. } = resolved.value.as_ref() else {
-                continue;
-            };
-            let name = parameter_data.name.clone();
-            if parameter_data.extensions.contains_key(QUERYSTRING) {
-                if let Some((first, _)) = querystrings.first() {
-                    return Err(self.doc.invalid(
-                        at,
-                        format!(
-                            "the operation has two `in: querystring` parameters, `{first}` and \
-                             `{name}`; the query string is one value, so keep one of them"
-                        ),
-                    ));
-                }
-                querystrings.push((name, at.clone()));
-            } else {
-                pairs.push(name);
+            if let OaParameter::Query { parameter_data, .. } = resolved.value.as_ref() {
+                found.push(InQuery {
+                    name: parameter_data.name.clone(),
+                    querystring: parameter_data.extensions.contains_key(QUERYSTRING),
+                    at,
+                    from_path_item: *from_path_item,
+                });
             }
         }
-        match (querystrings.first(), pairs.first()) {
-            (Some((name, at)), Some(pair)) => Err(self.doc.invalid(
-                at,
+        let replaced = |p: &InQuery<'_>| {
+            p.from_path_item
+                && found.iter().any(|own| {
+                    !own.from_path_item && own.name == p.name && own.querystring == p.querystring
+                })
+        };
+        let (querystrings, pairs): (Vec<&InQuery<'_>>, Vec<&InQuery<'_>>) = found
+            .iter()
+            .filter(|p| !replaced(p))
+            .partition(|p| p.querystring);
+        match (querystrings.as_slice(), pairs.first()) {
+            ([first, second, ..], _) => Err(self.doc.invalid(
+                second.at,
+                format!(
+                    "the operation has two `in: querystring` parameters, `{}` and `{}`; the \
+                     query string is one value, so keep one of them",
+                    first.name, second.name
+                ),
+            )),
+            ([whole], Some(pair)) => Err(self.doc.invalid(
+                whole.at,
                 format!(
                     "the `in: querystring` parameter `{name}` is the whole query string, so the \
                      operation cannot also have the `in: query` parameter `{pair}` (OpenAPI 3.2 \
                      forbids both in one operation and its path item); make `{pair}` a property \
-                     of `{name}`'s schema, or declare `{name}`'s properties as query parameters"
+                     of `{name}`'s schema, or declare `{name}`'s properties as query parameters",
+                    name = whole.name,
+                    pair = pair.name,
                 ),
             )),
             _ => Ok(()),
@@ -132,6 +144,15 @@ impl OperationLowering<'_, '_> {
             ),
         ))
     }
+}
+
+/// A query parameter or querystring of an operation, as written.
+struct InQuery<'p> {
+    name: String,
+    querystring: bool,
+    /// Where the operation or its path item lists it.
+    at: &'p Pointer,
+    from_path_item: bool,
 }
 
 #[cfg(test)]
@@ -180,6 +201,16 @@ mod tests {
         );
         assert_eq!(s.shape.ty, Ty::Primitive(Primitive::String));
         assert!(text.notes.is_empty(), "{:?}", text.notes);
+        // An operation's own querystring replaces the path item's of its name.
+        let replaced = api(
+            "paths:\n  /a:\n    parameters: [{in: querystring, name: q, content: {text/plain: {}}}]\n    get:\n      parameters: [{in: querystring, name: q, required: true, content: {application/json: {}}}]\n      responses: {'204': {description: ok}}\n",
+        );
+        let params: Vec<(bool, bool)> = replaced.operations[0]
+            .params
+            .iter()
+            .map(|p| (p.json, p.required))
+            .collect();
+        assert_eq!(params, [(true, true)]);
     }
 
     /// Another media type is left out, noted where the operation names it.
@@ -227,6 +258,15 @@ mod tests {
         refused_with(
             "{in: querystring, name: a, content: {text/plain: {}}}, {in: querystring, name: b, content: {text/plain: {}}}",
             &["two `in: querystring` parameters, `a` and `b`"],
+        );
+        // The path item's, beside the operation's.
+        let path_item = lowered_as(
+            "3.2.0",
+            "paths:\n  /a:\n    parameters: [{in: query, name: limit, schema: {type: integer}}]\n    get:\n      parameters: [{in: querystring, name: q, content: {text/plain: {}}}]\n      responses: {'204': {description: ok}}\n",
+        );
+        assert!(
+            path_item.is_err_and(|e| e.contains("#/paths/~1a/get/parameters/0")),
+            "the path item's query parameter is the operation's too"
         );
         refused_with(
             "{in: querystring, name: s, schema: {type: string}}",
