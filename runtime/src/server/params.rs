@@ -1,7 +1,8 @@
 //! Reading parameters: from the path, the query string (by style, or whole
-//! as one value), headers and cookies, typed with [`FromParam`]. A missing required parameter or a
-//! value that does not parse is added to a [`Report`] under the parameter's
-//! name, so that one answer lists every problem.
+//! as one value), headers and cookies, typed with [`FromParam`]. A missing
+//! required parameter or a value that does not parse is added to a
+//! [`Report`] under the parameter's name, so that one answer lists every
+//! problem.
 
 use std::borrow::Cow;
 
