@@ -125,6 +125,10 @@ pub(crate) enum Leniency {
     /// An OpenAPI 3.2 `querystring` parameter in another media type than a
     /// form, JSON or text (`application/xml`): left out.
     QueryStringUnread,
+    /// A security alternative sending an API key in the query, on an
+    /// operation whose whole query string is a parameter: left out for
+    /// that operation, as the key's pair cannot join the one value.
+    QueryKeyBesideQueryString,
 }
 
 impl From<Habit> for Leniency {
@@ -295,6 +299,10 @@ impl Leniency {
             Leniency::QueryStringUnread => (
                 "`in: querystring` parameters in a media type other than a form, JSON or text (OpenAPI 3.2)",
                 "left out: the operations are generated without them, and their servers ignore the query string",
+            ),
+            Leniency::QueryKeyBesideQueryString => (
+                "security alternatives that send an API key in the query, on operations whose whole query string is an `in: querystring` parameter (OpenAPI 3.2)",
+                "left out for those operations (the key's pair cannot join the query string's one value); their other alternatives remain",
             ),
             Leniency::MediaTypeOtherBody => (
                 "media types whose body differs from the first media type's in the same `content`",

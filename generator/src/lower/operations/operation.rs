@@ -183,6 +183,7 @@ impl<'d> OperationLowering<'_, 'd> {
         };
         let responses = self.responses(op, &type_prefix)?;
         let security = self.security(op)?;
+        let security = self.querystring_security(&params, security)?;
         Ok(Operation {
             id,
             fn_name,

@@ -1,12 +1,17 @@
 //! OpenAPI 3.2's `in: querystring` parameters, which `parse` rewrites into
 //! `in: query` ones marked [`QUERYSTRING`] with their media type: what each
 //! is (the query's pairs, the whole query string, or left out), and the
-//! rule that an operation with one has no other query parameter.
+//! rule that an operation with one has nothing else in its query: no
+//! `in: query` parameter, no pair of its path's key, no API key.
 
-use openapiv3::{Parameter as OaParameter, ParameterData, ParameterSchemaOrContent, ReferenceOr};
+use openapiv3::{
+    APIKeyLocation, Parameter as OaParameter, ParameterData, ParameterSchemaOrContent, ReferenceOr,
+    SecurityScheme,
+};
 
 use crate::error::Result;
-use crate::ir::{FixedPair, MediaKind, ParamLocation, Parameter};
+use crate::ir::{FixedPair, MediaKind, ParamLocation, Parameter, SecurityRequirement};
+use crate::lower::lenient::Leniency;
 use crate::parse::{Pointer, QUERYSTRING};
 
 use super::operation::OperationLowering;
@@ -144,6 +149,80 @@ impl OperationLowering<'_, '_> {
             ),
         ))
     }
+
+    /// `security` without the alternatives that send an API key in the
+    /// query, when the whole query string is one of `params`: the key's
+    /// pair cannot join the one value. Noted; when no alternative is left,
+    /// refused, as the operation would read as open to anyone (D58).
+    pub(super) fn querystring_security(
+        &mut self,
+        params: &[Parameter],
+        security: Vec<SecurityRequirement>,
+    ) -> Result<Vec<SecurityRequirement>> {
+        let Some(whole) = params
+            .iter()
+            .find(|p| p.location == ParamLocation::QueryString)
+        else {
+            return Ok(security);
+        };
+        let mut kept = Vec::with_capacity(security.len());
+        let mut key_in_query = None;
+        for requirement in security {
+            let mut in_query = None;
+            for scheme in &requirement.schemes {
+                if in_query.is_none() && self.key_in_query(scheme)? {
+                    in_query = Some(scheme.clone());
+                }
+            }
+            match in_query {
+                Some(scheme) => key_in_query = key_in_query.or(Some(scheme)),
+                None => kept.push(requirement),
+            }
+        }
+        match key_in_query {
+            None => Ok(kept),
+            Some(scheme) if kept.is_empty() => Err(self.doc.invalid(
+                &whole.origin,
+                format!(
+                    "the `in: querystring` parameter `{}` is the whole query string, so the \
+                     operation's API key cannot be sent in the query too (security scheme \
+                     `{scheme}`), and no other alternative of its security is met without it; \
+                     put the key in a header (`in: header`)",
+                    whole.wire
+                ),
+            )),
+            Some(_) => {
+                self.types
+                    .lenient
+                    .record(Leniency::QueryKeyBesideQueryString, &whole.origin);
+                Ok(kept)
+            }
+        }
+    }
+
+    /// Whether the security scheme `name` is an API key in the query.
+    fn key_in_query(&self, name: &str) -> Result<bool> {
+        let Some(scheme) = self
+            .doc
+            .api
+            .components
+            .as_ref()
+            .and_then(|c| c.security_schemes.get(name))
+        else {
+            return Ok(false);
+        };
+        let at = Pointer::root()
+            .push("components")
+            .push("securitySchemes")
+            .push(name);
+        Ok(matches!(
+            self.doc.resolve(scheme, &at)?.value.as_ref(),
+            SecurityScheme::APIKey {
+                location: APIKeyLocation::Query,
+                ..
+            }
+        ))
+    }
 }
 
 /// A query parameter or querystring of an operation, as written.
@@ -274,6 +353,40 @@ mod tests {
                 "#/paths/~1a/get/parameters/0/content",
                 "needs `content` with one media type",
             ],
+        );
+    }
+
+    /// An API key in the query cannot join a whole query string: the
+    /// alternative that sends one is left out, noted, and an operation with
+    /// no other alternative is refused.
+    #[test]
+    fn an_api_key_in_the_query_is_no_alternative_beside_a_querystring() {
+        let with_security = |security: &str| {
+            format!(
+                "paths:\n  /a:\n    get:\n      security: {security}\n      parameters: [{{in: querystring, name: q, content: {{application/json: {{}}}}}}]\n      responses: {{'204': {{description: ok}}}}\ncomponents:\n  securitySchemes:\n    key: {{type: apiKey, in: query, name: key}}\n    bearer: {{type: http, scheme: bearer}}\n"
+            )
+        };
+        let api = api(&with_security("[{key: []}, {bearer: []}]"));
+        let schemes: Vec<&[String]> = api.operations[0]
+            .security
+            .iter()
+            .map(|r| r.schemes.as_slice())
+            .collect();
+        assert_eq!(schemes, [["bearer".to_owned()]]);
+        assert!(
+            api.notes.iter().any(|note| note.contains(
+                "security alternatives that send an API key in the query, on operations whose \
+                 whole query string is an `in: querystring` parameter (OpenAPI 3.2) (1, the \
+                 first at t.yaml#/paths/~1a/get/parameters/0)"
+            )),
+            "{:?}",
+            api.notes
+        );
+        let message = error(&with_security("[{key: []}]"));
+        assert!(
+            message.contains("#/paths/~1a/get/parameters/0")
+                && message.contains("security scheme `key`"),
+            "{message}"
         );
     }
 
