@@ -41,7 +41,8 @@ pub const SEQUENCE: &str = "x-openapi-codegen-sequence";
 /// media type as written (empty without one). In
 /// `application/x-www-form-urlencoded` the parameter is also rewritten into
 /// the exploded `form` object it means; in any other media type it keeps
-/// its `content`, and is the whole query string.
+/// its `content`, which the lowering reads (JSON and text are the whole
+/// query string) or leaves out with a note.
 pub const QUERYSTRING: &str = "x-openapi-codegen-querystring";
 
 /// Whether `version` (the `openapi` field) is a 3.2 version.
