@@ -7,7 +7,12 @@ use crate::parse::Document;
 /// The document whose YAML after `openapi` and `info` is `rest`, lowered;
 /// the error, as the user reads it, when it is refused.
 pub(crate) fn lowered(rest: &str) -> Result<Api, String> {
-    let text = format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\n{rest}");
+    lowered_as("3.0.3", rest)
+}
+
+/// [`lowered`] for a document of the OpenAPI version `openapi` (`3.2.0`).
+pub(crate) fn lowered_as(openapi: &str, rest: &str) -> Result<Api, String> {
+    let text = format!("openapi: {openapi}\ninfo: {{title: t, version: '1'}}\n{rest}");
     let doc = Document::parse(&text, "t.yaml", false).map_err(|e| e.to_string())?;
     crate::lower::lower(&doc).map_err(|e| e.to_string())
 }

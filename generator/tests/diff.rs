@@ -968,3 +968,47 @@ fn an_openapi_3_2_query_operation_is_compared_at_the_users_pointer() {
     let removed = at(&report, "#/paths/~1search/query");
     assert!(removed.what.contains("QUERY /search"), "{}", removed.what);
 }
+
+/// An OpenAPI 3.2 querystring is a place of its own: made an `in: query`
+/// parameter of the same name, it is removed and another added, as the
+/// query it is sent in changes from one value to pairs. Its schema, in
+/// its `content`, is compared as a `schema` is.
+#[test]
+fn a_querystring_is_a_place_of_its_own_and_its_content_schema_is_compared() {
+    let document = |parameter: &str| {
+        doc(&format!(
+            "openapi: 3.2.0\ninfo: {{title: Q, version: '1'}}\npaths:\n  /a:\n    get:\n      operationId: getA\n      parameters: [{parameter}]\n      responses: {{'204': {{description: Done.}}}}\n"
+        ))
+    };
+    let whole = |schema: &str| {
+        document(&format!(
+            "{{in: querystring, name: q, required: true, content: {{application/json: {{schema: {schema}}}}}}}"
+        ))
+    };
+    let pairs = document("{in: query, name: q, required: true, schema: {type: string}}");
+    let report = compare(&whole("{type: string}"), &pairs, Crates::ALL);
+    let changes: Vec<(String, Verdict)> = report
+        .changes
+        .iter()
+        .map(|c| (c.pointer.to_string(), c.wire.verdict))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            ("#/paths/~1a/get/parameters/0".to_owned(), Breaking),
+            ("#/paths/~1a/get/parameters/0".to_owned(), Breaking),
+        ],
+        "{}",
+        report.render("base")
+    );
+    let report = compare(
+        &whole("{type: string}"),
+        &whole("{type: string, maxLength: 3}"),
+        Crates::ALL,
+    );
+    let change = at(
+        &report,
+        "#/paths/~1a/get/parameters/0/content/application~1json/schema/maxLength",
+    );
+    assert_eq!(verdicts(change), (Breaking, Compatible));
+}

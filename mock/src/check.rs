@@ -68,6 +68,16 @@ impl<'a> Checker<'a> {
         report
     }
 
+    /// Every problem of `value` as a `shape`, under the property `name`
+    /// (`filter.limit`): a value that stands for a parameter.
+    pub fn check_under(&self, shape: &Shape, value: &Value, name: &'static str) -> Report {
+        let mut report = Report::new();
+        let mut path = Path::new(name);
+        path.push_key(name);
+        self.shape(shape, value, &mut path, &mut report);
+        report
+    }
+
     /// `value` as a `shape`: its type, then its own constraints. `null`
     /// is the caller's concern unless the shape is nullable.
     pub(crate) fn shape<'v>(

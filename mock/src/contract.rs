@@ -157,6 +157,14 @@ impl Contract {
                         headers.insert(name, value);
                     }
                 }
+                ParamLocation::QueryString => {
+                    let text = if param.json {
+                        example.to_string()
+                    } else {
+                        text
+                    };
+                    query = vec![encode(&text)];
+                }
                 ParamLocation::Cookie => {
                     let cookie = format!("{}={}", param.wire, encode(&text));
                     if let Ok(value) = HeaderValue::from_str(&cookie) {

@@ -10,7 +10,7 @@ use super::schema::{self, Site};
 use super::signatures::{self, Input, Inputs};
 use super::usage::{Usage, operations_of};
 use crate::ir::template_shape;
-use crate::parse::{Document, Pointer};
+use crate::parse::{Document, Pointer, QUERYSTRING};
 
 /// One operation of a document.
 struct Operation<'a> {
@@ -211,7 +211,16 @@ fn parameter_list<'a>(doc: &'a Document, op: &Operation<'a>) -> Vec<Param<'a>> {
         {
             let (parameter, component) = signatures::resolve_parameter(doc, parameter);
             let text = |k: &str| parameter.get(k).and_then(scalar_text).unwrap_or_default();
-            let location = text("in");
+            // A 3.2 querystring that keeps its `content` (JSON, text; a
+            // form one is the pairs `parse` made it) is the whole query,
+            // a place of its own.
+            let whole_query =
+                parameter.get(QUERYSTRING).is_some() && parameter.get("content").is_some();
+            let location = if whole_query {
+                "querystring".to_owned()
+            } else {
+                text("in")
+            };
             let mut name = text("name");
             if location == "header" {
                 name = name.to_ascii_lowercase();
@@ -227,6 +236,25 @@ fn parameter_list<'a>(doc: &'a Document, op: &Operation<'a>) -> Vec<Param<'a>> {
         }
     }
     out
+}
+
+/// A parameter's (at `at`) schema and where it is: its `schema`, or that
+/// of its one media type (`content`).
+fn parameter_schema<'a>(
+    parameter: &'a serde_yaml::Value,
+    at: &Pointer,
+) -> Option<(&'a serde_yaml::Value, Pointer)> {
+    if let Some(schema) = parameter.get("schema") {
+        return Some((schema, at.push("schema")));
+    }
+    let (media_type, media) = parameter
+        .get("content")
+        .and_then(serde_yaml::Value::as_mapping)?
+        .iter()
+        .next()?;
+    let media_type = media_type.as_str()?;
+    let schema = media.get("schema")?;
+    Some((schema, at.push("content").push(media_type).push("schema")))
 }
 
 /// What decides the shape of an operation's client method beyond each input.
@@ -301,10 +329,13 @@ fn parameters(d: &mut Differ<'_>, a: &Operation<'_>, b: &Operation<'_>, signatur
                 ok("its Rust type is unchanged"),
             );
         }
-        if let (Some(x), Some(y)) = (old_parameter.get("schema"), new_parameter.get("schema")) {
+        if let (Some((x, x_at)), Some((y, y_at))) = (
+            parameter_schema(old_parameter, old_at),
+            parameter_schema(new_parameter, new_at),
+        ) {
             let site = Site {
-                old: old_at.push("schema"),
-                new: new_at.push("schema"),
+                old: x_at,
+                new: y_at,
                 label: label.clone(),
                 usage: Usage::REQUEST,
                 required: is,

@@ -56,6 +56,24 @@ pub(crate) fn validate_impl(
     }
 }
 
+/// The part of a decoded JSON value's `shape` that its Rust type does not
+/// check itself: the top level's own constraints (an inline array's
+/// `maxItems`, an integer's `minimum`); `None` when there are none. A named
+/// type checks itself, and items were checked when they were decoded.
+pub(crate) fn own_constraints(shape: &Shape) -> Option<Shape> {
+    if shape.checks.is_empty() || matches!(shape.ty, Ty::Named(_)) {
+        return None;
+    }
+    Some(Shape {
+        ty: match &shape.ty {
+            Ty::Array(_) => Ty::Array(Box::new(Shape::of(Ty::Any))),
+            Ty::Map(_) => Ty::Map(Box::new(Shape::of(Ty::Any))),
+            other => other.clone(),
+        },
+        ..shape.clone()
+    })
+}
+
 /// What the generated checks refer to.
 pub struct CheckContext<'a> {
     /// The API, to know which named types have checks.

@@ -274,6 +274,13 @@ pub enum ParamLocation {
     Header,
     /// In a cookie.
     Cookie,
+    /// The whole query string, one value in the media type of the
+    /// parameter's `content` (OpenAPI 3.2's `in: querystring`): its JSON
+    /// text ([`Parameter::json`]) or the text itself, percent-encoded. The
+    /// operation has no other query parameter. (A querystring in
+    /// `application/x-www-form-urlencoded` is a [`ParamLocation::Query`]
+    /// object spread over the pairs instead.)
+    QueryString,
 }
 
 /// How an array or object parameter is serialised.
@@ -320,7 +327,9 @@ pub struct Parameter {
     pub object: bool,
     /// Whether its value is one JSON text (`content` with a JSON media
     /// type): the client writes the typed value as JSON; the server stubs
-    /// hand the text over, as they do for other values that are not scalars.
+    /// hand the text over, as they do for other values that are not
+    /// scalars, except for [`ParamLocation::QueryString`], whose value they
+    /// decode and check as a JSON body's.
     pub json: bool,
     /// Its documentation.
     pub docs: Docs,

@@ -123,8 +123,12 @@ pub(crate) enum Leniency {
     /// alternative: left out, as no request could meet it.
     UndeclaredScheme,
     /// An OpenAPI 3.2 `querystring` parameter in another media type than a
-    /// form: left out.
-    QueryStringNotForm,
+    /// form, JSON or text (`application/xml`): left out.
+    QueryStringUnread,
+    /// A security alternative sending an API key in the query, on an
+    /// operation whose whole query string is a parameter: left out for
+    /// that operation, as the key's pair cannot join the one value.
+    QueryKeyBesideQueryString,
 }
 
 impl From<Habit> for Leniency {
@@ -142,7 +146,6 @@ impl From<Habit> for Leniency {
             Habit::NoInfo => Leniency::NoInfo,
             Habit::NoPaths => Leniency::NoPaths,
             Habit::UnreadExtension => Leniency::UnreadExtension,
-            Habit::QueryStringNotForm => Leniency::QueryStringNotForm,
         }
     }
 }
@@ -293,9 +296,13 @@ impl Leniency {
                 "security requirement alternatives naming a scheme that `components.securitySchemes` does not declare",
                 "left out (no request could meet them); the requirement's other alternatives remain",
             ),
-            Leniency::QueryStringNotForm => (
-                "`in: querystring` parameters whose content is not `application/x-www-form-urlencoded` (OpenAPI 3.2)",
+            Leniency::QueryStringUnread => (
+                "`in: querystring` parameters in a media type other than a form, JSON or text (OpenAPI 3.2)",
                 "left out: the operations are generated without them, and their servers ignore the query string",
+            ),
+            Leniency::QueryKeyBesideQueryString => (
+                "security alternatives that send an API key in the query, on operations whose whole query string is an `in: querystring` parameter (OpenAPI 3.2)",
+                "left out for those operations (the key's pair cannot join the query string's one value); their other alternatives remain",
             ),
             Leniency::MediaTypeOtherBody => (
                 "media types whose body differs from the first media type's in the same `content`",

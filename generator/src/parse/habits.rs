@@ -58,9 +58,6 @@ pub enum Habit {
     /// A vendor extension of a Swagger 2.0 document that the generator
     /// does not read (`v20.rs`).
     UnreadExtension,
-    /// An OpenAPI 3.2 `in: querystring` parameter whose content is not
-    /// `application/x-www-form-urlencoded`: left out (`v32.rs`).
-    QueryStringNotForm,
 }
 
 /// Gives a document without `info` one titled after `file` (its name

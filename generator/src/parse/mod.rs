@@ -38,7 +38,7 @@ pub use bundle::Sources;
 pub use habits::Habit;
 pub use resolve::Resolved;
 pub use v31::{OTHER_METHODS, Origins};
-pub use v32::SEQUENCE;
+pub use v32::{QUERYSTRING, SEQUENCE};
 
 use crate::error::{Error, Result};
 use tree::{holds_data, is_json, tree};
@@ -93,8 +93,7 @@ impl Document {
         let is_31 = v31::is_31(&version) || v32::is_32(&version);
         let mut converted = Vec::new();
         let normalised = if v32::is_32(&version) {
-            let v32::Rewritten { origins, notes } = v32::rewrite(&mut raw);
-            converted = notes;
+            let origins = v32::rewrite(&mut raw);
             v31::normalise_from(&mut raw, origins)
         } else if is_31 {
             v31::normalise(&mut raw)

@@ -8,10 +8,12 @@
 //!   reads as operations with their method;
 //! - a `$ref` to `#/components/mediaTypes/…` in a `content` map is
 //!   replaced by the media type it names (3.0 has no reusable media types);
-//! - `in: querystring` with `application/x-www-form-urlencoded` content is
-//!   the query parameter it means, an object exploded into the query's
-//!   pairs (`style: form`); with any other content it is left out, and
-//!   said so in the lenient note;
+//! - `in: querystring` (the whole query string as one value) is an
+//!   `in: query` parameter marked [`QUERYSTRING`]: with
+//!   `application/x-www-form-urlencoded` content, the query parameter it
+//!   means, an object exploded into the query's pairs (`style: form`);
+//!   with any other, its `content` as written, which the lowering reads
+//!   (JSON and text) or leaves out with a note;
 //! - `style: cookie`, 3.2's name for how cookies are written, is `form`,
 //!   which is how 3.0 serialised a cookie parameter's value;
 //! - a media type's `itemSchema` (a sequential body: JSON Lines, JSON
@@ -26,7 +28,6 @@
 
 use serde_yaml::{Mapping, Value};
 
-use super::habits::Habit;
 use super::v31::{METHODS, OTHER_METHODS, Origins};
 use crate::pointer::Pointer;
 
@@ -35,22 +36,23 @@ use crate::pointer::Pointer;
 /// its `schema` is then the array of the items.
 pub const SEQUENCE: &str = "x-openapi-codegen-sequence";
 
+/// The parameter extension the rewrite marks an `in: querystring`
+/// parameter with, as 3.0 has no such place: its value is the parameter's
+/// media type as written (empty without one). In
+/// `application/x-www-form-urlencoded` the parameter is also rewritten into
+/// the exploded `form` object it means; in any other media type it keeps
+/// its `content`, which the lowering reads (JSON and text are the whole
+/// query string) or leaves out with a note.
+pub const QUERYSTRING: &str = "x-openapi-codegen-querystring";
+
 /// Whether `version` (the `openapi` field) is a 3.2 version.
 pub fn is_32(version: &str) -> bool {
     version == "3.2" || version.starts_with("3.2.")
 }
 
-/// What rewriting a 3.2 document into 3.1 did.
-#[derive(Debug, Default)]
-pub struct Rewritten {
-    /// Where the rewritten tree's nodes are in the user's document.
-    pub origins: Origins,
-    /// What was read past, and where in the user's document.
-    pub notes: Vec<(Habit, Pointer)>,
-}
-
-/// Rewrites the 3.2 document `raw` into 3.1 in place.
-pub fn rewrite(raw: &mut Value) -> Rewritten {
+/// Rewrites the 3.2 document `raw` into 3.1 in place; where the rewritten
+/// tree's nodes are in the user's document.
+pub fn rewrite(raw: &mut Value) -> Origins {
     let mut rewriter = Rewriter {
         media_types: raw
             .get("components")
@@ -58,11 +60,10 @@ pub fn rewrite(raw: &mut Value) -> Rewritten {
             .and_then(Value::as_mapping)
             .cloned()
             .unwrap_or_default(),
-        unusable: unusable_parameters(raw),
-        done: Rewritten::default(),
+        origins: Origins::default(),
     };
     let Value::Mapping(root) = raw else {
-        return rewriter.done;
+        return rewriter.origins;
     };
     root.insert("openapi".into(), "3.1.1".into());
     root.remove("$self");
@@ -97,35 +98,8 @@ pub fn rewrite(raw: &mut Value) -> Rewritten {
                 }
             }
         }
-        if let Some(Value::Mapping(parameters)) = components.get_mut("parameters") {
-            parameters.retain(|name, _| {
-                !name
-                    .as_str()
-                    .is_some_and(|name| rewriter.unusable.iter().any(|u| u == name))
-            });
-        }
     }
-    rewriter.done
-}
-
-/// The names of `components.parameters` that are a `querystring` whose
-/// content is not `application/x-www-form-urlencoded`.
-fn unusable_parameters(raw: &Value) -> Vec<String> {
-    let Some(parameters) = raw
-        .get("components")
-        .and_then(|c| c.get("parameters"))
-        .and_then(Value::as_mapping)
-    else {
-        return Vec::new();
-    };
-    parameters
-        .iter()
-        .filter(|(_, param)| {
-            param.get("in").and_then(Value::as_str) == Some("querystring")
-                && param.as_mapping().and_then(form_content).is_none()
-        })
-        .filter_map(|(name, _)| name.as_str().map(str::to_owned))
-        .collect()
+    rewriter.origins
 }
 
 /// The `application/x-www-form-urlencoded` entry of a parameter's
@@ -148,10 +122,8 @@ fn form_content(param: &Mapping) -> Option<(Value, Option<Value>)> {
 struct Rewriter {
     /// `components.mediaTypes`, as the user wrote them.
     media_types: Mapping,
-    /// The names of the component parameters that are a `querystring`
-    /// whose content is not a form.
-    unusable: Vec<String>,
-    done: Rewritten,
+    /// Where the rewritten tree's nodes are in the user's document.
+    origins: Origins,
 }
 
 impl Rewriter {
@@ -232,82 +204,62 @@ impl Rewriter {
         }
     }
 
-    /// The `parameters` list of a path item or an operation; a
-    /// `querystring` parameter that cannot be a query parameter is taken
-    /// out of it.
+    /// The `parameters` list of a path item or an operation.
     fn parameters(&mut self, map: &mut Mapping, at: &Pointer) {
         let Some(Value::Sequence(list)) = map.get_mut("parameters") else {
             return;
         };
         let at = at.push("parameters");
-        let mut kept = Vec::with_capacity(list.len());
-        for (i, mut param) in std::mem::take(list).into_iter().enumerate() {
-            let (rewritten, user) = (at.index(kept.len()), self.user(&at.index(i)));
-            let unusable = param
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix("#/components/parameters/"))
-                .is_some_and(|name| self.unusable.iter().any(|u| u == name));
-            if unusable {
-                self.done.notes.push((Habit::QueryStringNotForm, user));
-                continue;
-            }
-            if self.parameter_kept(&mut param, &rewritten, &user) {
-                self.moved(&rewritten, user);
-                kept.push(param);
-            }
+        for (i, param) in list.iter_mut().enumerate() {
+            self.parameter(param, &at.index(i));
         }
-        *list = kept;
     }
 
-    /// A component parameter; one that is a `querystring` no operation
-    /// can take is taken out of the components by [`rewrite`] (and out of
-    /// every list that refers to it, by [`Rewriter::parameters`], which
-    /// notes it where it is used).
+    /// A parameter, in a list or among the components.
     fn parameter(&mut self, node: &mut Value, at: &Pointer) {
-        let unusable = node.get("in").and_then(Value::as_str) == Some("querystring")
-            && node.as_mapping().and_then(form_content).is_none();
-        if !unusable {
-            let user = self.user(at);
-            self.parameter_kept(node, at, &user);
-        }
-    }
-
-    /// Rewrites the parameter that will be at `at`, the user's `user`;
-    /// whether it stays (false: a `querystring` whose content is not a
-    /// form, noted).
-    fn parameter_kept(&mut self, node: &mut Value, at: &Pointer, user: &Pointer) -> bool {
-        let Value::Mapping(map) = node else {
-            return true;
-        };
+        let Value::Mapping(map) = node else { return };
         if map.get("style").and_then(Value::as_str) == Some("cookie") {
             map.insert("style".into(), "form".into());
         }
         self.content(map, at);
-        if map.get("in").and_then(Value::as_str) != Some("querystring") {
-            return true;
+        if map.get("in").and_then(Value::as_str) == Some("querystring") {
+            self.querystring(map, at);
         }
-        match form_content(map) {
+    }
+
+    /// An `in: querystring` parameter: an `in: query` one marked
+    /// [`QUERYSTRING`] with its media type. A form is the exploded `form`
+    /// object it means; any other media type keeps its `content`, which
+    /// must name one (a querystring has no `schema`): an empty one is
+    /// refused where the lowering reads it.
+    fn querystring(&mut self, map: &mut Mapping, at: &Pointer) {
+        map.insert("in".into(), "query".into());
+        let media_type = match form_content(map) {
             Some((media_type, schema)) => {
                 let schema = schema.unwrap_or_else(|| Value::Mapping(Mapping::new()));
                 map.remove("content");
-                map.insert("in".into(), "query".into());
                 map.insert("style".into(), "form".into());
                 map.insert("explode".into(), true.into());
                 map.insert("schema".into(), schema);
-                if let Some(media_type) = media_type.as_str() {
-                    let user = user.push("content").push(media_type).push("schema");
+                if let Some(written) = media_type.as_str() {
+                    let user = self.user(at).push("content").push(written).push("schema");
                     self.moved(&at.push("schema"), user);
                 }
-                true
+                media_type
             }
             None => {
-                self.done
-                    .notes
-                    .push((Habit::QueryStringNotForm, user.clone()));
-                false
+                map.remove("schema");
+                let first = map
+                    .get("content")
+                    .and_then(Value::as_mapping)
+                    .and_then(|content| content.keys().next().cloned());
+                if first.is_none() {
+                    map.insert("content".into(), Value::Mapping(Mapping::new()));
+                }
+                first.unwrap_or_else(|| "".into())
             }
-        }
+        };
+        map.insert(QUERYSTRING.into(), media_type);
     }
 
     fn response(&mut self, node: &mut Value, at: &Pointer) {
@@ -391,11 +343,11 @@ impl Rewriter {
     }
 
     fn user(&self, at: &Pointer) -> Pointer {
-        self.done.origins.to_user(at)
+        self.origins.to_user(at)
     }
 
     fn moved(&mut self, rewritten: &Pointer, user: Pointer) {
-        self.done.origins.record(rewritten.clone(), user);
+        self.origins.record(rewritten.clone(), user);
     }
 }
 
@@ -403,15 +355,15 @@ impl Rewriter {
 mod tests {
     use super::*;
 
-    fn rewritten(yaml: &str) -> (Value, Rewritten) {
+    fn rewritten(yaml: &str) -> (Value, Origins) {
         let mut raw: Value = serde_yaml::from_str(yaml).unwrap();
-        let done = rewrite(&mut raw);
-        (raw, done)
+        let origins = rewrite(&mut raw);
+        (raw, origins)
     }
 
     #[test]
     fn the_query_method_and_additional_operations_keep_their_names() {
-        let (raw, done) = rewritten(
+        let (raw, origins) = rewritten(
             "openapi: 3.2.0\npaths:\n  /pets:\n    query: {operationId: q}\n    additionalOperations:\n      COPY: {operationId: c}\n      post: {operationId: p}\n",
         );
         let item = &raw["paths"]["/pets"];
@@ -427,58 +379,68 @@ mod tests {
             .push("COPY")
             .push("responses");
         assert_eq!(
-            done.origins.to_user(&copy).to_string(),
+            origins.to_user(&copy).to_string(),
             "#/paths/~1pets/additionalOperations/COPY/responses"
         );
     }
 
+    /// Every querystring stays, as an `in: query` parameter marked with
+    /// its media type: a form is the object exploded into the query's
+    /// pairs; JSON keeps its `content`, which the lowering reads.
     #[test]
-    fn a_form_querystring_is_an_exploded_query_object_and_any_other_is_left_out() {
-        let (raw, done) = rewritten(
+    fn a_querystring_is_a_marked_query_parameter_and_a_form_one_its_exploded_object() {
+        let (raw, origins) = rewritten(
             "openapi: 3.2.0\npaths:\n  /s:\n    parameters:\n      - {in: querystring, name: j, content: {application/json: {schema: {type: object}}}}\n      - {in: querystring, name: f, content: {application/x-www-form-urlencoded: {schema: {type: object}}}}\n      - {in: cookie, name: c, style: cookie, schema: {type: string}}\n",
         );
         let params = raw["paths"]["/s"]["parameters"].as_sequence().unwrap();
-        assert_eq!(params.len(), 2);
-        assert_eq!(params[0]["name"], "f");
+        assert_eq!(params.len(), 3);
         assert_eq!(params[0]["in"], "query");
-        assert_eq!(params[0]["style"], "form");
-        assert_eq!(params[0]["explode"], true);
-        assert_eq!(params[0]["schema"]["type"], "object");
+        assert_eq!(params[0][QUERYSTRING], "application/json");
+        assert_eq!(
+            params[0]["content"]["application/json"]["schema"]["type"],
+            "object"
+        );
+        assert_eq!(params[1]["name"], "f");
+        assert_eq!(params[1]["in"], "query");
+        assert_eq!(params[1][QUERYSTRING], "application/x-www-form-urlencoded");
         assert_eq!(params[1]["style"], "form");
-        assert_eq!(done.notes.len(), 1);
-        assert_eq!(done.notes[0].1.to_string(), "#/paths/~1s/parameters/0");
+        assert_eq!(params[1]["explode"], true);
+        assert_eq!(params[1]["schema"]["type"], "object");
+        assert!(params[1].get("content").is_none());
+        assert_eq!(params[2]["style"], "form");
         let at = Pointer::root().push("paths").push("/s").push("parameters");
         assert_eq!(
-            done.origins
-                .to_user(&at.index(0).push("schema"))
-                .to_string(),
+            origins.to_user(&at.index(1).push("schema")).to_string(),
             "#/paths/~1s/parameters/1/content/application~1x-www-form-urlencoded/schema"
-        );
-        assert_eq!(
-            done.origins.to_user(&at.index(1)).to_string(),
-            "#/paths/~1s/parameters/2"
         );
     }
 
+    /// A querystring among the components is rewritten where it is
+    /// declared; one without `content` gets an empty one, which the
+    /// lowering refuses with its place.
     #[test]
-    fn a_component_querystring_in_json_is_left_out_and_noted_where_it_is_used() {
-        let (raw, done) = rewritten(
-            "openapi: 3.2.0\ncomponents:\n  parameters:\n    J: {in: querystring, name: j, content: {application/json: {schema: {}}}}\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/J'}]\n",
+    fn a_component_querystring_is_rewritten_and_one_without_content_gets_an_empty_one() {
+        let (raw, _) = rewritten(
+            "openapi: 3.2.0\ncomponents:\n  parameters:\n    J: {in: querystring, name: j, content: {application/json: {schema: {}}}}\n    S: {in: querystring, name: s, schema: {type: string}}\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/J'}]\n",
         );
-        assert!(raw["components"]["parameters"].get("J").is_none());
+        let components = &raw["components"]["parameters"];
+        assert_eq!(components["J"]["in"], "query");
+        assert_eq!(components["J"][QUERYSTRING], "application/json");
+        assert_eq!(components["S"][QUERYSTRING], "");
+        assert!(components["S"].get("schema").is_none());
         assert_eq!(
-            raw["paths"]["/a"]["get"]["parameters"]
-                .as_sequence()
-                .map(Vec::len),
+            components["S"]["content"].as_mapping().map(Mapping::len),
             Some(0)
         );
-        let noted: Vec<String> = done.notes.iter().map(|(_, at)| at.to_string()).collect();
-        assert_eq!(noted, ["#/paths/~1a/get/parameters/0"]);
+        assert_eq!(
+            raw["paths"]["/a"]["get"]["parameters"][0]["$ref"],
+            "#/components/parameters/J"
+        );
     }
 
     #[test]
     fn media_type_components_are_put_where_they_are_named_and_item_schemas_are_arrays() {
-        let (raw, done) = rewritten(
+        let (raw, origins) = rewritten(
             "openapi: 3.2.0\n$self: https://example.com/api\ncomponents:\n  mediaTypes:\n    Pets: {$ref: '#/components/mediaTypes/Items'}\n    Items: {itemSchema: {type: string}}\npaths:\n  /p:\n    get:\n      responses:\n        '200':\n          description: d\n          content:\n            application/jsonl: {$ref: '#/components/mediaTypes/Pets'}\n            text/event-stream:\n              itemSchema:\n                properties:\n                  data: {type: string, contentSchema: {type: integer}}\n",
         );
         let content = &raw["paths"]["/p"]["get"]["responses"]["200"]["content"];
@@ -500,13 +462,13 @@ mod tests {
             .push("200")
             .push("content");
         assert_eq!(
-            done.origins
+            origins
                 .to_user(&at.push("application/jsonl").push("schema").push("items"))
                 .to_string(),
             "#/components/mediaTypes/Items/itemSchema"
         );
         assert_eq!(
-            done.origins
+            origins
                 .to_user(&at.push("text/event-stream").push("schema"))
                 .to_string(),
             "#/paths/~1p/get/responses/200/content/text~1event-stream/itemSchema/properties/data/contentSchema"

@@ -2,23 +2,26 @@
 //! client against the generated server on loopback, through what 3.2
 //! adds: the `QUERY` method with a body, a custom method (`COPY`) from
 //! `additionalOperations`, a form `querystring` read as the query's pairs,
+//! a JSON and a text `querystring` as the whole query string,
 //! media types given by reference, a cookie of `style: cookie`, and
 //! sequential bodies (`itemSchema`): JSON Lines up and down, a JSON text
 //! sequence, server-sent events whose data is typed.
 
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 
 use fixture_openapi_3_2_client::futures_util::StreamExt as _;
 use fixture_openapi_3_2_client::models::{
-    Pet, PetFilter, PetLogResponseItem, PetLogResponseItemChange, PetQuery,
+    Pet, PetFilter, PetLogResponseItem, PetLogResponseItemChange, PetQuery, Selector,
 };
-use fixture_openapi_3_2_client::{Client, ListPetsParams, PetLogParams};
+use fixture_openapi_3_2_client::{Client, ListPetsParams, PetLogParams, PetsNamedParams};
 use fixture_openapi_3_2_server::{
     ApiError, CopyPetRequest, CopyPetResponse, ExportPetsRequest, ExportPetsResponse,
     GetPetRequest, GetPetResponse, ImportPetsRequest, ImportPetsResponse, Items,
-    ListPetsRequest, ListPetsResponse, PetFeedRequest, PetFeedResponse, PetLogRequest,
-    PetLogResponse, Pets32Api, RawQueryRequest, RawQueryResponse, RequestContext,
-    SearchPetsRequest, SearchPetsResponse, router,
+    LegacyPetsRequest, LegacyPetsResponse, ListPetsRequest, ListPetsResponse, PetFeedRequest,
+    PetFeedResponse, PetLogRequest, PetLogResponse, Pets32Api, PetsNamedRequest,
+    PetsNamedResponse, RawQueryRequest, RawQueryResponse, RequestContext, SearchPetsRequest,
+    SearchPetsResponse, router,
 };
 
 /// Answers from what each request carried.
@@ -134,9 +137,30 @@ impl Pets32Api for Pets {
     async fn raw_query(
         &self,
         _: RequestContext,
-        _: RawQueryRequest,
+        request: RawQueryRequest,
     ) -> Result<RawQueryResponse, ApiError> {
-        Ok(RawQueryResponse::NoContent)
+        Ok(RawQueryResponse::Ok {
+            body: request.selector,
+        })
+    }
+
+    async fn pets_named(
+        &self,
+        _: RequestContext,
+        request: PetsNamedRequest,
+    ) -> Result<PetsNamedResponse, ApiError> {
+        let name = request.name.unwrap_or_else(|| "(no query)".to_owned());
+        Ok(PetsNamedResponse::Ok {
+            body: Pet::new(1, name),
+        })
+    }
+
+    async fn legacy_pets(
+        &self,
+        _: RequestContext,
+        _: LegacyPetsRequest,
+    ) -> Result<LegacyPetsResponse, ApiError> {
+        Ok(LegacyPetsResponse::NoContent)
     }
 }
 
@@ -215,12 +239,129 @@ async fn a_form_querystring_is_the_querys_pairs() {
     assert_eq!(answer.status().as_u16(), 400);
 }
 
-#[tokio::test]
-async fn a_querystring_left_out_is_ignored_by_the_server() {
-    let (addr, client) = serve().await;
-    client.raw_query().await.unwrap();
+/// Serves as [`serve`] does, keeping the raw query string of every request
+/// the server is sent, as it came.
+async fn serve_keeping_queries() -> (SocketAddr, Client, Arc<Mutex<Vec<String>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let keep = seen.clone();
+    let app = router(Pets).layer(axum::middleware::from_fn(
+        move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let query = request.uri().query().unwrap_or_default().to_owned();
+            keep.lock().unwrap().push(query);
+            next.run(request)
+        },
+    ));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let client = Client::builder()
+        .base_url(format!("http://{addr}"))
+        .build()
+        .unwrap();
+    (addr, client, seen)
+}
+
+/// `GET /raw` with `query` as it is, answered: the status and the body.
+async fn raw_get(addr: SocketAddr, path_and_query: &str) -> (u16, String) {
     let answer = fixture_openapi_3_2_client::reqwest::Client::new()
-        .get(format!("http://{addr}/raw?%7B%22a%22%3A1%7D"))
+        .get(format!("http://{addr}{path_and_query}"))
+        .send()
+        .await
+        .unwrap();
+    (answer.status().as_u16(), answer.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn a_json_querystring_is_the_whole_query_percent_encoded() {
+    let (addr, client, seen) = serve_keeping_queries().await;
+    let selector = Selector::new(vec![1, 2]).with_flag(true);
+    let echoed = client.raw_query(selector.clone()).await.unwrap();
+    assert_eq!(echoed, selector);
+    // On the wire: the JSON text, every byte but the unreserved ones
+    // percent-encoded, as the specification's example is.
+    assert_eq!(
+        seen.lock().unwrap().as_slice(),
+        ["%7B%22numbers%22%3A%5B1%2C2%5D%2C%22flag%22%3Atrue%7D"]
+    );
+    // The specification's own example, from another client, with a null.
+    let (status, text) = raw_get(
+        addr,
+        "/raw?%7B%22numbers%22%3A%5B1%2C2%5D%2C%22flag%22%3Anull%7D",
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(text, r#"{"numbers":[1,2]}"#);
+}
+
+#[tokio::test]
+async fn a_json_querystring_that_breaks_its_schema_is_refused_with_a_pointer() {
+    let (addr, _) = serve().await;
+    // `{"numbers":[1,"x"]}`: the item's place, under the parameter's name.
+    let (status, text) = raw_get(addr, "/raw?%7B%22numbers%22%3A%5B1%2C%22x%22%5D%7D").await;
+    assert_eq!(status, 400, "{text}");
+    assert!(
+        text.contains(r#""property":"selector.numbers[1]""#) && text.contains("InvalidType"),
+        "{text}"
+    );
+    // `{"numbers":[-1,0,1,2]}`: too many, and one below its minimum.
+    let (status, text) = raw_get(
+        addr,
+        "/raw?%7B%22numbers%22%3A%5B-1%2C0%2C1%2C2%5D%7D",
+    )
+    .await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains(r#""property":"selector.numbers""#), "{text}");
+    assert!(text.contains(r#""property":"selector.numbers[0]""#), "{text}");
+    // Form pairs are not JSON.
+    let (status, text) = raw_get(addr, "/raw?numbers=1").await;
+    assert_eq!(status, 400, "{text}");
+    assert!(
+        text.contains(r#""property":"selector""#) && text.contains("InvalidJson"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_required_querystring_must_be_there() {
+    let (addr, _) = serve().await;
+    for path in ["/raw", "/raw?"] {
+        let (status, text) = raw_get(addr, path).await;
+        assert_eq!(status, 400, "{path}: {text}");
+        assert!(
+            text.contains(r#"{"property":"selector","detail":"is required","code":"Required"}"#),
+            "{path}: {text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_text_querystring_is_the_whole_query_as_text() {
+    let (_, client, seen) = serve_keeping_queries().await;
+    let pet = client
+        .pets_named(PetsNamedParams::default().name("Rex & Tom+1"))
+        .await
+        .unwrap();
+    assert_eq!(pet.name, "Rex & Tom+1");
+    // Absent, it is `None`; too long, it is refused by its schema.
+    let pet = client.pets_named(PetsNamedParams::default()).await.unwrap();
+    assert_eq!(pet.name, "(no query)");
+    let error = client
+        .pets_named(PetsNamedParams::default().name("x".repeat(21)))
+        .await
+        .unwrap_err();
+    assert_eq!(error.status().map(|s| s.as_u16()), Some(400), "{error:?}");
+    assert_eq!(
+        seen.lock().unwrap().as_slice(),
+        ["Rex%20%26%20Tom%2B1", "", &"x".repeat(21)]
+    );
+}
+
+#[tokio::test]
+async fn a_querystring_in_xml_is_left_out_and_ignored_by_the_server() {
+    let (addr, client) = serve().await;
+    client.legacy_pets().await.unwrap();
+    let answer = fixture_openapi_3_2_client::reqwest::Client::new()
+        .get(format!("http://{addr}/pets/legacy?%3Ca%2F%3E"))
         .send()
         .await
         .unwrap();

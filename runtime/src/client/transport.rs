@@ -250,6 +250,21 @@ impl Call {
         }
     }
 
+    /// Sets the whole query string to `value` (OpenAPI 3.2's
+    /// `in: querystring`): its text (a [`JsonText`] for JSON) with every
+    /// byte but RFC 3986's unreserved characters percent-encoded, as the
+    /// specification's own example writes `{"numbers":[1,2]}` as
+    /// `%7B%22numbers%22%3A%5B1%2C2%5D%7D`. Encoding `&`, `=`, `+`, `;`,
+    /// `#` and `%` too keeps the value whole through servers and proxies
+    /// that read a query as form pairs or normalise it; a space is `%20`,
+    /// never `+`. Nothing when `value` is `None` or its text is empty.
+    pub fn query_string<T: Serialize + ?Sized>(&mut self, value: &T) {
+        let Some(items) = items(value) else {
+            return;
+        };
+        self.query = join(&items, ",");
+    }
+
     /// The span a call is sent in: named `request`, with the operation,
     /// method and path template, and the attempt, status and latency to come.
     fn span(&self) -> tracing::Span {
@@ -409,9 +424,13 @@ pub struct JsonText<'a, T: ?Sized>(pub &'a T);
 
 impl<T: Serialize + ?Sized> Serialize for JsonText<'_, T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match serde_json::to_value(self.0).map_err(serde::ser::Error::custom)? {
-            Value::Null => serializer.serialize_none(),
-            value => serializer.serialize_str(&value.to_string()),
+        // Written from the value itself, not through a `Value`, whose map
+        // would sort an object's properties: they keep their struct's order.
+        let text = serde_json::to_string(self.0).map_err(serde::ser::Error::custom)?;
+        if text == "null" {
+            serializer.serialize_none()
+        } else {
+            serializer.serialize_str(&text)
         }
     }
 }
@@ -1133,6 +1152,25 @@ mod tests {
         let mut call = Call::new("getFile", Method::GET, "/f/{name}.json", &[]);
         call.path_param("name", "a.b-c");
         assert_eq!(call.path, "/f/a.b-c.json");
+    }
+
+    /// The specification's own example, byte for byte; text is written
+    /// as it is, encoded the same way, and nothing is sent for `None`.
+    #[test]
+    fn a_querystring_is_the_whole_query_percent_encoded() {
+        let mut call = Call::new("op", Method::GET, "/foo", &[]);
+        let value = serde_json::json!({"numbers": [1, 2], "flag": null});
+        call.query_string(&JsonText(&value));
+        assert_eq!(
+            call.query,
+            "%7B%22flag%22%3Anull%2C%22numbers%22%3A%5B1%2C2%5D%7D"
+        );
+        call.query_string("$.a.b[1:1] & c+d");
+        assert_eq!(call.query, "%24.a.b%5B1%3A1%5D%20%26%20c%2Bd");
+        let mut absent = Call::new("op", Method::GET, "/foo", &[]);
+        absent.query_string(&JsonText(&None::<Vec<u32>>));
+        absent.query_string(&None::<String>);
+        assert_eq!(absent.query, "");
     }
 
     #[test]

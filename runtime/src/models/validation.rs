@@ -254,10 +254,33 @@ pub fn from_json_slice_with<T>(
 where
     T: DeserializeOwned + Validate + ValidateJson,
 {
+    from_json_under(bytes, &Path::new(root), rules)
+}
+
+/// Like [`from_json_slice`] for a JSON value that is a part of a request
+/// rather than its body (an OpenAPI 3.2 querystring): its problems are
+/// reported under `at` (`filter`, `filter.limit`), as a parameter's are.
+pub fn from_json_slice_at<T>(bytes: &[u8], at: &Path<'static>) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    from_json_under(bytes, at, |_: &T| Vec::new())
+}
+
+/// [`from_json_slice_with`] with every problem under `at`.
+fn from_json_under<T>(
+    bytes: &[u8],
+    at: &Path<'static>,
+    rules: impl FnOnce(&T) -> Vec<Problem>,
+) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
     let mut report = Report::new();
     match serde_json::from_slice::<T>(bytes) {
         Ok(value) => {
-            value.validate(&mut Path::new(root), &mut report);
+            let mut path: Path<'_> = at.clone();
+            value.validate(&mut path, &mut report);
             for problem in rules(&value) {
                 report.add(problem);
             }
@@ -268,26 +291,23 @@ where
             }
         }
         Err(error) if error.is_syntax() || error.is_eof() => {
-            report.push(
-                &Path::new(root),
-                format!("is not valid JSON: {error}"),
-                "InvalidJson",
-            );
+            report.push(at, format!("is not valid JSON: {error}"), "InvalidJson");
             Err(report)
         }
         Err(error) => {
             match serde_json::from_slice::<Value>(bytes) {
-                Ok(value) => T::validate_json(&value, &mut Path::new(root), &mut report),
-                Err(syntax) => report.push(
-                    &Path::new(root),
-                    format!("is not valid JSON: {syntax}"),
-                    "InvalidJson",
-                ),
+                Ok(value) => {
+                    let mut path: Path<'_> = at.clone();
+                    T::validate_json(&value, &mut path, &mut report);
+                }
+                Err(syntax) => {
+                    report.push(at, format!("is not valid JSON: {syntax}"), "InvalidJson")
+                }
             }
             if report.is_empty() {
                 // The walk and serde disagree; say what serde said rather than nothing.
                 report.push(
-                    &Path::new(root),
+                    at,
                     format!("does not match the schema: {error}"),
                     "InvalidType",
                 );

@@ -1,16 +1,18 @@
-//! Reading parameters: from the path, the query string (by style), headers
-//! and cookies, typed with [`FromParam`]. A missing required parameter or a
-//! value that does not parse is added to a [`Report`] under the parameter's
-//! name, so that one answer lists every problem.
+//! Reading parameters: from the path, the query string (by style, or whole
+//! as one value), headers and cookies, typed with [`FromParam`]. A missing
+//! required parameter or a value that does not parse is added to a
+//! [`Report`] under the parameter's name, so that one answer lists every
+//! problem.
 
 use std::borrow::Cow;
 
 use http::HeaderMap;
 use percent_encoding::percent_decode_str;
+use serde::de::DeserializeOwned;
 
 use crate::models::dynamic_query::{DynamicQuery, Property};
 pub use crate::models::param::{FromParam, ParamError};
-use crate::models::validation::{Path, Report};
+use crate::models::validation::{self, Path, Report, Validate, ValidateJson};
 pub use crate::template::PathStyle;
 use crate::template::fixed_text;
 
@@ -450,6 +452,50 @@ pub fn query_pairs(query: Option<&str>) -> impl Iterator<Item = (Cow<'_, str>, C
         })
 }
 
+/// The whole query string as one text (OpenAPI 3.2's `in: querystring`),
+/// percent-decoded as RFC 3986 decodes a URI, not as a form: `+` is a plus
+/// sign (a client writes a space as `%20`); text that is not UTF-8 is
+/// replaced. `None` when the request has no query string, or an empty one.
+pub fn query_string(query: Option<&str>) -> Option<Cow<'_, str>> {
+    query
+        .filter(|query| !query.is_empty())
+        .map(|query| percent_decode_str(query).decode_utf8_lossy())
+}
+
+/// Reads a querystring whose value is JSON (OpenAPI 3.2's `in: querystring`
+/// with `application/json` content): the whole query string, percent-decoded
+/// as [`query_string`] does, is the value's JSON text, decoded and checked
+/// as a JSON body is. `None`, with problems under `name` (`filter.limit`,
+/// as a body's are under their pointer), when it is not JSON or breaks the
+/// schema, or when it is missing and `required`.
+pub fn query_string_json<T>(
+    query: Option<&str>,
+    name: &'static str,
+    required: bool,
+    report: &mut Report,
+) -> Option<T>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    let Some(query) = query.filter(|query| !query.is_empty()) else {
+        return missing(name, required, report);
+    };
+    // Bytes, not text: JSON that is not UTF-8 is refused as JSON, not
+    // replaced.
+    let text: Cow<'_, [u8]> = percent_decode_str(query).into();
+    let mut at = Path::new(name);
+    at.push_key(name);
+    match validation::from_json_slice_at::<T>(&text, &at) {
+        Ok(value) => Some(value),
+        Err(problems) => {
+            for problem in problems.into_problems() {
+                report.add(problem);
+            }
+            None
+        }
+    }
+}
+
 /// Decodes one component of a query string.
 pub fn decode_component(raw: &str) -> Cow<'_, str> {
     if raw.contains('+') {
@@ -608,6 +654,42 @@ mod tests {
         );
         headers.insert("authorization", HeaderValue::from_static("  "));
         assert_eq!(header_credential(&headers, "authorization"), None);
+    }
+
+    /// The whole query string is the value's JSON text, percent-decoded
+    /// (`+` stays a plus sign); its problems are under the parameter's
+    /// name, with a pointer into the value, as a body's are.
+    #[test]
+    fn a_querystring_in_json_is_the_whole_query_decoded_and_checked() {
+        let mut report = Report::new();
+        let read = query_string_json::<Vec<u32>>(Some("%5B1%2C2%5D"), "ids", true, &mut report);
+        assert_eq!(read, Some(vec![1, 2]));
+        let plus = query_string_json::<String>(Some("%22a+b%20c%22"), "s", true, &mut report);
+        assert_eq!(plus.as_deref(), Some("a+b c"));
+        assert!(report.is_empty());
+        let wrong = query_string_json::<Vec<u32>>(Some("[1,%22x%22]"), "ids", true, &mut report);
+        let not_json = query_string_json::<Vec<u32>>(Some("ids=1"), "other", true, &mut report);
+        let missing = query_string_json::<Vec<u32>>(Some(""), "needed", true, &mut report);
+        let optional = query_string_json::<Vec<u32>>(None, "maybe", false, &mut report);
+        assert_eq!(
+            (wrong, not_json, missing, optional),
+            (None, None, None, None)
+        );
+        let problems: Vec<(&str, &str)> = report
+            .problems()
+            .iter()
+            .map(|p| (p.property.as_str(), p.error_code.as_str()))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                ("ids[1]", "InvalidType"),
+                ("other", "InvalidJson"),
+                ("needed", "Required")
+            ]
+        );
+        assert_eq!(query_string(Some("a%20b+c")).as_deref(), Some("a b+c"));
+        assert_eq!(query_string(Some("")), None);
     }
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]

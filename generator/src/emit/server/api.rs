@@ -374,6 +374,7 @@ pub(crate) fn param_doc(param: &Parameter) -> TokenStream {
         ParamLocation::Query => "query parameter",
         ParamLocation::Header => "header",
         ParamLocation::Cookie => "cookie",
+        ParamLocation::QueryString => "query string",
     };
     let fallback = format!("The `{}` {location}.", param.wire);
     let docs = Docs {
@@ -388,7 +389,17 @@ pub(crate) fn param_doc(param: &Parameter) -> TokenStream {
             format!("The `{}` {location}{required}.", param.wire),
         ]));
     }
-    if param.json {
+    if param.location == ParamLocation::QueryString {
+        let what = if param.json {
+            "its JSON value, decoded and checked as the document's `content` says"
+        } else {
+            "its text, percent-decoded"
+        };
+        doc.extend(docs::attrs(&[
+            String::new(),
+            format!("The whole query string: {what}."),
+        ]));
+    } else if param.json {
         doc.extend(docs::attrs(&[
             String::new(),
             "Its JSON text, as the document's `content` says it is sent: parse it with \

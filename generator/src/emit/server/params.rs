@@ -6,7 +6,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::context::{Server, header_name};
-use crate::emit::checks::CheckContext;
+use crate::emit::checks::{CheckContext, own_constraints};
 use crate::error::{Error, Result};
 use crate::ir::{EnumRepr, ParamLocation, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind};
 
@@ -59,10 +59,18 @@ pub(crate) fn kind(server: &Server<'_>, param: &Parameter) -> Result<Kind> {
     }))
 }
 
+/// Whether `param` is the whole query string as a JSON value, which the
+/// server stubs decode and check as a JSON body, into its type.
+fn json_query_string(param: &Parameter) -> bool {
+    param.location == ParamLocation::QueryString && param.json
+}
+
 /// The Rust type of the field that holds `param`.
 pub(crate) fn field_type(server: &Server<'_>, param: &Parameter) -> Result<TokenStream> {
     let ty = if param.object {
         super::forms::object_type(server, param)
+    } else if json_query_string(param) {
+        server.types.shape(&param.shape)
     } else {
         kind(server, param)?.ty()
     };
@@ -105,9 +113,10 @@ fn resolve(server: &Server<'_>, shape: &Shape) -> Option<Kind> {
     }
 }
 
-/// `let local = …;` reading a path, header or cookie parameter into an
-/// `Option` (`None`, with a problem in `report`, when it is missing or
-/// invalid). Query parameters are read by [`query_loop`] and [`query_value`].
+/// `let local = …;` reading a path, header or cookie parameter, or the
+/// whole query string, into an `Option` (`None`, with a problem in
+/// `report`, when it is missing or invalid). Query parameters are read by
+/// [`query_loop`] and [`query_value`].
 pub(crate) fn read(
     server: &Server<'_>,
     param: &Parameter,
@@ -118,6 +127,13 @@ pub(crate) fn read(
     let kind = kind(server, param)?;
     let wire = &param.wire;
     let required = param.required;
+    if json_query_string(param) {
+        let ty = server.types.shape(&param.shape);
+        return Ok(quote! {
+            let #local: Option<#ty> =
+                params::query_string_json(parts.uri.query(), #wire, #required, &mut report);
+        });
+    }
     let wrap = wrap(&kind);
     let value = match (&param.location, &kind) {
         (ParamLocation::Path, kind) => {
@@ -209,6 +225,13 @@ pub(crate) fn read(
         },
         (ParamLocation::Cookie, Kind::List { .. }) => quote! {
             params::cookie_list(&parts.headers, #wire, #required, &mut report)
+        },
+        // Text: the query string itself, percent-decoded.
+        (ParamLocation::QueryString, Kind::Scalar(_)) => quote! {
+            params::value(params::query_string(parts.uri.query()), #wire, #required, &mut report)
+        },
+        (ParamLocation::QueryString, Kind::List { .. }) => quote! {
+            params::list(params::query_string(parts.uri.query()), ',', #wire, #required, &mut report)
         },
         (ParamLocation::Query, _) => {
             return Err(unsupported(
@@ -330,18 +353,25 @@ pub(crate) fn query_value(
 /// The checks of `param`'s constraints on its value in `local` (an
 /// `Option`), adding problems to `report` under the parameter's name.
 pub(crate) fn checks(server: &Server<'_>, param: &Parameter, local: &Ident) -> TokenStream {
-    if param.object || param.json || resolve(server, &param.shape).is_none() {
+    let shape = if json_query_string(param) {
+        // Decoded as a JSON body is, which checked all but these.
+        match own_constraints(&param.shape) {
+            Some(shape) => shape,
+            None => return TokenStream::new(),
+        }
+    } else if param.object || param.json || resolve(server, &param.shape).is_none() {
         return TokenStream::new(); // read as text: its type's checks do not apply
-    }
+    } else {
+        Shape {
+            nullable: false,
+            ..param.shape.clone()
+        }
+    };
     let check_cx = CheckContext {
         api: server.cx.api,
         runtime: quote!(models::validation),
         types: server.types,
         report: format_ident!("report"),
-    };
-    let shape = Shape {
-        nullable: false,
-        ..param.shape.clone()
     };
     let value = format_ident!("value");
     let checks = check_cx.typed(&shape, &value);

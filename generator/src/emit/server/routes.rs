@@ -5,10 +5,10 @@ use quote::{format_ident, quote};
 
 use super::context::{Auth, Op, Server};
 use super::{dynamic_query, forms, params, paths, security};
-use crate::emit::checks::CheckContext;
+use crate::emit::checks::{CheckContext, own_constraints};
 use crate::emit::docs;
 use crate::error::{Error, Result};
-use crate::ir::{BodyKind, Method, ParamLocation, Parameter, Shape, Ty, template_shape};
+use crate::ir::{BodyKind, Method, ParamLocation, Parameter, template_shape};
 use crate::names::Namespace;
 
 /// The handlers' own local variables, which parameters must not shadow
@@ -701,17 +701,8 @@ fn own_checks(server: &Server<'_>, kind: &BodyKind, value: TokenStream) -> Token
     let BodyKind::Json(shape) = kind else {
         return TokenStream::new();
     };
-    if shape.checks.is_empty() || matches!(shape.ty, Ty::Named(_)) {
+    let Some(shallow) = own_constraints(shape) else {
         return TokenStream::new();
-    }
-    // Only the top level: items were checked when the body was decoded.
-    let shallow = Shape {
-        ty: match &shape.ty {
-            Ty::Array(_) => Ty::Array(Box::new(Shape::of(Ty::Any))),
-            Ty::Map(_) => Ty::Map(Box::new(Shape::of(Ty::Any))),
-            other => other.clone(),
-        },
-        ..shape.clone()
     };
     let check_cx = CheckContext {
         api: server.cx.api,

@@ -294,7 +294,9 @@ fn describe(scheme: &SecurityScheme) -> String {
     match &scheme.kind {
         SecuritySchemeKind::ApiKey { location, name } => match location {
             ParamLocation::Header => format!("an API key in the `{name}` header"),
-            ParamLocation::Query => format!("an API key in the `{name}` query parameter"),
+            ParamLocation::Query | ParamLocation::QueryString => {
+                format!("an API key in the `{name}` query parameter")
+            }
             ParamLocation::Cookie => format!("an API key in the `{name}` cookie"),
             ParamLocation::Path => format!("an API key in the `{name}` path parameter"),
         },
@@ -322,7 +324,9 @@ fn read_credential(server: &Server<'_>, scheme: &SecurityScheme) -> Result<Token
                 })?;
                 quote!(params::header_credential(&parts.headers, #lower))
             }
-            ParamLocation::Query => quote!(params::query_credential(parts.uri.query(), #name)),
+            ParamLocation::Query | ParamLocation::QueryString => {
+                quote!(params::query_credential(parts.uri.query(), #name))
+            }
             ParamLocation::Cookie | ParamLocation::Path => {
                 quote!(params::cookie_credential(&parts.headers, #name))
             }

@@ -166,6 +166,7 @@ impl<'d> OperationLowering<'_, 'd> {
             Some(query) => self.key_query(query, &mut params),
             None => Vec::new(),
         };
+        self.querystring_without_key_pairs(&params, &fixed_query)?;
         let in_route = path_template_names(route);
         params.retain(|param| {
             let missing = param.location == ParamLocation::Path && !in_route.contains(&param.wire);
@@ -182,6 +183,7 @@ impl<'d> OperationLowering<'_, 'd> {
         };
         let responses = self.responses(op, &type_prefix)?;
         let security = self.security(op)?;
+        let security = self.querystring_security(&params, security)?;
         Ok(Operation {
             id,
             fn_name,

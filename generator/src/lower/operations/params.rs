@@ -1,5 +1,6 @@
 //! Parameters: the path item's and the operation's merged, each one's shape
 //! (from `schema` or `content`), and an object parameter spread over the query.
+//! OpenAPI 3.2's querystrings are read by [`super::querystring`].
 
 use std::collections::HashMap;
 
@@ -18,6 +19,7 @@ use crate::names::{Namespace, field_name, type_name};
 use crate::parse::Pointer;
 
 use super::operation::{OperationLowering, path_template_names};
+use super::querystring::QueryString;
 
 impl<'d> OperationLowering<'_, 'd> {
     pub(super) fn params(
@@ -36,7 +38,7 @@ impl<'d> OperationLowering<'_, 'd> {
         // the same name gets the location as a suffix (`type_query`), which
         // says more than a number.
         let mut holders: HashMap<String, ParamLocation> = HashMap::new();
-        let sources = item
+        let sources: Vec<_> = item
             .parameters
             .iter()
             .enumerate()
@@ -46,9 +48,13 @@ impl<'d> OperationLowering<'_, 'd> {
                     .iter()
                     .enumerate()
                     .map(|(i, p)| (p, self.at.push("parameters").index(i), false)),
-            );
+            )
+            .collect();
+        self.querystring_alone(&sources)?;
         for (param, at, from_path_item) in sources {
-            let lowered = self.param(param, &at, prefix)?;
+            let Some(lowered) = self.param(param, &at, prefix)? else {
+                continue;
+            };
             // A parameter without a name (Notion's header, brainbi's query
             // parameter `name: ""`), or a header no request can carry, is
             // read past: nothing could send it, so nothing can need it.
@@ -198,7 +204,9 @@ impl<'d> OperationLowering<'_, 'd> {
                 .find(|p| match p.location {
                     ParamLocation::Query => p.wire == name,
                     ParamLocation::Header => p.wire.eq_ignore_ascii_case(name),
-                    ParamLocation::Path | ParamLocation::Cookie => false,
+                    ParamLocation::Path | ParamLocation::Cookie | ParamLocation::QueryString => {
+                        false
+                    }
                 })
                 .map(|p| p.location);
             fixed.push(FixedPair {
@@ -210,13 +218,16 @@ impl<'d> OperationLowering<'_, 'd> {
         fixed
     }
 
+    /// The parameter `param` (at `at`) lowered; `None` for a querystring
+    /// that is left out, noted where the operation names it.
     pub(super) fn param(
         &mut self,
         param: &ReferenceOr<OaParameter>,
         at: &Pointer,
         prefix: &str,
-    ) -> Result<Parameter> {
+    ) -> Result<Option<Parameter>> {
         let resolved = self.doc.resolve(param, at)?;
+        let used_at = at;
         let at = resolved.pointer.clone();
         let component = at.component_name("parameters");
         let (data, location, style, explode_default) = match resolved.value.as_ref() {
@@ -231,9 +242,19 @@ impl<'d> OperationLowering<'_, 'd> {
                     openapiv3::QueryStyle::PipeDelimited => ParamStyle::PipeDelimited,
                     openapiv3::QueryStyle::DeepObject => ParamStyle::DeepObject,
                 };
+                let location = match self.querystring(parameter_data, &at)? {
+                    Some(QueryString::Unread) => {
+                        self.types
+                            .lenient
+                            .record(Leniency::QueryStringUnread, used_at);
+                        return Ok(None);
+                    }
+                    Some(QueryString::Whole) => ParamLocation::QueryString,
+                    Some(QueryString::Pairs) | None => ParamLocation::Query,
+                };
                 (
                     parameter_data,
-                    ParamLocation::Query,
+                    location,
                     style,
                     matches!(style, ParamStyle::Form | ParamStyle::DeepObject),
                 )
@@ -271,8 +292,9 @@ impl<'d> OperationLowering<'_, 'd> {
         }
         let explode = data.explode.unwrap_or(explode_default);
         let (shape, json) = self.param_shape(data, &at, prefix)?;
-        let (style, object, explode) = if json {
-            // One JSON text, whatever its type: nothing to spread or split.
+        let (style, object, explode) = if json || location == ParamLocation::QueryString {
+            // One JSON text, or the whole query string, whatever its type:
+            // nothing to spread or split.
             (style, false, false)
         } else {
             let (style, object) = self.object_spread(&shape, &at, location, style, explode)?;
@@ -289,7 +311,7 @@ impl<'d> OperationLowering<'_, 'd> {
             )?),
             None => None,
         };
-        Ok(Parameter {
+        Ok(Some(Parameter {
             wire: data.name.clone(),
             field: String::new(),
             location,
@@ -308,7 +330,7 @@ impl<'d> OperationLowering<'_, 'd> {
             origin: at,
             component,
             dynamic_query,
-        })
+        }))
     }
 
     /// A parameter's shape, and whether its value is JSON text (`content`
@@ -412,6 +434,7 @@ pub(super) fn location_word(location: ParamLocation) -> &'static str {
         ParamLocation::Query => "query",
         ParamLocation::Header => "header",
         ParamLocation::Cookie => "cookie",
+        ParamLocation::QueryString => "querystring",
     }
 }
 

@@ -334,6 +334,7 @@ pub(super) fn param_statement(
         }
         ParamLocation::Header => quote!(__call.header(#wire, #value);),
         ParamLocation::Cookie => quote!(__call.cookie(#wire, #value);),
+        ParamLocation::QueryString => quote!(__call.query_string(#value);),
     }
 }
 

@@ -215,6 +215,7 @@ pub(super) fn input_place(input: Input<'_>) -> (String, Option<&str>) {
                 ParamLocation::Query => "query parameter",
                 ParamLocation::Header => "header",
                 ParamLocation::Cookie => "cookie",
+                ParamLocation::QueryString => "query string",
             };
             (
                 format!("the `{}` {place}", param.wire),

@@ -5,7 +5,7 @@
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
 use openapi_runtime::client::{
-    Call, Envelope, EventData, Events, Response, Scheme, Style,
+    Call, Envelope, EventData, Events, JsonText, Response, Scheme, Style,
 };
 use crate::Client;
 
@@ -464,9 +464,102 @@ impl Client {
         __call.accept("text/event-stream");
         self.transport.send_events(__call, EventData::Json).await
     }
-    /// The `rawQuery` operation.
+    /// Echoes a selector given as the whole query string, in JSON.
     ///
     /// `GET /raw` (operation `rawQuery`).
+    ///
+    /// # Arguments
+    ///
+    /// - `selector` (the `selector` query string).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The selector as the server read it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn raw_query(
+        &self,
+        selector: crate::models::Selector,
+    ) -> Result<crate::models::Selector, crate::Error> {
+        self.raw_query_with_response(selector).await.map(Response::into_inner)
+    }
+    /// [`Client::raw_query`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`RawQueryHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::raw_query`].
+    pub async fn raw_query_with_response(
+        &self,
+        selector: crate::models::Selector,
+    ) -> Result<Response<crate::models::Selector, RawQueryHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("rawQuery", reqwest::Method::GET, "/raw", SECURITY);
+        __call.query_string(&JsonText(&selector));
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Selector>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, RawQueryHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The pet of a name given as the whole query string, as text.
+    ///
+    /// `GET /pets/named` (operation `petsNamed`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`name`), see [`PetsNamedParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: The pet.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn pets_named(
+        &self,
+        params: PetsNamedParams,
+    ) -> Result<crate::models::Pet, crate::Error> {
+        self.pets_named_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::pets_named`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PetsNamedHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::pets_named`].
+    pub async fn pets_named_with_response(
+        &self,
+        params: PetsNamedParams,
+    ) -> Result<Response<crate::models::Pet, PetsNamedHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "petsNamed",
+            reqwest::Method::GET,
+            "/pets/named",
+            SECURITY,
+        );
+        __call.query_string(&params.name);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::Pet>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, PetsNamedHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// A query string in XML, which nothing generated reads.
+    ///
+    /// `GET /pets/legacy` (operation `legacyPets`).
     ///
     /// # Answers
     ///
@@ -478,20 +571,25 @@ impl Client {
     /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
     ///
     /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
-    pub async fn raw_query(&self) -> Result<(), crate::Error> {
-        self.raw_query_with_response().await.map(Response::into_inner)
+    pub async fn legacy_pets(&self) -> Result<(), crate::Error> {
+        self.legacy_pets_with_response().await.map(Response::into_inner)
     }
-    /// [`Client::raw_query`], answering with the status and the headers of the answer as well as its body.
+    /// [`Client::legacy_pets`], answering with the status and the headers of the answer as well as its body.
     ///
-    /// The headers the document declares are read into [`RawQueryHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::raw_query`].
-    pub async fn raw_query_with_response(
+    /// The headers the document declares are read into [`LegacyPetsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::legacy_pets`].
+    pub async fn legacy_pets_with_response(
         &self,
-    ) -> Result<Response<(), RawQueryHeaders>, crate::Error> {
+    ) -> Result<Response<(), LegacyPetsHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[];
-        let __call = Call::new("rawQuery", reqwest::Method::GET, "/raw", SECURITY);
+        let __call = Call::new(
+            "legacyPets",
+            reqwest::Method::GET,
+            "/pets/legacy",
+            SECURITY,
+        );
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
-            204 => Ok(__answer.into_response((), RawQueryHeaders::read)),
+            204 => Ok(__answer.into_response((), LegacyPetsHeaders::read)),
             _ => Err(__answer.into_error()),
         }
     }
@@ -566,3 +664,27 @@ pub type PetFeedHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::raw_query`](crate::Client::raw_query) declare, as [`Client::raw_query_with_response`](crate::Client::raw_query_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type RawQueryHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::pets_named`](crate::Client::pets_named): none by default.
+///
+/// Set them with the methods of the same names, as in `PetsNamedParams::default().name(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct PetsNamedParams {
+    /// `name` (the `name` query string).
+    pub name: Option<String>,
+}
+
+impl PetsNamedParams {
+    /// Sets `name`.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::pets_named`](crate::Client::pets_named) declare, as [`Client::pets_named_with_response`](crate::Client::pets_named_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PetsNamedHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::legacy_pets`](crate::Client::legacy_pets) declare, as [`Client::legacy_pets_with_response`](crate::Client::legacy_pets_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type LegacyPetsHeaders = crate::NoHeaders;

@@ -204,3 +204,101 @@ impl validation::ValidateJson for PetLogResponseItemChange {
         validation::check_enum_value(value, Self::VALUES, path, report);
     }
 }
+
+/// The specification's own example of a querystring in JSON.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Selector {
+    /// The `numbers` property.
+    pub numbers: Vec<i64>,
+    /// The `flag` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<bool>,
+}
+
+impl Selector {
+    /// The `Selector` with these required properties; the optional ones are unset (see the `with_*` methods).
+    pub fn new(numbers: Vec<i64>) -> Self {
+        Self { numbers, flag: None }
+    }
+    /// Sets `flag` (the `flag` property).
+    #[must_use]
+    pub fn with_flag(mut self, flag: bool) -> Self {
+        self.flag = Some(flag);
+        self
+    }
+}
+
+impl validation::Validate for Selector {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("numbers");
+        let value = &self.numbers;
+        validation::check_items(value.len(), None, Some(3), None, path, report);
+        for (index, item) in value.iter().enumerate() {
+            path.push_index(index);
+            {
+                let number = *item as f64;
+                validation::check_range(
+                    number,
+                    Some((0.0, false)),
+                    None,
+                    None,
+                    path,
+                    report,
+                );
+            }
+            path.pop();
+        }
+        path.pop();
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Selector {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_required_properties(object, &["numbers"], path, report);
+        if let Some(value) = object.get("numbers") {
+            path.push_key("numbers");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                if let Some(items) = value.as_array() {
+                    validation::check_items(
+                        items.len(),
+                        None,
+                        Some(3),
+                        None,
+                        path,
+                        report,
+                    );
+                }
+                validation::walk::<Vec<i64>>(value, path, report);
+                if let Some(items) = value.as_array() {
+                    for (index, item) in items.iter().enumerate() {
+                        path.push_index(index);
+                        if let Some(number) = item.as_f64() {
+                            validation::check_range(
+                                number,
+                                Some((0.0, false)),
+                                None,
+                                None,
+                                path,
+                                report,
+                            );
+                        }
+                        path.pop();
+                    }
+                }
+            }
+            path.pop();
+        }
+        validation::property::<bool>(object, "flag", Null::Allowed, path, report);
+    }
+}

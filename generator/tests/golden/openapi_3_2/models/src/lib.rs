@@ -5,7 +5,7 @@
 //!
 //! Generated from `tests/fixtures/openapi_3_2.yaml`: one module per API area, every type re-exported here. Each type (de)serialises with the document's wire names and checks its constraints with [`validation`].
 //!
-//! What OpenAPI 3.2 adds: the `query` method, `additionalOperations` (custom methods), `in: querystring`, reusable media types, sequential media types with `itemSchema` (JSON Lines, JSON text sequences, server-sent events), `style: cookie`, `$self` and tags with `parent` and `kind`.
+//! What OpenAPI 3.2 adds: the `query` method, `additionalOperations` (custom methods), `in: querystring` (a form, JSON, text, and XML which is left out), reusable media types, sequential media types with `itemSchema` (JSON Lines, JSON text sequences, server-sent events), `style: cookie`, `$self` and tags with `parent` and `kind`.
 
 #[rustfmt::skip]
 pub mod common;

@@ -24,7 +24,7 @@ pub struct RequestContext {
 
 /// The Pets 3.2 API (version 1): one method per operation.
 ///
-/// What OpenAPI 3.2 adds: the `query` method, `additionalOperations` (custom methods), `in: querystring`, reusable media types, sequential media types with `itemSchema` (JSON Lines, JSON text sequences, server-sent events), `style: cookie`, `$self` and tags with `parent` and `kind`.
+/// What OpenAPI 3.2 adds: the `query` method, `additionalOperations` (custom methods), `in: querystring` (a form, JSON, text, and XML which is left out), reusable media types, sequential media types with `itemSchema` (JSON Lines, JSON text sequences, server-sent events), `style: cookie`, `$self` and tags with `parent` and `kind`.
 ///
 /// Serve an implementation with [`router`](crate::routes::router). Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked the operation's parameters and body: a method sees only valid input. It answers with its operation's response enum, or with an [`ApiError`], which the router renders in the document's error format.
 ///
@@ -110,7 +110,7 @@ pub trait Pets32Api: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::PetFeedResponse, ApiError>,
     > + Send;
-    /// The `rawQuery` operation.
+    /// Echoes a selector given as the whole query string, in JSON.
     ///
     /// `GET /raw` (`rawQuery`)
     fn raw_query(
@@ -119,6 +119,26 @@ pub trait Pets32Api: Send + Sync + 'static {
         request: RawQueryRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::RawQueryResponse, ApiError>,
+    > + Send;
+    /// The pet of a name given as the whole query string, as text.
+    ///
+    /// `GET /pets/named` (`petsNamed`)
+    fn pets_named(
+        &self,
+        context: RequestContext,
+        request: PetsNamedRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::PetsNamedResponse, ApiError>,
+    > + Send;
+    /// A query string in XML, which nothing generated reads.
+    ///
+    /// `GET /pets/legacy` (`legacyPets`)
+    fn legacy_pets(
+        &self,
+        context: RequestContext,
+        request: LegacyPetsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::LegacyPetsResponse, ApiError>,
     > + Send;
 }
 
@@ -201,5 +221,27 @@ pub struct PetFeedRequest {}
 /// The parameters and body of [`Pets32Api::raw_query`]: `GET /raw` (`rawQuery`).
 ///
 /// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawQueryRequest {
+    /// The `selector` query string.
+    ///
+    /// The whole query string: its JSON value, decoded and checked as the document's `content` says.
+    pub selector: models::Selector,
+}
+
+/// The parameters and body of [`Pets32Api::pets_named`]: `GET /pets/named` (`petsNamed`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct RawQueryRequest {}
+pub struct PetsNamedRequest {
+    /// The `name` query string.
+    ///
+    /// The whole query string: its text, percent-decoded.
+    pub name: Option<String>,
+}
+
+/// The parameters and body of [`Pets32Api::legacy_pets`]: `GET /pets/legacy` (`legacyPets`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LegacyPetsRequest {}

@@ -338,11 +338,89 @@ impl PetFeedResponse {
 /// The responses of [`Pets32Api::raw_query`](crate::api::Pets32Api::raw_query): `GET /raw` (`rawQuery`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawQueryResponse {
+    /// 200: The selector as the server read it.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Selector,
+    },
+}
+
+impl RawQueryResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`Pets32Api::pets_named`](crate::api::Pets32Api::pets_named): `GET /pets/named` (`petsNamed`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PetsNamedResponse {
+    /// 200: The pet.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::Pet,
+    },
+}
+
+impl PetsNamedResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`Pets32Api::legacy_pets`](crate::api::Pets32Api::legacy_pets): `GET /pets/legacy` (`legacyPets`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LegacyPetsResponse {
     /// 204: Done.
     NoContent,
 }
 
-impl RawQueryResponse {
+impl LegacyPetsResponse {
     /// The response's HTTP status.
     pub fn status(&self) -> http::StatusCode {
         match self {

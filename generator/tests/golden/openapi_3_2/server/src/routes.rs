@@ -106,6 +106,24 @@ pub fn router_with<A: Pets32Api>(api: A, settings: Settings) -> Router {
                     >(&request, "GET, HEAD")
                 }),
         )
+        .route(
+            "/pets/named",
+            axum::routing::get(pets_named::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/pets/legacy",
+            axum::routing::get(legacy_pets::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -504,13 +522,118 @@ async fn handle_raw_query<A: Pets32Api>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "rawQuery";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let selector: Option<models::Selector> = params::query_string_json(
+        parts.uri.query(),
+        "selector",
+        true,
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(selector) = selector else {
+        return Err(ApiError::validation(report));
+    };
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
         headers: parts.headers,
         extensions: parts.extensions,
     };
-    let request = api::RawQueryRequest {};
+    let request = api::RawQueryRequest { selector };
     let response = shared.api.raw_query(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /pets/named` (`petsNamed`).
+async fn pets_named<A: Pets32Api>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_pets_named(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "petsNamed")
+}
+
+/// Reads and checks a request to `petsNamed`, calls [`Pets32Api::pets_named`], encodes its answer.
+async fn handle_pets_named<A: Pets32Api>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "petsNamed";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let name: Option<String> = params::value(
+        params::query_string(parts.uri.query()),
+        "name",
+        false,
+        &mut report,
+    );
+    if let Some(value) = &name {
+        let report = &mut report;
+        let path = &mut Path::new("name");
+        path.push_key("name");
+        {
+            let text: &str = value;
+            models::validation::check_length(
+                text,
+                Some(1),
+                Some(20),
+                None,
+                path,
+                report,
+            );
+        }
+    }
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::PetsNamedRequest { name };
+    let response = shared.api.pets_named(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /pets/legacy` (`legacyPets`).
+async fn legacy_pets<A: Pets32Api>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_legacy_pets(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "legacyPets")
+}
+
+/// Reads and checks a request to `legacyPets`, calls [`Pets32Api::legacy_pets`], encodes its answer.
+async fn handle_legacy_pets<A: Pets32Api>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "legacyPets";
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::LegacyPetsRequest {};
+    let response = shared.api.legacy_pets(context, request).await?;
     response.into_http()
 }
