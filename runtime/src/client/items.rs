@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 
 use super::error::{Error, Failure};
 use super::events::next_chunk;
+use super::resume::Streamed;
 use crate::sequence::Framing;
 
 /// The items of a sequential answer, as a [`Stream`]: each is an item
@@ -109,13 +110,14 @@ where
     T: DeserializeOwned + Send + 'static,
     B: Send + 'static,
 {
-    /// The items of `response`, each chunk awaited at most `idle`.
-    pub(crate) fn new(
-        response: reqwest::Response,
-        framing: Framing,
-        idle: Duration,
-        url_has_secret: bool,
-    ) -> Self {
+    /// The items of `streamed`, each chunk awaited at most its `idle`.
+    pub(super) fn new(streamed: Streamed, framing: Framing) -> Self {
+        let Streamed {
+            response,
+            idle,
+            resend,
+        } = streamed;
+        let url_has_secret = resend.url_has_secret;
         let status = response.status();
         let headers = response.headers().clone();
         let source = Source {
