@@ -88,6 +88,14 @@ impl Report {
         }
     }
 
+    /// Adds the problems of `other` (counted only, once the report is full).
+    pub fn append(&mut self, other: Report) {
+        self.omitted += other.omitted;
+        for problem in other.problems {
+            self.add(problem);
+        }
+    }
+
     /// Adds a problem with the value at `path`.
     pub fn push(&mut self, path: &Path<'_>, message: impl Into<String>, error_code: &str) {
         if self.problems.len() < MAX_PROBLEMS {
@@ -254,10 +262,40 @@ pub fn from_json_slice_with<T>(
 where
     T: DeserializeOwned + Validate + ValidateJson,
 {
+    decode_at(bytes, root, None, rules)
+}
+
+/// Like [`from_json_slice`], for the item at `index` of a sequence (JSON
+/// Lines, JSON text sequences): its problems are named as those of a JSON
+/// array's item would be (`[2].name`).
+pub fn item_from_json_slice<T>(bytes: &[u8], root: &'static str, index: usize) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    decode_at(bytes, root, Some(index), |_: &T| Vec::new())
+}
+
+/// [`from_json_slice_with`] of the document `root`, or of its item `index`.
+fn decode_at<T>(
+    bytes: &[u8],
+    root: &'static str,
+    index: Option<usize>,
+    rules: impl FnOnce(&T) -> Vec<Problem>,
+) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    fn start<'a>(root: &'static str, index: Option<usize>) -> Path<'a> {
+        let mut path = Path::new(root);
+        if let Some(index) = index {
+            path.push_index(index);
+        }
+        path
+    }
     let mut report = Report::new();
     match serde_json::from_slice::<T>(bytes) {
         Ok(value) => {
-            value.validate(&mut Path::new(root), &mut report);
+            value.validate(&mut start(root, index), &mut report);
             for problem in rules(&value) {
                 report.add(problem);
             }
@@ -269,7 +307,7 @@ where
         }
         Err(error) if error.is_syntax() || error.is_eof() => {
             report.push(
-                &Path::new(root),
+                &start(root, index),
                 format!("is not valid JSON: {error}"),
                 "InvalidJson",
             );
@@ -277,9 +315,9 @@ where
         }
         Err(error) => {
             match serde_json::from_slice::<Value>(bytes) {
-                Ok(value) => T::validate_json(&value, &mut Path::new(root), &mut report),
+                Ok(value) => T::validate_json(&value, &mut start(root, index), &mut report),
                 Err(syntax) => report.push(
-                    &Path::new(root),
+                    &start(root, index),
                     format!("is not valid JSON: {syntax}"),
                     "InvalidJson",
                 ),
@@ -287,7 +325,7 @@ where
             if report.is_empty() {
                 // The walk and serde disagree; say what serde said rather than nothing.
                 report.push(
-                    &Path::new(root),
+                    &start(root, index),
                     format!("does not match the schema: {error}"),
                     "InvalidType",
                 );
