@@ -174,7 +174,7 @@ mod tests {
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
     use tokio::net::TcpListener;
 
-    use crate::client::{Call, Error, Event, EventData, RetryPolicy, Settings, Transport};
+    use crate::client::{Call, Error, Event, EventData, Events, RetryPolicy, Settings, Transport};
 
     /// What the loopback server does with one connection.
     enum Answer {
@@ -234,6 +234,35 @@ mod tests {
         (url, heads)
     }
 
+    /// A stream of `chunks`, ended cleanly.
+    fn ended(chunks: &'static [&'static str]) -> Answer {
+        Answer::Stream {
+            chunks,
+            ended: true,
+        }
+    }
+
+    /// A stream of `chunks`, then cut.
+    fn cut(chunks: &'static [&'static str]) -> Answer {
+        Answer::Stream {
+            chunks,
+            ended: false,
+        }
+    }
+
+    /// The `Last-Event-ID` of each request the server took.
+    fn sent_ids(heads: &Mutex<Vec<String>>) -> Vec<Option<String>> {
+        let heads = heads.lock().unwrap();
+        heads
+            .iter()
+            .map(|head| {
+                head.lines()
+                    .find_map(|line| line.strip_prefix("last-event-id: "))
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
     fn transport(url: &str, max_attempts: u32) -> Transport {
         let mut settings = Settings::default();
         settings.timeout(Duration::from_secs(10));
@@ -250,6 +279,15 @@ mod tests {
         Call::new("watch", Method::GET, "/events", &[])
     }
 
+    /// The events of `url`'s stream, resumed with at most `max_attempts`
+    /// connections in a row without an event.
+    async fn resumed(url: &str, max_attempts: u32) -> Events<String> {
+        transport(url, max_attempts)
+            .send_resumable_events(call(), EventData::Text)
+            .await
+            .unwrap()
+    }
+
     /// Everything the stream yields: each event's id and data, or the error.
     async fn read_all(
         events: impl futures_util::Stream<Item = Result<Event<String>, Error>>,
@@ -264,26 +302,15 @@ mod tests {
         (Some(id.to_owned()), data.to_owned())
     }
 
-    fn last_event_id(head: &str) -> Option<&str> {
-        head.lines()
-            .find_map(|line| line.strip_prefix("last-event-id: "))
-    }
-
     #[tokio::test]
     async fn a_cut_stream_is_resumed_from_the_last_id_it_gave() {
         let (url, heads) = serve(vec![
-            Answer::Stream {
-                // The third event is cut off in the middle: its id does not count.
-                chunks: &[
-                    "retry: 5\nid: 1\ndata: a\n\n",
-                    "id: 2\ndata: b\n\nid: 3\ndata: c",
-                ],
-                ended: false,
-            },
-            Answer::Stream {
-                chunks: &["id: 3\ndata: c\n\n", "data: [DONE]\n\n"],
-                ended: true,
-            },
+            // The third event is cut off in the middle: its id does not count.
+            cut(&[
+                "retry: 5\nid: 1\ndata: a\n\n",
+                "id: 2\ndata: b\n\nid: 3\ndata: c",
+            ]),
+            ended(&["id: 3\ndata: c\n\n", "data: [DONE]\n\n"]),
         ])
         .await;
         let mut call = call();
@@ -292,62 +319,38 @@ mod tests {
             .send_resumable_events::<String, serde_json::Value>(call, EventData::Text)
             .await
             .unwrap();
-        let read = read_all(events).await;
-        let read: Vec<_> = read.into_iter().map(Result::unwrap).collect();
-        assert_eq!(read, [event("1", "a"), event("2", "b"), event("3", "c")]);
-        let heads = heads.lock().unwrap();
-        assert_eq!(heads.len(), 2);
-        // The caller's id first, then the last one the stream gave.
-        assert_eq!(last_event_id(&heads[0]), Some("0"));
-        assert_eq!(last_event_id(&heads[1]), Some("2"));
-    }
-
-    #[tokio::test]
-    async fn a_stream_that_ends_before_done_is_resumed_until_the_server_says_no_more() {
-        let (url, heads) = serve(vec![
-            Answer::Stream {
-                chunks: &["retry: 1\nid: 7\ndata: x\n\n"],
-                ended: true,
-            },
-            Answer::Stream {
-                // An `id:` alone says how far the stream got.
-                chunks: &["id: 8\n\n"],
-                ended: true,
-            },
-            Answer::Status(204),
-        ])
-        .await;
-        let events = transport(&url, 3)
-            .send_resumable_events::<String, serde_json::Value>(call(), EventData::Text)
-            .await
-            .unwrap();
         let read: Vec<_> = read_all(events)
             .await
             .into_iter()
             .map(Result::unwrap)
             .collect();
-        assert_eq!(read, [event("7", "x")], "204 ends the stream");
-        let sent: Vec<Option<String>> = heads
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|head| last_event_id(head).map(str::to_owned))
-            .collect();
-        assert_eq!(sent, [None, Some("7".to_owned()), Some("8".to_owned())]);
+        assert_eq!(read, [event("1", "a"), event("2", "b"), event("3", "c")]);
+        // The caller's id first, then the last one the stream gave.
+        let id = |id: &str| Some(id.to_owned());
+        assert_eq!(sent_ids(&heads), [id("0"), id("2")]);
+    }
 
-        // An answer that is not a success ends the stream with its error.
-        let (url, _) = serve(vec![
-            Answer::Stream {
-                chunks: &["retry: 1\ndata: x\n\n"],
-                ended: true,
-            },
-            Answer::Status(500),
+    #[tokio::test]
+    async fn a_stream_that_ends_before_done_is_resumed_until_the_server_says_no_more() {
+        let (url, heads) = serve(vec![
+            ended(&["retry: 1\nid: 7\ndata: x\n\n"]),
+            // An `id:` alone says how far the stream got.
+            ended(&["id: 8\n\n"]),
+            Answer::Status(204),
         ])
         .await;
-        let events = transport(&url, 3)
-            .send_resumable_events::<String, serde_json::Value>(call(), EventData::Text)
+        let read: Vec<_> = read_all(resumed(&url, 3).await)
             .await
-            .unwrap();
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(read, [event("7", "x")], "204 ends the stream");
+        let id = |id: &str| Some(id.to_owned());
+        assert_eq!(sent_ids(&heads), [None, id("7"), id("8")]);
+
+        // An answer that is not a success ends the stream with its error.
+        let (url, _) = serve(vec![ended(&["retry: 1\ndata: x\n\n"]), Answer::Status(500)]).await;
+        let events = resumed(&url, 3).await;
         let read = read_all(events).await;
         assert_eq!(read.len(), 2, "{read:?}");
         assert!(
@@ -358,11 +361,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_stream_is_not_resumed_unless_asked_or_when_the_policy_allows_no_retry() {
-        let cut = || Answer::Stream {
-            chunks: &["id: 1\ndata: a\n\n"],
-            ended: false,
-        };
-        let (url, heads) = serve(vec![cut(), cut()]).await;
+        let once = || cut(&["id: 1\ndata: a\n\n"]);
+        let (url, heads) = serve(vec![once(), once()]).await;
         let events = transport(&url, 3)
             .send_events::<String, serde_json::Value>(call(), EventData::Text)
             .await
@@ -373,10 +373,7 @@ mod tests {
             "{read:?}"
         );
 
-        let events = transport(&url, 1)
-            .send_resumable_events::<String, serde_json::Value>(call(), EventData::Text)
-            .await
-            .unwrap();
+        let events = resumed(&url, 1).await;
         let read = read_all(events).await;
         assert!(
             matches!(read[..], [Ok(_), Err(Error::Transport(_))]),
@@ -388,15 +385,8 @@ mod tests {
     #[tokio::test]
     async fn reconnecting_stops_after_max_attempts_without_an_event() {
         // A server gone after the first answer: connections are refused.
-        let (url, _) = serve(vec![Answer::Stream {
-            chunks: &["id: 1\ndata: a\n\n"],
-            ended: false,
-        }])
-        .await;
-        let events = transport(&url, 3)
-            .send_resumable_events::<String, serde_json::Value>(call(), EventData::Text)
-            .await
-            .unwrap();
+        let (url, _) = serve(vec![cut(&["id: 1\ndata: a\n\n"])]).await;
+        let events = resumed(&url, 3).await;
         let read = tokio::time::timeout(Duration::from_secs(10), read_all(events))
             .await
             .expect("the attempts are bounded");
@@ -406,15 +396,9 @@ mod tests {
         );
 
         // A server that answers and closes at once, again and again.
-        let closing = || Answer::Stream {
-            chunks: &[": nothing\n\n"],
-            ended: true,
-        };
+        let closing = || ended(&[": nothing\n\n"]);
         let (url, heads) = serve(vec![closing(), closing(), closing(), closing()]).await;
-        let events = transport(&url, 3)
-            .send_resumable_events::<String, serde_json::Value>(call(), EventData::Text)
-            .await
-            .unwrap();
+        let events = resumed(&url, 3).await;
         let read = read_all(events).await;
         assert!(
             matches!(read[..], [Err(Error::Disconnected { connections: 3 })]),
