@@ -6,7 +6,7 @@
 //!
 //! A whole sequence is read as the JSON array of its items, so that one
 //! decoder serves both bodies; a sequence read as it comes is split into
-//! items by a [`Splitter`] (the client's answers, the server's requests).
+//! items by a `Splitter` (the client's answers, the server's requests).
 
 use std::collections::VecDeque;
 
