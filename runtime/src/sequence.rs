@@ -129,6 +129,7 @@ impl Splitter {
     }
 
     /// Drops every item not yet taken (the body was refused).
+    #[cfg(feature = "server")]
     pub(crate) fn clear(&mut self) {
         self.partial.clear();
         self.whole.clear();
