@@ -4,9 +4,11 @@
 //! (RFC 7464) starts each with a record separator (0x1E) and ends it with a
 //! line feed.
 //!
-//! Both sides read a whole sequence as the JSON array of its items, so that
-//! one decoder (and, on the server, one validator whose problems name the
-//! item: `body/2/name`) serves both bodies.
+//! A whole sequence is read as the JSON array of its items, so that one
+//! decoder serves both bodies; a sequence read as it comes is split into
+//! items by a `Splitter` (the client's answers, the server's requests).
+
+use std::collections::VecDeque;
 
 use serde::Serialize;
 
@@ -85,6 +87,55 @@ impl Framing {
     }
 }
 
+/// A sequence as its bytes arrive: chunks in, whole items out, each as soon
+/// as its framing says it is whole.
+#[derive(Debug)]
+pub(crate) struct Splitter {
+    framing: Framing,
+    /// Bytes not yet a whole item.
+    partial: Vec<u8>,
+    /// Whole items not yet taken.
+    whole: VecDeque<Vec<u8>>,
+}
+
+impl Splitter {
+    pub(crate) fn new(framing: Framing) -> Self {
+        Splitter {
+            framing,
+            partial: Vec::new(),
+            whole: VecDeque::new(),
+        }
+    }
+
+    /// Adds the next chunk of the body.
+    pub(crate) fn push(&mut self, chunk: &[u8]) {
+        self.partial.extend_from_slice(chunk);
+        let (items, rest) = self.framing.split(&self.partial);
+        self.whole.extend(items.into_iter().map(<[u8]>::to_vec));
+        self.partial = rest.to_vec();
+    }
+
+    /// The body ended: what is left is the last item, even without its
+    /// closing line feed.
+    pub(crate) fn finish(&mut self) {
+        let rest = std::mem::take(&mut self.partial);
+        let last = self.framing.items(&rest);
+        self.whole.extend(last.into_iter().map(<[u8]>::to_vec));
+    }
+
+    /// The next whole item, without its framing.
+    pub(crate) fn next_item(&mut self) -> Option<Vec<u8>> {
+        self.whole.pop_front()
+    }
+
+    /// Drops every item not yet taken (the body was refused).
+    #[cfg(feature = "server")]
+    pub(crate) fn clear(&mut self) {
+        self.partial.clear();
+        self.whole.clear();
+    }
+}
+
 /// `item` without its framing and surrounding white space, unless it is blank.
 fn push_item<'a>(items: &mut Vec<&'a [u8]>, item: &'a [u8]) {
     let item = item.strip_prefix(&[RECORD_SEPARATOR]).unwrap_or(item);
@@ -139,6 +190,19 @@ mod tests {
         let (items, rest) = Framing::RecordSeparator.split(b"\x1e{\"a\":\n");
         assert!(items.is_empty());
         assert_eq!(rest, b"\x1e{\"a\":\n");
+    }
+
+    #[test]
+    fn a_splitter_gives_each_item_once_it_is_whole() {
+        let mut splitter = Splitter::new(Framing::Lines);
+        splitter.push(b"{\"a\":");
+        assert_eq!(splitter.next_item(), None);
+        splitter.push(b"1}\n[2");
+        assert_eq!(splitter.next_item().as_deref(), Some(&b"{\"a\":1}"[..]));
+        assert_eq!(splitter.next_item(), None);
+        splitter.finish();
+        assert_eq!(splitter.next_item().as_deref(), Some(&b"[2"[..]));
+        assert_eq!(splitter.next_item(), None);
     }
 
     #[test]

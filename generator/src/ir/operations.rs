@@ -202,6 +202,15 @@ impl Operation {
     pub fn success_responses(&self) -> impl Iterator<Item = &Response> {
         self.responses.iter().filter(|r| r.status.is_success())
     }
+
+    /// The header that makes a client resume the operation's event stream
+    /// when its connection is lost: [`LAST_EVENT_ID`] (in any case), which
+    /// says that the server reads back the last id a client saw. An `id`
+    /// in the events, or a `retry`, says only that the server sends them.
+    pub fn resumes_events_with(&self) -> Option<&Parameter> {
+        self.params_in(ParamLocation::Header)
+            .find(|p| p.wire.eq_ignore_ascii_case(LAST_EVENT_ID))
+    }
 }
 
 /// An HTTP method.
@@ -568,6 +577,10 @@ pub struct Response {
 /// The media type of server-sent events.
 pub const EVENT_STREAM: &str = "text/event-stream";
 
+/// The header that resumes a stream of server-sent events after the last
+/// event a client saw (the WHATWG HTML standard's `EventSource`).
+pub const LAST_EVENT_ID: &str = "Last-Event-ID";
+
 /// A response status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Status {
@@ -668,6 +681,32 @@ mod tests {
         );
         assert_eq!(media_type(&["form-data"]), "multipart/form-data");
         assert_eq!(media_type(&["multipart/*"]), "multipart/form-data");
+    }
+
+    #[test]
+    fn an_event_stream_resumes_where_the_operation_takes_last_event_id() {
+        let api = crate::testing::api(
+            "paths:
+  /feed:
+    get:
+      parameters:
+        - {name: last-event-id, in: header, schema: {type: string}}
+      responses:
+        '200': {description: ok, content: {text/event-stream: {}}}
+  /log:
+    get:
+      parameters:
+        - {name: Last-Event-ID, in: query, schema: {type: string}}
+      responses:
+        '200': {description: ok, content: {text/event-stream: {}}}
+",
+        );
+        let header = |path: &str| {
+            let op = api.operations.iter().find(|op| op.path == path).unwrap();
+            op.resumes_events_with().map(|p| p.wire.clone())
+        };
+        assert_eq!(header("/feed").as_deref(), Some("last-event-id"));
+        assert_eq!(header("/log"), None, "a query parameter is not the header");
     }
 
     #[test]

@@ -1,22 +1,24 @@
 //! Server-sent events: the generated client reads a `text/event-stream`
 //! answer event by event (`…_events`), from the generated server stubs
 //! (whose implementation writes the stream as text) and from a hand-written
-//! server that streams chunk by chunk, stalls, or refuses the request.
+//! server that streams chunk by chunk, stalls, refuses the request, or cuts
+//! a feed off, which the client resumes with `Last-Event-ID`.
 
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use fixture_events_client::futures_util::{StreamExt, TryStreamExt, stream};
 use fixture_events_client::models::serde_json;
 use fixture_events_client::models::{Chunk, Completion, Prompt};
-use fixture_events_client::{Client, Error};
+use fixture_events_client::{Client, Error, FollowFeedParams};
 use fixture_events_server::axum;
 use fixture_events_server::responses::{
-    CreateCompletionResponse, GetTicksResponse, TailLogResponse,
+    CreateCompletionResponse, FollowFeedResponse, GetTicksResponse, TailLogResponse,
 };
 use fixture_events_server::{
-    ApiError, CreateCompletionRequest, GetTicksRequest, RequestContext, StreamApi, TailLogRequest,
-    router,
+    ApiError, CreateCompletionRequest, FollowFeedRequest, GetTicksRequest, RequestContext,
+    StreamApi, TailLogRequest, router,
 };
 
 /// Writes each answer as the document says: the completion as JSON, the
@@ -42,6 +44,19 @@ impl StreamApi for Writer {
             .map(|n| format!("event: tick\nid: {n}\ndata: {{\"n\": {n}}}\n\n"))
             .collect();
         Ok(GetTicksResponse::Ok { body })
+    }
+
+    async fn follow_feed(
+        &self,
+        _: RequestContext,
+        request: FollowFeedRequest,
+    ) -> Result<FollowFeedResponse, ApiError> {
+        let after: i64 = request.last_event_id.map_or(0, |id| id.parse().unwrap());
+        let body = (after + 1..=after + 2)
+            .map(|n| format!("id: {n}\ndata: {{\"n\": {n}}}\n\n"))
+            .chain(["data: [DONE]\n\n".to_owned()])
+            .collect();
+        Ok(FollowFeedResponse::Ok { body })
     }
 
     async fn tail_log(
@@ -104,6 +119,16 @@ async fn events_of_the_generated_server_are_read_one_by_one() {
     // JSON beside the stream: the plain method asks for JSON.
     let completion = client.create_completion(&Prompt::new("hi")).await.unwrap();
     assert_eq!(completion, Completion::new("echo: hi"));
+    // The caller's `Last-Event-ID` goes with the first request.
+    let posts: Vec<i64> = client
+        .follow_feed_events(FollowFeedParams::default().last_event_id("5"))
+        .await
+        .unwrap()
+        .map_ok(|event| event.data.n)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(posts, [6, 7]);
     // A refused request is the error it is, before any event.
     let Err(Error::Api(refused)) = client.get_ticks_events(0).await else {
         panic!("a count of 0 is not refused");
@@ -217,4 +242,73 @@ async fn a_stream_that_stalls_past_the_time_out_ends_with_an_error() {
         events.next().await.is_none(),
         "the stream ends after the stall"
     );
+}
+
+/// A feed as a server that is restarted mid-stream sends it: the first
+/// request's answer is cut off in the middle of its third post; asked
+/// again after the second, it gives the third and ends without `[DONE]`;
+/// asked after the third, it says with 204 that nothing more will come.
+/// `seen` keeps each request's `Last-Event-ID`.
+fn feed_server(seen: Arc<Mutex<Vec<Option<String>>>>) -> axum::Router {
+    use axum::body::Body;
+    use axum::http::{HeaderMap, Response, StatusCode};
+    use axum::routing::get;
+
+    let feed = move |headers: HeaderMap| async move {
+        let last = headers
+            .get("last-event-id")
+            .map(|id| id.to_str().unwrap().to_owned());
+        seen.lock().unwrap().push(last.clone());
+        let chunks = match last.as_deref() {
+            None => vec![
+                "retry: 10\nid: 1\ndata: {\"n\": 1}\n\n",
+                "id: 2\ndata: {\"n\": 2}\n\nid: 3\ndata: {\"n\"",
+            ],
+            Some("2") => vec!["id: 3\ndata: {\"n\": 3}\n\n"],
+            _ => {
+                return Response::builder()
+                    .status(StatusCode::NO_CONTENT)
+                    .body(Body::empty())
+                    .unwrap();
+            }
+        };
+        let cut = last.is_none();
+        let chunks = stream::iter(chunks.into_iter().map(Ok::<_, std::io::Error>));
+        // A body that fails is a connection cut (no last chunk), once what
+        // came before it has been written.
+        let cut_off = stream::once(async {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            Err(std::io::Error::other("the server restarts"))
+        });
+        let body = if cut {
+            Body::from_stream(chunks.chain(cut_off))
+        } else {
+            Body::from_stream(chunks)
+        };
+        Response::builder()
+            .header("content-type", "text/event-stream")
+            .body(body)
+            .unwrap()
+    };
+    axum::Router::new().route("/feed", get(feed))
+}
+
+#[tokio::test]
+async fn a_feed_cut_off_is_resumed_after_the_last_event_it_gave() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let addr = listen(feed_server(Arc::clone(&seen))).await;
+    let client = client(addr, Duration::from_secs(10));
+    let posts: Vec<(Option<String>, i64)> = client
+        .follow_feed_events(Default::default())
+        .await
+        .unwrap()
+        .map_ok(|event| (event.id, event.data.n))
+        .try_collect()
+        .await
+        .unwrap();
+    let id = |n: &str| Some(n.to_owned());
+    assert_eq!(posts, [(id("1"), 1), (id("2"), 2), (id("3"), 3)]);
+    // Cut off after the second post, resumed after it; ended cleanly after
+    // the third, asked after it, and told that the feed is over.
+    assert_eq!(*seen.lock().unwrap(), [None, id("2"), id("3")]);
 }

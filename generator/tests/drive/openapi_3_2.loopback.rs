@@ -4,8 +4,9 @@
 //! `additionalOperations`, a form `querystring` read as the query's pairs,
 //! a JSON and a text `querystring` as the whole query string,
 //! media types given by reference, a cookie of `style: cookie`, and
-//! sequential bodies (`itemSchema`): JSON Lines up and down, a JSON text
-//! sequence, server-sent events whose data is typed.
+//! sequential bodies (`itemSchema`): JSON Lines up (to a method that takes
+//! each item as it arrives) and down, a JSON text sequence, server-sent
+//! events whose data is typed.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -117,9 +118,15 @@ impl Pets32Api for Pets {
         _: RequestContext,
         request: ImportPetsRequest,
     ) -> Result<ImportPetsResponse, ApiError> {
-        Ok(ImportPetsResponse::Ok {
-            body: request.body.iter().map(|p| p.id).sum(),
-        })
+        // Each pet as its line arrives: one refused answers with its 400.
+        let mut pets = request.body;
+        let mut sum = 0;
+        while let Some(pet) = pets.next().await {
+            let pet = pet?;
+            IMPORTED.lock().unwrap().push(pet.id);
+            sum += pet.id;
+        }
+        Ok(ImportPetsResponse::Ok { body: sum })
     }
 
     async fn pet_feed(
@@ -407,6 +414,66 @@ async fn json_lines_come_down_as_items_and_go_up_checked_item_by_item() {
         .unwrap();
     assert_eq!(answer.status().as_u16(), 400);
     assert!(answer.text().await.unwrap().contains("item 1 is not JSON"));
+}
+
+/// The ids of the pets `importPets` has taken, as it takes them.
+static IMPORTED: std::sync::Mutex<Vec<i64>> = std::sync::Mutex::new(Vec::new());
+
+/// Writes all of `text` to `socket` (tokio's `net` alone, without its
+/// `io-util`, which the loopback crate does not have).
+async fn write_all(socket: &tokio::net::TcpStream, text: &str) {
+    let mut bytes = text.as_bytes();
+    while !bytes.is_empty() {
+        socket.writable().await.unwrap();
+        match socket.try_write(bytes) {
+            Ok(written) => bytes = &bytes[written..],
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// Everything `socket` reads until the server closes it.
+async fn read_to_end(socket: &tokio::net::TcpStream) -> String {
+    let mut out = Vec::new();
+    let mut buffer = [0; 4096];
+    loop {
+        socket.readable().await.unwrap();
+        match socket.try_read(&mut buffer) {
+            Ok(0) => return String::from_utf8(out).unwrap(),
+            Ok(read) => out.extend_from_slice(&buffer[..read]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn items_up_reach_the_method_before_the_body_has_ended() {
+    let (addr, _) = serve().await;
+    let socket = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let chunk = |line: &str| format!("{:x}\r\n{line}\r\n", line.len());
+    write_all(
+        &socket,
+        "POST /pets/import HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\
+         content-type: application/x-ndjson\r\ntransfer-encoding: chunked\r\n\r\n",
+    )
+    .await;
+    write_all(&socket, &chunk("{\"id\":4242,\"name\":\"first\"}\n")).await;
+    // The rest is sent only once the method has taken the first pet.
+    let taken = async {
+        while !IMPORTED.lock().unwrap().contains(&4242) {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), taken)
+        .await
+        .expect("the first pet reaches the method before the body has ended");
+    write_all(&socket, &chunk("{\"id\":1,\"name\":\"second\"}\n")).await;
+    write_all(&socket, "0\r\n\r\n").await;
+    let answer = read_to_end(&socket).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.ends_with("\r\n\r\n4243"), "{answer}");
 }
 
 #[tokio::test]

@@ -69,6 +69,13 @@ pub enum Error<B = Value> {
         /// The client's time-out.
         after: Duration,
     },
+    /// A resumed event stream's connections kept ending before an event
+    /// arrived (each answered, then closed): the client stopped
+    /// reconnecting after as many as the retry policy's `max_attempts`.
+    Disconnected {
+        /// The connections in a row that gave no event.
+        connections: u32,
+    },
     /// The request could not be sent or its answer not read: the name did
     /// not resolve, the connection was refused or reset, TLS failed.
     Transport(reqwest::Error),
@@ -86,6 +93,7 @@ impl<B> Error<B> {
             Error::UnexpectedStatus { status, .. } | Error::Decode { status, .. } => Some(*status),
             Error::Timeout { .. }
             | Error::Stalled { .. }
+            | Error::Disconnected { .. }
             | Error::Transport(_)
             | Error::InvalidInput(_) => None,
         }
@@ -101,6 +109,7 @@ impl<B> Error<B> {
             }
             Error::Timeout { .. }
             | Error::Stalled { .. }
+            | Error::Disconnected { .. }
             | Error::Transport(_)
             | Error::InvalidInput(_) => None,
         }
@@ -201,6 +210,7 @@ impl Failure {
             },
             Error::Timeout { after, source } => Error::Timeout { after, source },
             Error::Stalled { after } => Error::Stalled { after },
+            Error::Disconnected { connections } => Error::Disconnected { connections },
             Error::Transport(source) => Error::Transport(source),
             Error::InvalidInput(message) => Error::InvalidInput(message),
         }
@@ -270,6 +280,10 @@ impl<B> fmt::Display for Error<B> {
                 f,
                 "the event stream sent nothing for {} ms (the client's time-out)",
                 after.as_millis()
+            ),
+            Error::Disconnected { connections } => write!(
+                f,
+                "the event stream was closed {connections} times in a row before it sent an event; the client stopped reconnecting (raise RetryPolicy::max_attempts to try longer)"
             ),
             Error::Transport(source) => {
                 let chain = Chain(source).to_string();

@@ -2,10 +2,11 @@
 //! stream (a chat completion sent token by token), read as they come.
 //!
 //! The stream is parsed as the WHATWG HTML standard says (`data:` lines
-//! joined by line breaks, `event:` and `id:` fields, comments and `retry:`
-//! skipped, an event dispatched at a blank line, an unfinished one at the
-//! end dropped). An event whose data is `[DONE]` ends the stream, as in the
-//! APIs that follow OpenAI's convention.
+//! joined by line breaks, `event:` and `id:` fields, comments skipped, an
+//! event dispatched at a blank line, an unfinished one at the end dropped).
+//! An event whose data is `[DONE]` ends the stream, as in the APIs that
+//! follow OpenAI's convention. The last id and the `retry:` time are kept
+//! for a stream that is resumed when its connection is lost (`resume`).
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -19,6 +20,7 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 
 use super::error::{Error, Failure};
+use super::resume::{Resumed, Resumer, Streamed};
 
 /// One event of a stream: its data decoded, with the event's name and the
 /// stream's last id.
@@ -38,6 +40,11 @@ pub struct Event<T> {
 /// is an [`Event`] or the error that stopped it (the connection lost, no
 /// bytes for the client's time-out, data that does not decode). Decoding
 /// errors do not end the stream; the others do.
+///
+/// A resumed stream ([`Transport::send_resumable_events`](super::Transport::send_resumable_events))
+/// reconnects instead when its connection is lost, and ends with an error
+/// only when reconnecting fails; its status and headers stay those of the
+/// first answer.
 pub struct Events<T, B = serde_json::Value> {
     inner: BoxStream<'static, Result<Event<T>, Error<B>>>,
     status: StatusCode,
@@ -93,12 +100,14 @@ struct Source {
     /// Whether the URL holds a credential, which errors must not show.
     url_has_secret: bool,
     finished: bool,
+    /// How a lost connection is resumed; `None`: it ends the stream.
+    resumer: Option<Resumer>,
 }
 
 impl Source {
     /// The next item of the stream, and the source for the one after it
     /// (`None` once an error ended it).
-    async fn next<T: DeserializeOwned, B>(
+    async fn next<T: DeserializeOwned, B: DeserializeOwned>(
         mut self,
     ) -> Option<(Result<Event<T>, Error<B>>, Option<Self>)> {
         loop {
@@ -106,16 +115,45 @@ impl Source {
                 if raw.data == "[DONE]" {
                     return None;
                 }
+                if let Some(resumer) = &mut self.resumer {
+                    resumer.event_arrived();
+                }
                 let decoded = decode(&raw, self.data, self.status, &self.headers);
                 return Some((decoded, Some(self)));
             }
-            if self.finished {
-                return None;
-            }
-            match next_chunk(&mut self.response, self.idle, self.url_has_secret).await {
-                Ok(Some(chunk)) => self.parser.push(&chunk),
-                Ok(None) => self.finished = true,
-                Err(error) => return Some((Err(error), None)),
+            let lost = if self.finished {
+                None
+            } else {
+                match next_chunk(&mut self.response, self.idle, self.url_has_secret).await {
+                    Ok(Some(chunk)) => {
+                        self.parser.push(&chunk);
+                        continue;
+                    }
+                    Ok(None) => {
+                        // The events still in what came are given first.
+                        self.finished = true;
+                        continue;
+                    }
+                    Err(error) => Some(error),
+                }
+            };
+            let Some(resumer) = &mut self.resumer else {
+                return lost.map(|error| (Err(error), None));
+            };
+            let last_event_id = self.parser.last_event_id.as_deref();
+            match resumer
+                .reconnect(last_event_id, self.parser.retry, lost)
+                .await
+            {
+                Resumed::Open(response) => {
+                    self.status = response.status();
+                    self.headers = response.headers().clone();
+                    self.response = response;
+                    self.parser.reconnected();
+                    self.finished = false;
+                }
+                Resumed::End => return None,
+                Resumed::Fail(error) => return Some((Err(error), None)),
             }
         }
     }
@@ -140,15 +178,16 @@ pub(super) async fn next_chunk<B>(
 impl<T, B> Events<T, B>
 where
     T: DeserializeOwned + Send + 'static,
-    B: Send + 'static,
+    B: DeserializeOwned + Send + 'static,
 {
-    /// The events of `response`, each chunk awaited at most `idle`.
-    pub(crate) fn new(
-        response: reqwest::Response,
-        data: EventData,
-        idle: Duration,
-        url_has_secret: bool,
-    ) -> Self {
+    /// The events of `streamed`, each chunk awaited at most its `idle`;
+    /// `resume`: a lost connection is resumed ([`Resumer`]).
+    pub(super) fn new(streamed: Streamed, data: EventData, resume: bool) -> Self {
+        let Streamed {
+            response,
+            idle,
+            resend,
+        } = streamed;
         let status = response.status();
         let headers = response.headers().clone();
         let source = Source {
@@ -158,8 +197,9 @@ where
             parser: Parser::default(),
             data,
             idle,
-            url_has_secret,
+            url_has_secret: resend.url_has_secret,
             finished: false,
+            resumer: resume.then(|| Resumer::new(resend)),
         };
         let inner = stream::unfold(Some(source), |source| async move { source?.next().await });
         Events {
@@ -209,8 +249,15 @@ struct Parser {
     data: String,
     has_data: bool,
     event: Option<String>,
-    /// The last event id, which the standard keeps from event to event.
+    /// The id buffer: the last `id:` read, which the standard keeps from
+    /// event to event.
     id: Option<String>,
+    /// The id at the last blank line (the standard's "last event ID
+    /// string"): what a resumed stream sends, never an id of an event that
+    /// was cut off.
+    last_event_id: Option<String>,
+    /// The last `retry:`, the stream's reconnection time.
+    retry: Option<Duration>,
 }
 
 impl Parser {
@@ -218,8 +265,19 @@ impl Parser {
         self.pending.extend_from_slice(chunk);
     }
 
+    /// A new connection's body follows: what was left of the old one, an
+    /// event cut off, is dropped; the last event id and the reconnection
+    /// time stay.
+    fn reconnected(&mut self) {
+        self.pending.clear();
+        self.data.clear();
+        self.has_data = false;
+        self.event = None;
+        self.id.clone_from(&self.last_event_id);
+    }
+
     /// The next complete event in what was pushed. `finished`: nothing more
-    /// will come, so a line without its break is complete.
+    /// will come, so a `\r` at the end is a whole line break.
     fn next_event(&mut self, finished: bool) -> Option<RawEvent> {
         while let Some(line) = self.next_line(finished) {
             if line.is_empty() {
@@ -234,7 +292,8 @@ impl Parser {
     }
 
     /// The next line without its break (`\n`, `\r\n` or `\r`), lossily
-    /// decoded as UTF-8.
+    /// decoded as UTF-8. A line without its break is never complete, even
+    /// at the end: it may have been cut (`id: 1` of `id: 12`).
     fn next_line(&mut self, finished: bool) -> Option<String> {
         let at = self.pending.iter().position(|&b| b == b'\n' || b == b'\r');
         let (end, skip) = match at {
@@ -246,7 +305,6 @@ impl Parser {
                 (at, 2)
             }
             Some(at) => (at, 1),
-            None if finished && !self.pending.is_empty() => (self.pending.len(), 0),
             None => return None,
         };
         let line = String::from_utf8_lossy(&self.pending[..end]).into_owned();
@@ -268,12 +326,20 @@ impl Parser {
             }
             "event" => self.event = Some(value.to_owned()),
             "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                // Digits too many for a u64 are as long a wait as can be.
+                let millis = value.parse().unwrap_or(u64::MAX);
+                self.retry = Some(Duration::from_millis(millis));
+            }
             _ => {}
         }
     }
 
     /// The event read so far, when it has data; the fields start again.
+    /// The last event id is set even when it has none (an `id:` alone
+    /// marks how far the stream got).
     fn dispatch(&mut self) -> Option<RawEvent> {
+        self.last_event_id.clone_from(&self.id);
         let event = self.event.take();
         if !std::mem::take(&mut self.has_data) {
             return None;
@@ -345,6 +411,35 @@ mod tests {
     fn a_line_without_a_colon_is_a_field_with_no_value() {
         let got = events(&["data\ndata: x\n\n"]);
         assert_eq!(got, [raw(None, None, "\nx")]);
+    }
+
+    #[test]
+    fn the_last_id_and_the_retry_time_are_kept_for_a_reconnection() {
+        let mut parser = Parser::default();
+        parser.push(&Bytes::from_static(
+            b"retry: 250\nretry: soon\nid: 1\ndata: a\n\nid: 2\n\nid: 3\ndata: cut",
+        ));
+        assert_eq!(parser.next_event(false), Some(raw(None, Some("1"), "a")));
+        assert_eq!(parser.next_event(true), None);
+        // `id: 2` alone counts; the event cut off after `id: 3` does not.
+        assert_eq!(parser.last_event_id.as_deref(), Some("2"));
+        assert_eq!(parser.retry, Some(Duration::from_millis(250)));
+        parser.reconnected();
+        parser.push(&Bytes::from_static(b"data: b\n\n"));
+        assert_eq!(parser.next_event(false), Some(raw(None, Some("2"), "b")));
+    }
+
+    #[test]
+    fn a_line_cut_at_the_end_is_not_read() {
+        let mut parser = Parser::default();
+        parser.push(&Bytes::from_static(b"id: 1\n\nid: 12"));
+        assert_eq!(parser.next_event(true), None);
+        assert_eq!(parser.last_event_id.as_deref(), Some("1"));
+        assert_eq!(
+            parser.id.as_deref(),
+            Some("1"),
+            "`id: 1` of `id: 12` is not an id"
+        );
     }
 
     #[test]

@@ -1,7 +1,6 @@
 //! The items of a sequential JSON answer (`application/jsonl`,
 //! `application/x-ndjson`, `application/json-seq`), read as they come.
 
-use std::collections::VecDeque;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -14,7 +13,8 @@ use serde::de::DeserializeOwned;
 
 use super::error::{Error, Failure};
 use super::events::next_chunk;
-use crate::sequence::Framing;
+use super::resume::Streamed;
+use crate::sequence::{Framing, Splitter};
 
 /// The items of a sequential answer, as a [`Stream`]: each is an item
 /// decoded as soon as its framing says it is whole, or the error that
@@ -60,11 +60,7 @@ struct Source {
     response: reqwest::Response,
     status: StatusCode,
     headers: HeaderMap,
-    framing: Framing,
-    /// Bytes not yet a whole item.
-    partial: Vec<u8>,
-    /// Whole items not yet decoded.
-    whole: VecDeque<Vec<u8>>,
+    items: Splitter,
     idle: Duration,
     /// Whether the URL holds a credential, which errors must not show.
     url_has_secret: bool,
@@ -76,7 +72,7 @@ impl Source {
     /// (`None` once an error ended it).
     async fn next<T: DeserializeOwned, B>(mut self) -> Option<(Result<T, Error<B>>, Option<Self>)> {
         loop {
-            if let Some(raw) = self.whole.pop_front() {
+            if let Some(raw) = self.items.next_item() {
                 let decoded = serde_json::from_slice::<T>(&raw).map_err(|error| {
                     Failure::decode(self.status, &self.headers, &raw, error).into_error()
                 });
@@ -86,17 +82,10 @@ impl Source {
                 return None;
             }
             match next_chunk(&mut self.response, self.idle, self.url_has_secret).await {
-                Ok(Some(chunk)) => {
-                    self.partial.extend_from_slice(&chunk);
-                    let (items, rest) = self.framing.split(&self.partial);
-                    self.whole.extend(items.into_iter().map(<[u8]>::to_vec));
-                    self.partial = rest.to_vec();
-                }
+                Ok(Some(chunk)) => self.items.push(&chunk),
                 Ok(None) => {
                     self.finished = true;
-                    let rest = std::mem::take(&mut self.partial);
-                    let last = self.framing.items(&rest);
-                    self.whole.extend(last.into_iter().map(<[u8]>::to_vec));
+                    self.items.finish();
                 }
                 Err(error) => return Some((Err(error), None)),
             }
@@ -109,22 +98,21 @@ where
     T: DeserializeOwned + Send + 'static,
     B: Send + 'static,
 {
-    /// The items of `response`, each chunk awaited at most `idle`.
-    pub(crate) fn new(
-        response: reqwest::Response,
-        framing: Framing,
-        idle: Duration,
-        url_has_secret: bool,
-    ) -> Self {
+    /// The items of `streamed`, each chunk awaited at most its `idle`.
+    pub(super) fn new(streamed: Streamed, framing: Framing) -> Self {
+        let Streamed {
+            response,
+            idle,
+            resend,
+        } = streamed;
+        let url_has_secret = resend.url_has_secret;
         let status = response.status();
         let headers = response.headers().clone();
         let source = Source {
             response,
             status,
             headers: headers.clone(),
-            framing,
-            partial: Vec::new(),
-            whole: VecDeque::new(),
+            items: Splitter::new(framing),
             idle,
             url_has_secret,
             finished: false,

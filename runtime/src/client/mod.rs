@@ -13,6 +13,7 @@ mod form;
 mod items;
 pub mod paging;
 mod response;
+mod resume;
 mod retry;
 mod transport;
 

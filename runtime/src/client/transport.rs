@@ -26,6 +26,7 @@ use super::error::{Error, Failure};
 use super::events::{EventData, Events};
 use super::items::Items;
 use super::response::Response;
+use super::resume::{Resend, Streamed};
 use super::retry::{self, RetryPolicy};
 
 /// A token or password: usable, but never shown by `Debug`.
@@ -530,7 +531,12 @@ impl Transport {
     pub async fn send(&self, call: Call) -> Result<Answer, Failure> {
         let span = call.span();
         let work = async {
-            let opened = self.0.open(call, &span, false).await?;
+            let (request, url_has_secret) = self.0.request(call)?;
+            let retries = self.0.retry.covers(request.method());
+            let opened = self
+                .0
+                .open(&request, url_has_secret, &span, false, retries)
+                .await?;
             self.0.read(opened, &span).await
         };
         work.instrument(span.clone()).await
@@ -557,10 +563,42 @@ impl Transport {
         T: DeserializeOwned + Send + 'static,
         B: DeserializeOwned + Send + 'static,
     {
-        self.send_streaming(call, |response, idle, url_has_secret| {
-            Events::new(response, data, idle, url_has_secret)
-        })
-        .await
+        self.send_streaming(call, |streamed| Events::new(streamed, data, false))
+            .await
+    }
+
+    /// Sends `call`, which asks for `text/event-stream`, as
+    /// [`send_events`](Self::send_events) does, and resumes the stream when
+    /// its connection is lost, as the WHATWG `EventSource` does: for an
+    /// operation that declares a `Last-Event-ID` header.
+    ///
+    /// The stream is lost when its connection fails, sends nothing for the
+    /// client's time-out, or ends before an event whose data is `[DONE]`.
+    /// Then the client waits the last `retry:` the stream gave (else the
+    /// retry policy's backoff; never more than its `max_delay`) and sends
+    /// the same request again, with `Last-Event-ID: <the last id seen>`
+    /// when the stream gave one. The events of the new answer follow in the
+    /// same stream. A 204 ends the stream; another answer that is not a
+    /// success ends it with the error it is. At most
+    /// [`max_attempts`](RetryPolicy::max_attempts) connections in a row
+    /// may end before an event arrives (the lost one included), so a
+    /// server that is gone ends the stream with the last error; with
+    /// [`RetryPolicy::none`], a lost stream is not resumed.
+    ///
+    /// # Errors
+    ///
+    /// As [`send_events`](Self::send_events).
+    pub async fn send_resumable_events<T, B>(
+        &self,
+        call: Call,
+        data: EventData,
+    ) -> Result<Events<T, B>, Error<B>>
+    where
+        T: DeserializeOwned + Send + 'static,
+        B: DeserializeOwned + Send + 'static,
+    {
+        self.send_streaming(call, |streamed| Events::new(streamed, data, true))
+            .await
     }
 
     /// Sends `call` and answers with the items of its sequential answer
@@ -580,27 +618,39 @@ impl Transport {
         T: DeserializeOwned + Send + 'static,
         B: DeserializeOwned + Send + 'static,
     {
-        self.send_streaming(call, |response, idle, url_has_secret| {
-            Items::new(response, framing, idle, url_has_secret)
-        })
-        .await
+        self.send_streaming(call, |streamed| Items::new(streamed, framing))
+            .await
     }
 
     /// Sends `call` and, on a success, hands its answer, still to be read,
-    /// to `read` (with the client's time-out for each chunk and whether
-    /// the URL holds a credential); an error answer is read whole.
+    /// to `read`, with what reading it as a stream needs ([`Streamed`]);
+    /// an error answer is read whole.
     async fn send_streaming<S, B: DeserializeOwned>(
         &self,
         call: Call,
-        read: impl FnOnce(reqwest::Response, Duration, bool) -> S,
+        read: impl FnOnce(Streamed) -> S,
     ) -> Result<S, Error<B>> {
         let span = call.span();
         let work = async {
-            let opened = self.0.open(call, &span, true).await?;
+            let (request, url_has_secret) = self.0.request(call)?;
+            let retries = self.0.retry.covers(request.method());
+            let opened = self
+                .0
+                .open(&request, url_has_secret, &span, true, retries)
+                .await?;
             if opened.response.status().is_success() {
                 span.record("status", opened.response.status().as_u16());
                 span.record("latency_ms", millis(opened.started.elapsed()));
-                return Ok(read(opened.response, self.0.timeout, opened.url_has_secret));
+                return Ok(read(Streamed {
+                    response: opened.response,
+                    idle: self.0.timeout,
+                    resend: Resend {
+                        transport: self.clone(),
+                        request,
+                        url_has_secret,
+                        span: span.clone(),
+                    },
+                }));
             }
             let answer = self.0.read(opened, &span).await?;
             Err(answer.into_error())
@@ -610,26 +660,26 @@ impl Transport {
 }
 
 /// An answer whose body is still to be read.
-struct Opened {
-    response: reqwest::Response,
+pub(super) struct Opened {
+    pub(super) response: reqwest::Response,
     started: Instant,
     attempt: u32,
     url_has_secret: bool,
 }
 
 impl Shared {
-    /// Sends `call`, retrying as the policy says, up to the answer's
-    /// headers. `streaming`: the request has no time-out of its own (its
-    /// body may come for longer); the time-out bounds the wait for the
-    /// headers instead.
-    async fn open(
+    /// Sends `request`, retrying as the policy says when `retries`, up to
+    /// the answer's headers. `streaming`: the request has no time-out of
+    /// its own (its body may come for longer); the time-out bounds the
+    /// wait for the headers instead.
+    pub(super) async fn open(
         &self,
-        call: Call,
+        request: &reqwest::Request,
+        url_has_secret: bool,
         span: &tracing::Span,
         streaming: bool,
+        retries: bool,
     ) -> Result<Opened, Failure> {
-        let (request, url_has_secret) = self.request(call)?;
-        let retries = self.retry.covers(request.method());
         let started = Instant::now();
         let mut attempt = 1;
         loop {
@@ -705,7 +755,11 @@ impl Shared {
     }
 
     /// Reads the body of an opened answer in full.
-    async fn read(&self, opened: Opened, span: &tracing::Span) -> Result<Answer, Failure> {
+    pub(super) async fn read(
+        &self,
+        opened: Opened,
+        span: &tracing::Span,
+    ) -> Result<Answer, Failure> {
         let Opened {
             mut response,
             started,

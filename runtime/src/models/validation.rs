@@ -88,6 +88,14 @@ impl Report {
         }
     }
 
+    /// Adds the problems of `other` (counted only, once the report is full).
+    pub fn append(&mut self, other: Report) {
+        self.omitted += other.omitted;
+        for problem in other.problems {
+            self.add(problem);
+        }
+    }
+
     /// Adds a problem with the value at `path`.
     pub fn push(&mut self, path: &Path<'_>, message: impl Into<String>, error_code: &str) {
         if self.problems.len() < MAX_PROBLEMS {
@@ -255,6 +263,18 @@ where
     T: DeserializeOwned + Validate + ValidateJson,
 {
     from_json_under(bytes, &Path::new(root), rules)
+}
+
+/// Like [`from_json_slice`], for the item at `index` of a sequence (JSON
+/// Lines, JSON text sequences): its problems are named as those of a JSON
+/// array's item would be (`[2].name`).
+pub fn item_from_json_slice<T>(bytes: &[u8], root: &'static str, index: usize) -> Result<T, Report>
+where
+    T: DeserializeOwned + Validate + ValidateJson,
+{
+    let mut at = Path::new(root);
+    at.push_index(index);
+    from_json_under(bytes, &at, |_: &T| Vec::new())
 }
 
 /// Like [`from_json_slice`] for a JSON value that is a part of a request

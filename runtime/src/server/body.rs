@@ -3,15 +3,18 @@
 //! with the models' validation, text, bytes, or a URL-encoded form).
 
 use axum::body::{Body, Bytes, HttpBody as _};
+use futures_util::StreamExt as _;
 use http::HeaderMap;
 use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use serde::de::DeserializeOwned;
 
 use crate::models::validation::{self, Problem, Validate, ValidateJson};
+use crate::sequence::Framing;
 use crate::server::error::ApiError;
 use crate::server::negotiation;
 use crate::server::params;
+use crate::server::request_items::RequestItems;
 use serde_json::{Map, Number, Value};
 
 /// Reads the body of a request with these headers: `None` when there is
@@ -23,6 +26,67 @@ pub async fn read(
     accepted: &[&str],
     limit: usize,
 ) -> Result<Option<Bytes>, ApiError> {
+    let Some(typed) = check_headers(&body, headers, accepted, limit)? else {
+        return Ok(None);
+    };
+    let bytes = match Limited::new(body, limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) if error.is::<LengthLimitError>() => {
+            return Err(ApiError::payload_too_large(limit));
+        }
+        Err(error) => return Err(unreadable().with_cause(error)),
+    };
+    if bytes.is_empty() {
+        Ok(None)
+    } else if !typed {
+        Err(ApiError::unsupported_media_type(None, accepted))
+    } else {
+        Ok(Some(bytes))
+    }
+}
+
+/// The items of a sequential body (`application/jsonl`,
+/// `application/json-seq`), to be read as they arrive ([`RequestItems`]):
+/// `None` when there is none (no bytes). The headers are checked as
+/// [`read`] checks them, and the first bytes awaited, so that a body
+/// without any is no body; the `limit` bounds the whole body, which the
+/// items' stream counts as it goes.
+pub async fn items<T>(
+    body: Body,
+    headers: &HeaderMap,
+    accepted: &[&str],
+    limit: usize,
+    framing: Framing,
+) -> Result<Option<RequestItems<T>>, ApiError> {
+    let Some(typed) = check_headers(&body, headers, accepted, limit)? else {
+        return Ok(None);
+    };
+    let mut stream = body.into_data_stream();
+    let first = loop {
+        match stream.next().await {
+            Some(Ok(chunk)) if chunk.is_empty() => {}
+            Some(Ok(chunk)) => break chunk,
+            Some(Err(error)) => return Err(unreadable().with_cause(error)),
+            None => return Ok(None),
+        }
+    };
+    if !typed {
+        return Err(ApiError::unsupported_media_type(None, accepted));
+    }
+    Ok(Some(RequestItems::from_body(first, stream, framing, limit)))
+}
+
+/// What a body's headers allow, before it is read: 413 when its declared
+/// length is over `limit`; 415 when its `Content-Type` is not one of
+/// `accepted`, or it has bytes and no `Content-Type`. `None`: there is no
+/// body; `Some(typed)`: read it, and refuse its bytes with 415 unless it
+/// has a `Content-Type` (`typed`).
+fn check_headers(
+    body: &Body,
+    headers: &HeaderMap,
+    accepted: &[&str],
+    limit: usize,
+) -> Result<Option<bool>, ApiError> {
     let declared_length = headers
         .get(CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
@@ -30,38 +94,25 @@ pub async fn read(
     if declared_length.is_some_and(|length| length > limit as u64) {
         return Err(ApiError::payload_too_large(limit));
     }
-    let content_type = headers.get(CONTENT_TYPE);
-    match content_type {
+    match headers.get(CONTENT_TYPE) {
         Some(value) => {
             let text = value.to_str().unwrap_or("(not ASCII)");
             if !negotiation::accepts(accepted, text) {
                 return Err(ApiError::unsupported_media_type(Some(text), accepted));
             }
+            Ok(Some(true))
         }
-        None if body.size_hint().exact() == Some(0) => return Ok(None),
+        None if body.size_hint().exact() == Some(0) => Ok(None),
         None if body.size_hint().lower() > 0 => {
-            return Err(ApiError::unsupported_media_type(None, accepted));
+            Err(ApiError::unsupported_media_type(None, accepted))
         }
-        None => {}
+        None => Ok(Some(false)),
     }
-    let bytes = match Limited::new(body, limit).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(error) if error.is::<LengthLimitError>() => {
-            return Err(ApiError::payload_too_large(limit));
-        }
-        Err(error) => {
-            return Err(
-                ApiError::unreadable_body("could not be read", "InvalidBody").with_cause(error),
-            );
-        }
-    };
-    if bytes.is_empty() {
-        Ok(None)
-    } else if content_type.is_none() {
-        Err(ApiError::unsupported_media_type(None, accepted))
-    } else {
-        Ok(Some(bytes))
-    }
+}
+
+/// A body whose bytes could not be read (the connection failed).
+fn unreadable() -> ApiError {
+    ApiError::unreadable_body("could not be read", "InvalidBody")
 }
 
 /// Decodes and validates a JSON body: 400 listing every problem (at most
@@ -86,11 +137,12 @@ where
     validation::from_json_slice_with::<T>(bytes, "body", rules).map_err(ApiError::validation)
 }
 
-/// Decodes and validates a sequential JSON body (`application/jsonl`,
+/// Decodes and validates a whole sequential JSON body (`application/jsonl`,
 /// `application/json-seq`) into `T`, the list of its items: an item that
 /// is not JSON is 400 `InvalidFormat` naming its place, and the items'
 /// problems are reported as a JSON array's would be (`body/2/name`).
-pub fn sequence<T>(bytes: &[u8], framing: crate::sequence::Framing) -> Result<T, ApiError>
+/// Generated stubs read a sequence as it arrives instead ([`items`]).
+pub fn sequence<T>(bytes: &[u8], framing: Framing) -> Result<T, ApiError>
 where
     T: DeserializeOwned + Validate + ValidateJson,
 {

@@ -3,7 +3,8 @@
 //! (path, query, header and cookie parameters), [`object_params`] (object
 //! query parameters), [`body`] (read up to the limit, decode, validate),
 //! [`multipart`] (`multipart/form-data` bodies), [`respond`] (bodies, headers, the fallbacks,
-//! [`respond::finish`]), [`request_id`] and [`settings`].
+//! [`respond::finish`]), [`request_id`] and [`settings`]; [`Items`] and
+//! [`RequestItems`], the items of sequential answers and requests as streams.
 //!
 //! A generated router calls these from its handlers; an implementation of
 //! its trait meets [`ApiError`](error::ApiError), [`RequestId`](request_id::RequestId)
@@ -18,7 +19,9 @@ pub mod negotiation;
 pub mod object_params;
 pub mod params;
 pub mod request_id;
+mod request_items;
 pub mod respond;
 pub mod settings;
 
 pub use items::Items;
+pub use request_items::RequestItems;

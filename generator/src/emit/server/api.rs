@@ -327,9 +327,16 @@ fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
             .to_owned(),
     ]);
     let default = all_optional.then(|| quote!(Default,));
+    // A stream of items is neither cloned nor compared.
+    let streams = op
+        .op
+        .body
+        .as_ref()
+        .is_some_and(|body| matches!(body.kind, BodyKind::Sequence(_)));
+    let compare = (!streams).then(|| quote!(Clone, PartialEq,));
     Ok(quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, #default)]
+        #[derive(Debug, #compare #default)]
         pub struct #name {
             #(#fields)*
         }
@@ -340,9 +347,11 @@ fn request_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
 pub(crate) fn body_type(server: &Server<'_>, op: &Op<'_>, body: &RequestBody) -> TokenStream {
     match &body.kind {
         BodyKind::Json(shape) | BodyKind::Form(shape) => server.types.shape(shape),
-        // Read whole and checked before the method is called, as every
-        // body is: the items, in order.
-        BodyKind::Sequence(sequence) => server.types.shape(&sequence.shape),
+        // Handed over as they arrive, each checked as it comes (D62).
+        BodyKind::Sequence(sequence) => {
+            let item = server.types.shape(sequence.item());
+            quote!(openapi_runtime::server::RequestItems<#item>)
+        }
         BodyKind::Multipart(multipart) => super::forms::form_body_type(server, op, multipart),
         BodyKind::Text => quote!(String),
         BodyKind::Binary => quote!(axum::body::Bytes),
@@ -358,11 +367,18 @@ fn body_doc(body: &RequestBody) -> TokenStream {
         .map(|m| format!("`{m}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    let lines = if body.docs.description.is_some() {
+    let mut lines = if body.docs.description.is_some() {
         vec![String::new(), format!("The request body, sent as {media}.")]
     } else {
         vec![String::new(), format!("Sent as {media}.")]
     };
+    if matches!(body.kind, BodyKind::Sequence(_)) {
+        lines.push(String::new());
+        lines.push(
+            "Its items as they arrive, each checked as it comes: an item refused is an error that `?` answers with its 400. `into_vec().await?` takes them all, or refuses the request as a body read whole would be."
+                .to_owned(),
+        );
+    }
     doc.extend(docs::attrs(&lines));
     doc
 }

@@ -161,6 +161,18 @@ fn lib_tokens(server: &Server<'_>, groups: &[&hooks::Group]) -> Result<TokenStre
             pub use openapi_runtime::server::Items;
         }
     });
+    let streams_in = server.ops.iter().any(|op| {
+        op.op
+            .body
+            .as_ref()
+            .is_some_and(|b| matches!(b.kind, BodyKind::Sequence(_)))
+    });
+    let request_items = streams_in.then(|| {
+        quote! {
+            /// The items of a sequential request (JSON Lines, JSON text sequences), checked as they arrive.
+            pub use openapi_runtime::server::RequestItems;
+        }
+    });
     // In the client crate, the models are its `models` module already.
     let models = (!cx.server_inline()).then(|| {
         let models_crate = format_ident!("{}", cx.target.models.lib_name());
@@ -183,6 +195,7 @@ fn lib_tokens(server: &Server<'_>, groups: &[&hooks::Group]) -> Result<TokenStre
         pub use openapi_runtime::server::{#(#runtime),*};
         #spread
         #items
+        #request_items
 
         pub use api::*;
         pub use error::ApiError;

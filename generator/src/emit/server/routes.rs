@@ -8,7 +8,9 @@ use super::{dynamic_query, forms, params, paths, security};
 use crate::emit::checks::{CheckContext, own_constraints};
 use crate::emit::docs;
 use crate::error::{Error, Result};
-use crate::ir::{BodyKind, Method, ParamLocation, Parameter, template_shape};
+use crate::ir::{
+    BodyKind, Method, ParamLocation, Parameter, RequestBody, Sequence, template_shape,
+};
 use crate::names::Namespace;
 
 /// The handlers' own local variables, which parameters must not shadow
@@ -601,6 +603,9 @@ fn body_step(server: &Server<'_>, op: &Op<'_>) -> Result<Option<TokenStream>> {
         return Ok(None);
     };
     let media = accepted_media_types(body);
+    if let BodyKind::Sequence(sequence) = &body.kind {
+        return Ok(Some(sequence_step(body, sequence, &media)));
+    }
     let read =
         quote!(body::read(body, &parts.headers, &[#(#media),*], shared.settings.body_limit).await?);
     let decode = decode_body(server, op, &body.kind)?;
@@ -648,6 +653,31 @@ fn body_step(server: &Server<'_>, op: &Op<'_>) -> Result<Option<TokenStream>> {
     }))
 }
 
+/// The body step of a sequence: its headers checked and its first bytes
+/// awaited, its items left to the method's stream, which checks each one.
+fn sequence_step(body: &RequestBody, sequence: &Sequence, media: &[&str]) -> TokenStream {
+    let framing = format_ident!("{}", sequence.framing.runtime_name());
+    let read = quote! {
+        body::items(
+            body,
+            &parts.headers,
+            &[#(#media),*],
+            shared.settings.body_limit,
+            openapi_runtime::sequence::Framing::#framing,
+        )
+        .await?
+    };
+    if body.required {
+        quote! {
+            let Some(body) = #read else {
+                return Err(ApiError::body_required());
+            };
+        }
+    } else {
+        quote!(let body = #read;)
+    }
+}
+
 /// The expression decoding `bytes` into the body.
 fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<TokenStream> {
     Ok(match kind {
@@ -657,9 +687,14 @@ fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<Toke
         }
         BodyKind::Json(_) => quote!(body::json(&bytes)?),
         BodyKind::Text => quote!(body::text(bytes)?),
-        BodyKind::Sequence(sequence) => {
-            let framing = format_ident!("{}", sequence.framing.runtime_name());
-            quote!(body::sequence(&bytes, openapi_runtime::sequence::Framing::#framing)?)
+        // `body_step` streams a sequence instead (`sequence_step`); were
+        // it asked here, an error says so rather than a panic.
+        BodyKind::Sequence(_) => {
+            return Err(Error::unsupported(
+                server.source(),
+                &op.op.origin.push("requestBody"),
+                "a sequential body is handed over as a stream of items, not decoded whole",
+            ));
         }
         BodyKind::Binary => quote!(bytes),
         BodyKind::Multipart(multipart) => forms::decode_multipart(server, op, multipart)?,
@@ -678,7 +713,7 @@ fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<Toke
 
 /// The media types a body is accepted in: a name that is not
 /// `type/subtype` (`form-data`) as the media type it stands for.
-fn accepted_media_types(body: &crate::ir::RequestBody) -> Vec<&str> {
+fn accepted_media_types(body: &RequestBody) -> Vec<&str> {
     let mut accepted: Vec<&str> = Vec::new();
     for media in &body.media_types {
         let media = match &body.kind {

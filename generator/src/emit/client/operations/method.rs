@@ -78,7 +78,12 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
             quote!(EventData::Json)
         };
         let event_stream = crate::ir::EVENT_STREAM;
-        let doc = events_doc(cx, plan, ty);
+        let doc = events_doc(cx, plan, ty, events.resumes.as_deref());
+        let send = if events.resumes.is_some() {
+            quote!(send_resumable_events)
+        } else {
+            quote!(send_events)
+        };
         quote! {
             #doc
             #many
@@ -88,7 +93,7 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
                 #(#statements)*
                 __call.accept(#event_stream);
                 #(#bodies)*
-                self.transport.send_events(__call, #data).await
+                self.transport.#send(__call, #data).await
             }
         }
     });
@@ -234,8 +239,14 @@ fn success_arms(plan: &Plan<'_>) -> (Vec<TokenStream>, Option<TokenStream>) {
     (arms.collect(), unit_arm)
 }
 
-/// The documentation of the method that streams an operation's events.
-fn events_doc(cx: &Context<'_>, plan: &Plan<'_>, ty: &TokenStream) -> TokenStream {
+/// The documentation of the method that streams an operation's events;
+/// `resumes`: the header through which it resumes a lost stream.
+fn events_doc(
+    cx: &Context<'_>,
+    plan: &Plan<'_>,
+    ty: &TokenStream,
+    resumes: Option<&str>,
+) -> TokenStream {
     let fn_ident = &plan.fn_ident;
     let owner = plan.owner.name;
     let event_stream = crate::ir::EVENT_STREAM;
@@ -257,6 +268,13 @@ fn events_doc(cx: &Context<'_>, plan: &Plan<'_>, ty: &TokenStream) -> TokenStrea
         lines.push(String::new());
     }
     lines.push("The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.".to_owned());
+    if let Some(header) = resumes {
+        lines.push(String::new());
+        lines.push(format!(
+            "The operation takes `{header}`, so a lost stream is resumed: when the connection fails, stalls or ends before `[DONE]`, the same request is sent again after the stream's `retry:` time, with the last event id it gave, and the new answer's events follow (a 204 ends the stream). The client's retry policy bounds the attempts in a row without an event ([`Transport::send_resumable_events`](openapi_runtime::client::Transport::send_resumable_events))."
+        ));
+        lines.push(String::new());
+    }
     lines.push(format!(
         "The arguments and errors are those of [`{owner}::{fn_ident}`]; an error answer is the error, as there."
     ));

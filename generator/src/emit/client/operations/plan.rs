@@ -141,6 +141,9 @@ pub(in crate::emit::client) struct EventsPlan {
     pub ty: TokenStream,
     /// Whether the data is read as text rather than JSON.
     pub text: bool,
+    /// The header through which a lost stream is resumed, as the document
+    /// spells it (`Operation::resumes_events_with`).
+    pub resumes: Option<String>,
 }
 
 /// The method of an operation whose success answer is a sequence of JSON

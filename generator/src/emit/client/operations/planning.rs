@@ -146,6 +146,7 @@ pub(in crate::emit::client) fn plan_for<'a>(
                 fn_ident: format_ident!("{}", methods.claim(suffixed(&op.fn_name, "events"))),
                 ty: types.shape(shape),
                 text: shape.ty == Ty::Primitive(Primitive::String) && !shape.nullable,
+                resumes: op.resumes_events_with().map(|p| p.wire.clone()),
             });
         let items = successes.iter().find_map(|s| {
             let Some(BodyKind::Sequence(sequence)) = &s.response.body else {

@@ -11,6 +11,7 @@ pub mod operations;
 
 pub use client::{Client, ClientBuilder};
 pub use config::Environment;
+pub use operations::*;
 
 /// The models crate: the types of the API's bodies and queries.
 pub use events_models as models;

@@ -141,6 +141,77 @@ impl Client {
         __call.accept("text/event-stream");
         self.transport.send_events(__call, EventData::Json).await
     }
+    /// The feed's posts as they are written, each with its id. A client that lost the stream sends the last id it saw, and the feed goes on after it; 204 when nothing more will come.
+    ///
+    /// `GET /feed` (operation `followFeed`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`last_event_id`), see [`FollowFeedParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: One event per post.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn follow_feed(
+        &self,
+        params: FollowFeedParams,
+    ) -> Result<String, crate::Error> {
+        self.follow_feed_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::follow_feed`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`FollowFeedHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::follow_feed`].
+    pub async fn follow_feed_with_response(
+        &self,
+        params: FollowFeedParams,
+    ) -> Result<Response<String, FollowFeedHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "followFeed",
+            reqwest::Method::GET,
+            "/feed",
+            SECURITY,
+        );
+        __call.header("Last-Event-Id", &params.last_event_id);
+        __call.accept("text/event-stream");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.text()?;
+                Ok(__answer.into_response(__body, FollowFeedHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// [`Client::follow_feed`], answering with the events of its `text/event-stream` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as [`Tick`](crate::models::Tick).
+    ///
+    /// The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.
+    ///
+    /// The operation takes `Last-Event-Id`, so a lost stream is resumed: when the connection fails, stalls or ends before `[DONE]`, the same request is sent again after the stream's `retry:` time, with the last event id it gave, and the new answer's events follow (a 204 ends the stream). The client's retry policy bounds the attempts in a row without an event ([`Transport::send_resumable_events`](openapi_runtime::client::Transport::send_resumable_events)).
+    ///
+    /// The arguments and errors are those of [`Client::follow_feed`]; an error answer is the error, as there.
+    pub async fn follow_feed_events(
+        &self,
+        params: FollowFeedParams,
+    ) -> Result<Events<crate::models::Tick, crate::ErrorBody>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "followFeed",
+            reqwest::Method::GET,
+            "/feed",
+            SECURITY,
+        );
+        __call.header("Last-Event-Id", &params.last_event_id);
+        __call.accept("text/event-stream");
+        self.transport.send_resumable_events(__call, EventData::Json).await
+    }
     /// The `tailLog` operation.
     ///
     /// `GET /log` (operation `tailLog`).
@@ -195,6 +266,27 @@ pub type CreateCompletionHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::get_ticks`](crate::Client::get_ticks) declare, as [`Client::get_ticks_with_response`](crate::Client::get_ticks_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type GetTicksHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::follow_feed`](crate::Client::follow_feed): none by default.
+///
+/// Set them with the methods of the same names, as in `FollowFeedParams::default().last_event_id(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct FollowFeedParams {
+    /// `last_event_id` (the `Last-Event-Id` header): The id of the last post received.
+    pub last_event_id: Option<String>,
+}
+
+impl FollowFeedParams {
+    /// Sets `last_event_id`.
+    pub fn last_event_id(mut self, value: impl Into<String>) -> Self {
+        self.last_event_id = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::follow_feed`](crate::Client::follow_feed) declare, as [`Client::follow_feed_with_response`](crate::Client::follow_feed_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type FollowFeedHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::tail_log`](crate::Client::tail_log) declare, as [`Client::tail_log_with_response`](crate::Client::tail_log_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type TailLogHeaders = crate::NoHeaders;

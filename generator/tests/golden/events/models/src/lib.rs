@@ -5,7 +5,7 @@
 //!
 //! Generated from `tests/fixtures/events.yaml`: one module per API area, every type re-exported here. Each type (de)serialises with the document's wire names and checks its constraints with [`validation`].
 //!
-//! Answers in `text/event-stream` (server-sent events): beside JSON, as OpenAI's chat completions offer them, and alone, with and without a schema for each event's data.
+//! Answers in `text/event-stream` (server-sent events): beside JSON, as OpenAI's chat completions offer them, and alone, with and without a schema for each event's data; and a feed that declares `Last-Event-ID`, which a client resumes after a lost connection.
 
 #[rustfmt::skip]
 pub mod common;

@@ -24,7 +24,7 @@ pub struct RequestContext {
 
 /// The Stream API (version 1): one method per operation.
 ///
-/// Answers in `text/event-stream` (server-sent events): beside JSON, as OpenAI's chat completions offer them, and alone, with and without a schema for each event's data.
+/// Answers in `text/event-stream` (server-sent events): beside JSON, as OpenAI's chat completions offer them, and alone, with and without a schema for each event's data; and a feed that declares `Last-Event-ID`, which a client resumes after a lost connection.
 ///
 /// Serve an implementation with [`router`](crate::routes::router). Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked the operation's parameters and body: a method sees only valid input. It answers with its operation's response enum, or with an [`ApiError`], which the router renders in the document's error format.
 ///
@@ -49,6 +49,16 @@ pub trait StreamApi: Send + Sync + 'static {
         request: GetTicksRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::GetTicksResponse, ApiError>,
+    > + Send;
+    /// The feed's posts as they are written, each with its id. A client that lost the stream sends the last id it saw, and the feed goes on after it; 204 when nothing more will come.
+    ///
+    /// `GET /feed` (`followFeed`)
+    fn follow_feed(
+        &self,
+        context: RequestContext,
+        request: FollowFeedRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::FollowFeedResponse, ApiError>,
     > + Send;
     /// The `tailLog` operation.
     ///
@@ -80,6 +90,17 @@ pub struct CreateCompletionRequest {
 pub struct GetTicksRequest {
     /// The `count` query parameter.
     pub count: i64,
+}
+
+/// The parameters and body of [`StreamApi::follow_feed`]: `GET /feed` (`followFeed`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FollowFeedRequest {
+    /// The id of the last post received.
+    ///
+    /// The `Last-Event-Id` header.
+    pub last_event_id: Option<String>,
 }
 
 /// The parameters and body of [`StreamApi::tail_log`]: `GET /log` (`tailLog`).

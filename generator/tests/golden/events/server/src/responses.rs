@@ -108,6 +108,47 @@ impl GetTicksResponse {
     }
 }
 
+/// The responses of [`StreamApi::follow_feed`](crate::api::StreamApi::follow_feed): `GET /feed` (`followFeed`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum FollowFeedResponse {
+    /// 200: One event per post.
+    Ok {
+        /// The body, sent as `text/event-stream`.
+        body: String,
+    },
+}
+
+impl FollowFeedResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                Ok(
+                    respond::text(
+                        respond::status(200),
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["text/event-stream"],
+                            "text/plain",
+                        ),
+                    ),
+                )
+            }
+        }
+    }
+}
+
 /// The responses of [`StreamApi::tail_log`](crate::api::StreamApi::tail_log): `GET /log` (`tailLog`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum TailLogResponse {

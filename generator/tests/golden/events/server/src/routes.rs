@@ -52,6 +52,15 @@ pub fn router_with<A: StreamApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/feed",
+            axum::routing::get(follow_feed::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
             "/log",
             axum::routing::get(tail_log::<A>)
                 .fallback(|request: Request| async move {
@@ -180,6 +189,52 @@ async fn handle_get_ticks<A: StreamApi>(
     };
     let request = api::GetTicksRequest { count };
     let response = shared.api.get_ticks(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /feed` (`followFeed`).
+async fn follow_feed<A: StreamApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_follow_feed(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "followFeed")
+}
+
+/// Reads and checks a request to `followFeed`, calls [`StreamApi::follow_feed`], encodes its answer.
+async fn handle_follow_feed<A: StreamApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "followFeed";
+    let media_type = negotiation::negotiate(&parts.headers, &["text/event-stream"])?;
+    let mut report = Report::new();
+    let last_event_id: Option<String> = params::header(
+        &parts.headers,
+        "last-event-id",
+        "Last-Event-Id",
+        false,
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::FollowFeedRequest {
+        last_event_id,
+    };
+    let response = shared.api.follow_feed(context, request).await?;
     response.into_http(media_type)
 }
 

@@ -204,12 +204,14 @@ pub struct PetLogRequest {
 /// The parameters and body of [`Pets32Api::import_pets`]: `POST /pets/import` (`importPets`).
 ///
 /// A struct, so that a new optional parameter does not change the method's signature.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct ImportPetsRequest {
     /// The request body.
     ///
     /// Sent as `application/x-ndjson`.
-    pub body: Vec<models::Pet>,
+    ///
+    /// Its items as they arrive, each checked as it comes: an item refused is an error that `?` answers with its 400. `into_vec().await?` takes them all, or refuses the request as a body read whole would be.
+    pub body: openapi_runtime::server::RequestItems<models::Pet>,
 }
 
 /// The parameters and body of [`Pets32Api::pet_feed`]: `GET /pets/feed` (`petFeed`).

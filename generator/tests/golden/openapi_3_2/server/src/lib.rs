@@ -35,6 +35,8 @@ pub use openapi_runtime::server::{
 pub use openapi_runtime::server::object_params;
 /// The items of a sequential answer (JSON Lines, JSON text sequences), written as they come.
 pub use openapi_runtime::server::Items;
+/// The items of a sequential request (JSON Lines, JSON text sequences), checked as they arrive.
+pub use openapi_runtime::server::RequestItems;
 
 pub use api::*;
 pub use error::ApiError;

@@ -444,19 +444,16 @@ async fn handle_import_pets<A: Pets32Api>(
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "importPets";
     let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
-    let Some(bytes) = body::read(
+    let Some(body) = body::items(
             body,
             &parts.headers,
             &["application/x-ndjson"],
             shared.settings.body_limit,
+            openapi_runtime::sequence::Framing::Lines,
         )
         .await? else {
         return Err(ApiError::body_required());
     };
-    let body: Vec<models::Pet> = body::sequence(
-        &bytes,
-        openapi_runtime::sequence::Framing::Lines,
-    )?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
