@@ -47,10 +47,10 @@ const FIXTURES: &str = "generator/tests/fixtures";
 const DRIVE: &str = "generator/tests/drive";
 
 /// Generates the scratch workspace and builds it.
-pub fn run(root: &Path) -> Result<()> {
+pub fn run(root: &Path, only: &[String]) -> Result<()> {
     let scratch = root.join("target/external-specs");
     let started = Instant::now();
-    let (files, count, drive, with_other_targets) = generate(root)?;
+    let (files, count, drive, with_other_targets) = generate(root, only)?;
     println!(
         "generated {} crates from {count} documents in {} ms",
         count * 4,
@@ -147,9 +147,12 @@ fn refused(root: &Path) -> Result<Vec<(PathBuf, String)>> {
 /// Every crate of every document, and the workspace manifest, in memory;
 /// how many documents generated, the packages that got a `tests/drive.rs`
 /// from [`DRIVE`], and the packages with a target besides their library.
-fn generate(root: &Path) -> Result<(Files, usize, Vec<String>, Vec<String>)> {
+fn generate(root: &Path, only: &[String]) -> Result<(Files, usize, Vec<String>, Vec<String>)> {
     let refused = refused(root)?;
-    let documents: Vec<(PathBuf, String)> = documents(root)?;
+    let documents: Vec<(PathBuf, String)> = documents(root)?
+        .into_iter()
+        .filter(|(_, name)| only.is_empty() || only.iter().any(|o| name.starts_with(o.as_str())))
+        .collect();
     let mut files = Files::default();
     let mut targets = Vec::new();
     let mut generated_count = 0;
