@@ -2,7 +2,7 @@
 //! a `$ref`), scalar members folded into one schema, or object members merged
 //! into one struct.
 
-use openapiv3::{ReferenceOr, Schema, SchemaKind};
+use openapiv3::{AdditionalProperties, ReferenceOr, Schema, SchemaKind};
 
 use crate::error::Result;
 use crate::ir::{Shape, StructDef, TypeKind};
@@ -132,7 +132,19 @@ impl<'d> TypeTable<'d> {
         let member_at = at.push("allOf").index(i);
         let resolved = self.doc.resolve(&view.all_of[i], &member_at)?;
         let member = View::of(&resolved.value);
-        let is_struct = member.one_of.is_empty()
+        // An object of `additionalProperties` alone is a map, not an empty
+        // struct that would drop every entry: OpenAI's `Metadata`, `anyOf:
+        // [{type: object, additionalProperties: {type: string}}, {type:
+        // 'null'}]`, which the 3.1 rewrite makes a nullable `allOf`.
+        let is_map = member.properties.is_empty()
+            && member.required.is_empty()
+            && member.all_of.is_empty()
+            && matches!(
+                member.additional,
+                Some(AdditionalProperties::Schema(_) | AdditionalProperties::Any(true))
+            );
+        let is_struct = !is_map
+            && member.one_of.is_empty()
             && member.any_of.is_empty()
             && member.string_enum.is_none()
             && member.scalar_enum.is_none()
@@ -430,6 +442,39 @@ mod tests {
             "{:?}",
             kind(&api, "Word")
         );
+    }
+
+    /// A named `allOf` whose one member is a map (an object of
+    /// `additionalProperties` alone) is that map, not an empty struct that
+    /// would drop every entry; so is 3.1's nullable map, which reads as one.
+    #[test]
+    fn a_named_all_of_of_one_map_is_the_map() {
+        let api = api(concat!(
+            "    Labels: {nullable: true, allOf: [{type: object, additionalProperties: {type: string}}]}
+",
+            "    Open: {allOf: [{type: object, additionalProperties: true}]}
+",
+        ));
+        for name in ["Labels", "Open"] {
+            let kind = kind(&api, name);
+            assert!(
+                matches!(kind, TypeKind::Alias(shape) | TypeKind::Newtype(shape) if matches!(shape.ty, Ty::Map(_))),
+                "{name}: {kind:?}"
+            );
+        }
+        let api = crate::testing::lowered_as(
+            "3.1.0",
+            "components:\n  schemas:\n    Metadata:\n      anyOf:\n        - {type: object, additionalProperties: {type: string}}\n        - {type: 'null'}\n    H: {type: object, properties: {m: {$ref: '#/components/schemas/Metadata'}}}\n",
+        )
+        .unwrap();
+        let kind = &api.type_named("Metadata").unwrap().kind;
+        let text = crate::ir::Shape::of(Ty::Primitive(crate::ir::Primitive::String));
+        assert!(
+            matches!(kind, TypeKind::Alias(shape) if shape.ty == Ty::Map(Box::new(text))),
+            "{kind:?}"
+        );
+        // Its null travels with each reference, as a named type's does.
+        assert!(fields(&api, "H")[0].shape.nullable);
     }
 
     /// `allOf` may nest 32 levels below the schema, and no deeper (a guard
