@@ -74,6 +74,10 @@ pub(crate) enum Leniency {
     /// an HTTP field name (with spaces): left out, as no request could
     /// carry it.
     ParamNameUnusable,
+    /// A header parameter named `Accept`, `Content-Type` or `Authorization`,
+    /// which OpenAPI says to ignore: the media types and the security
+    /// schemes say them.
+    ReservedHeaderIgnored,
     /// An `application/x-www-form-urlencoded` body whose schema is not an
     /// object (an array, a scalar): its text as it is.
     FormNotObject,
@@ -195,6 +199,10 @@ impl Leniency {
             Leniency::ParamNameUnusable => (
                 "parameters without a name, or headers whose name is not an HTTP header name",
                 "left out (no request could carry them)",
+            ),
+            Leniency::ReservedHeaderIgnored => (
+                "header parameters named `Accept`, `Content-Type` or `Authorization`",
+                "ignored, as OpenAPI says (the media types and the security schemes say them)",
             ),
             Leniency::FormNotObject => (
                 "form bodies whose schema is not an object",

@@ -67,6 +67,19 @@ impl<'d> OperationLowering<'_, 'd> {
                     .record(Leniency::ParamNameUnusable, &at.push("name"));
                 continue;
             }
+            // OpenAPI: "If `in` is `header` and the name is `Accept`,
+            // `Content-Type` or `Authorization`, the parameter definition
+            // SHALL be ignored." A required one would refuse with 400 what
+            // the security scheme answers with 401 (Keeper's document).
+            let reserved = ["accept", "content-type", "authorization"];
+            if lowered.location == ParamLocation::Header
+                && reserved.contains(&lowered.wire.to_ascii_lowercase().as_str())
+            {
+                self.types
+                    .lenient
+                    .record(Leniency::ReservedHeaderIgnored, &at.push("name"));
+                continue;
+            }
             // Header names are case-insensitive (RFC 9110); the names of
             // the other places are not: AWS's documents have `maxResults`
             // and `MaxResults` side by side in one query.
@@ -504,6 +517,26 @@ mod tests {
                 "parameters without a name, or headers whose name is not an HTTP header name \
                  (3, the first at t.yaml#/paths/~1a/get/parameters/0/name): left out"
             )),
+            "{:?}",
+            api.notes
+        );
+    }
+
+    /// Header parameters named `Accept`, `Content-Type` or `Authorization`
+    /// are ignored, as OpenAPI says, with a note.
+    #[test]
+    fn reserved_header_parameters_are_ignored() {
+        let api = api(
+            "paths:\n  /a:\n    get:\n      parameters:\n        - {name: Authorization, in: header, required: true, schema: {type: string}}\n        - {name: accept, in: header, schema: {type: string}}\n        - {name: Content-Type, in: header, schema: {type: string}}\n        - {name: X-Trace, in: header, schema: {type: string}}\n      responses: {'200': {description: ok}}\n",
+        );
+        let wires: Vec<&str> = api.operations[0]
+            .params
+            .iter()
+            .map(|p| p.wire.as_str())
+            .collect();
+        assert_eq!(wires, ["X-Trace"]);
+        assert!(
+            api.notes.iter().any(|note| note.contains("named `Accept`, `Content-Type` or `Authorization` (3, the first at t.yaml#/paths/~1a/get/parameters/0/name): ignored")),
             "{:?}",
             api.notes
         );
