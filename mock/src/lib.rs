@@ -177,19 +177,23 @@ async fn handle<F: ErrorFormat>(State(mock): State<Arc<Mock>>, request: Request)
     let request_id = RequestId::from_headers(request.headers());
     let (parts, body) = request.into_parts();
     let path = parts.uri.path().to_owned();
-    let Some((route, path_values)) = mock.routes.find(&path) else {
+    let routes = mock.routes.find(&path);
+    let Some((first, _)) = routes.first() else {
         return ApiError::route_not_found(&path).render_as::<F>(&request_id, None);
     };
-    let Some(prepared) = route
-        .operations
-        .iter()
-        .map(|index| &mock.prepared[*index])
-        .find(|p| mock.api.operations[p.index].method.as_str() == parts.method.as_str())
-    else {
-        return ApiError::method_not_allowed(parts.method.as_str(), route.allow)
+    let found = routes.iter().find_map(|(route, values)| {
+        let prepared = route
+            .operations
+            .iter()
+            .map(|index| &mock.prepared[*index])
+            .find(|p| mock.api.operations[p.index].method.as_str() == parts.method.as_str())?;
+        Some((prepared, values))
+    });
+    let Some((prepared, path_values)) = found else {
+        return ApiError::method_not_allowed(parts.method.as_str(), first.allow)
             .render_as::<F>(&request_id, None);
     };
-    let outcome = respond(&mock, prepared, &path_values, &parts, body).await;
+    let outcome = respond(&mock, prepared, path_values, &parts, body).await;
     let mut response = match outcome {
         Ok(response) => response,
         Err(error) => {

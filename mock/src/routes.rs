@@ -51,22 +51,27 @@ impl Routes {
         Routes(routes.into_iter().map(|(_, route)| route).collect())
     }
 
-    /// The route of `path` and the values of its parameters, percent-decoded.
-    pub fn find(&self, path: &str) -> Option<(&Route, Vec<(String, String)>)> {
-        self.0.iter().find_map(|route| {
-            let captures = route.regex.captures(path)?;
-            let values = route
-                .names
-                .iter()
-                .zip(captures.iter().skip(1))
-                .map(|(name, value)| {
-                    let raw = value.map_or("", |m| m.as_str());
-                    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
-                    (name.clone(), decoded.into_owned())
-                })
-                .collect();
-            Some((route, values))
-        })
+    /// The routes `path` fits, most literal first, each with the values of
+    /// its parameters, percent-decoded: several templates can fit one path
+    /// (`/a/{id}/cancel` and `/a/{id}/{action}`), each with its methods.
+    pub fn find(&self, path: &str) -> Vec<(&Route, Vec<(String, String)>)> {
+        self.0
+            .iter()
+            .filter_map(|route| {
+                let captures = route.regex.captures(path)?;
+                let values = route
+                    .names
+                    .iter()
+                    .zip(captures.iter().skip(1))
+                    .map(|(name, value)| {
+                        let raw = value.map_or("", |m| m.as_str());
+                        let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+                        (name.clone(), decoded.into_owned())
+                    })
+                    .collect();
+                Some((route, values))
+            })
+            .collect()
     }
 }
 

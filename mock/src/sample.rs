@@ -7,6 +7,7 @@ use openapi_codegen::ir::{
 };
 use serde_json::{Map, Number, Value};
 
+use crate::check::{Checker, Patterns, Reading};
 use crate::pattern;
 
 /// How deep optional properties and list items are still filled in; below
@@ -20,6 +21,7 @@ const MAX_DEPTH: usize = 16;
 pub struct Sampler<'a> {
     api: &'a Api,
     rng: fastrand::Rng,
+    patterns: Patterns,
 }
 
 impl<'a> Sampler<'a> {
@@ -28,6 +30,7 @@ impl<'a> Sampler<'a> {
         Sampler {
             api,
             rng: fastrand::Rng::with_seed(seed),
+            patterns: Patterns::default(),
         }
     }
 
@@ -79,8 +82,9 @@ impl<'a> Sampler<'a> {
         let Some(def) = api.type_named(name) else {
             return Value::Null;
         };
-        if let Some(example) = &def.docs.example {
-            return example.clone();
+        let own = Shape::of(Ty::Named(name.to_owned()));
+        if let Some(example) = self.valid_example(def.docs.example.as_ref(), &own) {
+            return example;
         }
         match &def.kind {
             TypeKind::Struct(s) => {
@@ -90,8 +94,9 @@ impl<'a> Sampler<'a> {
                     if !wanted || field.access == Access::WriteOnly && !field.required {
                         continue;
                     }
-                    let value = match &field.docs.example {
-                        Some(example) => example.clone(),
+                    let value = match self.valid_example(field.docs.example.as_ref(), &field.shape)
+                    {
+                        Some(example) => example,
                         None => self.shape(&field.shape, depth + 1),
                     };
                     object.insert(field.wire.clone(), value);
@@ -130,6 +135,18 @@ impl<'a> Sampler<'a> {
             }
             TypeKind::Newtype(shape) | TypeKind::Alias(shape) => self.shape(shape, depth),
         }
+    }
+
+    /// A schema's `example`, when it is valid against the schema: a
+    /// document's examples are not always (a number for a string, text
+    /// longer than its `maxLength`), and made-up data must be.
+    fn valid_example(&self, example: Option<&Value>, shape: &Shape) -> Option<Value> {
+        let example = example?;
+        let checker = Checker::new(self.api, Reading::Document, &self.patterns);
+        checker
+            .check(shape, example, "example")
+            .is_empty()
+            .then(|| example.clone())
     }
 
     fn primitive(&mut self, primitive: Primitive, shape: &Shape) -> Value {
