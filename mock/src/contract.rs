@@ -126,7 +126,9 @@ impl Contract {
             })
             .collect();
         let mut headers = self.headers.clone();
-        for param in &op.params {
+        // The required parameters: an optional one's example may ask for
+        // what the caller cannot have (another tenant's data).
+        for param in op.params.iter().filter(|p| p.required) {
             let example = param
                 .docs
                 .example
@@ -175,14 +177,15 @@ impl Contract {
         }
         let body = match &op.body {
             Some(body) => {
-                let media = body.media_types.first().cloned().unwrap_or_default();
+                // The first media type with an example, sent as it.
                 let node = self.doc.node(&op.origin).and_then(|n| n.get("requestBody"));
-                let found = node
-                    .and_then(|node| examples::media(&self.doc, node, &media))
-                    .map(|m| examples::of_media(&self.doc, m))
-                    .unwrap_or_default();
-                match found.into_iter().next() {
-                    Some((_, value)) => Some((media, body_bytes(&body.kind, &value)?)),
+                let found = body.media_types.iter().find_map(|media| {
+                    let node = examples::media(&self.doc, node?, media)?;
+                    let (_, value) = examples::of_media(&self.doc, node).into_iter().next()?;
+                    Some((media.clone(), value))
+                });
+                match found {
+                    Some((media, value)) => Some((media, body_bytes(&body.kind, &value)?)),
                     None if body.required => {
                         return Err("the required body has no example".to_owned());
                     }
