@@ -2,7 +2,7 @@
 //! document's path templates, the most literal first (`/pets/mine` before
 //! `/pets/{id}`), then its method.
 
-use openapi_codegen::ir::Operation;
+use openapi_codegen::ir::{Operation, template_shape};
 
 /// One path template, compiled.
 pub struct Route {
@@ -28,14 +28,26 @@ impl Routes {
                 None => by_path.push((&op.path, vec![index])),
             }
         }
+        // `Allow` lists the methods of every template of the path's shape
+        // (`/a/{id}` and `/a/{key}` are one path to a client).
+        let methods_of_shape = |path: &str| -> String {
+            let shape = template_shape(path);
+            let mut methods: Vec<&str> = Vec::new();
+            for op in operations
+                .iter()
+                .filter(|op| template_shape(&op.path) == shape)
+            {
+                if !methods.contains(&op.method.as_str()) {
+                    methods.push(op.method.as_str());
+                }
+            }
+            methods.join(", ")
+        };
         let mut routes: Vec<(usize, Route)> = by_path
             .into_iter()
             .filter_map(|(path, ops)| {
                 let (regex, names, literal) = compile(path)?;
-                let mut methods: Vec<&str> =
-                    ops.iter().map(|i| operations[*i].method.as_str()).collect();
-                methods.dedup();
-                let allow: &'static str = Box::leak(methods.join(", ").into_boxed_str());
+                let allow: &'static str = Box::leak(methods_of_shape(path).into_boxed_str());
                 Some((
                     literal,
                     Route {
