@@ -6,10 +6,10 @@
 use axum::body::Body;
 use axum::response::Response;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
-use openapi_codegen::ir::{BodyKind, Framing, Operation, Response as Declared, Status};
+use openapi_codegen::ir::{BodyKind, Framing, MediaKind, Operation, Response as Declared, Status};
 use openapi_runtime::server::error::ApiError;
 use openapi_runtime::server::negotiation;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::prefer::Prefer;
 use crate::sample::Sampler;
@@ -27,7 +27,7 @@ pub fn answer(mock: &Mock, prepared: &Prepared, headers: &HeaderMap) -> Result<R
     } else {
         let media = negotiation::negotiate(headers, offered)?;
         let value = body_value(mock, op, declared, media, &prefer, status)?;
-        let mut response = Response::new(encode(declared, &value));
+        let mut response = Response::new(encode(declared, media, &value));
         let concrete = if media.contains('*') {
             "application/octet-stream"
         } else {
@@ -181,12 +181,15 @@ fn body_value(
     Ok(match (shape, &declared.body) {
         (Some(shape), _) => sampler.value(shape),
         (None, Some(BodyKind::Text)) => Value::String("text".to_owned()),
+        // A JSON media type without a schema: any JSON, not no bytes.
+        _ if matches!(MediaKind::of(media), MediaKind::Json) => Value::Object(Map::new()),
         _ => Value::String(String::new()),
     })
 }
 
-/// The bytes of a body of `value`, in the way the response's kind says.
-fn encode(declared: &Declared, value: &Value) -> Body {
+/// The bytes of a body of `value`, in the way the response's kind says
+/// (JSON for a JSON media type whatever the kind).
+fn encode(declared: &Declared, media: &str, value: &Value) -> Body {
     if declared.events.is_some() {
         let items = value
             .as_array()
@@ -210,7 +213,11 @@ fn encode(declared: &Declared, value: &Value) -> Body {
                 .collect();
             Body::from(text)
         }
-        (Some(BodyKind::Text | BodyKind::Binary), Value::String(text)) => Body::from(text.clone()),
+        (Some(BodyKind::Text | BodyKind::Binary), Value::String(text))
+            if !matches!(MediaKind::of(media), MediaKind::Json) =>
+        {
+            Body::from(text.clone())
+        }
         _ => Body::from(value.to_string()),
     }
 }
