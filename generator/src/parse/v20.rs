@@ -228,7 +228,8 @@ fn path_item(
     origins: &mut Origins,
 ) {
     let Value::Mapping(item) = item else { return };
-    parameters(item, at, shared, origins);
+    let item_users = parameters(item, at, shared, origins);
+    let inherited = lift_body_parameters(item, at, &item_users, origins);
     for (method, operation) in item.iter_mut() {
         let Some(method) = method.as_str() else {
             continue;
@@ -240,7 +241,8 @@ fn path_item(
             continue;
         };
         let at = at.push(method);
-        let users = parameters(operation, &at, shared, origins);
+        let mut users = parameters(operation, &at, shared, origins);
+        inherit(operation, &at, &inherited, &mut users, origins);
         let consumes = own_or(media_list(operation.shift_remove("consumes")), media.0);
         let produces = own_or(media_list(operation.shift_remove("produces")), media.1);
         body(operation, &at, &users, &consumes, origins);
@@ -254,6 +256,74 @@ fn path_item(
                 self::response(response, &at, &produces, origins);
             }
         }
+    }
+}
+
+/// A path item's `in: body` and `in: formData` parameters, taken out of its
+/// list (3.0 has no path-level body), each with its user's pointer: they
+/// are each of its operations' own.
+fn lift_body_parameters(
+    item: &mut Mapping,
+    at: &Pointer,
+    users: &[Pointer],
+    origins: &mut Origins,
+) -> Vec<(Value, Pointer)> {
+    let Some(Value::Sequence(list)) = item.get_mut("parameters") else {
+        return Vec::new();
+    };
+    let mut lifted = Vec::new();
+    let mut kept = Vec::new();
+    for (parameter, user) in std::mem::take(list).into_iter().zip(users) {
+        if matches!(habits::location(&parameter), Some("body" | "formData")) {
+            lifted.push((parameter, user.clone()));
+        } else {
+            // Its place moves up by those lifted before it.
+            origins.record(at.push("parameters").index(kept.len()), user.clone());
+            kept.push(parameter);
+        }
+    }
+    if kept.is_empty() {
+        item.shift_remove("parameters");
+    } else {
+        *list = kept;
+    }
+    lifted
+}
+
+/// The path item's body and form parameters added to an operation's, but
+/// where the operation has its own of the same place and name (or its own
+/// body, which 2.0 allows once).
+fn inherit(
+    operation: &mut Mapping,
+    at: &Pointer,
+    inherited: &[(Value, Pointer)],
+    users: &mut Vec<Pointer>,
+    origins: &mut Origins,
+) {
+    if inherited.is_empty() {
+        return;
+    }
+    let list = operation
+        .entry("parameters".into())
+        .or_insert_with(|| Value::Sequence(Vec::new()));
+    let Value::Sequence(list) = list else { return };
+    let key = |p: &Value| {
+        (
+            habits::location(p).map(str::to_owned),
+            p.get("name").cloned(),
+        )
+    };
+    for (parameter, user) in inherited {
+        let is_body = habits::location(parameter) == Some("body");
+        let overridden = list.iter().any(|own| {
+            key(own) == key(parameter) || (is_body && habits::location(own) == Some("body"))
+        });
+        if overridden {
+            continue;
+        }
+        origins.record(at.push("parameters").index(list.len()), user.clone());
+        list.push(parameter.clone());
+        users.push(user.clone());
     }
 }
 
@@ -589,6 +659,39 @@ mod tests {
                 .to_user(&at("#/components/securitySchemes/oauth"))
                 .to_string(),
             "#/securityDefinitions/oauth"
+        );
+    }
+
+    /// A path item's body and form parameters are each of its operations'
+    /// (3.0 has no path-level body); an operation's own body wins.
+    #[test]
+    fn a_path_level_body_parameter_is_each_operations() {
+        let (raw, converted) = converted(
+            "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths:\n  /pets/{id}:\n    parameters:\n      - {name: id, in: path, required: true, type: string}\n      - {name: pet, in: body, required: true, schema: {type: object, properties: {name: {type: string}}}}\n    put:\n      responses: {'204': {description: ok}}\n    patch:\n      parameters: [{name: patch, in: body, schema: {type: array, items: {type: string}}}]\n      responses: {'204': {description: ok}}\n",
+        );
+        let item = &raw["paths"]["/pets/{id}"];
+        assert_eq!(item["parameters"].as_sequence().map(Vec::len), Some(1));
+        assert_eq!(item["parameters"][0]["name"], yaml("id"));
+        let put = &item["put"]["requestBody"];
+        assert_eq!(put["required"], yaml("true"));
+        assert_eq!(
+            put["content"]["application/json"]["schema"]["type"],
+            yaml("object")
+        );
+        let patch = &item["patch"]["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(patch["type"], yaml("array"));
+        // The put's body is the path item's, in the user's file.
+        let at = Pointer::root()
+            .push("paths")
+            .push("/pets/{id}")
+            .push("put")
+            .push("requestBody")
+            .push("content")
+            .push("application/json")
+            .push("schema");
+        assert_eq!(
+            converted.origins.to_user(&at).to_string(),
+            "#/paths/~1pets~1{id}/parameters/1/schema"
         );
     }
 
