@@ -2,7 +2,7 @@
 //! or named `examples`, else its schema's `example`. `$ref`s to
 //! `components` are followed; an `externalValue` is not fetched.
 
-use openapi_codegen::parse::{Document, Pointer};
+use openapi_codegen::parse::Document;
 use serde_json::Value;
 
 /// The examples of a media type object (a request body's or a
@@ -47,20 +47,7 @@ pub fn media<'d>(
 
 /// The node a `$ref` names (in this document), or the node itself.
 pub fn resolve<'d>(doc: &'d Document, node: &'d serde_yaml::Value) -> &'d serde_yaml::Value {
-    let mut node = node;
-    // A chain of references longer than this is a cycle.
-    for _ in 0..32 {
-        let Some(target) = node
-            .get("$ref")
-            .and_then(serde_yaml::Value::as_str)
-            .and_then(Pointer::parse_local)
-            .and_then(|pointer| doc.node(&pointer))
-        else {
-            return node;
-        };
-        node = target;
-    }
-    node
+    doc.follow_refs(node)
 }
 
 /// A YAML node as JSON; `None` for what JSON cannot hold (a non-string key).

@@ -4,24 +4,9 @@
 
 use crate::parse::{Document, Pointer};
 
-/// What a document node holds, with `$ref`s followed (at most 32 deep; an
-/// unresolvable reference is the node itself).
-pub(crate) fn resolve<'a>(
-    doc: &'a Document,
-    mut node: &'a serde_yaml::Value,
-) -> &'a serde_yaml::Value {
-    for _ in 0..32 {
-        let Some(target) = node
-            .get("$ref")
-            .and_then(serde_yaml::Value::as_str)
-            .and_then(Pointer::parse_local)
-            .and_then(|pointer| doc.node(&pointer))
-        else {
-            break;
-        };
-        node = target;
-    }
-    node
+/// What a document node holds, with `$ref`s followed ([`Document::follow_refs`]).
+pub(crate) fn resolve<'a>(doc: &'a Document, node: &'a serde_yaml::Value) -> &'a serde_yaml::Value {
+    doc.follow_refs(node)
 }
 
 /// The name of the schema a `$ref` names (`#/components/schemas/<name>`).

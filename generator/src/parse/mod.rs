@@ -175,6 +175,23 @@ impl Document {
         user_error(&self.origins, &self.sources, error)
     }
 
+    /// What `node` holds, its `$ref`s within the document followed (at most
+    /// 32 deep); a reference that names nothing is the node itself.
+    pub fn follow_refs<'a>(&'a self, mut node: &'a serde_yaml::Value) -> &'a serde_yaml::Value {
+        for _ in 0..32 {
+            let Some(target) = node
+                .get("$ref")
+                .and_then(serde_yaml::Value::as_str)
+                .and_then(Pointer::parse_local)
+                .and_then(|pointer| self.node(&pointer))
+            else {
+                break;
+            };
+            node = target;
+        }
+        node
+    }
+
     /// The node at `pointer`, if there is one.
     pub fn node(&self, pointer: &Pointer) -> Option<&serde_yaml::Value> {
         let mut node = &self.raw;
