@@ -174,10 +174,13 @@ fn body_value(
         }
     }
     let mut sampler = Sampler::new(&mock.api, mock.seed_for(op, status));
-    let shape = declared
-        .events
-        .as_ref()
-        .or_else(|| declared.body.as_ref().and_then(BodyKind::json_shape));
+    // A response may offer JSON beside an event stream: the negotiated
+    // media type says which shape the body has.
+    let shape = if is_event_stream(media) {
+        declared.events.as_ref()
+    } else {
+        declared.body.as_ref().and_then(BodyKind::json_shape)
+    };
     Ok(match (shape, &declared.body) {
         (Some(shape), _) => sampler.value(shape),
         (None, Some(BodyKind::Text)) => Value::String("text".to_owned()),
@@ -187,10 +190,14 @@ fn body_value(
     })
 }
 
+fn is_event_stream(media: &str) -> bool {
+    openapi_codegen::ir::media_essence(media) == openapi_codegen::ir::EVENT_STREAM
+}
+
 /// The bytes of a body of `value`, in the way the response's kind says
 /// (JSON for a JSON media type whatever the kind).
 fn encode(declared: &Declared, media: &str, value: &Value) -> Body {
-    if declared.events.is_some() {
+    if is_event_stream(media) {
         let items = value
             .as_array()
             .cloned()

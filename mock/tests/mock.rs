@@ -123,6 +123,30 @@ async fn data_made_up_from_the_schema_is_valid_and_the_same_for_the_same_seed() 
     assert!(made_up["code"].as_str().unwrap().starts_with("PET-"));
 }
 
+/// A response that offers an event stream beside JSON is generated for
+/// JSON only (the generator notes the other media type as left out), so
+/// the mock, as the stubs, answers JSON, and 406 to an `Accept` of events.
+#[tokio::test]
+async fn an_event_stream_beside_json_is_left_out_as_the_stubs_leave_it() {
+    let base = mock(3).await;
+    let client = reqwest::Client::new();
+    let json = client
+        .get(format!("{base}/pets/feed"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json.headers()["content-type"], "application/json");
+    let pets: Value = json.json().await.unwrap();
+    assert!(pets.as_array().is_some_and(|p| !p.is_empty()), "{pets}");
+    let events = client
+        .get(format!("{base}/pets/feed"))
+        .header("Accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), 406);
+}
+
 #[tokio::test]
 async fn requests_are_refused_as_the_generated_stubs_refuse_them() {
     let base = mock(0).await;
@@ -234,6 +258,7 @@ async fn contract_passes_against_the_mock_and_fails_on_a_broken_answer() {
                 "deletePet",
                 &Outcome::Skipped("the required parameter `id` has no example".to_owned())
             ),
+            ("petFeed", &Outcome::Passed(200)),
         ]
     );
 
