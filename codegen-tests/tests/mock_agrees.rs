@@ -268,6 +268,24 @@ fn refused() -> Vec<(&'static str, Request<Body>)> {
                 .unwrap(),
         ),
         (
+            "a dynamic query naming a property the listing does not have",
+            request(
+                Method::GET,
+                "/openapi/v1/Returns?dqb=o%3Deq%26p%3Dcolour%26v%3Dred",
+            )
+            .body(Body::empty())
+            .unwrap(),
+        ),
+        (
+            "a dynamic query whose value does not fit its property",
+            request(
+                Method::GET,
+                "/openapi/v1/Returns?dqb=o%3Dgt%26p%3DcreatedAt%26v%3Dyesterday",
+            )
+            .body(Body::empty())
+            .unwrap(),
+        ),
+        (
             "an Accept the operation cannot answer",
             request(Method::GET, "/openapi/v1/Customers/12")
                 .header(header::ACCEPT, "text/html")

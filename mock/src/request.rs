@@ -7,9 +7,10 @@ use std::borrow::Cow;
 use axum::body::Body;
 use http::HeaderMap;
 use openapi_codegen::ir::{
-    Api, BodyKind, Framing, ParamLocation, ParamStyle, Parameter, Primitive, SecuritySchemeKind,
-    Shape, Ty, TypeKind,
+    Api, BodyKind, DynamicQuery, Framing, ParamLocation, ParamStyle, Parameter, Primitive,
+    QueryValueKind, SecuritySchemeKind, Shape, Ty, TypeKind,
 };
+use openapi_runtime::models::dynamic_query::{self, Listed, ValueKind};
 use openapi_runtime::models::validation::{Path, Problem, Report};
 use openapi_runtime::server::error::ApiError;
 use openapi_runtime::server::{body, params};
@@ -120,12 +121,46 @@ pub fn parameters(
         for problem in checker.check(&param.shape, &value, name).into_problems() {
             report.add(problem);
         }
+        // A typed query (`x-dynamic-query`) is read once its text passed its
+        // schema, and one problem names what is wrong, as the stubs'
+        // `params::dynamic_query` does.
+        if let (Some(query), Some(text)) = (&param.dynamic_query, raw.first()) {
+            let refused = report.problems().iter().any(|p| p.property == *name);
+            if !refused {
+                if let Err(error) = dynamic_query::check(text, &listed(query)) {
+                    report.push(
+                        &Path::new(name),
+                        error.message(),
+                        params::INVALID_DYNAMIC_QUERY,
+                    );
+                }
+            }
+        }
     }
     if report.is_empty() {
         Ok(())
     } else {
         Err(ApiError::validation(report))
     }
+}
+
+/// The properties of a typed query, as the runtime's reader takes them.
+fn listed(query: &DynamicQuery) -> Listed {
+    let kind = |kind: QueryValueKind| match kind {
+        QueryValueKind::String => ValueKind::String,
+        QueryValueKind::DateTime => ValueKind::DateTime,
+        QueryValueKind::Integer => ValueKind::Integer,
+        QueryValueKind::Number => ValueKind::Number,
+        QueryValueKind::Boolean => ValueKind::Boolean,
+        QueryValueKind::Uuid => ValueKind::Uuid,
+    };
+    Listed(
+        query
+            .properties
+            .iter()
+            .map(|p| (p.wire.clone(), kind(p.kind)))
+            .collect(),
+    )
 }
 
 /// An OpenAPI 3.2 querystring: the whole query string, percent-decoded

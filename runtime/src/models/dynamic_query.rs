@@ -12,7 +12,8 @@
 //!
 //! Other parameters are ignored. [`DynamicQuery::parse`] reads the grammar for
 //! a server; the builder methods and [`DynamicQuery::to_query_string`] write it
-//! for a client.
+//! for a client. [`check`] reads it over properties known only at run time
+//! ([`Listed`]), as a mock of the document does, with the same messages.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -39,6 +40,77 @@ pub trait Property: Copy + Eq + fmt::Debug + Send + Sync + 'static {
     fn from_name(name: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|p| p.name() == name)
     }
+}
+
+/// The properties a query may name, as reading one needs them: a
+/// generated [`Property`] enum, or [`Listed`] names and types.
+pub trait Properties {
+    /// A property.
+    type Property: Copy;
+    /// The property called `name`, if there is one.
+    fn find(&self, name: &str) -> Option<Self::Property>;
+    /// A property's name in queries.
+    fn name_of(&self, property: Self::Property) -> &str;
+    /// The type of a property's values.
+    fn kind_of(&self, property: Self::Property) -> ValueKind;
+    /// Every property's name, in the document's order (for messages).
+    fn names(&self) -> Vec<&str>;
+}
+
+/// The properties of a generated [`Property`] enum.
+struct Typed<P>(PhantomData<P>);
+
+impl<P: Property> Properties for Typed<P> {
+    type Property = P;
+
+    fn find(&self, name: &str) -> Option<P> {
+        P::from_name(name)
+    }
+
+    fn name_of(&self, property: P) -> &str {
+        property.name()
+    }
+
+    fn kind_of(&self, property: P) -> ValueKind {
+        property.kind()
+    }
+
+    fn names(&self) -> Vec<&str> {
+        P::ALL.iter().map(|p| p.name()).collect()
+    }
+}
+
+/// Properties known only at run time, by name and type, in order: a
+/// property is its index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listed(pub Vec<(String, ValueKind)>);
+
+impl Properties for Listed {
+    type Property = usize;
+
+    fn find(&self, name: &str) -> Option<usize> {
+        self.0.iter().position(|(n, _)| n == name)
+    }
+
+    fn name_of(&self, property: usize) -> &str {
+        self.0.get(property).map_or("", |(name, _)| name)
+    }
+
+    fn kind_of(&self, property: usize) -> ValueKind {
+        self.0
+            .get(property)
+            .map_or(ValueKind::String, |(_, kind)| *kind)
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.0.iter().map(|(name, _)| name.as_str()).collect()
+    }
+}
+
+/// Reads `text` over `properties` as [`DynamicQuery::parse`] does, for
+/// what it says is wrong: the same error, word for word.
+pub fn check(text: &str, properties: &impl Properties) -> Result<(), QueryError> {
+    read(text, properties).map(drop)
 }
 
 /// The type of a property's values.
@@ -498,114 +570,143 @@ impl<P: Property> DynamicQuery<P> {
     /// Reads an inner query string (the parameter's decoded value). A leading
     /// `?` is allowed; parameters the grammar does not know are ignored.
     pub fn parse(text: &str) -> Result<Self, QueryError> {
-        let text = text.strip_prefix('?').unwrap_or(text);
-        let mut query = Self::new();
-        // A filter being read: its op and join, then its property.
-        let mut pending: Option<(Op, Join, Option<P>)> = None;
-        let mut filter_number = 0;
-        for (key, value) in text
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(split_pair)
-        {
-            match key.as_str() {
-                "o" => {
-                    if pending.is_some() {
-                        return Err(QueryError::new(format!(
-                            "filter {filter_number} has an `o` but no `p` and `v`; every filter is `o=<op>&p=<property>&v=<value>`"
-                        )));
-                    }
-                    filter_number += 1;
-                    let (op_text, join) = match value.split_once('|') {
-                        None => (value.as_str(), Join::And),
-                        Some((op, "OrElse")) => (op, Join::Or),
-                        Some((op, "AndAlso")) => (op, Join::And),
-                        Some((_, other)) => {
-                            return Err(QueryError::new(format!(
-                                "filter {filter_number}: `|{other}` is not a logical operator; use `|OrElse` (or `|AndAlso`)"
-                            )));
-                        }
-                    };
-                    let op = Op::parse(op_text).ok_or_else(|| {
-                        let known: Vec<String> = Op::ALL
-                            .iter()
-                            .map(|op| format!("{} ({})", op.name(), op.short_code()))
-                            .collect();
-                        QueryError::new(format!(
-                            "filter {filter_number}: `{op_text}` is not an op; use one of {}",
-                            known.join(", ")
-                        ))
-                    })?;
-                    pending = Some((op, join, None));
+        let read = read(text, &Typed::<P>(PhantomData))?;
+        Ok(DynamicQuery {
+            filters: read.filters,
+            sort: read.sort,
+            offset: read.offset,
+            count: read.count,
+            properties: PhantomData,
+        })
+    }
+}
+
+/// What a query says, over properties of any kind.
+struct Read<X> {
+    filters: Vec<Filter<X>>,
+    sort: Vec<Sort<X>>,
+    offset: Option<u32>,
+    count: Option<u32>,
+}
+
+/// Reads an inner query string over `properties`.
+fn read<C: Properties>(text: &str, properties: &C) -> Result<Read<C::Property>, QueryError> {
+    let text = text.strip_prefix('?').unwrap_or(text);
+    let mut query = Read {
+        filters: Vec::new(),
+        sort: Vec::new(),
+        offset: None,
+        count: None,
+    };
+    // A filter being read: its op and join, then its property.
+    let mut pending: Option<(Op, Join, Option<C::Property>)> = None;
+    let mut filter_number = 0;
+    for (key, value) in text
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(split_pair)
+    {
+        match key.as_str() {
+            "o" => {
+                if pending.is_some() {
+                    return Err(QueryError::new(format!(
+                        "filter {filter_number} has an `o` but no `p` and `v`; every filter is `o=<op>&p=<property>&v=<value>`"
+                    )));
                 }
-                "p" => match &mut pending {
-                    Some((_, _, property @ None)) => {
-                        *property = Some(
-                            P::from_name(&value).ok_or_else(|| unknown_property::<P>(&value))?,
-                        );
-                    }
-                    _ => {
+                filter_number += 1;
+                let (op_text, join) = match value.split_once('|') {
+                    None => (value.as_str(), Join::And),
+                    Some((op, "OrElse")) => (op, Join::Or),
+                    Some((op, "AndAlso")) => (op, Join::And),
+                    Some((_, other)) => {
                         return Err(QueryError::new(format!(
-                            "a `p` must follow an `o`: every filter is `o=<op>&p=<property>&v=<value>` (near `p={value}`)"
+                            "filter {filter_number}: `|{other}` is not a logical operator; use `|OrElse` (or `|AndAlso`)"
                         )));
                     }
-                },
-                "v" => match pending.take() {
-                    Some((op, join, Some(property))) => {
-                        let value = filter_value(op, property, &value, filter_number)?;
-                        query.filters.push(Filter {
-                            property,
-                            op,
-                            value,
-                            join_next: join,
-                        });
-                    }
-                    _ => {
-                        return Err(QueryError::new(format!(
-                            "a `v` must follow an `o` and a `p`: every filter is `o=<op>&p=<property>&v=<value>` (near `v={value}`)"
-                        )));
-                    }
-                },
-                "s" => {
-                    let (name, direction) = match value.split_once(',') {
-                        None => (value.as_str(), Direction::Ascending),
-                        Some((name, direction)) => (
-                            name,
-                            match direction.to_ascii_lowercase().as_str() {
-                                "asc" => Direction::Ascending,
-                                "desc" => Direction::Descending,
-                                other => {
-                                    return Err(QueryError::new(format!(
-                                        "sort `{value}`: `{other}` is not a direction; use asc or desc"
-                                    )));
-                                }
-                            },
-                        ),
-                    };
-                    let property = P::from_name(name).ok_or_else(|| unknown_property::<P>(name))?;
-                    query.sort.push(Sort {
+                };
+                let op = Op::parse(op_text).ok_or_else(|| {
+                    let known: Vec<String> = Op::ALL
+                        .iter()
+                        .map(|op| format!("{} ({})", op.name(), op.short_code()))
+                        .collect();
+                    QueryError::new(format!(
+                        "filter {filter_number}: `{op_text}` is not an op; use one of {}",
+                        known.join(", ")
+                    ))
+                })?;
+                pending = Some((op, join, None));
+            }
+            "p" => match &mut pending {
+                Some((_, _, property @ None)) => {
+                    *property = Some(
+                        properties
+                            .find(&value)
+                            .ok_or_else(|| unknown_property(properties, &value))?,
+                    );
+                }
+                _ => {
+                    return Err(QueryError::new(format!(
+                        "a `p` must follow an `o`: every filter is `o=<op>&p=<property>&v=<value>` (near `p={value}`)"
+                    )));
+                }
+            },
+            "v" => match pending.take() {
+                Some((op, join, Some(property))) => {
+                    let value = filter_value(properties, op, property, &value, filter_number)?;
+                    query.filters.push(Filter {
                         property,
-                        direction,
+                        op,
+                        value,
+                        join_next: join,
                     });
                 }
-                "offset" if query.offset.is_none() => {
-                    let n = paging_number("offset", &value)?;
-                    query.offset = Some(n.clamp(0, i64::from(u32::MAX)) as u32);
+                _ => {
+                    return Err(QueryError::new(format!(
+                        "a `v` must follow an `o` and a `p`: every filter is `o=<op>&p=<property>&v=<value>` (near `v={value}`)"
+                    )));
                 }
-                "count" if query.count.is_none() => {
-                    let n = paging_number("count", &value)?;
-                    query.count = Some(n.clamp(1, i64::from(u32::MAX)) as u32);
-                }
-                _ => {}
+            },
+            "s" => {
+                let (name, direction) = match value.split_once(',') {
+                    None => (value.as_str(), Direction::Ascending),
+                    Some((name, direction)) => (
+                        name,
+                        match direction.to_ascii_lowercase().as_str() {
+                            "asc" => Direction::Ascending,
+                            "desc" => Direction::Descending,
+                            other => {
+                                return Err(QueryError::new(format!(
+                                    "sort `{value}`: `{other}` is not a direction; use asc or desc"
+                                )));
+                            }
+                        },
+                    ),
+                };
+                let property = properties
+                    .find(name)
+                    .ok_or_else(|| unknown_property(properties, name))?;
+                query.sort.push(Sort {
+                    property,
+                    direction,
+                });
             }
+            "offset" if query.offset.is_none() => {
+                let n = paging_number("offset", &value)?;
+                query.offset = Some(n.clamp(0, i64::from(u32::MAX)) as u32);
+            }
+            "count" if query.count.is_none() => {
+                let n = paging_number("count", &value)?;
+                query.count = Some(n.clamp(1, i64::from(u32::MAX)) as u32);
+            }
+            _ => {}
         }
-        if pending.is_some() {
-            return Err(QueryError::new(format!(
-                "filter {filter_number} is incomplete; every filter is `o=<op>&p=<property>&v=<value>`"
-            )));
-        }
-        Ok(query)
     }
+    if pending.is_some() {
+        return Err(QueryError::new(format!(
+            "filter {filter_number} is incomplete; every filter is `o=<op>&p=<property>&v=<value>`"
+        )));
+    }
+    Ok(query)
 }
 
 impl<P: Property> fmt::Display for DynamicQuery<P> {
@@ -622,14 +723,15 @@ impl<P: Property> std::str::FromStr for DynamicQuery<P> {
     }
 }
 
-fn filter_value<P: Property>(
+fn filter_value<C: Properties>(
+    properties: &C,
     op: Op,
-    property: P,
+    property: C::Property,
     text: &str,
     number: usize,
 ) -> Result<Value, QueryError> {
-    let kind = property.kind();
-    let name = property.name();
+    let kind = properties.kind_of(property);
+    let name = properties.name_of(property);
     if text == "null" {
         return match op {
             Op::Equals | Op::NotEqual => Ok(Value::Null),
@@ -675,8 +777,8 @@ fn paging_number(key: &str, value: &str) -> Result<i64, QueryError> {
         .map_err(|_| QueryError::new(format!("`{key}={value}`: {key} must be an integer")))
 }
 
-fn unknown_property<P: Property>(name: &str) -> QueryError {
-    let known: Vec<&str> = P::ALL.iter().map(|p| p.name()).collect();
+fn unknown_property(properties: &impl Properties, name: &str) -> QueryError {
+    let known = properties.names();
     QueryError::new(format!(
         "`{name}` is not a property of this listing; use one of {}",
         known.join(", ")
@@ -824,6 +926,36 @@ mod tests {
 
     fn error(text: &str) -> String {
         Query::parse(text).expect_err(text).message().to_owned()
+    }
+
+    /// Properties listed at run time read a query as the generated enum
+    /// does: the same queries pass, the same errors, word for word.
+    #[test]
+    fn listed_properties_read_as_the_generated_enum() {
+        let listed = Listed(
+            Field::ALL
+                .iter()
+                .map(|f| (f.name().to_owned(), f.kind()))
+                .collect(),
+        );
+        for text in [
+            "o=eq&p=name&v=a&s=quantity,desc&offset=2&count=5",
+            "o=In&p=quantity&v=1,2&o=ne|OrElse&p=active&v=null",
+            "o=eq&p=colour&v=red",
+            "o=gt&p=createdAt&v=yesterday",
+            "o=StartsWith&p=quantity&v=1",
+            "o=gt&p=active&v=true",
+            "s=nothing",
+            "count=ten",
+            "o=eq&p=name",
+        ] {
+            let typed = Query::parse(text)
+                .map(drop)
+                .map_err(|e| e.message().to_owned());
+            let read = check(text, &listed).map_err(|e| e.message().to_owned());
+            assert_eq!(read, typed, "{text}");
+        }
+        assert!(check("o=eq&p=colour&v=red", &listed).is_err());
     }
 
     #[test]
