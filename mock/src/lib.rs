@@ -13,22 +13,22 @@
 //! generated stubs built per document: docs/decisions.md, D64.
 //!
 //! - [`check`]: a JSON value against a shape of the IR;
-//! - [`sample`] and [`pattern`]: values made up from shapes and patterns;
-//! - [`examples`]: the document's examples;
-//! - [`routes`], [`request`], [`answer`]: one request, found, checked and
+//! - `sample` and `pattern`: values made up from shapes and patterns;
+//! - `examples`: the document's examples;
+//! - `routes`, `request`, `answer`: one request, found, checked and
 //!   answered;
 //! - [`contract`]: the example requests of a document sent to a live API,
 //!   its answers checked against the document.
 
-pub mod answer;
+mod answer;
 pub mod check;
 pub mod contract;
-pub mod examples;
-pub mod pattern;
+mod examples;
+mod pattern;
 pub mod prefer;
-pub mod request;
-pub mod routes;
-pub mod sample;
+mod request;
+mod routes;
+mod sample;
 
 use std::path::Path as FilePath;
 use std::sync::Arc;
@@ -62,7 +62,7 @@ pub struct Mock {
 
 /// What the runtime's helpers need of an operation as `'static` text,
 /// made once when the mock is read.
-pub struct Prepared {
+struct Prepared {
     /// The operation's index in `Api::operations`.
     index: usize,
     operation_id: &'static str,
