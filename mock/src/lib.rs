@@ -37,17 +37,17 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::Response;
-use openapi_codegen::ir::{Api, Operation, Shape, Ty, TypeKind};
+use openapi_codegen::ir::{self, Api, BodyKind, Operation, ParamLocation, Shape, Ty, TypeKind};
 use openapi_codegen::parse::Document;
+use openapi_runtime::server::body::{FormField, FormKind};
 use openapi_runtime::server::error::{ApiError, ErrorFormat, ProblemDetails};
+use openapi_runtime::server::multipart::FilePart;
 use openapi_runtime::server::request_id::RequestId;
+use openapi_runtime::server::settings;
 use tokio::net::TcpListener;
 
 use check::{Checker, Patterns, Reading};
 use routes::Routes;
-
-/// The body limit of the generated server stubs' default settings.
-const BODY_LIMIT: usize = 2 * 1024 * 1024;
 
 /// A document, read and ready to serve.
 pub struct Mock {
@@ -72,6 +72,14 @@ struct Prepared {
     offered: Vec<&'static [&'static str]>,
     /// Its parameters' names, in order.
     param_names: Vec<&'static str>,
+    /// Each parameter's fields, for an object query parameter.
+    object_fields: Vec<Option<&'static [FormField]>>,
+    /// Its query parameters' names: what an exploded `form` map leaves alone.
+    query_names: &'static [&'static str],
+    /// Its form body's fields, or its multipart body's text parts.
+    form_fields: Option<&'static [FormField]>,
+    /// Its multipart body's file parts.
+    file_parts: &'static [FilePart],
 }
 
 impl Mock {
@@ -107,6 +115,33 @@ impl Mock {
                     .map(|r| leak_list(&r.media_types))
                     .collect(),
                 param_names: op.params.iter().map(|p| leak(&p.wire)).collect(),
+                object_fields: op
+                    .params
+                    .iter()
+                    .map(|p| {
+                        let fields = p.object.then(|| api.object_param_fields(&p.shape))??;
+                        Some(runtime_fields(&fields))
+                    })
+                    .collect(),
+                query_names: leak_list(
+                    op.params
+                        .iter()
+                        .filter(|p| p.location == ParamLocation::Query)
+                        .map(|p| &p.wire),
+                ),
+                form_fields: match op.body.as_ref().map(|b| &b.kind) {
+                    Some(BodyKind::Form(shape)) => {
+                        api.form_fields(shape).map(|f| runtime_fields(&f))
+                    }
+                    Some(BodyKind::Multipart(multipart)) if api.form_parts(multipart).is_some() => {
+                        Some(runtime_fields(&api.part_fields(multipart)))
+                    }
+                    _ => None,
+                },
+                file_parts: match op.body.as_ref().map(|b| &b.kind) {
+                    Some(BodyKind::Multipart(multipart)) => file_parts(&api, multipart),
+                    _ => &[],
+                },
             })
             .collect();
         Mock {
@@ -116,7 +151,7 @@ impl Mock {
             prepared,
             patterns: Patterns::default(),
             seed,
-            body_limit: BODY_LIMIT,
+            body_limit: settings::DEFAULT_BODY_LIMIT,
         }
     }
 
@@ -231,4 +266,41 @@ fn leak(text: &str) -> &'static str {
 fn leak_list<'a>(texts: impl IntoIterator<Item = &'a String>) -> &'static [&'static str] {
     let list: Vec<&'static str> = texts.into_iter().map(|t| leak(t)).collect();
     Box::leak(list.into_boxed_slice())
+}
+
+/// The IR's table of a form's fields as the runtime's, which the stubs
+/// write as code: the mock reads forms with the stubs' own reader.
+fn runtime_fields(fields: &[ir::FormField]) -> &'static [FormField] {
+    let table: Vec<FormField> = fields
+        .iter()
+        .map(|field| FormField {
+            name: leak(&field.name),
+            kind: match &field.kind {
+                ir::FormKind::Text => FormKind::Text,
+                ir::FormKind::Integer => FormKind::Integer,
+                ir::FormKind::Number => FormKind::Number,
+                ir::FormKind::Boolean => FormKind::Boolean,
+                ir::FormKind::Json => FormKind::Json,
+                ir::FormKind::Object(inner) => FormKind::Object(runtime_fields(inner)),
+            },
+            list: field.list,
+        })
+        .collect();
+    Box::leak(table.into_boxed_slice())
+}
+
+/// A multipart body's file parts, as the runtime takes them.
+fn file_parts(api: &Api, body: &ir::Multipart) -> &'static [FilePart] {
+    let parts: Vec<FilePart> = api
+        .form_parts(body)
+        .into_iter()
+        .flatten()
+        .filter_map(|part| {
+            Some(FilePart {
+                name: leak(&part.field.wire),
+                many: part.files? == ir::Files::Many,
+            })
+        })
+        .collect();
+    Box::leak(parts.into_boxed_slice())
 }

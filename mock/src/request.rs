@@ -13,8 +13,8 @@ use openapi_codegen::ir::{
 use openapi_runtime::models::dynamic_query::{self, Listed, ValueKind};
 use openapi_runtime::models::validation::{Path, Problem, Report};
 use openapi_runtime::server::error::ApiError;
-use openapi_runtime::server::{body, params};
-use serde_json::{Map, Value};
+use openapi_runtime::server::{body, multipart, object_params, params, settings};
+use serde_json::Value;
 
 use crate::{Mock, Prepared};
 
@@ -70,7 +70,35 @@ pub fn parameters(
     let op = &mock.api.operations[prepared.index];
     let checker = mock.checker();
     let mut report = Report::new();
-    for (param, name) in op.params.iter().zip(&prepared.param_names) {
+    let params = op.params.iter().zip(&prepared.param_names);
+    for ((param, name), object) in params.zip(&prepared.object_fields) {
+        // An object parameter is read by the stubs' own reader, its
+        // properties typed by the table they have as code.
+        if let Some(fields) = object {
+            let (spread, under) = match param.style {
+                ParamStyle::DeepObject => (object_params::Spread::Deep, true),
+                _ => (
+                    object_params::Spread::Form {
+                        others: prepared.query_names,
+                    },
+                    false,
+                ),
+            };
+            let value: Option<Value> =
+                object_params::object(query, name, spread, fields, param.required, &mut report);
+            if let Some(value) = value {
+                let found = if under {
+                    checker.check_under(&param.shape, &value, name)
+                } else {
+                    checker.check(&param.shape, &value, name)
+                };
+                found
+                    .into_problems()
+                    .into_iter()
+                    .for_each(|p| report.add(p));
+            }
+            continue;
+        }
         let raw: Vec<Cow<'_, str>> = match param.location {
             ParamLocation::Path => path_values
                 .iter()
@@ -102,21 +130,18 @@ pub fn parameters(
         if param.json && !raw.is_empty() {
             continue;
         }
-        let value = match object_value(mock, param, query) {
-            Some(object) => object,
-            None if raw.is_empty() => {
-                if param.required {
-                    report.push(&Path::new(name), "is required", "Required");
-                }
+        if raw.is_empty() {
+            if param.required {
+                report.push(&Path::new(name), "is required", "Required");
+            }
+            continue;
+        }
+        let value = match text_value(mock, param, &raw) {
+            Ok(value) => value,
+            Err(message) => {
+                report.push(&Path::new(name), message, "InvalidFormat");
                 continue;
             }
-            None => match text_value(mock, param, &raw) {
-                Ok(value) => value,
-                Err(message) => {
-                    report.push(&Path::new(name), message, "InvalidFormat");
-                    continue;
-                }
-            },
         };
         for problem in checker.check(&param.shape, &value, name).into_problems() {
             report.add(problem);
@@ -231,39 +256,6 @@ fn text_value(mock: &Mock, param: &Parameter, raw: &[Cow<'_, str>]) -> Result<Va
     ))
 }
 
-/// An object parameter: `deepObject` (`name[key]=value`), or an exploded
-/// form object, whose properties are the query's own pairs. `None` for a
-/// parameter that is not an object, or none of whose properties is given.
-fn object_value(mock: &Mock, param: &Parameter, query: Option<&str>) -> Option<Value> {
-    if !param.object || param.location != ParamLocation::Query {
-        return None;
-    }
-    let def = match &param.shape.ty {
-        Ty::Named(name) => mock.api.type_named(name)?,
-        _ => return None,
-    };
-    let TypeKind::Struct(s) = &def.kind else {
-        return None;
-    };
-    let mut object = Map::new();
-    for (key, value) in params::query_pairs(query) {
-        let property = match param.style {
-            ParamStyle::DeepObject => key
-                .strip_prefix(param.wire.as_str())
-                .and_then(|rest| rest.strip_prefix('['))
-                .and_then(|rest| rest.strip_suffix(']'))
-                .map(str::to_owned),
-            _ => Some(key.clone().into_owned()),
-        };
-        let Some(property) = property else { continue };
-        let Some(field) = s.fields.iter().find(|f| f.wire == property) else {
-            continue;
-        };
-        object.insert(property, scalar(mock, &field.shape, &value));
-    }
-    (!object.is_empty()).then_some(Value::Object(object))
-}
-
 /// A scalar's text as the JSON value its shape expects: a number, a
 /// boolean, or the text itself (which the check then refuses if it is not
 /// what the shape wants).
@@ -334,9 +326,32 @@ pub async fn body(
             let value = serde_json::from_slice(&array).unwrap_or(Value::Null);
             (&sequence.shape, value)
         }
-        BodyKind::Form(shape) => (shape, form_value(mock, shape, &bytes)),
+        // Forms and multipart bodies by the stubs' own readers, typed by
+        // the tables they have as code; a multipart body whose schema lists
+        // no parts is taken as it came, as the stubs take it.
+        BodyKind::Form(shape) => match prepared.form_fields {
+            Some(fields) => (shape, body::form::<Value>(&bytes, fields)?),
+            None => return Ok(()),
+        },
+        BodyKind::Multipart(multipart) => match prepared.form_fields {
+            Some(fields) => {
+                // The parts' problems and the schema's in one 400.
+                multipart::decode_value(
+                    bytes,
+                    headers,
+                    fields,
+                    prepared.file_parts,
+                    settings::DEFAULT_PART_LIMIT,
+                    |value, report| {
+                        checker.shape(&multipart.shape, value, &mut Path::new("body"), report);
+                    },
+                )?;
+                return Ok(());
+            }
+            None => return multipart::parts(bytes, headers).map(drop),
+        },
         BodyKind::Text => return body::text(bytes).map(drop),
-        BodyKind::Binary | BodyKind::Multipart(_) => return Ok(()),
+        BodyKind::Binary => return Ok(()),
     };
     let report = checker.check(shape, &value, "body");
     if report.is_empty() {
@@ -344,36 +359,4 @@ pub async fn body(
     } else {
         Err(ApiError::validation(report))
     }
-}
-
-/// A form body's fields as the object its shape describes.
-fn form_value(mock: &Mock, shape: &Shape, bytes: &[u8]) -> Value {
-    let text = String::from_utf8_lossy(bytes);
-    let fields = match &mock.underlying(shape).ty {
-        Ty::Named(name) => match mock.api.type_named(name).map(|d| &d.kind) {
-            Some(TypeKind::Struct(s)) => s.fields.as_slice(),
-            _ => &[],
-        },
-        _ => &[],
-    };
-    let mut object = Map::new();
-    for (key, value) in params::query_pairs(Some(&text)) {
-        let field = fields.iter().find(|f| f.wire == key);
-        let value = match field {
-            Some(field) => match &mock.underlying(&field.shape).ty {
-                Ty::Array(item) => {
-                    let item = scalar(mock, item, &value);
-                    let entry = object.entry(key.into_owned());
-                    if let Value::Array(items) = entry.or_insert_with(|| Value::Array(Vec::new())) {
-                        items.push(item);
-                    }
-                    continue;
-                }
-                _ => scalar(mock, &field.shape, &value),
-            },
-            None => Value::String(value.into_owned()),
-        };
-        object.insert(key.into_owned(), value);
-    }
-    Value::Object(object)
 }

@@ -4,11 +4,13 @@
 //! `lower` builds it from a parsed document; each emitter reads it. All names in
 //! it are already Rust identifiers, chosen once, so that every emitter agrees.
 
+mod form_fields;
 mod forms;
 mod hooks;
 mod operations;
 mod types;
 
+pub use form_fields::*;
 pub use forms::*;
 pub use hooks::*;
 pub use operations::*;

@@ -86,6 +86,34 @@ pub fn decode<T>(
 where
     T: DeserializeOwned + ValidateJson,
 {
+    let (value, found) = decode_value(
+        bytes,
+        headers,
+        fields,
+        files,
+        part_limit,
+        |value, report| {
+            T::validate_json(value, &mut Path::new("body"), report);
+        },
+    )?;
+    let decoded = serde_json::from_value::<T>(value).map_err(|error| {
+        ApiError::unreadable_body(format!("does not match the schema: {error}"), "InvalidType")
+    })?;
+    Ok((decoded, found))
+}
+
+/// [`decode`] into the JSON value of the parts that are not files (a file
+/// part an empty string), which `check` checks with the parts' own
+/// problems in one report: for a reader that knows the schema only at run
+/// time, as a mock of the document does.
+pub fn decode_value(
+    bytes: Bytes,
+    headers: &HeaderMap,
+    fields: &[FormField],
+    files: &[FilePart],
+    part_limit: usize,
+    check: impl FnOnce(&Value, &mut Report),
+) -> Result<(Value, Files), ApiError> {
     let parts = split_body(&bytes, headers)?;
     let mut report = Report::new();
     let mut object = Map::new();
@@ -150,14 +178,11 @@ where
         }
     }
     let value = Value::Object(object);
-    T::validate_json(&value, &mut Path::new("body"), &mut report);
+    check(&value, &mut report);
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
-    let decoded = serde_json::from_value::<T>(value).map_err(|error| {
-        ApiError::unreadable_body(format!("does not match the schema: {error}"), "InvalidType")
-    })?;
-    Ok((decoded, found))
+    Ok((value, found))
 }
 
 /// Reads a `multipart/form-data` body whose document does not list its

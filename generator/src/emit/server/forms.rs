@@ -11,149 +11,34 @@ use super::context::{Op, Server};
 use crate::emit::docs;
 use crate::emit::form_struct::{self, PartField};
 use crate::error::{Error, Result};
-use crate::ir::{
-    Files, Multipart, ParamStyle, Parameter, Primitive, Shape, Ty, TypeKind, is_object, struct_of,
-};
+use crate::ir::{Files, FormField, FormKind, Multipart, ParamStyle, Parameter, Shape};
 
 /// How each field of an object of `shape` is typed from its text, or
 /// `None` when the shape is not an object (a struct, or a map: `*`).
 pub(crate) fn field_kinds(server: &Server<'_>, shape: &Shape) -> Option<Vec<TokenStream>> {
-    fields_of(server, shape, &|name, shape| {
-        field_kind(server, name, shape)
-    })
+    let fields = server.cx.api.form_fields(shape)?;
+    Some(fields.iter().map(field_tokens).collect())
 }
 
-/// How many objects deep, the parameter's own counted, properties are read
-/// in brackets: 4 reads `filter[a][b][c][d]=…`. Deeper objects, and an
-/// object of a type already above it (a type that contains itself), are
-/// read as JSON text, so that the fields written stay few.
-const MAX_NESTING: usize = 4;
-
-/// [`field_kinds`] of an object query parameter: a property that is itself
-/// an object is an `Object` of its own fields (`filter[near][lat]=…`);
-/// `above` are the shapes of the objects it is in.
-fn parameter_field_kinds(
-    server: &Server<'_>,
-    shape: &Shape,
-    above: &[&Shape],
-) -> Option<Vec<TokenStream>> {
-    fields_of(server, shape, &|name, shape| {
-        let nested = object_alternative(server, shape)
-            .filter(|object| above.len() < MAX_NESTING && !above.contains(object))
-            .and_then(|object| {
-                let above = [above, &[object]].concat();
-                parameter_field_kinds(server, object, &above)
-            });
-        match nested {
-            Some(fields) => quote! {
+/// A field of the IR's table as the runtime's `FormField`.
+fn field_tokens(field: &FormField) -> TokenStream {
+    let name = &field.name;
+    match &field.kind {
+        FormKind::Object(fields) => {
+            let fields = fields.iter().map(field_tokens);
+            quote! {
                 body::FormField {
                     name: #name,
                     kind: body::FormKind::Object(&[#(#fields),*]),
                     list: false,
                 }
-            },
-            None => field_kind(server, name, shape),
+            }
         }
-    })
-}
-
-/// The object a value of `shape` is, or may be: a struct or a map, or the
-/// one alternative of a union that is one (Stripe's `created`: a range
-/// object or a timestamp).
-fn object_alternative<'s>(server: &'s Server<'_>, shape: &'s Shape) -> Option<&'s Shape> {
-    let api = server.cx.api;
-    let is_object = |shape: &Shape| is_object(&api.types, shape);
-    if is_object(shape) {
-        return Some(shape);
-    }
-    let Ty::Named(name) = &shape.ty else {
-        return None;
-    };
-    let TypeKind::Union(union) = &api.type_named(name)?.kind else {
-        return None;
-    };
-    let mut objects = union.variants.iter().filter(|v| is_object(&v.shape));
-    match (objects.next(), objects.next()) {
-        (Some(only), None) => Some(&only.shape),
-        _ => None,
-    }
-}
-
-/// Each field of an object of `shape`, written by `field`; `None` when the
-/// shape is not an object.
-fn fields_of(
-    server: &Server<'_>,
-    shape: &Shape,
-    field: &dyn Fn(&str, &Shape) -> TokenStream,
-) -> Option<Vec<TokenStream>> {
-    let api = server.cx.api;
-    match &shape.ty {
-        Ty::Map(value) => Some(vec![field("*", value)]),
-        Ty::Any => Some(Vec::new()),
-        Ty::Named(name) => match &api.type_named(name)?.kind {
-            TypeKind::Alias(inner) | TypeKind::Newtype(inner)
-                if matches!(inner.ty, Ty::Map(_) | Ty::Named(_)) =>
-            {
-                fields_of(server, inner, field)
-            }
-            // A union of objects (OAuth's token request, one struct per
-            // `grant_type`): the fields of every alternative, the first
-            // alternative's typing a name they share; serde then picks the
-            // alternative.
-            TypeKind::Union(union) => {
-                let mut fields: Vec<(&str, TokenStream)> = Vec::new();
-                for variant in &union.variants {
-                    for f in &struct_of(&api.types, &variant.shape)?.fields {
-                        if !fields.iter().any(|(wire, _)| *wire == f.wire) {
-                            fields.push((&f.wire, field(&f.wire, &f.shape)));
-                        }
-                    }
-                }
-                Some(fields.into_iter().map(|(_, kind)| kind).collect())
-            }
-            _ => {
-                let object = struct_of(&api.types, shape)?;
-                Some(
-                    object
-                        .fields
-                        .iter()
-                        .map(|f| field(&f.wire, &f.shape))
-                        .collect(),
-                )
-            }
-        },
-        _ => None,
-    }
-}
-
-/// The `FormField` of the field `name` of `shape`: an array of values
-/// that are text is a list (repeated pairs or parts), any other array one
-/// JSON value.
-fn field_kind(server: &Server<'_>, name: &str, shape: &Shape) -> TokenStream {
-    let (kind, list) = match &shape.ty {
-        Ty::Array(item) if kind_of(server, item, 0) != "Json" => (kind_of(server, item, 0), true),
-        _ => (kind_of(server, shape, 0), false),
-    };
-    let kind = format_ident!("{}", kind);
-    quote!(body::FormField { name: #name, kind: body::FormKind::#kind, list: #list })
-}
-
-/// The `FormKind` of a value of `shape`: how its text becomes JSON.
-fn kind_of(server: &Server<'_>, shape: &Shape, depth: usize) -> &'static str {
-    match &shape.ty {
-        Ty::Primitive(p) if p.is_integer() => "Integer",
-        Ty::Primitive(p) if p.is_number() => "Number",
-        Ty::Primitive(Primitive::Bool) => "Boolean",
-        Ty::Primitive(_) => "Text",
-        Ty::Named(name) if depth < 16 => match server.cx.api.type_named(name).map(|d| &d.kind) {
-            Some(TypeKind::Enum(_)) | None => "Text",
-            Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => {
-                kind_of(server, inner, depth + 1)
-            }
-            Some(TypeKind::Struct(_) | TypeKind::Union(_)) => "Json",
-        },
-        Ty::Named(_) => "Text",
-        Ty::Array(_) | Ty::Map(_) | Ty::Any => "Json",
+        kind => {
+            let kind = format_ident!("{}", kind.variant());
+            let list = field.list;
+            quote!(body::FormField { name: #name, kind: body::FormKind::#kind, list: #list })
+        }
     }
 }
 
@@ -173,13 +58,18 @@ pub(crate) fn read_object(
     local: &Ident,
     others: &[&str],
 ) -> Result<TokenStream> {
-    let fields = parameter_field_kinds(server, &param.shape, &[&param.shape]).ok_or_else(|| {
-        Error::unsupported(
-            server.source(),
-            &param.origin,
-            "internal: an object parameter whose schema is not an object",
-        )
-    })?;
+    let fields = server
+        .cx
+        .api
+        .object_param_fields(&param.shape)
+        .ok_or_else(|| {
+            Error::unsupported(
+                server.source(),
+                &param.origin,
+                "internal: an object parameter whose schema is not an object",
+            )
+        })?;
+    let fields: Vec<TokenStream> = fields.iter().map(field_tokens).collect();
     let ty = object_type(server, param);
     let wire = &param.wire;
     let required = param.required;
@@ -263,22 +153,14 @@ pub(crate) fn decode_multipart(
         return Ok(quote!(multipart::parts(bytes, &parts.headers)?));
     };
     let model = server.types.ty(&multipart.shape.ty);
-    let file_names: Vec<&str> = parts
-        .iter()
-        .filter(|p| p.files.is_some())
-        .map(|p| p.field.wire.as_str())
-        .collect();
     // Files are set aside before their text would be typed.
-    let kinds: Vec<TokenStream> = struct_of(&server.cx.api.types, &multipart.shape)
-        .map(|object| {
-            object
-                .fields
-                .iter()
-                .filter(|f| !file_names.contains(&f.wire.as_str()))
-                .map(|f| field_kind(server, &f.wire, &f.shape))
-                .collect()
-        })
-        .unwrap_or_default();
+    let kinds: Vec<TokenStream> = server
+        .cx
+        .api
+        .part_fields(multipart)
+        .iter()
+        .map(field_tokens)
+        .collect();
     let file_parts = parts.iter().filter_map(|part| {
         let many = part.files? == Files::Many;
         let name = &part.field.wire;
