@@ -232,6 +232,11 @@ fn querystring(
 /// style says, each scalar typed as its shape expects.
 fn text_value(mock: &Mock, param: &Parameter, raw: &[Cow<'_, str>]) -> Result<Value, String> {
     let first = raw.first().map_or("", |v| v.as_ref());
+    if param.location == ParamLocation::Path
+        && matches!(param.style, ParamStyle::Label | ParamStyle::Matrix)
+    {
+        return styled(mock, param, first);
+    }
     let shape = mock.underlying(&param.shape);
     let Ty::Array(item) = &shape.ty else {
         return Ok(scalar(mock, &param.shape, first));
@@ -253,6 +258,54 @@ fn text_value(mock: &Mock, param: &Parameter, raw: &[Cow<'_, str>]) -> Result<Va
             .into_iter()
             .map(|text| scalar(mock, item, text))
             .collect(),
+    ))
+}
+
+/// A `label` (`.a`, `.a,b`, exploded `.a.b`) or `matrix` (`;id=a`,
+/// `;id=a,b`, exploded `;id=a;id=b`) path parameter's value, its lead
+/// taken off as the stubs' `params::path_styled` takes it, with its
+/// message when the lead is missing.
+fn styled(mock: &Mock, param: &Parameter, raw: &str) -> Result<Value, String> {
+    let name = param.wire.as_str();
+    let label = param.style == ParamStyle::Label;
+    let refused = || {
+        let lead = if label {
+            ".".to_owned()
+        } else {
+            format!(";{name}=")
+        };
+        format!("does not start with `{lead}`, as its style asks")
+    };
+    let matrix_value = |pair: &'_ str| -> Option<String> {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        (key == name).then(|| value.to_owned())
+    };
+    let value_of = |raw: &str| -> Option<String> {
+        if label {
+            raw.strip_prefix('.').map(str::to_owned)
+        } else {
+            matrix_value(raw.strip_prefix(';')?)
+        }
+    };
+    let Ty::Array(item) = &mock.underlying(&param.shape).ty else {
+        let text = value_of(raw).ok_or_else(refused)?;
+        return Ok(scalar(mock, &param.shape, &text));
+    };
+    if raw.is_empty() {
+        return Ok(Value::Array(Vec::new()));
+    }
+    let items: Option<Vec<String>> = match (label, param.explode) {
+        (_, false) => value_of(raw).map(|v| v.split(',').map(str::to_owned).collect()),
+        (true, true) => raw
+            .strip_prefix('.')
+            .map(|v| v.split('.').map(str::to_owned).collect()),
+        (false, true) => raw
+            .strip_prefix(';')
+            .and_then(|rest| rest.split(';').map(matrix_value).collect()),
+    };
+    let items = items.ok_or_else(refused)?;
+    Ok(Value::Array(
+        items.iter().map(|text| scalar(mock, item, text)).collect(),
     ))
 }
 

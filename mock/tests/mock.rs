@@ -328,6 +328,37 @@ async fn forms_multipart_bodies_and_object_parameters_are_refused_as_the_stubs_r
     );
 }
 
+/// `label` and `matrix` path parameters lose their lead as the stubs'
+/// reader takes it off, and without it are refused with its message.
+#[tokio::test]
+async fn label_and_matrix_path_parameters_are_read_with_their_lead() {
+    let styles = "tests/data/styles.yaml";
+    let base = serve(Mock::load(Path::new(styles), styles, 0).unwrap().router()).await;
+    let status = |path: &'static str| {
+        let url = format!("{base}{path}");
+        async move { reqwest::get(url).await.unwrap().status().as_u16() }
+    };
+    assert_eq!(status("/dots/.1.2.3").await, 204);
+    assert_eq!(status("/matrix/;id=5").await, 204);
+    assert_eq!(status("/dots/.1.x").await, 400);
+    assert_eq!(status("/matrix/;id=x").await, 400);
+    let answer = reqwest::get(format!("{base}/dots/1.2")).await.unwrap();
+    let body: Value = answer.json().await.unwrap();
+    assert_eq!(body["errors"][0]["property"], "ids");
+    assert_eq!(
+        body["errors"][0]["detail"],
+        "does not start with `.`, as its style asks"
+    );
+    let answer = reqwest::get(format!("{base}/matrix/;other=5"))
+        .await
+        .unwrap();
+    let body: Value = answer.json().await.unwrap();
+    assert_eq!(
+        body["errors"][0]["detail"],
+        "does not start with `;id=`, as its style asks"
+    );
+}
+
 #[tokio::test]
 async fn contract_passes_against_the_mock_and_fails_on_a_broken_answer() {
     let base = mock(0).await;
