@@ -71,7 +71,7 @@ fn choose(op: &Operation, code: Option<u16>) -> Result<(StatusCode, usize), ApiE
             (Some(index), Some(status)) => Ok((status, index)),
             _ => {
                 let declared: Vec<String> =
-                    op.responses.iter().map(|r| status_text(r.status)).collect();
+                    op.responses.iter().map(|r| r.status.to_string()).collect();
                 Err(ApiError::new(
                     StatusCode::BAD_REQUEST,
                     "NoSuchResponse",
@@ -122,14 +122,6 @@ fn choose(op: &Operation, code: Option<u16>) -> Result<(StatusCode, usize), ApiE
     Ok((status, index))
 }
 
-fn status_text(status: Status) -> String {
-    match status {
-        Status::Code(code) => code.to_string(),
-        Status::Range(range) => format!("{range}XX"),
-        Status::Default => "default".to_owned(),
-    }
-}
-
 /// The body's value: the example `Prefer` names, else (unless it asks for
 /// data made up) the document's first, else data made up from the schema.
 fn body_value(
@@ -146,7 +138,7 @@ fn body_value(
             .iter()
             .find(|(key, _)| {
                 key.as_str()
-                    .is_some_and(|k| k.eq_ignore_ascii_case(&status_text(declared.status)))
+                    .is_some_and(|k| k.eq_ignore_ascii_case(&declared.status.to_string()))
             })
             .map(|(_, node)| node)
     });

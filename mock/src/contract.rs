@@ -267,7 +267,7 @@ impl Contract {
             })
             .or_else(|| op.responses.iter().find(|r| r.status == Status::Default));
         let Some(declared) = declared else {
-            let listed: Vec<String> = op.responses.iter().map(|r| status_text(r.status)).collect();
+            let listed: Vec<String> = op.responses.iter().map(|r| r.status.to_string()).collect();
             return vec![format!(
                 "status {status} is not declared (the document declares {})",
                 listed.join(", ")
@@ -393,12 +393,4 @@ fn param_text(value: &Value) -> String {
 
 fn encode(text: &str) -> String {
     utf8_percent_encode(text, VALUE).to_string()
-}
-
-fn status_text(status: Status) -> String {
-    match status {
-        Status::Code(code) => code.to_string(),
-        Status::Range(range) => format!("{range}XX"),
-        Status::Default => "default".to_owned(),
-    }
 }

@@ -14,7 +14,7 @@ pub fn of_media(doc: &Document, media: &serde_yaml::Value) -> Vec<(String, Value
     }
     if let Some(serde_yaml::Value::Mapping(named)) = media.get("examples") {
         for (name, example) in named {
-            let (Some(name), example) = (name.as_str(), resolve(doc, example)) else {
+            let (Some(name), example) = (name.as_str(), doc.follow_refs(example)) else {
                 continue;
             };
             if let Some(value) = example.get("value").and_then(json) {
@@ -23,7 +23,7 @@ pub fn of_media(doc: &Document, media: &serde_yaml::Value) -> Vec<(String, Value
         }
     }
     if out.is_empty() {
-        let schema = media.get("schema").map(|s| resolve(doc, s));
+        let schema = media.get("schema").map(|s| doc.follow_refs(s));
         if let Some(example) = schema.and_then(|s| s.get("example")).and_then(json) {
             out.push(("default".to_owned(), example));
         }
@@ -38,16 +38,11 @@ pub fn media<'d>(
     node: &'d serde_yaml::Value,
     media: &str,
 ) -> Option<&'d serde_yaml::Value> {
-    let content = resolve(doc, node).get("content")?.as_mapping()?;
+    let content = doc.follow_refs(node).get("content")?.as_mapping()?;
     content
         .iter()
         .find(|(key, _)| key.as_str() == Some(media))
-        .map(|(_, found)| resolve(doc, found))
-}
-
-/// The node a `$ref` names (in this document), or the node itself.
-pub fn resolve<'d>(doc: &'d Document, node: &'d serde_yaml::Value) -> &'d serde_yaml::Value {
-    doc.follow_refs(node)
+        .map(|(_, found)| doc.follow_refs(found))
 }
 
 /// A YAML node as JSON; `None` for what JSON cannot hold (a non-string key).

@@ -592,6 +592,17 @@ pub enum Status {
     Default,
 }
 
+/// As a document writes it: `404`, `4XX`, `default`.
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Status::Code(code) => write!(f, "{code}"),
+            Status::Range(range) => write!(f, "{range}XX"),
+            Status::Default => f.write_str("default"),
+        }
+    }
+}
+
 impl Status {
     /// Whether the status means success (1xx–3xx).
     pub fn is_success(self) -> bool {
