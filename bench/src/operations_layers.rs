@@ -1,8 +1,10 @@
 //! What the operations layers (the request id and span, the metrics, the
-//! request deadline) cost per GET sales order: three servers on one seeded
-//! database — the release binary, and this bench's own binary (`serve.rs`)
-//! with the layers on and off — each sent the same bounded number of
-//! requests, in rotating rounds.
+//! request deadline) cost per GET sales order, and how far the service is
+//! from the machine's limit: four servers on one seeded database — the
+//! release binary, this bench's own binary (`serve.rs`) with the layers on
+//! and off, and hand-written axum serving the same answers as bytes from
+//! memory — each sent the same bounded number of requests, in rotating
+//! rounds.
 //!
 //! The figure it stands on is the server process's CPU time per request
 //! (user + system of all its threads, `/proc/<pid>/stat`, read before and
@@ -92,6 +94,9 @@ pub struct LayerRuns {
     /// Whether this is the bench's own server (the pair that differs only in
     /// the layers), not the release binary.
     pub bench_server: bool,
+    /// Whether this is hand-written axum serving the answers from memory:
+    /// the machine's limit for the GET.
+    pub limit: bool,
     /// One turn per round.
     pub turns: Vec<Turn>,
 }
@@ -100,6 +105,7 @@ pub struct LayerRuns {
 pub async fn run(
     url: &str,
     token: &Arc<str>,
+    tenant: uuid::Uuid,
     binary: &Path,
     log: &Path,
     options: &Options,
@@ -117,6 +123,10 @@ pub async fn run(
         (
             LayerRuns::new("bench server, the generated router alone", false, true),
             Server::bench_wrapped(&wrap("bench-off")?, false, url, log)?,
+        ),
+        (
+            LayerRuns::limit("hand-written axum, the answers' bytes from memory"),
+            Server::bytes_wrapped(&wrap("bytes")?, tenant, url, log)?,
         ),
     ];
     let make = get_sales_order(token.clone());
@@ -174,7 +184,15 @@ impl LayerRuns {
             server,
             layers,
             bench_server,
+            limit: false,
             turns: Vec::new(),
+        }
+    }
+
+    fn limit(server: &'static str) -> LayerRuns {
+        LayerRuns {
+            limit: true,
+            ..LayerRuns::new(server, false, false)
         }
     }
 }

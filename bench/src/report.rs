@@ -343,7 +343,7 @@ impl Report {
             });
         writeln!(
             out,
-            "## GET sales order with the operations layers on and off\n\n{} rotating round(s); in each, every server is sent {} requests by {} connections{}; default pool, all three servers on the same seeded database; 1-minute load average at the turns: {low:.2} to {high:.2}.\n",
+            "## GET sales order with the operations layers on and off\n\n{} rotating round(s); in each, every server is sent {} requests by {} connections{}; default pool, all four servers on the same seeded database; 1-minute load average at the turns: {low:.2} to {high:.2}.\n",
             options.rounds,
             options.requests,
             options.connections,
@@ -386,7 +386,7 @@ impl Report {
             };
             let off = runs
                 .iter()
-                .find(|r| !r.layers)
+                .find(|r| r.bench_server && !r.layers)
                 .map_or(f64::NAN, |r| median_of(r, &metric));
             for variant in runs {
                 let this = median_of(variant, &metric);
@@ -398,7 +398,11 @@ impl Report {
                     "| {} | {} | {} | {} | {} | {:.3} | {:.1} µs | {:.0} | {} | {:.2} ms | {:.2} ms | {} |",
                     backend.name(),
                     variant.server,
-                    if variant.layers { "on" } else { "off" },
+                    match (variant.limit, variant.layers) {
+                        (true, _) => "—",
+                        (false, true) => "on",
+                        (false, false) => "off",
+                    },
                     shown(this),
                     each(&|t| shown(metric(t))),
                     this / off,
@@ -432,6 +436,31 @@ impl Report {
                 shown(cost.highest),
                 cost.share * 100.0,
                 cost.throughput_ratio,
+            )?;
+        }
+        for (backend, runs) in &self.operations_layers {
+            let binary = runs.iter().find(|r| !r.bench_server && !r.limit);
+            let limit = runs.iter().find(|r| r.limit);
+            let (Some(binary), Some(limit)) = (binary, limit) else {
+                continue;
+            };
+            let mut ratios: Vec<f64> = binary
+                .turns
+                .iter()
+                .zip(&limit.turns)
+                .map(|(service, limit)| service.stats.throughput() / limit.stats.throughput())
+                .collect();
+            let each = ratios
+                .iter()
+                .map(|r| format!("{r:.3}"))
+                .collect::<Vec<_>>()
+                .join(" / ");
+            ratios.sort_by(f64::total_cmp);
+            writeln!(
+                out,
+                "{}: the service against the machine's limit: **{:.3}×** the throughput of hand-written axum serving the same answers from memory (median of the rounds' ratios, `logistics-service serve` over hand-written axum, the two turns of a round back to back; each round: {each}).\n",
+                backend.name(),
+                median_f64(ratios),
             )?;
         }
         Ok(())

@@ -80,11 +80,13 @@ pub struct Results {
 
 /// A tenant with its token.
 struct Tenant {
+    id: uuid::Uuid,
     token: String,
 }
 
 const CUSTOMERS: usize = 100;
-const SALES_ORDERS: usize = 1000;
+/// The sales orders of the tenant the GETs read.
+pub(crate) const SALES_ORDERS: usize = 1000;
 
 /// Runs every service case on `backend`, then the operations layers
 /// comparison on the same database.
@@ -100,9 +102,17 @@ pub fn run_layers(backend: Backend, options: &Options) -> Result<Vec<LayerRuns>,
     on_scratch_database(backend, &options.postgres, |runtime, url| {
         runtime.block_on(async {
             let tenants = seed(url, &[0]).await?;
-            let token: Arc<str> = Arc::from(tenants[&0].token.as_str());
-            operations_layers::run(url, &token, &options.binary, &options.log, &options.layers)
-                .await
+            let tenant = &tenants[&0];
+            let token: Arc<str> = Arc::from(tenant.token.as_str());
+            operations_layers::run(
+                url,
+                &token,
+                tenant.id,
+                &options.binary,
+                &options.log,
+                &options.layers,
+            )
+            .await
         })
     })
 }
@@ -186,8 +196,15 @@ async fn run_on(
     server.stop();
     let (cases, bulk, batch_growth, list_growth) = outcome?;
     let token: Arc<str> = Arc::from(main.token.as_str());
-    let layers =
-        operations_layers::run(url, &token, &options.binary, &options.log, &options.layers).await?;
+    let layers = operations_layers::run(
+        url,
+        &token,
+        main.id,
+        &options.binary,
+        &options.log,
+        &options.layers,
+    )
+    .await?;
     let results = Results {
         backend,
         cases,
@@ -429,6 +446,7 @@ async fn seed(url: &str, return_sizes: &[usize]) -> Result<BTreeMap<usize, Tenan
         tenants.insert(
             size,
             Tenant {
+                id,
                 token: tenant.token,
             },
         );
@@ -511,6 +529,24 @@ impl Server {
         let mut command = wrapped(wrapper, &own);
         command
             .args(["serve", "--layers", if layers { "on" } else { "off" }])
+            .args(["--database", database, "--listen"])
+            .arg(address.to_string());
+        Server::start(command, address, log)
+    }
+
+    /// This bench's own binary serving `tenant`'s sales orders from memory
+    /// with hand-written axum (`serve.rs`), run by `wrapper` (empty: none).
+    pub fn bytes_wrapped(
+        wrapper: &[String],
+        tenant: uuid::Uuid,
+        database: &str,
+        log: &Path,
+    ) -> Result<Server, String> {
+        let address = free_address()?;
+        let own = std::env::current_exe().map_err(|e| e.to_string())?;
+        let mut command = wrapped(wrapper, &own);
+        command
+            .args(["serve", "--bytes-of", &tenant.to_string()])
             .args(["--database", database, "--listen"])
             .arg(address.to_string());
         Server::start(command, address, log)

@@ -1,4 +1,4 @@
-//! Turns an OpenAPI 3.0 or 3.1 document into Rust crates.
+//! Turns an OpenAPI document (Swagger 2.0, OpenAPI 3.0, 3.1 or 3.2) into Rust crates.
 //!
 //! Three stages, each its own module tree:
 //! 1. [`parse`]: the document with `openapiv3` (YAML or JSON), and its local
