@@ -134,6 +134,16 @@ pub fn query<'a>(sql: impl Into<Cow<'a, str>>) -> Query<'a> {
 }
 
 impl<'a> Query<'a> {
+    /// The statement's text.
+    pub fn sql(&self) -> &str {
+        &self.sql
+    }
+
+    /// The values bound, in placeholder order.
+    pub fn args(&self) -> &[Arg<'a>] {
+        &self.args
+    }
+
     /// Binds the next placeholder.
     pub fn bind(mut self, value: impl Into<Arg<'a>>) -> Self {
         self.args.push(value.into());
@@ -329,6 +339,7 @@ impl Attempts {
                 }
             )),
             StoreError::Domain(error) => error,
+            error @ StoreError::Inline(_) => error.into(),
         }))
     }
 }
@@ -439,6 +450,9 @@ pub enum StoreError {
     /// The domain refused.
     #[error("{0}")]
     Domain(#[from] DomainError),
+    /// A read on the calling thread failed (`inline.rs`).
+    #[error("SQLite: {0}")]
+    Inline(#[from] super::inline::InlineError),
 }
 
 impl StoreError {
@@ -447,7 +461,7 @@ impl StoreError {
     fn is_retryable(&self) -> bool {
         match self {
             StoreError::Database(error) => is_lost_race(error) || is_lost_connection(error),
-            StoreError::Domain(_) => false,
+            StoreError::Domain(_) | StoreError::Inline(_) => false,
         }
     }
 }
@@ -488,6 +502,7 @@ impl From<StoreError> for DomainError {
         match error {
             StoreError::Database(error) => unavailable(error),
             StoreError::Domain(error) => error,
+            StoreError::Inline(error) => DomainError::Unavailable(format!("SQLite: {error}")),
         }
     }
 }

@@ -8,6 +8,7 @@
 
 mod customers;
 mod db;
+mod inline;
 mod migrate;
 mod receiving_orders;
 mod returns;
@@ -16,13 +17,15 @@ mod sales_orders;
 mod tenants;
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use db::Dialect;
-use db::Pool;
+use db::{Pool, Query, StoreError};
+use inline::{InlineError, InlineReader};
 pub use tenants::FirstStartLock;
 
 /// The repository over the database the service was configured with. It
@@ -30,6 +33,9 @@ pub use tenants::FirstStartLock;
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: Pool,
+    /// On SQLite, the connections that answer reads by key on the calling
+    /// thread (`inline.rs`).
+    inline: Option<Arc<InlineReader>>,
 }
 
 /// Why the database could not be opened.
@@ -84,18 +90,43 @@ impl Store {
             url: shown.clone(),
             source,
         };
-        let pool = if is_postgres(url) {
+        if is_postgres(url) {
             let options = PgConnectOptions::from_str(url).map_err(connect_error)?;
             let pool = PgPoolOptions::new()
                 .max_connections(max_connections)
                 .acquire_timeout(Duration::from_secs(10));
-            Pool::Postgres(connect(pool, options, Dialect::Postgres, &shown).await?)
+            let pool = Pool::Postgres(connect(pool, options, Dialect::Postgres, &shown).await?);
+            Ok(Store { pool, inline: None })
         } else {
             let options = sqlite_options(url)?;
+            // An in-memory database is one per connection: none to share.
+            let file = options.get_filename();
+            let inline = (file != std::path::Path::new(":memory:"))
+                .then(|| Arc::new(InlineReader::new(file, max_connections as usize)));
             let pool = SqlitePoolOptions::new().max_connections(max_connections);
-            Pool::Sqlite(connect(pool, options, Dialect::Sqlite, &shown).await?)
-        };
-        Ok(Store { pool })
+            let pool = Pool::Sqlite(connect(pool, options, Dialect::Sqlite, &shown).await?);
+            Ok(Store { pool, inline })
+        }
+    }
+
+    /// The first column of the first row of `query`, as text. A read by
+    /// key: on SQLite it runs on this thread (`inline.rs`), through the pool
+    /// only when the file is busy.
+    async fn fetch_text(
+        &self,
+        query: Query<'_>,
+    ) -> std::result::Result<Option<String>, StoreError> {
+        if let Some(inline) = &self.inline {
+            match inline.text(query.sql(), query.args()) {
+                Ok(text) => return Ok(text),
+                Err(InlineError::Busy) => {}
+                Err(error) => return Err(error.into()),
+            }
+        }
+        match self.pool.fetch_optional(query).await? {
+            Some(row) => Ok(Some(row.get::<String>(0)?)),
+            None => Ok(None),
+        }
     }
 
     /// Closes every connection, waiting for those in use.

@@ -14,16 +14,15 @@ use crate::domain::repository::{
 
 impl SalesOrderRepository for Store {
     async fn sales_order(&self, tenant: Uuid, reference: &str) -> Result<Option<SalesOrder>> {
-        let row = self
-            .pool
-            .fetch_optional(
+        let document = self
+            .fetch_text(
                 query("SELECT document FROM sales_orders WHERE tenant_id = $1 AND reference_number = $2")
                     .bind(tenant)
                     .bind(reference),
             )
             .await?;
-        match row {
-            Some(row) => Ok(Some(from_document(&row.get::<String>(0)?)?)),
+        match document {
+            Some(document) => Ok(Some(from_document(&document)?)),
             None => Ok(None),
         }
     }
