@@ -219,6 +219,50 @@ impl Pool {
 
     /// Every row of a query.
     pub async fn fetch_all(&self, query: Query<'_>) -> Result<Vec<Row>, sqlx::Error> {
+        self.again_on_lost_connection(|| self.fetch_all_once(&query))
+            .await
+    }
+
+    /// The first row of a query, if any.
+    pub async fn fetch_optional(&self, query: Query<'_>) -> Result<Option<Row>, sqlx::Error> {
+        self.again_on_lost_connection(|| self.fetch_optional_once(&query))
+            .await
+    }
+
+    /// Runs a read, or the `BEGIN` of a write, again on another connection
+    /// while it loses the one it was lent. The pool does not ping a
+    /// connection before lending it (a round trip before every statement,
+    /// D65), so after the server ended its connections (a restart, a
+    /// failover, an operator) each idle one fails once; they are at most
+    /// the pool's size. Neither has an effect to repeat; a write that fails
+    /// later runs again under `in_write!`'s own count.
+    async fn again_on_lost_connection<T, F>(
+        &self,
+        attempt: impl Fn() -> F,
+    ) -> Result<T, sqlx::Error>
+    where
+        F: std::future::Future<Output = Result<T, sqlx::Error>>,
+    {
+        let mut lost = 0;
+        loop {
+            match attempt().await {
+                Err(error) if is_lost_connection(&error) && lost < self.max_connections() => {
+                    tracing::debug!(%error, "reading again on another connection");
+                    lost += 1;
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+
+    fn max_connections(&self) -> u32 {
+        match self {
+            Pool::Sqlite(pool) => pool.options().get_max_connections(),
+            Pool::Postgres(pool) => pool.options().get_max_connections(),
+        }
+    }
+
+    async fn fetch_all_once(&self, query: &Query<'_>) -> Result<Vec<Row>, sqlx::Error> {
         Ok(match self {
             Pool::Sqlite(pool) => rows(query.on::<Sqlite>().fetch_all(pool).await?, Row::Sqlite),
             Pool::Postgres(pool) => {
@@ -227,8 +271,7 @@ impl Pool {
         })
     }
 
-    /// The first row of a query, if any.
-    pub async fn fetch_optional(&self, query: Query<'_>) -> Result<Option<Row>, sqlx::Error> {
+    async fn fetch_optional_once(&self, query: &Query<'_>) -> Result<Option<Row>, sqlx::Error> {
         Ok(match self {
             Pool::Sqlite(pool) => query
                 .on::<Sqlite>()
@@ -246,10 +289,13 @@ impl Pool {
     /// Begins a transaction that will write.
     pub async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
         let begin = self.dialect().begin_write();
-        Ok(match self {
-            Pool::Sqlite(pool) => Tx::Sqlite(pool.begin_with(begin).await?),
-            Pool::Postgres(pool) => Tx::Postgres(pool.begin_with(begin).await?),
+        self.again_on_lost_connection(|| async move {
+            Ok(match self {
+                Pool::Sqlite(pool) => Tx::Sqlite(pool.begin_with(begin).await?),
+                Pool::Postgres(pool) => Tx::Postgres(pool.begin_with(begin).await?),
+            })
         })
+        .await
     }
 }
 

@@ -94,6 +94,9 @@ impl Store {
             let options = PgConnectOptions::from_str(url).map_err(connect_error)?;
             let pool = PgPoolOptions::new()
                 .max_connections(max_connections)
+                // Not pinged before each lending, a round trip a statement:
+                // a read that finds its connection ended runs again (D65).
+                .test_before_acquire(false)
                 .acquire_timeout(Duration::from_secs(10));
             let pool = Pool::Postgres(connect(pool, options, Dialect::Postgres, &shown).await?);
             Ok(Store { pool, inline: None })
@@ -103,7 +106,9 @@ impl Store {
             let file = options.get_filename();
             let inline = (file != std::path::Path::new(":memory:"))
                 .then(|| Arc::new(InlineReader::new(file, max_connections as usize)));
-            let pool = SqlitePoolOptions::new().max_connections(max_connections);
+            let pool = SqlitePoolOptions::new()
+                .max_connections(max_connections)
+                .test_before_acquire(false);
             let pool = Pool::Sqlite(connect(pool, options, Dialect::Sqlite, &shown).await?);
             Ok(Store { pool, inline })
         }

@@ -1,6 +1,7 @@
 //! Faults of the database under a write (issue 44): a write whose
 //! connection the server ends before the commit is run again on a fresh
-//! connection, and the client never hears of it.
+//! connection, and the client never hears of it; and under a read: a read
+//! on a connection the server ended while it was idle runs again on another.
 
 use sqlx::{Connection, Row};
 
@@ -133,4 +134,62 @@ async fn a_write_whose_commit_fails_is_not_run_again_and_says_it_may_have_been_a
         })
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_and_writes_after_the_server_ended_every_idle_connection_are_answered() {
+    run(Backend::Postgres, |service| {
+        Box::pin(async move {
+            let tenant = service.tenant("Faults").await;
+            let created = tenant
+                .client
+                .create_customer(&customer("idle@example.com"))
+                .await
+                .expect("the customer is created");
+            // Several reads at once, so that the pool holds several idle
+            // connections when they are ended.
+            let reads = (0..6).map(|_| tenant.client.get_customer(created.customer_no));
+            for read in futures_util::future::join_all(reads).await {
+                read.expect("the customer is read");
+            }
+            let mut admin = sqlx::PgConnection::connect(service.database_url())
+                .await
+                .expect("the test database opens");
+            let ended = end_other_connections(&mut admin).await;
+            assert!(ended >= 1, "the pool held idle connections: {ended}");
+
+            for _ in 0..3 {
+                let read = tenant
+                    .client
+                    .get_customer(created.customer_no)
+                    .await
+                    .expect("a read on an ended connection is run again on a new one");
+                assert_eq!(read.email, "idle@example.com");
+            }
+
+            // And a write, whose BEGIN finds the connections ended.
+            let reads = (0..6).map(|_| tenant.client.get_customer(created.customer_no));
+            futures_util::future::join_all(reads).await;
+            assert!(end_other_connections(&mut admin).await >= 1);
+            let second = tenant
+                .client
+                .create_customer(&customer("idle2@example.com"))
+                .await
+                .expect("a write begun on an ended connection begins on a new one");
+            assert_eq!(second.customer_no, created.customer_no + 1);
+        })
+    })
+    .await;
+}
+
+/// Ends every connection to the test database but `admin`'s; how many.
+async fn end_other_connections(admin: &mut sqlx::PgConnection) -> i64 {
+    sqlx::query(
+        "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND pid <> pg_backend_pid()) AS ended",
+    )
+    .fetch_one(admin)
+    .await
+    .expect("the connections are ended")
+    .get(0)
 }
