@@ -54,6 +54,10 @@ pub struct Turn {
     pub cpu: Duration,
     /// The driver's (this process's) CPU time over the turn.
     pub driver_cpu: Duration,
+    /// The CPU time of the machine's PostgreSQL processes over the turn:
+    /// the database's share of the cores (next to nothing on SQLite, which
+    /// runs in the server).
+    pub database_cpu: Duration,
     /// How the server's live threads were scheduled over the turn.
     pub scheduling: Scheduling,
     /// The instructions the server executed over the turn (under callgrind).
@@ -76,6 +80,11 @@ impl Turn {
     /// The driver's CPU time per request, in microseconds.
     pub fn driver_micros_per_request(&self) -> f64 {
         self.driver_cpu.as_secs_f64() * 1e6 / self.requests().max(1) as f64
+    }
+
+    /// PostgreSQL's CPU time per request, in microseconds.
+    pub fn database_micros_per_request(&self) -> f64 {
+        self.database_cpu.as_secs_f64() * 1e6 / self.requests().max(1) as f64
     }
 
     /// Instructions per request, when counted.
@@ -158,12 +167,13 @@ pub async fn run(
             }
             let per_request = turn.requests().max(1) as f64;
             eprintln!(
-                "  round {}: {} (layers {}): {:.1} µs CPU/request (driver {:.1} µs; server waited {:.1} µs for a core, {:.2} voluntary switches){}, {:.0} req/s, p50 {:.2} ms, load {:.2}",
+                "  round {}: {} (layers {}): {:.1} µs CPU/request (driver {:.1} µs, PostgreSQL {:.1} µs; server waited {:.1} µs for a core, {:.2} voluntary switches){}, {:.0} req/s, p50 {:.2} ms, load {:.2}",
                 round + 1,
                 runs.server,
                 if runs.layers { "on" } else { "off" },
                 turn.cpu_micros_per_request(),
                 turn.driver_micros_per_request(),
+                turn.database_micros_per_request(),
                 turn.scheduling.run_delay.as_secs_f64() * 1e6 / per_request,
                 turn.scheduling.voluntary_switches as f64 / per_request,
                 turn.instructions_per_request()
@@ -210,10 +220,12 @@ async fn measure(
     let load_average = load_average_1min();
     let own = std::process::id();
     let (driver_before, scheduled_before) = (cpu_time(own)?, Scheduling::of(server.pid()));
+    let database_before = postgres_cpu_time();
     let before = cpu_time(server.pid())?;
     let stats = load::run(server.address, load, make.clone()).await;
     let cpu = cpu_time(server.pid())?.saturating_sub(before);
     let driver_cpu = cpu_time(own)?.saturating_sub(driver_before);
+    let database_cpu = postgres_cpu_time().saturating_sub(database_before);
     let scheduling = Scheduling::of(server.pid()).since(&scheduled_before);
     let instructions = if callgrind {
         Some(callgrind_dump(server.pid())?)
@@ -224,6 +236,7 @@ async fn measure(
         stats,
         cpu,
         driver_cpu,
+        database_cpu,
         scheduling,
         instructions,
         load_average,
@@ -254,6 +267,25 @@ fn parse_cpu_ticks(stat: &str) -> Option<u64> {
     let utime: u64 = fields.next()?.parse().ok()?;
     let stime: u64 = fields.next()?.parse().ok()?;
     Some(utime + stime)
+}
+
+/// The CPU time of every process named `postgres` (the server and its
+/// backends, whoever started them), the ones that ended excluded.
+fn postgres_cpu_time() -> Duration {
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return Duration::ZERO;
+    };
+    let mut ticks = 0;
+    for process in processes.flatten() {
+        let path = process.path().join("stat");
+        let Ok(stat) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if stat.contains("(postgres)") {
+            ticks += parse_cpu_ticks(&stat).unwrap_or(0);
+        }
+    }
+    Duration::from_nanos(ticks * (1_000_000_000 / TICKS_PER_SECOND))
 }
 
 /// How a process's live threads were scheduled (summed over

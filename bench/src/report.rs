@@ -360,11 +360,11 @@ impl Report {
         };
         writeln!(
             out,
-            "| backend | server | layers | {unit} (median) | each round | ratio to layers off | driver CPU per request (median) | req/s (median) | each round | p50 | p99 | errors |"
+            "| backend | server | layers | {unit} (median) | each round | ratio to layers off | driver CPU per request (median) | PostgreSQL CPU per request (median) | req/s (median) | each round | p50 | p99 | errors |"
         )?;
         writeln!(
             out,
-            "|---|---|---|---:|---|---:|---:|---:|---|---:|---:|---:|"
+            "|---|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|"
         )?;
         let metric = |turn: &Turn| {
             if callgrind {
@@ -395,7 +395,7 @@ impl Report {
                 };
                 writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {:.3} | {:.1} µs | {:.0} | {} | {:.2} ms | {:.2} ms | {} |",
+                    "| {} | {} | {} | {} | {} | {:.3} | {:.1} µs | {:.1} µs | {:.0} | {} | {:.2} ms | {:.2} ms | {} |",
                     backend.name(),
                     variant.server,
                     match (variant.limit, variant.layers) {
@@ -407,6 +407,7 @@ impl Report {
                     each(&|t| shown(metric(t))),
                     this / off,
                     median_of(variant, &|t| t.driver_micros_per_request()),
+                    median_of(variant, &|t| t.database_micros_per_request()),
                     median_of(variant, &|t| t.stats.throughput()),
                     each(&|t| format!("{:.0}", t.stats.throughput())),
                     median_of(variant, &|t| t.stats.percentile_ms(50.0)),
