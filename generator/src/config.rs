@@ -99,6 +99,14 @@ pub struct Target {
     /// (`open-enums = false` turns it off).
     #[serde(default = "yes")]
     pub open_enums: bool,
+    /// Operations (by `operationId`) whose JSON answers the server stubs
+    /// also take encoded before: each such response variant gets a twin,
+    /// `<Variant>Encoded`, whose body is an `openapi_runtime::server::Encoded`
+    /// of the same type, sent as it is. For an implementation that stores
+    /// its answers whole and would otherwise parse and write them again on
+    /// every read. Empty by default.
+    #[serde(default)]
+    pub encoded_answers: Vec<String>,
     /// Whether the models are the client crate's `models` module instead of
     /// a crate of their own: one crate to build for a client alone (see
     /// [`Target::client_only`]). Not a setting of `codegen.toml`, whose
@@ -138,6 +146,7 @@ impl Target {
             version: None,
             changelog: None,
             open_enums: true,
+            encoded_answers: Vec::new(),
             models_in_client: false,
             server_in_client: false,
         }

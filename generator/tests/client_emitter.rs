@@ -32,6 +32,7 @@ fn target() -> Target {
         version: None,
         changelog: None,
         open_enums: true,
+        encoded_answers: Vec::new(),
         models_in_client: false,
         server_in_client: false,
     }

@@ -400,3 +400,42 @@ components:
     assert!(models.contains("= AaaFirst;"), "{models}");
     assert!(!models.contains("serialize_tagged"), "{models}");
 }
+
+#[test]
+fn encoded_answers_get_a_twin_whose_body_is_sent_as_it_is() {
+    let doc = Document::parse(PET_SHOP, "shop.yaml", false).expect("a valid document");
+    let mut target = Target::standalone(PathBuf::from("shop.yaml"), "shop");
+    target.client = None;
+    target.encoded_answers = vec!["listPets".to_owned()];
+    let generated = openapi_codegen::generate_from(&doc, &target, "the test")
+        .expect("generated")
+        .files;
+    let responses = file(&generated, "server/src/responses.rs");
+    // The JSON answers get twins; the others do not.
+    assert!(
+        responses.contains("OkEncoded {")
+            && responses.contains("body: openapi_runtime::server::Encoded<Vec<models::Pet>>"),
+        "{responses}"
+    );
+    assert!(responses.contains("DefaultEncoded {"), "{responses}");
+    assert!(responses.contains("respond::encoded("), "{responses}");
+    assert!(!responses.contains("AddPetResponse::NoContentEncoded"));
+    assert!(
+        file(&generated, "server/src/lib.rs").contains("pub use openapi_runtime::server::Encoded;")
+    );
+
+    let mut refused = |id: &str| {
+        target.encoded_answers = vec![id.to_owned()];
+        openapi_codegen::generate_from(&doc, &target, "the test")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    let unknown = refused("listPet");
+    assert!(
+        unknown.contains("`encoded-answers` names `listPet`, which is no operationId"),
+        "{unknown}"
+    );
+    let text_only = refused("getPet");
+    assert!(text_only.contains("none of the answers"), "{text_only}");
+}

@@ -4,13 +4,15 @@
 //! query parameters), [`body`] (read up to the limit, decode, validate),
 //! [`multipart`] (`multipart/form-data` bodies), [`respond`] (bodies, headers, the fallbacks,
 //! [`respond::finish`]), [`request_id`] and [`settings`]; [`Items`] and
-//! [`RequestItems`], the items of sequential answers and requests as streams.
+//! [`RequestItems`], the items of sequential answers and requests as streams;
+//! [`Encoded`], an answer's JSON body encoded before.
 //!
 //! A generated router calls these from its handlers; an implementation of
 //! its trait meets [`ApiError`](error::ApiError), [`RequestId`](request_id::RequestId)
 //! and [`Settings`](settings::Settings).
 
 pub mod body;
+mod encoded;
 pub mod error;
 mod error_shape;
 mod items;
@@ -23,5 +25,6 @@ mod request_items;
 pub mod respond;
 pub mod settings;
 
+pub use encoded::Encoded;
 pub use items::Items;
 pub use request_items::RequestItems;

@@ -83,6 +83,15 @@ pub fn json<T: Serialize + ?Sized>(
     Ok(with_body(status, Body::from(buffer), content_type))
 }
 
+/// A JSON body encoded before, sent as it is.
+pub fn encoded<T>(
+    status: StatusCode,
+    value: crate::server::Encoded<T>,
+    content_type: &'static str,
+) -> Response {
+    with_body(status, Body::from(value.into_bytes()), content_type)
+}
+
 /// A sequential JSON body: each of `items` framed as `framing` says,
 /// written as the implementation yields it.
 pub fn items<T: Serialize + Send + 'static>(

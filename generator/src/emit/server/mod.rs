@@ -173,6 +173,12 @@ fn lib_tokens(server: &Server<'_>, groups: &[&hooks::Group]) -> Result<TokenStre
             pub use openapi_runtime::server::RequestItems;
         }
     });
+    let encoded = (!cx.target.encoded_answers.is_empty()).then(|| {
+        quote! {
+            /// An answer's JSON body encoded before (`encoded-answers`), sent as it is.
+            pub use openapi_runtime::server::Encoded;
+        }
+    });
     // In the client crate, the models are its `models` module already.
     let models = (!cx.server_inline()).then(|| {
         let models_crate = format_ident!("{}", cx.target.models.lib_name());
@@ -191,6 +197,7 @@ fn lib_tokens(server: &Server<'_>, groups: &[&hooks::Group]) -> Result<TokenStre
 
         #(#[rustfmt::skip] pub mod #modules;)*
 
+        #encoded
         /// The runtime's modules every router shares.
         pub use openapi_runtime::server::{#(#runtime),*};
         #spread

@@ -10,6 +10,17 @@ use crate::ir::{BodyKind, Primitive, Response, ResponseHeader, Shape, Status, Ty
 use crate::names::Namespace;
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
+    for id in &server.cx.target.encoded_answers {
+        if !server.ops.iter().any(|op| &op.op.id == id) {
+            return Err(Error::Config {
+                file: "codegen settings".to_owned(),
+                message: format!(
+                    "`encoded-answers` names `{id}`, which is no operationId of {}",
+                    server.source()
+                ),
+            });
+        }
+    }
     let root = server.root.clone();
     let root_text = &server.root_text;
     let items = server
@@ -68,6 +79,8 @@ struct Variant<'a> {
     ident: proc_macro2::Ident,
     has_status: bool,
     headers: Vec<(&'a ResponseHeader, proc_macro2::Ident)>,
+    /// The twin of a JSON answer whose body comes encoded (`encoded-answers`).
+    encoded: bool,
 }
 
 impl Variant<'_> {
@@ -78,7 +91,7 @@ impl Variant<'_> {
 
 fn enum_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     let name = op.response_type();
-    let variants: Vec<Variant<'_>> = op
+    let mut variants: Vec<Variant<'_>> = op
         .variants
         .iter()
         .map(|response| {
@@ -93,9 +106,13 @@ fn enum_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
                     .iter()
                     .map(|h| (h, format_ident!("{}", names.claim(h.field.clone()))))
                     .collect(),
+                encoded: false,
             }
         })
         .collect();
+    if server.cx.target.encoded_answers.contains(&op.op.id) {
+        variants = with_encoded_twins(server, op, variants)?;
+    }
 
     let definitions = variants
         .iter()
@@ -192,6 +209,47 @@ fn enum_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
     })
 }
 
+/// `variants`, each JSON answer followed by its twin whose body comes
+/// encoded; an error when there is none, or a twin's name is taken.
+fn with_encoded_twins<'a>(
+    server: &Server<'_>,
+    op: &Op<'_>,
+    variants: Vec<Variant<'a>>,
+) -> Result<Vec<Variant<'a>>> {
+    let config_error = |message: String| Error::Config {
+        file: "codegen settings".to_owned(),
+        message: format!("`encoded-answers` names `{}`: {message}", op.op.id),
+    };
+    let names: Vec<String> = variants.iter().map(|v| v.ident.to_string()).collect();
+    let mut out = Vec::with_capacity(variants.len() * 2);
+    for variant in variants {
+        let twin = matches!(variant.response.body, Some(BodyKind::Json(_))).then(|| Variant {
+            response: variant.response,
+            ident: format_ident!("{}Encoded", variant.ident),
+            has_status: variant.has_status,
+            headers: variant.headers.clone(),
+            encoded: true,
+        });
+        out.push(variant);
+        if let Some(twin) = twin {
+            if names.contains(&twin.ident.to_string()) {
+                return Err(config_error(format!(
+                    "its answers already have a variant named `{}`",
+                    twin.ident
+                )));
+            }
+            out.push(twin);
+        }
+    }
+    if !out.iter().any(|v| v.encoded) {
+        return Err(config_error(format!(
+            "none of the answers of {} has a JSON body",
+            server.source()
+        )));
+    }
+    Ok(out)
+}
+
 /// Whether clippy's `large_enum_variant` may fire on the enum of `variants`:
 /// it needs two variants whose sizes differ by more than 200 bytes. The
 /// emitter does not work out the size of the API's own types, so a variant
@@ -199,12 +257,7 @@ fn enum_tokens(server: &Server<'_>, op: &Op<'_>) -> Result<TokenStream> {
 fn may_have_large_variant(server: &Server<'_>, variants: &[Variant<'_>]) -> bool {
     let fields = |v: &Variant<'_>| {
         let mut out = vec![v.has_status.to_string()];
-        out.extend(
-            v.response
-                .body
-                .as_ref()
-                .map(|k| body_type(server, k).to_string()),
-        );
+        out.extend(variant_body_type(server, v).map(|ty| ty.to_string()));
         out.extend(
             v.headers
                 .iter()
@@ -241,6 +294,8 @@ fn variant_size_bound(v: &Variant<'_>) -> Option<usize> {
     let mut total = if v.has_status { 8 } else { 0 };
     total += match &v.response.body {
         None => 0,
+        // `Encoded`: its `Bytes`.
+        Some(BodyKind::Json(_)) if v.encoded => 40,
         Some(BodyKind::Json(shape) | BodyKind::Form(shape)) => shape_bound(shape)?,
         Some(BodyKind::Text) => 32,
         // `Items`: a boxed stream, two words.
@@ -272,12 +327,20 @@ fn variant_definition(server: &Server<'_>, v: &Variant<'_>) -> TokenStream {
         Status::Default => "Any other status".to_owned(),
     };
     let description = response.docs.description.as_deref().unwrap_or_default();
-    let mut lines = vec![format!("{status}: {}", description.trim())];
-    if description.trim().is_empty() {
-        lines = vec![format!("{status}.")];
-    }
-    let text = lines.join("\n");
-    let doc = docs::attrs(&docs::markdown_lines(&text));
+    let doc = if v.encoded {
+        // Our own words, a link kept as one (the document's are escaped).
+        docs::attrs(&[format!(
+            "{status}: the answer of [`Self::{}`], its body encoded before and sent as it is.",
+            v.ident.to_string().trim_end_matches("Encoded")
+        )])
+    } else if description.trim().is_empty() {
+        docs::attrs(&docs::markdown_lines(&format!("{status}.")))
+    } else {
+        docs::attrs(&docs::markdown_lines(&format!(
+            "{status}: {}",
+            description.trim()
+        )))
+    };
     let ident = &v.ident;
     if v.is_unit() {
         return quote!(#doc #ident,);
@@ -289,8 +352,7 @@ fn variant_definition(server: &Server<'_>, v: &Variant<'_>) -> TokenStream {
             status: http::StatusCode,
         });
     }
-    if let Some(kind) = &response.body {
-        let ty = body_type(server, kind);
+    if let (Some(kind), Some(ty)) = (&response.body, variant_body_type(server, v)) {
         let media = response
             .media_types
             .iter()
@@ -329,6 +391,16 @@ fn variant_definition(server: &Server<'_>, v: &Variant<'_>) -> TokenStream {
             #(#fields)*
         },
     }
+}
+
+/// The type of `v`'s body field, if it has one.
+fn variant_body_type(server: &Server<'_>, v: &Variant<'_>) -> Option<TokenStream> {
+    let ty = body_type(server, v.response.body.as_ref()?);
+    Some(if v.encoded {
+        quote!(openapi_runtime::server::Encoded<#ty>)
+    } else {
+        ty
+    })
 }
 
 fn body_type(server: &Server<'_>, kind: &BodyKind) -> TokenStream {
@@ -375,6 +447,10 @@ fn variant_encoding(server: &Server<'_>, op: &Op<'_>, v: &Variant<'_>) -> Result
             let content_type =
                 quote!(negotiation::response_type(#negotiated, &[#(#own),*], #concrete));
             match kind {
+                BodyKind::Json(_) if v.encoded => (
+                    quote!(respond::encoded(#status, body, #content_type)),
+                    false,
+                ),
                 BodyKind::Json(_) => (quote!(respond::json(#status, &body, #content_type)), true),
                 BodyKind::Form(_) => (quote!(respond::form(#status, &body, #content_type)), true),
                 BodyKind::Text => (quote!(respond::text(#status, body, #content_type)), false),
