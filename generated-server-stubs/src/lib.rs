@@ -30,6 +30,8 @@ pub mod routes;
 #[rustfmt::skip]
 pub mod security;
 
+/// An answer's JSON body encoded before (`encoded-answers`), sent as it is.
+pub use openapi_runtime::server::Encoded;
 /// The runtime's modules every router shares.
 pub use openapi_runtime::server::{
     body, error, negotiation, params, request_id, respond, settings,

@@ -173,11 +173,17 @@ impl GetCustomerResponse {
 
 /// The responses of [`FulfilmentApi::get_sales_order`](crate::api::FulfilmentApi::get_sales_order): `GET /openapi/v1/SalesOrders/{referenceNumber}` (`getSalesOrder`).
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetSalesOrderResponse {
     /// 200: The sales order.
     Ok {
         /// The body, sent as `application/json`, `text/plain`, `text/json`.
         body: models::SalesOrder,
+    },
+    /// 200: the answer of [`Self::Ok`], its body encoded before and sent as it is.
+    OkEncoded {
+        /// The body, sent as `application/json`, `text/plain`, `text/json`.
+        body: openapi_runtime::server::Encoded<models::SalesOrder>,
     },
 }
 
@@ -186,6 +192,7 @@ impl GetSalesOrderResponse {
     pub fn status(&self) -> http::StatusCode {
         match self {
             Self::Ok { .. } => respond::status(200),
+            Self::OkEncoded { .. } => respond::status(200),
         }
     }
     /// The HTTP response: the body in the negotiated media type (when the
@@ -203,6 +210,19 @@ impl GetSalesOrderResponse {
                         media_type,
                         &["application/json", "text/plain", "text/json"],
                         "application/json",
+                    ),
+                )
+            }
+            Self::OkEncoded { body } => {
+                Ok(
+                    respond::encoded(
+                        respond::status(200),
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["application/json", "text/plain", "text/json"],
+                            "application/json",
+                        ),
                     ),
                 )
             }

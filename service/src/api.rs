@@ -9,10 +9,11 @@ use logistics_models::{
 };
 use logistics_server_stubs::{
     ApiError, BulkUpsertReceivingOrdersRequest, BulkUpsertReceivingOrdersResponse,
-    CreateCustomerRequest, CreateCustomerResponse, Credentials, FulfilmentApi, GetCustomerRequest,
-    GetCustomerResponse, GetSalesOrderRequest, GetSalesOrderResponse, ListReturnsRequest,
-    ListReturnsResponse, ListReturnsWithTagRequest, ListReturnsWithTagResponse, RequestContext,
-    UpdateReceivingOrderTransferDetailRequest, UpdateReceivingOrderTransferDetailResponse,
+    CreateCustomerRequest, CreateCustomerResponse, Credentials, Encoded, FulfilmentApi,
+    GetCustomerRequest, GetCustomerResponse, GetSalesOrderRequest, GetSalesOrderResponse,
+    ListReturnsRequest, ListReturnsResponse, ListReturnsWithTagRequest, ListReturnsWithTagResponse,
+    RequestContext, UpdateReceivingOrderTransferDetailRequest,
+    UpdateReceivingOrderTransferDetailResponse,
 };
 
 use crate::auth::{Authenticator, Refusal};
@@ -219,13 +220,16 @@ impl<R: Repository + 'static> FulfilmentApi for Service<R> {
     ) -> Result<GetSalesOrderResponse, ApiError> {
         let reference = &request.reference_number;
         refuse(text::check_parameter("referenceNumber", reference))?;
+        // Stored whole as its answer's JSON: sent as it is (D65).
         match self
             .repository
-            .sales_order(context.principal.tenant_id, reference)
+            .sales_order_json(context.principal.tenant_id, reference)
             .await
             .map_err(api_error)?
         {
-            Some(order) => Ok(GetSalesOrderResponse::Ok { body: order }),
+            Some(json) => Ok(GetSalesOrderResponse::OkEncoded {
+                body: Encoded::from_json_unchecked(json),
+            }),
             None => Err(api_error(sales_orders::not_found(reference))),
         }
     }

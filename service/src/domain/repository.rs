@@ -225,6 +225,26 @@ pub trait SalesOrderRepository: Send + Sync {
         reference: &str,
     ) -> impl Future<Output = Result<Option<SalesOrder>>> + Send;
 
+    /// A sales order as its answer's JSON text: what [`Self::sales_order`]
+    /// reads, before it is parsed. A store that keeps each order whole
+    /// returns the text as stored, so that a read neither parses nor writes
+    /// it again (D65); by default the order is written out.
+    fn sales_order_json(
+        &self,
+        tenant: Uuid,
+        reference: &str,
+    ) -> impl Future<Output = Result<Option<String>>> + Send {
+        async move {
+            self.sales_order(tenant, reference)
+                .await?
+                .map(|order| serde_json::to_string(&order))
+                .transpose()
+                .map_err(|e| {
+                    DomainError::Unavailable(format!("a sales order cannot be written: {e}"))
+                })
+        }
+    }
+
     /// Imports orders all or nothing, in one writing transaction that takes
     /// the tenant's customer counter first: each order's customer is found by
     /// email key or created (numbered by `rules`), its addresses added to the
