@@ -162,7 +162,8 @@ pub fn parse_credential(
         });
     }
     let body = &token[environment.token_prefix().len()..];
-    if body.len() != TOKEN_BODY_LEN || !body.bytes().all(|b| ALPHABET.contains(&b)) {
+    // ALPHABET is the ASCII letters and digits.
+    if body.len() != TOKEN_BODY_LEN || !body.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return Err(CredentialError::Malformed);
     }
     Ok(PresentedToken {
