@@ -225,7 +225,7 @@ pub trait SalesOrderRepository: Send + Sync {
         reference: &str,
     ) -> impl Future<Output = Result<Option<SalesOrder>>> + Send;
 
-    /// A sales order as its answer's JSON text: what [`Self::sales_order`]
+    /// A sales order as its answer's JSON text, in bytes: what [`Self::sales_order`]
     /// reads, before it is parsed. A store that keeps each order whole
     /// returns the text as stored, so that a read neither parses nor writes
     /// it again (D65); by default the order is written out.
@@ -233,11 +233,11 @@ pub trait SalesOrderRepository: Send + Sync {
         &self,
         tenant: Uuid,
         reference: &str,
-    ) -> impl Future<Output = Result<Option<String>>> + Send {
+    ) -> impl Future<Output = Result<Option<Vec<u8>>>> + Send {
         async move {
             self.sales_order(tenant, reference)
                 .await?
-                .map(|order| serde_json::to_string(&order))
+                .map(|order| serde_json::to_vec(&order))
                 .transpose()
                 .map_err(|e| {
                     DomainError::Unavailable(format!("a sales order cannot be written: {e}"))

@@ -54,8 +54,9 @@ impl InlineReader {
     }
 
     /// The first column of the first row of `sql` with `args` bound, as
-    /// text; `None` when there is no row.
-    pub fn text(&self, sql: &str, args: &[Arg<'_>]) -> Result<Option<String>, InlineError> {
+    /// the bytes of its text (not checked as UTF-8: the caller parses it or
+    /// sends it on); `None` when there is no row.
+    pub fn text(&self, sql: &str, args: &[Arg<'_>]) -> Result<Option<Vec<u8>>, InlineError> {
         let connection = self.take()?;
         let answer = read_text(&connection, sql, args);
         self.give_back(connection);
@@ -100,13 +101,15 @@ fn read_text(
     connection: &Connection,
     sql: &str,
     args: &[Arg<'_>],
-) -> rusqlite::Result<Option<String>> {
+) -> rusqlite::Result<Option<Vec<u8>>> {
     let mut statement = connection.prepare_cached(sql)?;
     for (index, arg) in args.iter().enumerate() {
         statement.raw_bind_parameter(index + 1, Bound(arg))?;
     }
     let mut rows = statement.raw_query();
-    rows.next()?.map(|row| row.get::<_, String>(0)).transpose()
+    rows.next()?
+        .map(|row| Ok(row.get_ref(0)?.as_bytes()?.to_vec()))
+        .transpose()
 }
 
 /// An [`Arg`] stored as sqlx stores it in SQLite: a UUID as its 16 bytes, a
@@ -205,7 +208,7 @@ mod tests {
         };
         assert_eq!(
             read().unwrap().as_deref(),
-            Some("seven"),
+            Some(&b"seven"[..]),
             "a UUID binds as sqlx stores it"
         );
 
@@ -223,7 +226,7 @@ mod tests {
         setup.execute_batch("COMMIT").unwrap();
         assert_eq!(
             read().unwrap().as_deref(),
-            Some("eight"),
+            Some(&b"eight"[..]),
             "and reads again once free"
         );
         let _ = std::fs::remove_dir_all(file.parent().unwrap());

@@ -114,13 +114,13 @@ impl Store {
         }
     }
 
-    /// The first column of the first row of `query`, as text. A read by
+    /// The first column of the first row of `query`, the bytes of its text. A read by
     /// key: on SQLite it runs on this thread (`inline.rs`), through the pool
     /// only when the file is busy.
     async fn fetch_text(
         &self,
         query: Query<'_>,
-    ) -> std::result::Result<Option<String>, StoreError> {
+    ) -> std::result::Result<Option<Vec<u8>>, StoreError> {
         if let Some(inline) = &self.inline {
             match inline.text(query.sql(), query.args()) {
                 Ok(text) => return Ok(text),
@@ -129,7 +129,7 @@ impl Store {
             }
         }
         match self.pool.fetch_optional(query).await? {
-            Some(row) => Ok(Some(row.get::<String>(0)?)),
+            Some(row) => Ok(Some(row.get::<String>(0)?.into_bytes())),
             None => Ok(None),
         }
     }

@@ -22,7 +22,7 @@ impl SalesOrderRepository for Store {
 
     /// The stored document: `to_document`'s writing of the order, the
     /// same text the stubs would write.
-    async fn sales_order_json(&self, tenant: Uuid, reference: &str) -> Result<Option<String>> {
+    async fn sales_order_json(&self, tenant: Uuid, reference: &str) -> Result<Option<Vec<u8>>> {
         Ok(self
             .fetch_text(
                 query("SELECT document FROM sales_orders WHERE tenant_id = $1 AND reference_number = $2")
@@ -57,7 +57,7 @@ impl SalesOrderRepository for Store {
                 .fetch_optional(query(sql).bind(tenant).bind(reference))
                 .await?;
             let row = row.ok_or_else(|| crate::domain::sales_orders::not_found(reference))?;
-            let order = change(from_document(&row.get::<String>(0)?)?)?;
+            let order = change(from_document(row.get::<String>(0)?.as_bytes())?)?;
             tx.execute(
                 query(
                     "UPDATE sales_orders SET state = $1, document = $2, updated_at = $3 \
@@ -153,8 +153,8 @@ async fn import(
     Ok(orders.len())
 }
 
-fn from_document(document: &str) -> Result<SalesOrder, sqlx::Error> {
-    serde_json::from_str(document).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+fn from_document(document: &[u8]) -> Result<SalesOrder, sqlx::Error> {
+    serde_json::from_slice(document).map_err(|e| sqlx::Error::Decode(Box::new(e)))
 }
 
 fn to_document(order: &SalesOrder) -> Result<String, sqlx::Error> {
