@@ -81,6 +81,7 @@ mod tests {
         let made = Encoded::new(&Pet { name: "Rex" }).unwrap();
         assert_eq!(made.as_bytes(), br#"{"name":"Rex"}"#);
         let stored = Encoded::<Pet>::from_json_unchecked(r#"{"name": "Rex"}"#);
+        assert_eq!(made, Encoded::new(&Pet { name: "Rex" }).unwrap());
         assert_ne!(made, stored, "compared as text, spaces included");
         assert_eq!(stored.clone().into_bytes(), r#"{"name": "Rex"}"#);
         assert_eq!(format!("{stored:?}"), r#"Encoded("{\"name\": \"Rex\"}")"#);

@@ -333,6 +333,53 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_star_is_every_type_and_other_words_are_nothing() {
+        // `*` alone is `*/*` (here at 0.9, above text/csv's 0.5).
+        assert_eq!(
+            chosen(&["*;q=0.9, text/csv;q=0.5"], JSON_OR_CSV),
+            Some("application/json")
+        );
+        // A word without a slash names no type: only text/csv is acceptable.
+        assert_eq!(
+            chosen(&["garbage, text/csv;q=0.5"], JSON_OR_CSV),
+            Some("text/csv")
+        );
+    }
+
+    #[test]
+    fn a_q_outside_zero_to_one_counts_as_one() {
+        // Not 2 (which would beat JSON's 1): both at 1, JSON preferred.
+        assert_eq!(
+            chosen(&["text/csv;q=2, application/json"], JSON_OR_CSV),
+            Some("application/json")
+        );
+    }
+
+    #[test]
+    fn an_offer_takes_the_q_of_its_most_specific_range_then_its_first() {
+        const CSV_OR_PNG: &[&str] = &["text/csv", "image/png"];
+        // text/csv: `text/*` (0.2) is more specific than `*/*` (0.9).
+        assert_eq!(
+            chosen(&["*/*;q=0.9, text/*;q=0.2"], CSV_OR_PNG),
+            Some("image/png")
+        );
+        const CSV_OR_PLAIN: &[&str] = &["text/csv", "text/plain"];
+        // text/csv: exactly named (0.2) is more specific than `text/*` (0.9).
+        assert_eq!(
+            chosen(&["text/*;q=0.9, text/csv;q=0.2"], CSV_OR_PLAIN),
+            Some("text/plain")
+        );
+        // A type named twice counts at its first q (0.2, below JSON's 0.5).
+        assert_eq!(
+            chosen(
+                &["text/csv;q=0.2, text/csv;q=0.9, application/json;q=0.5"],
+                JSON_OR_CSV
+            ),
+            Some("application/json")
+        );
+    }
+
+    #[test]
     fn a_wildcard_of_the_document_matches_concrete_types() {
         const VENDOR_JSON: &[&str] = &["application/*+json"];
         assert_eq!(
