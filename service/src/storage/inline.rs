@@ -148,6 +148,26 @@ mod tests {
         folder.join(name)
     }
 
+    #[test]
+    fn connections_are_kept_for_the_next_read_up_to_the_number_asked() {
+        let file = scratch_file("kept.db");
+        rusqlite::Connection::open(&file)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('x');")
+            .unwrap();
+        let reader = super::InlineReader::new(&file, 2);
+        let kept = || reader.idle.lock().unwrap().len();
+        reader.text("SELECT v FROM t", &[]).unwrap();
+        assert_eq!(kept(), 1, "the read's connection is kept");
+        reader.text("SELECT v FROM t", &[]).unwrap();
+        assert_eq!(kept(), 1, "and used again, not a second one opened");
+        // Three reads at once (as three threads would): two are kept.
+        let held: Vec<_> = (0..3).map(|_| reader.take().unwrap()).collect();
+        held.into_iter().for_each(|c| reader.give_back(c));
+        assert_eq!(kept(), 2);
+        let _ = std::fs::remove_dir_all(file.parent().unwrap());
+    }
+
     #[tokio::test]
     async fn a_read_sees_what_another_instance_committed_before_it() {
         let file = scratch_file("shared.db");
