@@ -524,14 +524,8 @@ impl Server {
         database: &str,
         log: &Path,
     ) -> Result<Server, String> {
-        let address = free_address()?;
-        let own = std::env::current_exe().map_err(|e| e.to_string())?;
-        let mut command = wrapped(wrapper, &own);
-        command
-            .args(["serve", "--layers", if layers { "on" } else { "off" }])
-            .args(["--database", database, "--listen"])
-            .arg(address.to_string());
-        Server::start(command, address, log)
+        let mode = ["--layers", if layers { "on" } else { "off" }].map(str::to_owned);
+        Server::own_serve(wrapper, &mode, database, log)
     }
 
     /// This bench's own binary serving `tenant`'s sales orders from memory
@@ -542,11 +536,23 @@ impl Server {
         database: &str,
         log: &Path,
     ) -> Result<Server, String> {
+        let mode = ["--bytes-of".to_owned(), tenant.to_string()];
+        Server::own_serve(wrapper, &mode, database, log)
+    }
+
+    /// `logistics-bench serve MODE… --database DATABASE --listen ADDRESS`.
+    fn own_serve(
+        wrapper: &[String],
+        mode: &[String],
+        database: &str,
+        log: &Path,
+    ) -> Result<Server, String> {
         let address = free_address()?;
         let own = std::env::current_exe().map_err(|e| e.to_string())?;
         let mut command = wrapped(wrapper, &own);
         command
-            .args(["serve", "--bytes-of", &tenant.to_string()])
+            .arg("serve")
+            .args(mode)
             .args(["--database", database, "--listen"])
             .arg(address.to_string());
         Server::start(command, address, log)
