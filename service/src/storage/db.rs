@@ -247,7 +247,7 @@ impl Pool {
         loop {
             match attempt().await {
                 Err(error) if is_lost_connection(&error) && lost < self.max_connections() => {
-                    tracing::debug!(%error, "reading again on another connection");
+                    tracing::debug!(%error, "running again on another connection");
                     lost += 1;
                 }
                 outcome => return outcome,

@@ -114,9 +114,9 @@ impl Store {
         }
     }
 
-    /// The first column of the first row of `query`, the bytes of its text. A read by
-    /// key: on SQLite it runs on this thread (`inline.rs`), through the pool
-    /// only when the file is busy.
+    /// The first column of the first row of `query`, the bytes of its text.
+    /// A read by key: on SQLite it runs on this thread (`inline.rs`),
+    /// through the pool only when the file is busy.
     async fn fetch_text(
         &self,
         query: Query<'_>,
