@@ -331,7 +331,10 @@ fn variant_definition(server: &Server<'_>, v: &Variant<'_>) -> TokenStream {
         // Our own words, a link kept as one (the document's are escaped).
         docs::attrs(&[format!(
             "{status}: the answer of [`Self::{}`], its body encoded before and sent as it is.",
-            v.ident.to_string().strip_suffix("Encoded").unwrap_or_default()
+            v.ident
+                .to_string()
+                .strip_suffix("Encoded")
+                .unwrap_or_default()
         )])
     } else if description.trim().is_empty() {
         docs::attrs(&docs::markdown_lines(&format!("{status}.")))
