@@ -32,6 +32,13 @@ pub enum InlineError {
     Sqlite(rusqlite::Error),
 }
 
+/// The page cache of each connection: 16 MiB, where SQLite's default is 2.
+/// With 2 MiB the bench's 1,000 sales orders (about 2 MB of documents) did
+/// not fit, and a GET read a page or two from the file on most requests:
+/// 37.8 → 33.4 µs of server CPU a GET in one GET rotation (D65). It is
+/// filled as pages are read, so a small database never takes it all.
+const PAGE_CACHE_KIB: i64 = 16 * 1024;
+
 /// Read-only connections to one SQLite file, opened when first needed and
 /// kept for the next read.
 #[derive(Debug)]
@@ -93,6 +100,8 @@ impl InlineReader {
         )?;
         connection.pragma_update(None, "query_only", true)?;
         connection.busy_timeout(std::time::Duration::ZERO)?;
+        // Negative: in KiB, not pages.
+        connection.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
         Ok(connection)
     }
 }
@@ -165,6 +174,19 @@ mod tests {
         let held: Vec<_> = (0..3).map(|_| reader.take().unwrap()).collect();
         held.into_iter().for_each(|c| reader.give_back(c));
         assert_eq!(kept(), 2);
+        let _ = std::fs::remove_dir_all(file.parent().unwrap());
+    }
+
+    #[test]
+    fn a_connection_caches_the_pages_asked_for() {
+        let file = scratch_file("cache.db");
+        rusqlite::Connection::open(&file).unwrap();
+        let reader = super::InlineReader::new(&file, 1);
+        let connection = reader.take().unwrap();
+        let cache: i64 = connection
+            .pragma_query_value(None, "cache_size", |row| row.get(0))
+            .unwrap();
+        assert_eq!(cache, -super::PAGE_CACHE_KIB);
         let _ = std::fs::remove_dir_all(file.parent().unwrap());
     }
 
