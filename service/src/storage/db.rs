@@ -151,6 +151,13 @@ impl<'a> Query<'a> {
     }
 
     /// The query for `DB`, values bound.
+    /// The statement for PostgreSQL, to run on a connection of one's own.
+    pub(super) fn on_postgres(
+        &self,
+    ) -> sqlx::query::Query<'_, Postgres, <Postgres as Database>::Arguments<'_>> {
+        self.on::<Postgres>()
+    }
+
     fn on<DB: Database>(&self) -> sqlx::query::Query<'_, DB, DB::Arguments<'_>>
     where
         for<'q> Option<Uuid>: Encode<'q, DB> + Type<DB>,
@@ -533,7 +540,7 @@ fn is_lost_race(error: &sqlx::Error) -> bool {
 
 /// The connection is gone: an I/O error, the server ending it (PostgreSQL's
 /// class 08 and 57P01–57P03), or sqlx's SQLite worker stopping.
-fn is_lost_connection(error: &sqlx::Error) -> bool {
+pub(super) fn is_lost_connection(error: &sqlx::Error) -> bool {
     match error {
         sqlx::Error::Io(_) | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| {

@@ -9,6 +9,7 @@
 mod customers;
 mod db;
 mod inline;
+mod kept;
 mod migrate;
 mod receiving_orders;
 mod returns;
@@ -26,6 +27,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 pub use db::Dialect;
 use db::{Pool, Query, StoreError};
 use inline::{InlineError, InlineReader};
+use kept::KeptReader;
 pub use tenants::FirstStartLock;
 
 /// The repository over the database the service was configured with. It
@@ -36,6 +38,9 @@ pub struct Store {
     /// On SQLite, the connections that answer reads by key on the calling
     /// thread (`inline.rs`).
     inline: Option<Arc<InlineReader>>,
+    /// On PostgreSQL, the connections that answer reads by key without the
+    /// pool's round trip on their return (`kept.rs`).
+    kept: Option<Arc<KeptReader>>,
 }
 
 /// Why the database could not be opened.
@@ -92,6 +97,8 @@ impl Store {
         };
         if is_postgres(url) {
             let options = PgConnectOptions::from_str(url).map_err(connect_error)?;
+            let (reader, max_connections) = kept::split(max_connections);
+            let kept = (reader > 0).then(|| Arc::new(KeptReader::new(options.clone(), reader)));
             let pool = PgPoolOptions::new()
                 .max_connections(max_connections)
                 // Not pinged before each lending, a round trip a statement:
@@ -99,7 +106,11 @@ impl Store {
                 .test_before_acquire(false)
                 .acquire_timeout(Duration::from_secs(10));
             let pool = Pool::Postgres(connect(pool, options, Dialect::Postgres, &shown).await?);
-            Ok(Store { pool, inline: None })
+            Ok(Store {
+                pool,
+                inline: None,
+                kept,
+            })
         } else {
             let options = sqlite_options(url)?;
             // An in-memory database is one per connection: none to share.
@@ -110,13 +121,19 @@ impl Store {
                 .max_connections(max_connections)
                 .test_before_acquire(false);
             let pool = Pool::Sqlite(connect(pool, options, Dialect::Sqlite, &shown).await?);
-            Ok(Store { pool, inline })
+            Ok(Store {
+                pool,
+                inline,
+                kept: None,
+            })
         }
     }
 
     /// The first column of the first row of `query`, the bytes of its text.
     /// A read by key: on SQLite it runs on this thread (`inline.rs`),
-    /// through the pool only when the file is busy.
+    /// through the pool only when the file is busy; on PostgreSQL on a
+    /// connection of its own (`kept.rs`), through the pool when they are
+    /// all lent or the one lent was lost.
     async fn fetch_text(
         &self,
         query: Query<'_>,
@@ -126,6 +143,16 @@ impl Store {
                 Ok(text) => return Ok(text),
                 Err(InlineError::Busy) => {}
                 Err(error) => return Err(error.into()),
+            }
+        }
+        if let Some(kept) = &self.kept {
+            match kept.text(&query).await {
+                Ok(text) => return Ok(text),
+                // Every kept connection lent, or the one lent was lost: the
+                // pool answers (and runs a lost read again).
+                Err(None) => {}
+                Err(Some(error)) if db::is_lost_connection(&error) => {}
+                Err(Some(error)) => return Err(error.into()),
             }
         }
         match self.pool.fetch_optional(query).await? {
@@ -139,16 +166,20 @@ impl Store {
         self.pool.close().await
     }
 
-    /// The connection pool, for metrics: connections open, idle, and the most.
+    /// The connections to the database, for metrics: open, idle, and the
+    /// most (`--max-connections`), the PostgreSQL reader's included.
     pub fn pool_status(&self) -> (u32, u32, u32) {
         fn of<DB: sqlx::Database>(pool: &sqlx::Pool<DB>) -> (u32, u32, u32) {
             let idle = u32::try_from(pool.num_idle()).unwrap_or(u32::MAX);
             (pool.size(), idle, pool.options().get_max_connections())
         }
-        match &self.pool {
+        let (size, idle, most) = match &self.pool {
             Pool::Sqlite(pool) => of(pool),
             Pool::Postgres(pool) => of(pool),
-        }
+        };
+        let (kept_size, kept_idle, kept_most) =
+            self.kept.as_ref().map_or((0, 0, 0), |k| k.status());
+        (size + kept_size, idle + kept_idle, most + kept_most)
     }
 
     /// Which database this is, for logs.

@@ -3,6 +3,8 @@
 //! connection, and the client never hears of it; and under a read: a read
 //! on a connection the server ended while it was idle runs again on another.
 
+use logistics_service::domain::sales_orders;
+use logistics_service::seed::sample_sales_order;
 use sqlx::{Connection, Row};
 
 use crate::harness::*;
@@ -141,16 +143,26 @@ async fn reads_and_writes_after_the_server_ended_every_idle_connection_are_answe
     run(Backend::Postgres, |service| {
         Box::pin(async move {
             let tenant = service.tenant("Faults").await;
+            // First: its customer takes a number.
+            let order = sample_sales_order(1);
+            sales_orders::import(service.store(), tenant.id, std::slice::from_ref(&order))
+                .await
+                .expect("the sales order is imported");
             let created = tenant
                 .client
                 .create_customer(&customer("idle@example.com"))
                 .await
                 .expect("the customer is created");
-            // Several reads at once, so that the pool holds several idle
-            // connections when they are ended.
+            // Several reads at once, so that the pool and the reader of
+            // sales orders (`storage/kept.rs`) hold several idle connections
+            // when they are ended.
             let reads = (0..6).map(|_| tenant.client.get_customer(created.customer_no));
             for read in futures_util::future::join_all(reads).await {
                 read.expect("the customer is read");
+            }
+            let reads = (0..6).map(|_| tenant.client.get_sales_order(&order.reference_number));
+            for read in futures_util::future::join_all(reads).await {
+                read.expect("the sales order is read");
             }
             let mut admin = sqlx::PgConnection::connect(service.database_url())
                 .await
@@ -165,6 +177,12 @@ async fn reads_and_writes_after_the_server_ended_every_idle_connection_are_answe
                     .await
                     .expect("a read on an ended connection is run again on a new one");
                 assert_eq!(read.email, "idle@example.com");
+                let read = tenant
+                    .client
+                    .get_sales_order(&order.reference_number)
+                    .await
+                    .expect("a read by key on an ended connection is run again on a new one");
+                assert_eq!(read.reference_number, order.reference_number);
             }
 
             // And a write, whose BEGIN finds the connections ended.
