@@ -154,8 +154,8 @@ struct ServeArgs {
     #[arg(long, env = "LOGISTICS_BODY_LIMIT", default_value_t = 16 * 1024 * 1024)]
     body_limit: usize,
 
-    /// Database connections in the pool [default: 16 on PostgreSQL; on
-    /// SQLite two per CPU, at least 2 and at most 16].
+    /// Database connections [default: 16 on PostgreSQL, half of them for
+    /// reads by key; on SQLite two per CPU, at least 2 and at most 16].
     #[arg(long, env = "LOGISTICS_MAX_CONNECTIONS")]
     max_connections: Option<u32>,
 

@@ -44,7 +44,8 @@ pub struct Settings {
     pub rate_limit_prefix: String,
     /// The largest request body, in bytes.
     pub body_limit: usize,
-    /// Database connections in the pool.
+    /// Database connections: the pool, and on PostgreSQL the reader of
+    /// `storage/kept.rs` (half).
     pub max_connections: u32,
     /// Serve `/metrics` on this address instead of the API's.
     pub metrics_listen: Option<SocketAddr>,
