@@ -28,15 +28,15 @@ use super::db::Query;
 #[derive(Debug)]
 pub struct KeptReader {
     options: PgConnectOptions,
-    idle: Mutex<Idle>,
+    connections: Mutex<Connections>,
     /// The most connections open at once.
     most: usize,
 }
 
 #[derive(Debug, Default)]
-struct Idle {
-    connections: Vec<PgConnection>,
-    /// Open connections, lent or idle.
+struct Connections {
+    idle: Vec<PgConnection>,
+    /// Open connections, lent or idle, and places taken for one being opened.
     open: usize,
 }
 
@@ -56,7 +56,7 @@ impl KeptReader {
     pub fn new(options: PgConnectOptions, most: usize) -> KeptReader {
         KeptReader {
             options,
-            idle: Mutex::new(Idle::default()),
+            connections: Mutex::new(Connections::default()),
             most,
         }
     }
@@ -65,82 +65,76 @@ impl KeptReader {
     /// text; `None` when there is no row. `Err(None)` when every connection
     /// is lent: the caller asks the pool.
     pub async fn text(&self, query: &Query<'_>) -> Result<Option<Vec<u8>>, Option<sqlx::Error>> {
-        let mut connection = match self.take() {
-            Taken::Idle(connection) => connection,
-            Taken::Open => match self.options.connect().await {
-                Ok(connection) => connection,
-                Err(error) => {
-                    self.closed();
-                    return Err(Some(error));
-                }
-            },
-            Taken::AllLent => return Err(None),
+        // From here until the connection is given back, dropping the read
+        // (or failing it) drops the connection, which closes it, and
+        // `place` gives its place up.
+        let (place, idle) = self.lend().ok_or(None)?;
+        let mut connection = match idle {
+            Some(connection) => connection,
+            None => self.options.connect().await?,
         };
-        // Dropped here if the read is: the connection closes with it, and
-        // its place is given up by `Lent`'s drop.
-        let lent = Lent(self);
-        let row = query.on_postgres().fetch_optional(&mut connection).await;
-        let text = row.and_then(|row| row.map(|row| row.try_get::<String, _>(0)).transpose());
-        match text {
-            Ok(text) => {
-                std::mem::forget(lent);
-                self.give_back(connection);
-                Ok(text.map(String::into_bytes))
-            }
-            // The connection may be in any state: dropped, which closes it.
-            Err(error) => Err(Some(error)),
-        }
+        let row = query.on_postgres().fetch_optional(&mut connection).await?;
+        let text = row.map(|row| row.try_get::<String, _>(0)).transpose()?;
+        place.give_back(connection);
+        Ok(text.map(String::into_bytes))
     }
 
     /// Connections open, idle, and the most: the pool's figures' part.
     pub fn status(&self) -> (u32, u32, u32) {
-        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let connections = self.lock();
         let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         (
-            count(idle.open),
-            count(idle.connections.len()),
+            count(connections.open),
+            count(connections.idle.len()),
             count(self.most),
         )
     }
 
-    fn take(&self) -> Taken {
-        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(connection) = idle.connections.pop() {
-            return Taken::Idle(connection);
+    /// A place for a read, with an idle connection if there is one (else
+    /// one is to be opened); `None` when every place is taken.
+    fn lend(&self) -> Option<(Place<'_>, Option<PgConnection>)> {
+        let mut connections = self.lock();
+        let idle = connections.idle.pop();
+        if idle.is_none() {
+            if connections.open >= self.most {
+                return None;
+            }
+            connections.open += 1;
         }
-        if idle.open < self.most {
-            idle.open += 1;
-            return Taken::Open;
-        }
-        Taken::AllLent
+        Some((
+            Place {
+                reader: self,
+                given_back: false,
+            },
+            idle,
+        ))
     }
 
-    fn give_back(&self, connection: PgConnection) {
-        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-        idle.connections.push(connection);
-    }
-
-    /// A lent connection was closed, or could not be opened.
-    fn closed(&self) {
-        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-        idle.open = idle.open.saturating_sub(1);
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connections> {
+        self.connections.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
-enum Taken {
-    Idle(PgConnection),
-    /// No idle connection, and room for one more: open it.
-    Open,
-    AllLent,
+/// A lent connection's place among the reader's: given up when it is
+/// dropped before its connection was given back.
+struct Place<'a> {
+    reader: &'a KeptReader,
+    given_back: bool,
 }
 
-/// A lent connection's place, given up when the read does not bring the
-/// connection back.
-struct Lent<'a>(&'a KeptReader);
+impl Place<'_> {
+    fn give_back(mut self, connection: PgConnection) {
+        self.reader.lock().idle.push(connection);
+        self.given_back = true;
+    }
+}
 
-impl Drop for Lent<'_> {
+impl Drop for Place<'_> {
     fn drop(&mut self) {
-        self.0.closed();
+        if !self.given_back {
+            let mut connections = self.reader.lock();
+            connections.open = connections.open.saturating_sub(1);
+        }
     }
 }
 
@@ -189,11 +183,11 @@ mod tests {
         let second = pid(reader.text(&query("SELECT pg_backend_pid()::text")).await);
         assert_eq!(first, second, "the same connection answers again");
         // The one connection lent: the next read is the pool's.
-        let super::Taken::Idle(lent) = reader.take() else {
+        let Some((place, Some(lent))) = reader.lend() else {
             panic!("the kept connection was not lent")
         };
         assert!(matches!(reader.text(&query("SELECT 'x'")).await, Err(None)));
-        reader.give_back(lent);
+        place.give_back(lent);
         assert_eq!(reader.status(), (1, 1, 1));
     }
 
@@ -216,6 +210,23 @@ mod tests {
                 .await
                 .expect("the next read waited for the abandoned one");
         assert_eq!(answer.unwrap(), Some(b"x".to_vec()));
+    }
+
+    #[tokio::test]
+    async fn a_read_given_up_while_its_connection_opens_frees_its_place() {
+        // A server that takes the connection and never answers it.
+        let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = silent.local_addr().unwrap().port();
+        let reader = KeptReader::new(PgConnectOptions::new().host("127.0.0.1").port(port), 1);
+        let read = query("SELECT 'x'");
+        let opening = reader.text(&read);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(200), opening)
+                .await
+                .is_err()
+        );
+        assert_eq!(reader.status(), (0, 0, 1), "the place is free again");
+        drop(silent);
     }
 
     #[tokio::test]
