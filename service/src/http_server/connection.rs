@@ -38,21 +38,32 @@ pub(super) struct Shared {
     phase: AtomicU8,
     /// Milliseconds from `epoch` to the phase's start.
     since: AtomicU64,
+    /// Milliseconds from `epoch` to the watchdog's next look: never later
+    /// than the deadline of the phase (see [`Shared::enter`]).
+    next_look: AtomicU64,
     epoch: Instant,
+    /// The header and idle timeouts, in milliseconds.
+    header_limit: u64,
+    idle_limit: u64,
     in_flight: AtomicUsize,
     /// Requests started on the connection.
     requests: AtomicU64,
+    /// Wakes the watchdog when a phase ends before its next look.
     changed: Notify,
     /// The request id of an error body put in place of hyper's.
     pub(super) replaced: Mutex<Option<(StatusCode, RequestId)>>,
 }
 
 impl Shared {
-    fn new() -> Self {
+    fn new(settings: &ConnectionSettings) -> Self {
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         Shared {
             phase: AtomicU8::new(Phase::Head as u8),
             since: AtomicU64::new(0),
+            next_look: AtomicU64::new(u64::MAX),
             epoch: Instant::now(),
+            header_limit: millis(settings.header_timeout),
+            idle_limit: millis(settings.idle_timeout),
             in_flight: AtomicUsize::new(0),
             requests: AtomicU64::new(0),
             changed: Notify::new(),
@@ -61,29 +72,70 @@ impl Shared {
     }
 
     pub(super) fn phase(&self) -> Phase {
-        match self.phase.load(Ordering::Acquire) {
+        match self.phase.load(Ordering::SeqCst) {
             0 => Phase::Head,
             1 => Phase::Busy,
             _ => Phase::Idle,
         }
     }
 
+    /// Enters `phase`. The watchdog is woken only when the phase's deadline
+    /// comes before its next look: a request's three phases would otherwise
+    /// wake it three times, each time to set a timer that the next phase
+    /// cancels (half of a GET's futex calls, D65).
     pub(super) fn enter(&self, phase: Phase) {
-        let millis = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.since.store(millis, Ordering::Release);
-        self.phase.store(phase as u8, Ordering::Release);
-        self.changed.notify_one();
+        let now = self.now();
+        self.since.store(now, Ordering::SeqCst);
+        self.phase.store(phase as u8, Ordering::SeqCst);
+        let deadline = self.limit(phase).map(|limit| now.saturating_add(limit));
+        if deadline.is_some_and(|d| d < self.next_look.load(Ordering::SeqCst)) {
+            self.changed.notify_one();
+        }
     }
 
-    /// When the current phase times out, if it does.
-    fn deadline(&self, settings: &ConnectionSettings) -> Option<Instant> {
-        let limit = match self.phase() {
-            Phase::Head => settings.header_timeout,
-            Phase::Idle => settings.idle_timeout,
-            Phase::Busy => return None,
-        };
-        let since = Duration::from_millis(self.since.load(Ordering::Acquire));
-        Some(self.epoch + since + limit)
+    /// Milliseconds from `epoch` to now.
+    fn now(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn limit(&self, phase: Phase) -> Option<u64> {
+        match phase {
+            Phase::Head => Some(self.header_limit),
+            Phase::Idle => Some(self.idle_limit),
+            Phase::Busy => None,
+        }
+    }
+
+    /// Whether the current phase's deadline has passed.
+    fn timed_out(&self) -> bool {
+        let since = self.since.load(Ordering::SeqCst);
+        self.limit(self.phase())
+            .is_some_and(|limit| since.saturating_add(limit) <= self.now())
+    }
+
+    /// When the watchdog should look next, in milliseconds from `epoch`: the
+    /// phase's deadline; while a request is served, which has none, after
+    /// the shorter timeout, so that no phase entered after it ends sooner
+    /// and has to wake the watchdog.
+    fn look_at(&self) -> u64 {
+        let since = self.since.load(Ordering::SeqCst);
+        match self.limit(self.phase()) {
+            Some(limit) => since.saturating_add(limit),
+            None => self
+                .now()
+                .saturating_add(self.header_limit.min(self.idle_limit)),
+        }
+    }
+
+    /// Sets the next look, as of the current phase, and returns it when.
+    fn arm(&self) -> Instant {
+        let look = self.look_at();
+        self.next_look.store(look, Ordering::SeqCst);
+        // A phase entered meanwhile read the old look (and so may not have
+        // woken the watchdog) or is seen here.
+        let look = look.min(self.look_at());
+        self.next_look.store(look, Ordering::SeqCst);
+        self.epoch + Duration::from_millis(look)
     }
 
     pub(super) fn request_started(&self) {
@@ -107,7 +159,7 @@ pub(super) async fn serve_connection(
     _permit: OwnedSemaphorePermit,
     mut drain: watch::Receiver<bool>,
 ) {
-    let shared = Arc::new(Shared::new());
+    let shared = Arc::new(Shared::new(&settings));
     let io = Io::new(stream, Arc::clone(&shared), settings.write_timeout);
     let service = {
         let shared = Arc::clone(&shared);
@@ -126,13 +178,7 @@ pub(super) async fn serve_connection(
         .serve_connection(TokioIo::new(io), service);
     let mut draining = false;
     loop {
-        let deadline = shared.deadline(&settings);
-        let timer = async {
-            match deadline {
-                Some(deadline) => tokio::time::sleep_until(deadline).await,
-                None => std::future::pending().await,
-            }
-        };
+        let timer = tokio::time::sleep_until(shared.arm());
         tokio::select! {
             result = &mut connection => {
                 if let Err(error) = result {
@@ -149,14 +195,15 @@ pub(super) async fn serve_connection(
                 }
                 return;
             }
+            // The look: the phase may have changed since the timer was set.
             () = timer => {
                 match shared.phase() {
-                    Phase::Head if shared.deadline(&settings).is_some_and(|d| d <= Instant::now()) => {
+                    Phase::Head if shared.timed_out() => {
                         let parts = connection.into_parts();
                         request_timeout_on(parts.io.into_inner(), &settings).await;
                         return;
                     }
-                    Phase::Idle if shared.deadline(&settings).is_some_and(|d| d <= Instant::now()) => return,
+                    Phase::Idle if shared.timed_out() => return,
                     _ => {}
                 }
             }

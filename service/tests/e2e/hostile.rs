@@ -169,6 +169,41 @@ async fn a_request_that_never_finishes_its_headers_gets_408_and_is_closed() {
     service.stop().await;
 }
 
+/// The header timeout of a kept-alive connection's next request, which ends
+/// long before the idle timeout the watchdog was last set for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_next_request_that_never_finishes_its_headers_gets_408_within_the_header_timeout() {
+    let Some(mut service) = sqlite_service(fast(300, 60_000, 60_000)).await else {
+        return;
+    };
+    let mut stream = TcpStream::connect(service.address).await.unwrap();
+    stream
+        .write_all(b"GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let answer = read_answer(&mut stream, Duration::from_secs(5)).await;
+    assert_eq!(
+        answer.status, 401,
+        "answered, and kept alive: {}",
+        answer.head
+    );
+    // Idle for a while, then the next head, cut short.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    stream
+        .write_all(b"GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let answer = read_answer(&mut stream, Duration::from_secs(5)).await;
+    assert_eq!(answer.status, 408, "{}", answer.head);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "answered after {:?}, not at the header timeout",
+        started.elapsed()
+    );
+    service.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_that_never_finishes_gets_408_and_the_connection_is_closed() {
     let Some(mut service) = sqlite_service(fast(10_000, 300, 60_000)).await else {
