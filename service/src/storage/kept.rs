@@ -19,7 +19,7 @@
 use std::sync::Mutex;
 
 use sqlx::postgres::{PgConnectOptions, PgConnection};
-use sqlx::{ConnectOptions, Row as _};
+use sqlx::{ConnectOptions, Connection as _, Row as _};
 
 use super::db::Query;
 
@@ -38,6 +38,8 @@ struct Connections {
     idle: Vec<PgConnection>,
     /// Open connections, lent or idle, and places taken for one being opened.
     open: usize,
+    /// Closed with the store: nothing more is lent or kept.
+    closed: bool,
 }
 
 /// How a budget of `max_connections` is shared: the reader's part, then the
@@ -79,6 +81,22 @@ impl KeptReader {
         Ok(text.map(String::into_bytes))
     }
 
+    /// Closes the idle connections, and each lent one when its read ends;
+    /// reads from now on go to the pool (closed too, with the store).
+    pub async fn close(&self) {
+        let idle = {
+            let mut connections = self.lock();
+            connections.closed = true;
+            connections.open = connections.open.saturating_sub(connections.idle.len());
+            std::mem::take(&mut connections.idle)
+        };
+        for connection in idle {
+            // Says goodbye to the server; a connection already lost has
+            // nothing to say.
+            let _ = connection.close().await;
+        }
+    }
+
     /// Connections open, idle, and the most: the pool's figures' part.
     pub fn status(&self) -> (u32, u32, u32) {
         let connections = self.lock();
@@ -94,6 +112,9 @@ impl KeptReader {
     /// one is to be opened); `None` when every place is taken.
     fn lend(&self) -> Option<(Place<'_>, Option<PgConnection>)> {
         let mut connections = self.lock();
+        if connections.closed {
+            return None;
+        }
         let idle = connections.idle.pop();
         if idle.is_none() {
             if connections.open >= self.most {
@@ -101,13 +122,7 @@ impl KeptReader {
             }
             connections.open += 1;
         }
-        Some((
-            Place {
-                reader: self,
-                given_back: false,
-            },
-            idle,
-        ))
+        Some((Place { reader: self }, idle))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Connections> {
@@ -116,25 +131,30 @@ impl KeptReader {
 }
 
 /// A lent connection's place among the reader's: given up when it is
-/// dropped before its connection was given back.
+/// dropped, unless its connection was kept.
 struct Place<'a> {
     reader: &'a KeptReader,
-    given_back: bool,
 }
 
 impl Place<'_> {
-    fn give_back(mut self, connection: PgConnection) {
-        self.reader.lock().idle.push(connection);
-        self.given_back = true;
+    /// Keeps `connection` for the next read, its place still taken; once
+    /// the reader is closed, closes it and gives the place up.
+    fn give_back(self, connection: PgConnection) {
+        let mut connections = self.reader.lock();
+        if connections.closed {
+            drop(connections);
+            return; // `self` and `connection` dropped: closed, given up.
+        }
+        connections.idle.push(connection);
+        drop(connections);
+        std::mem::forget(self);
     }
 }
 
 impl Drop for Place<'_> {
     fn drop(&mut self) {
-        if !self.given_back {
-            let mut connections = self.reader.lock();
-            connections.open = connections.open.saturating_sub(1);
-        }
+        let mut connections = self.reader.lock();
+        connections.open = connections.open.saturating_sub(1);
     }
 }
 
@@ -227,6 +247,27 @@ mod tests {
         );
         assert_eq!(reader.status(), (0, 0, 1), "the place is free again");
         drop(silent);
+    }
+
+    #[tokio::test]
+    async fn once_closed_it_keeps_nothing_and_lends_nothing() {
+        let Some(reader) = reader(2).await else {
+            return;
+        };
+        let Some((place, Some(lent))) = reader.lend() else {
+            panic!("the kept connection was not lent")
+        };
+        reader.text(&query("SELECT 'x'")).await.unwrap();
+        assert_eq!(reader.status(), (2, 1, 2));
+        reader.close().await;
+        assert_eq!(reader.status(), (1, 0, 2), "the idle one is closed");
+        place.give_back(lent);
+        assert_eq!(
+            reader.status(),
+            (0, 0, 2),
+            "the lent one too, when given back"
+        );
+        assert!(matches!(reader.text(&query("SELECT 'x'")).await, Err(None)));
     }
 
     #[tokio::test]

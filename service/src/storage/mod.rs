@@ -161,8 +161,12 @@ impl Store {
         }
     }
 
-    /// Closes every connection, waiting for those in use.
+    /// Closes every connection, waiting for the pool's in use; the
+    /// PostgreSQL reader's close as their reads end.
     pub async fn close(&self) {
+        if let Some(kept) = &self.kept {
+            kept.close().await;
+        }
         self.pool.close().await
     }
 
