@@ -188,6 +188,14 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_budget_is_halved_and_a_budget_of_one_is_the_pools() {
+        assert_eq!(super::split(16), (8, 8), "the default");
+        assert_eq!(super::split(3), (1, 2), "the pool takes the odd one");
+        assert_eq!(super::split(1), (0, 1), "no reader: the pool reads");
+        assert_eq!(super::split(0), (0, 0));
+    }
+
     #[tokio::test]
     async fn a_connection_is_kept_for_the_next_read_and_no_more_are_opened_than_asked() {
         let Some(reader) = reader(1).await else {
