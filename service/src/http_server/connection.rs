@@ -258,3 +258,15 @@ pub(super) fn seconds(duration: Duration) -> String {
         format!("{} ms", duration.as_millis())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    #[test]
+    fn a_timeout_is_said_in_whole_seconds_or_else_in_milliseconds() {
+        assert_eq!(super::seconds(Duration::from_secs(10)), "10 s");
+        assert_eq!(super::seconds(Duration::from_millis(300)), "300 ms");
+        assert_eq!(super::seconds(Duration::from_millis(1500)), "1500 ms");
+    }
+}
