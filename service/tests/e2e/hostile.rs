@@ -225,6 +225,37 @@ async fn a_body_that_never_finishes_gets_408_and_the_connection_is_closed() {
     service.stop().await;
 }
 
+/// A body that arrives slowly, but within the body timeout, is read and
+/// answered however far past the header and idle timeouts it takes: while a
+/// request is served, neither runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_body_within_the_body_timeout_is_answered_past_the_header_and_idle_timeouts() {
+    let Some(mut service) = sqlite_service(fast(300, 10_000, 300)).await else {
+        return;
+    };
+    let tenant = service.tenant("Slow").await;
+    let mut stream = TcpStream::connect(service.address).await.unwrap();
+    let body = br#"{"email":"not an address"}"#;
+    let head = format!(
+        "POST /openapi/v1/Customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        tenant.token,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    for piece in body.chunks(body.len().div_ceil(4)) {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        stream.write_all(piece).await.unwrap();
+    }
+    let answer = read_answer(&mut stream, Duration::from_secs(5)).await;
+    assert_eq!(
+        answer.status, 400,
+        "the body was read and judged: {}",
+        answer.head
+    );
+    service.stop().await;
+}
+
 /// The request deadline passing while the body is still arriving is the
 /// client's delay too: 408, not the 503 of a service too slow to answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
