@@ -263,6 +263,42 @@ pub(super) fn seconds(duration: Duration) -> String {
 mod tests {
     use std::time::Duration;
 
+    use tokio::time::Instant;
+
+    use super::{ConnectionSettings, Phase, Shared};
+
+    /// The watchdog sleeps until the phase's deadline, or while a request
+    /// is served for the shorter timeout: never sooner (it would spin), never
+    /// later than a deadline (it would miss it).
+    #[tokio::test]
+    async fn the_watchdog_sleeps_until_the_deadline_it_watches() {
+        let settings = ConnectionSettings {
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            ..ConnectionSettings::default()
+        };
+        let shared = Shared::new(&settings);
+        let near = |at: Instant, from_now: Duration| {
+            let expected = Instant::now() + from_now;
+            let gap = if at > expected {
+                at - expected
+            } else {
+                expected - at
+            };
+            assert!(
+                gap < Duration::from_millis(500),
+                "{at:?} against {expected:?}"
+            );
+        };
+        near(shared.arm(), Duration::from_secs(10));
+        shared.request_started();
+        near(shared.arm(), Duration::from_secs(10));
+        shared.response_finished();
+        near(shared.arm(), Duration::from_secs(60));
+        assert_eq!(shared.phase(), Phase::Idle);
+        assert!(!shared.timed_out());
+    }
+
     #[test]
     fn a_timeout_is_said_in_whole_seconds_or_else_in_milliseconds() {
         assert_eq!(super::seconds(Duration::from_secs(10)), "10 s");
