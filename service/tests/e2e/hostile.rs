@@ -124,6 +124,23 @@ async fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
     )
 }
 
+/// A connection to `address` that has had one request answered (401: it
+/// carries no token) and is kept alive.
+async fn answered_and_kept_alive(address: SocketAddr) -> TcpStream {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream
+        .write_all(b"GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let answer = read_answer(&mut stream, Duration::from_secs(5)).await;
+    assert_eq!(
+        answer.status, 401,
+        "answered, and kept alive: {}",
+        answer.head
+    );
+    stream
+}
+
 /// The service on a fresh SQLite database with these connection settings.
 async fn sqlite_service(connections: ConnectionSettings) -> Option<TestService> {
     let database = TestDatabase::create(Backend::Sqlite).await?;
@@ -176,17 +193,7 @@ async fn a_next_request_that_never_finishes_its_headers_gets_408_within_the_head
     let Some(mut service) = sqlite_service(fast(300, 60_000, 60_000)).await else {
         return;
     };
-    let mut stream = TcpStream::connect(service.address).await.unwrap();
-    stream
-        .write_all(b"GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\n\r\n")
-        .await
-        .unwrap();
-    let answer = read_answer(&mut stream, Duration::from_secs(5)).await;
-    assert_eq!(
-        answer.status, 401,
-        "answered, and kept alive: {}",
-        answer.head
-    );
+    let mut stream = answered_and_kept_alive(service.address).await;
     // Idle for a while, then the next head, cut short.
     tokio::time::sleep(Duration::from_millis(500)).await;
     stream
@@ -297,17 +304,7 @@ async fn an_idle_kept_alive_connection_is_closed() {
     let Some(mut service) = sqlite_service(fast(10_000, 60_000, 300)).await else {
         return;
     };
-    let mut stream = TcpStream::connect(service.address).await.unwrap();
-    stream
-        .write_all(b"GET /openapi/v1/Customers/1 HTTP/1.1\r\nHost: x\r\n\r\n")
-        .await
-        .unwrap();
-    let answer = read_answer(&mut stream, Duration::from_secs(5)).await;
-    assert_eq!(
-        answer.status, 401,
-        "answered, and kept alive: {}",
-        answer.head
-    );
+    let mut stream = answered_and_kept_alive(service.address).await;
     assert!(
         closed_within(&mut stream, Duration::from_secs(5)).await,
         "the idle connection is closed after the idle timeout"
