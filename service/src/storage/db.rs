@@ -150,7 +150,6 @@ impl<'a> Query<'a> {
         self
     }
 
-    /// The query for `DB`, values bound.
     /// The statement for PostgreSQL, to run on a connection of one's own.
     pub(super) fn on_postgres(
         &self,
@@ -158,6 +157,7 @@ impl<'a> Query<'a> {
         self.on::<Postgres>()
     }
 
+    /// The query for `DB`, values bound.
     fn on<DB: Database>(&self) -> sqlx::query::Query<'_, DB, DB::Arguments<'_>>
     where
         for<'q> Option<Uuid>: Encode<'q, DB> + Type<DB>,
