@@ -117,7 +117,7 @@ impl App {
 /// The whole HTTP application over `store`. Call it within a Tokio runtime.
 ///
 /// Layers, outermost first: the operations layer (the request id settled,
-/// the request's span; for the API only, the metrics and the request
+/// the request's log context; for the API only, the metrics and the request
 /// deadline), then for the API the rate limit and the generated router. The
 /// operations endpoints sit beside the API, outside its rate limit, metrics
 /// and deadline.
@@ -170,7 +170,7 @@ pub fn app(store: Store, settings: &Settings) -> Result<App, String> {
 }
 
 /// The operations layer ([`ops::layer`]) around `api` and, beside it,
-/// `ops`: around both the request id settled and the request's span; around
+/// `ops`: around both the request id settled and the request's log context; around
 /// `api` also the metrics and the request deadline (`request_timeout`; zero:
 /// none).
 ///

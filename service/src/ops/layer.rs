@@ -1,5 +1,5 @@
 //! The operations layer: around every route, the request id settled and the
-//! request's span; around the API's routes also the metrics and the request
+//! request's log context; around the API's routes also the metrics and the request
 //! deadline.
 //!
 //! One hand-written layer with one future rather than four middlewares:
@@ -21,11 +21,10 @@ use http::{Request, Response, StatusCode};
 use logistics_server_stubs::{ApiError, ErrorBodyFormat, RequestId};
 use tokio::time::{Instant, Sleep};
 use tower::{Layer, Service};
-use tracing::Span;
 
 use super::Operation;
 use super::metrics::{InFlight, Metrics, RequestMetrics};
-use super::trace;
+use super::trace::{self, RequestContext};
 use crate::http_server::{self, BodyArrival};
 
 /// The operations layer (see the module's documentation).
@@ -55,7 +54,7 @@ impl OperationsLayer {
         }
     }
 
-    /// For the operations endpoints: the request id and the span only.
+    /// For the operations endpoints: the request id and the log context only.
     pub fn operations_endpoints() -> OperationsLayer {
         OperationsLayer::default()
     }
@@ -93,10 +92,10 @@ where
 
     fn call(&mut self, mut request: Request<Body>) -> Self::Future {
         let started = Instant::now();
-        // The id the router will read from the header, and the span's.
+        // The id the router will read from the header, and the log lines'.
         let request_id = RequestId::settle(request.headers_mut());
         let operation = Operation::find(&request);
-        let span = trace::request_span(request_id.as_str(), operation.id());
+        let context = RequestContext::new(request_id.clone(), operation.id());
         let api = self.api.as_ref().map(|api| ApiRequest {
             in_flight: api.metrics.start(),
             deadline: api.deadline.map(|limit| Deadline {
@@ -106,11 +105,11 @@ where
             }),
         });
         // A route's `call` only makes its future: the work, and the log
-        // lines that need the span, happen when it is polled.
+        // lines that need the context, happen when it is polled.
         ResponseFuture {
             inner: self.inner.call(request),
             timer: None,
-            span,
+            context: Some(context),
             started,
             request_id,
             operation,
@@ -142,7 +141,8 @@ pin_project_lite::pin_project! {
         // most answers to a request that needs no database never wait.
         #[pin]
         timer: Option<Sleep>,
-        span: Span,
+        // `None` only while it is entered, in `poll`.
+        context: Option<RequestContext>,
         started: Instant,
         request_id: RequestId,
         operation: Operation,
@@ -159,7 +159,7 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut this = self.project();
-        let _entered = this.span.enter();
+        let _entered = RequestContext::enter(this.context);
         let response = match this.inner.poll(cx) {
             Poll::Ready(Ok(response)) => response,
             Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
@@ -179,7 +179,7 @@ where
         };
         let elapsed = this.started.elapsed();
         let status = response.status().as_u16();
-        trace::record_answer(this.span, status, elapsed);
+        trace::record_answer(status, elapsed);
         if let Some(api) = this.api.take() {
             api.in_flight.answered(*this.operation, status, elapsed);
         }

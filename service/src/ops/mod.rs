@@ -11,6 +11,7 @@
 pub mod docs;
 pub mod healthcheck;
 pub mod layer;
+pub mod log_lines;
 pub mod metrics;
 pub mod readiness;
 pub mod trace;
@@ -147,7 +148,7 @@ async fn render_metrics(State(ops): State<Ops>) -> impl IntoResponse {
 }
 
 /// The operation a request calls, found once per request by the operations
-/// layer ([`layer`]) for the span, the metrics and the deadline.
+/// layer ([`layer`]) for the log context, the metrics and the deadline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Operation(Option<usize>);
 
