@@ -45,7 +45,7 @@ pub struct Settings {
     /// The largest request body, in bytes.
     pub body_limit: usize,
     /// Database connections: the pool, and on PostgreSQL the reader of
-    /// `storage/kept.rs` (half).
+    /// `storage/batched.rs` (half).
     pub max_connections: u32,
     /// Serve `/metrics` on this address instead of the API's.
     pub metrics_listen: Option<SocketAddr>,

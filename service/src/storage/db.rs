@@ -150,13 +150,6 @@ impl<'a> Query<'a> {
         self
     }
 
-    /// The statement for PostgreSQL, to run on a connection of one's own.
-    pub(super) fn on_postgres(
-        &self,
-    ) -> sqlx::query::Query<'_, Postgres, <Postgres as Database>::Arguments<'_>> {
-        self.on::<Postgres>()
-    }
-
     /// The query for `DB`, values bound.
     fn on<DB: Database>(&self) -> sqlx::query::Query<'_, DB, DB::Arguments<'_>>
     where

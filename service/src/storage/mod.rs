@@ -6,10 +6,10 @@
 //! Every method is scoped to one tenant; every method that writes more than
 //! one row does so in one transaction, begun as a write.
 
+mod batched;
 mod customers;
 mod db;
 mod inline;
-mod kept;
 mod migrate;
 mod receiving_orders;
 mod returns;
@@ -24,10 +24,10 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+use batched::{BatchedReader, KeyRead};
 pub use db::Dialect;
-use db::{Pool, Query, StoreError};
+use db::{Pool, StoreError};
 use inline::{InlineError, InlineReader};
-use kept::KeptReader;
 pub use tenants::FirstStartLock;
 
 /// The repository over the database the service was configured with. It
@@ -38,9 +38,9 @@ pub struct Store {
     /// On SQLite, the connections that answer reads by key on the calling
     /// thread (`inline.rs`).
     inline: Option<Arc<InlineReader>>,
-    /// On PostgreSQL, the connections that answer reads by key without the
-    /// pool's round trip on their return (`kept.rs`).
-    kept: Option<Arc<KeptReader>>,
+    /// On PostgreSQL, the connections that answer reads by key, the reads
+    /// that arrive together in one statement (`batched.rs`).
+    batched: Option<Arc<BatchedReader>>,
 }
 
 /// Why the database could not be opened.
@@ -97,8 +97,9 @@ impl Store {
         };
         if is_postgres(url) {
             let options = PgConnectOptions::from_str(url).map_err(connect_error)?;
-            let (reader, max_connections) = kept::split(max_connections);
-            let kept = (reader > 0).then(|| Arc::new(KeptReader::new(options.clone(), reader)));
+            let (reader, max_connections) = batched::split(max_connections);
+            let batched =
+                (reader > 0).then(|| Arc::new(BatchedReader::start(options.clone(), reader)));
             let pool = PgPoolOptions::new()
                 .max_connections(max_connections)
                 // Not pinged before each lending, a round trip a statement:
@@ -109,7 +110,7 @@ impl Store {
             Ok(Store {
                 pool,
                 inline: None,
-                kept,
+                batched,
             })
         } else {
             let options = sqlite_options(url)?;
@@ -124,48 +125,47 @@ impl Store {
             Ok(Store {
                 pool,
                 inline,
-                kept: None,
+                batched: None,
             })
         }
     }
 
-    /// The first column of the first row of `query`, the bytes of its text.
-    /// A read by key: on SQLite it runs on this thread (`inline.rs`),
-    /// through the pool only when the file is busy; on PostgreSQL on a
-    /// connection of its own (`kept.rs`), through the pool when they are
-    /// all lent or the one lent was lost.
+    /// The text of `key`'s row in `read`'s table, for `tenant`, as bytes.
+    /// On SQLite it runs on this thread (`inline.rs`), through the pool
+    /// only when the file is busy; on PostgreSQL it goes with the reads
+    /// that arrive together in one statement (`batched.rs`), through the
+    /// pool when that reader cannot answer it.
     async fn fetch_text(
         &self,
-        query: Query<'_>,
+        read: &'static KeyRead,
+        tenant: uuid::Uuid,
+        key: &str,
     ) -> std::result::Result<Option<Vec<u8>>, StoreError> {
+        let query = || db::query(read.one).bind(tenant).bind(key);
         if let Some(inline) = &self.inline {
+            let query = query();
             match inline.text(query.sql(), query.args()) {
                 Ok(text) => return Ok(text),
                 Err(InlineError::Busy) => {}
                 Err(error) => return Err(error.into()),
             }
         }
-        if let Some(kept) = &self.kept {
-            match kept.text(&query).await {
-                Ok(text) => return Ok(text),
-                // Every kept connection lent, or the one lent was lost: the
-                // pool answers (and runs a lost read again).
-                Err(None) => {}
-                Err(Some(error)) if db::is_lost_connection(&error) => {}
-                Err(Some(error)) => return Err(error.into()),
-            }
+        if let Some(batched) = &self.batched
+            && let Some(text) = batched.text(read, tenant, key).await
+        {
+            return Ok(text);
         }
-        match self.pool.fetch_optional(query).await? {
+        match self.pool.fetch_optional(query()).await? {
             Some(row) => Ok(Some(row.get::<String>(0)?.into_bytes())),
             None => Ok(None),
         }
     }
 
-    /// Closes every connection, waiting for the pool's in use; the
-    /// PostgreSQL reader's close as their reads end.
+    /// Closes every connection, waiting for the pool's in use and the
+    /// PostgreSQL reader's statements on their way.
     pub async fn close(&self) {
-        if let Some(kept) = &self.kept {
-            kept.close().await;
+        if let Some(batched) = &self.batched {
+            batched.close().await;
         }
         self.pool.close().await
     }
@@ -181,9 +181,9 @@ impl Store {
             Pool::Sqlite(pool) => of(pool),
             Pool::Postgres(pool) => of(pool),
         };
-        let (kept_size, kept_idle, kept_most) =
-            self.kept.as_ref().map_or((0, 0, 0), |k| k.status());
-        (size + kept_size, idle + kept_idle, most + kept_most)
+        let (reader_size, reader_idle, reader_most) =
+            self.batched.as_ref().map_or((0, 0, 0), |b| b.status());
+        (size + reader_size, idle + reader_idle, most + reader_most)
     }
 
     /// Which database this is, for logs.

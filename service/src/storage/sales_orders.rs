@@ -5,11 +5,21 @@ use logistics_models::SalesOrder;
 use uuid::Uuid;
 
 use super::Store;
+use super::batched::KeyRead;
 use super::customers;
 use super::db::{StoreError, Tx, in_write, micros, query, time, unique_violation};
 use crate::domain::DomainError;
 use crate::domain::repository::{
     CustomerRules, NewCustomer, Result, SalesOrderChange, SalesOrderRepository,
+};
+
+/// A sales order's stored document by its reference number.
+static DOCUMENT: KeyRead = KeyRead {
+    one: "SELECT document FROM sales_orders WHERE tenant_id = $1 AND reference_number = $2",
+    // One index lookup a key, whatever the planner guesses of the arrays.
+    many: "SELECT k.position, (SELECT s.document FROM sales_orders s \
+           WHERE s.tenant_id = k.tenant_id AND s.reference_number = k.reference_number) \
+           FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS k(tenant_id, reference_number, position)",
 };
 
 impl SalesOrderRepository for Store {
@@ -23,13 +33,7 @@ impl SalesOrderRepository for Store {
     /// The stored document: `to_document`'s writing of the order, the
     /// same text the stubs would write.
     async fn sales_order_json(&self, tenant: Uuid, reference: &str) -> Result<Option<Vec<u8>>> {
-        Ok(self
-            .fetch_text(
-                query("SELECT document FROM sales_orders WHERE tenant_id = $1 AND reference_number = $2")
-                    .bind(tenant)
-                    .bind(reference),
-            )
-            .await?)
+        Ok(self.fetch_text(&DOCUMENT, tenant, reference).await?)
     }
 
     async fn import_sales_orders(
