@@ -115,7 +115,7 @@ pub(super) async fn insert(
             .bind(tenant),
     )
     .await?;
-    let id = Uuid::new_v4();
+    let id = Uuid::now_v7();
     tx.execute(
         query(
             "INSERT INTO customers (id, tenant_id, customer_no, email, email_key, first_name, last_name, phone, \
@@ -174,7 +174,7 @@ pub(super) async fn add_address(
             .bind(customer),
     )
     .await?;
-    let id = Uuid::new_v4();
+    let id = Uuid::now_v7();
     tx.execute(
         query(
             "INSERT INTO addresses (id, customer_id, address_no, first_name, last_name, company, address_one, \

@@ -100,7 +100,7 @@ async fn apply(
     for order in &plan.orders {
         let id = match order.create {
             Some(item) => {
-                let id = Uuid::new_v4();
+                let id = Uuid::now_v7();
                 created.push((id, order.reference.as_str(), &batch[item]));
                 id
             }

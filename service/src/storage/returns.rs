@@ -130,7 +130,7 @@ async fn insert(tx: &mut Tx, tenant: Uuid, returns: &[TaggedReturn]) -> Result<u
                      arrived_to_warehouse_at, completed_at, tag) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
                 )
-                .bind(Uuid::new_v4())
+                .bind(Uuid::now_v7())
                 .bind(tenant)
                 .bind(&item.return_reference_number)
                 .bind(&item.sales_order_channel)
