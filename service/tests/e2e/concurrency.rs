@@ -131,5 +131,15 @@ on_both_backends! {
             assert_eq!(emails.keys().cloned().collect::<BTreeSet<_>>(), expected);
             assert_eq!(service.count_rows("sales_orders", tenant.id).await, (IMPORTS * 3) as i64);
         }
+
+        // Every line and lot has its order (PostgreSQL does not check the
+        // key, D68; SQLite does).
+        for table in ["receiving_order_lines", "receiving_order_lots"] {
+            let orphans = format!(
+                "SELECT COUNT(*) FROM {table} WHERE order_id NOT IN (SELECT id FROM receiving_orders) \
+                 AND $1 IS NOT NULL"
+            );
+            assert_eq!(service.count_where(&orphans, tenants[0].id).await, 0, "{table}");
+        }
     }
 }
