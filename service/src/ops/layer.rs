@@ -1,6 +1,6 @@
 //! The operations layer: around every route, the request id settled and the
-//! request's log context; around the API's routes also the metrics and the request
-//! deadline.
+//! request's log context; around the API's routes also the metrics and the
+//! request deadline.
 //!
 //! One hand-written layer with one future rather than four middlewares:
 //! axum boxes the future of every layer a router is given (and

@@ -56,10 +56,10 @@ impl RequestLines {
     }
 
     fn timestamp(&self) -> Option<String> {
-        let mut time = String::new();
         if !self.with_time {
             return None;
         }
+        let mut time = String::new();
         // As tracing's formats write a clock that fails.
         if SystemTime.format_time(&mut Writer::new(&mut time)).is_err() {
             time = "<unknown time>".to_owned();
@@ -181,10 +181,10 @@ impl serde::Serialize for JsonSpan<'_> {
 ///
 /// `DefaultFields` styles every field's name and `=` even when colours are
 /// off, and styling a string is a pass through the formatting machinery of
-/// its own; and it writes each piece of each field to the span's string,
-/// which grows three times for a request's span. Here a field is its name,
-/// `=` and its value's `Debug`, kept on the stack and passed on in one piece
-/// with the others; a message and an error, which `DefaultFields` escapes or
+/// its own; and it writes each piece of each field to the line's string
+/// apart, which grows it again and again. Here a field is its name, `=` and
+/// its value's `Debug`, kept on the stack and passed on in one piece with
+/// the others; a message and an error, which `DefaultFields` escapes or
 /// expands, are left to it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PlainFields;

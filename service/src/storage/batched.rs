@@ -193,27 +193,27 @@ impl Task {
             }
             tokio::select! {
                 message = messages.recv(), if listening => {
-                    let Some(message) = message else {
-                        // The reader was dropped: end as if closed.
-                        listening = false;
-                        queued.clear();
-                        continue;
-                    };
-                    // Every read queued meanwhile goes in the next statement too.
-                    let mut next = Some(message);
-                    while let Some(message) = next.take() {
+                    // `None`: the reader was dropped, which ends it as a
+                    // close does. Every read sent meanwhile goes in the next
+                    // statement too.
+                    let mut next = message;
+                    listening = next.is_some();
+                    while let Some(message) = next {
                         match message {
                             Message::Read(read) => queued.push(read),
-                            Message::Close(done) => closed = Some(done),
+                            Message::Close(done) => {
+                                closed = Some(done);
+                                listening = false;
+                                break;
+                            }
                         }
-                        if closed.is_none() {
-                            next = messages.try_recv().ok();
-                        }
+                        next = messages.try_recv().ok();
                     }
-                    if closed.is_some() {
-                        listening = false;
+                    if !listening {
+                        // Nothing more is sent: the reads queued, and any
+                        // still in the channel, are the pool's (their
+                        // senders dropped).
                         messages.close();
-                        // Their senders dropped: the pool answers them.
                         queued.clear();
                     }
                 }
