@@ -236,10 +236,16 @@ impl Run<'_> {
         // cargo-mutants makes `mutants.out` but not the folders above it.
         std::fs::create_dir_all(output).map_err(|e| fail(format!("{}: {e}", output.display())))?;
         let mut command = Command::new(self.binary);
+        command.current_dir(self.root).env("CI", "true");
+        // One job builds in a target directory kept between runs, so that a
+        // run starts warm. Parallel jobs each build in their own copy of the
+        // tree and must not share it: one job's mutant would overwrite the
+        // test binary another is about to run, and its verdict would be the
+        // other mutant's.
+        if jobs(passed) <= 1 {
+            command.env("CARGO_TARGET_DIR", self.root.join("target/mutants-target"));
+        }
         command
-            .current_dir(self.root)
-            .env("CI", "true")
-            .env("CARGO_TARGET_DIR", self.root.join("target/mutants-target"))
             .args(["mutants", "--no-shuffle", "--output"])
             .arg(output)
             .args(["--package", self.package]);
@@ -292,6 +298,24 @@ impl Run<'_> {
         }
         Ok(summary)
     }
+}
+
+/// How many jobs cargo-mutants runs at once: `-j N`, `--jobs N` (or
+/// `=N`) among the arguments passed on, else `CARGO_MUTANTS_JOBS`, else 1.
+fn jobs(passed: &[&str]) -> usize {
+    let mut jobs = std::env::var("CARGO_MUTANTS_JOBS").ok();
+    let mut rest = passed.iter();
+    while let Some(arg) = rest.next() {
+        match *arg {
+            "-j" | "--jobs" => jobs = rest.next().map(|n| n.to_string()),
+            a => {
+                if let Some(n) = a.strip_prefix("--jobs=").or_else(|| a.strip_prefix("-j")) {
+                    jobs = Some(n.to_string());
+                }
+            }
+        }
+    }
+    jobs.and_then(|n| n.parse().ok()).unwrap_or(1)
 }
 
 /// The arguments for cargo-mutants less those that choose mutants (`--re`,
@@ -477,6 +501,20 @@ mod tests {
             report.contains("timed out:\n  a.rs:4:1: replace < with <= in h\n"),
             "{report}"
         );
+    }
+
+    #[test]
+    fn parallel_jobs_are_read_in_each_spelling() {
+        // Only when CARGO_MUTANTS_JOBS is not set: it is the fallback.
+        if std::env::var_os("CARGO_MUTANTS_JOBS").is_some() {
+            return;
+        }
+        assert_eq!(jobs(&[]), 1);
+        assert_eq!(jobs(&["--iterate"]), 1);
+        assert_eq!(jobs(&["-j", "2"]), 2);
+        assert_eq!(jobs(&["-j3"]), 3);
+        assert_eq!(jobs(&["--jobs", "4", "--iterate"]), 4);
+        assert_eq!(jobs(&["--jobs=5"]), 5);
     }
 
     fn summary(outcomes: &[(&'static str, &[&str])]) -> Summary {
