@@ -146,4 +146,15 @@ mod tests {
         assert_eq!(names, ["columns", "columns", "scan"]);
         assert!(parts.get("missing").is_none());
     }
+
+    #[test]
+    fn debug_shows_the_name_type_and_size_not_the_contents() {
+        let file = File::new(&b"secret"[..])
+            .with_filename("a.txt")
+            .with_content_type("text/plain");
+        assert_eq!(
+            format!("{file:?}"),
+            r#"File { filename: Some("a.txt"), content_type: Some("text/plain"), len: 6 }"#
+        );
+    }
 }

@@ -127,13 +127,6 @@ impl Splitter {
     pub(crate) fn next_item(&mut self) -> Option<Vec<u8>> {
         self.whole.pop_front()
     }
-
-    /// Drops every item not yet taken (the body was refused).
-    #[cfg(feature = "server")]
-    pub(crate) fn clear(&mut self) {
-        self.partial.clear();
-        self.whole.clear();
-    }
 }
 
 /// `item` without its framing and surrounding white space, unless it is blank.

@@ -244,3 +244,82 @@ pub fn fill_template(
     }
     Ok(url)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REGION: ServerVariable = ServerVariable {
+        name: "region",
+        default: "eu",
+        allowed: &["eu", "us"],
+    };
+    const STAGE: ServerVariable = ServerVariable {
+        name: "stage",
+        default: "live",
+        allowed: &[],
+    };
+    const TEMPLATE: &str = "https://{stage}.{region}.example.com/{stage}";
+
+    fn fill(overrides: &[(&str, &str)]) -> Result<String, String> {
+        let overrides: Vec<(String, String)> = overrides
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect();
+        fill_template("production", TEMPLATE, &[REGION, STAGE], &overrides)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_variable_set_again_keeps_its_last_value_and_its_first_place() {
+        let mut settings = Settings::default();
+        settings.server_variable("region".to_owned(), "us".to_owned());
+        settings.server_variable("stage".to_owned(), "beta".to_owned());
+        settings.server_variable("region".to_owned(), "eu".to_owned());
+        let set: Vec<(&str, &str)> = settings
+            .variables()
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(set, [("stage", "beta"), ("region", "eu")]);
+    }
+
+    #[test]
+    fn every_variable_of_the_template_is_its_value_or_its_default() {
+        assert_eq!(fill(&[]).as_deref(), Ok("https://live.eu.example.com/live"));
+        assert_eq!(
+            fill(&[("region", "us"), ("stage", "beta")]).as_deref(),
+            Ok("https://beta.us.example.com/beta")
+        );
+        // A variable with no list of values takes any.
+        assert_eq!(
+            fill(&[("stage", "x-1")]).as_deref(),
+            Ok("https://x-1.eu.example.com/x-1")
+        );
+    }
+
+    #[test]
+    fn an_unknown_variable_or_a_value_not_allowed_is_refused_with_the_choices() {
+        assert_eq!(
+            fill(&[("zone", "a")]),
+            Err(
+                "the production environment has no server variable `zone`; it has region, stage"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            fill(&[("region", "mars")]),
+            Err("the server variable `region` cannot be `mars`; it is one of eu, us".to_owned())
+        );
+        let none = fill_template(
+            "local",
+            "http://localhost",
+            &[],
+            &[("a".to_owned(), "b".to_owned())],
+        );
+        assert_eq!(
+            none.map_err(|e| e.to_string()),
+            Err("the local environment has no server variable `a` (it has none)".to_owned())
+        );
+    }
+}

@@ -622,6 +622,7 @@ mod tests {
             ]
         );
         assert_eq!(error.status(), Some(StatusCode::BAD_REQUEST));
+        assert_eq!(api.status(), StatusCode::BAD_REQUEST);
         assert_eq!(
             error.to_string(),
             "the API refused the request with 400 Bad Request: The request has 2 validation errors. \
@@ -731,6 +732,67 @@ mod tests {
         let text = error.to_string();
         assert!(text.contains("f9: bad; and 2 more"), "{text}");
         assert!(!text.contains("f10"), "{text}");
+
+        let ten = serde_json::json!({"message": "Invalid.", "details": &items[..10]});
+        let error = Error::<Value>::from_answer(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &HeaderMap::new(),
+            serde_json::to_vec(&ten).unwrap().into(),
+        );
+        let text = error.to_string();
+        assert!(text.ends_with("f9: bad"), "ten are all listed: {text}");
+    }
+
+    #[test]
+    fn a_problems_fields_may_be_numbers() {
+        let body = br#"{"errors":[{"field":"qty","message":"too many","code":1001}]}"#;
+        let error = Error::<Value>::from_answer(
+            StatusCode::BAD_REQUEST,
+            &HeaderMap::new(),
+            Bytes::from_static(body),
+        );
+        let api = error.api_error().expect("any JSON is a Value");
+        assert_eq!(api.problems()[0].code.as_deref(), Some("1001"));
+    }
+
+    #[test]
+    fn a_timeout_is_a_timeout_and_other_errors_are_not() {
+        let stalled = Error::<Value>::Stalled {
+            after: Duration::from_millis(5),
+        };
+        assert!(stalled.is_timeout());
+        assert!(!Error::<Value>::Disconnected { connections: 2 }.is_timeout());
+    }
+
+    /// A request to a port nobody listens on: reqwest's error, whose cause
+    /// (the refused connection) is what a person needs.
+    #[tokio::test]
+    async fn a_transport_error_shows_its_causes_and_keeps_its_source() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/", listener.local_addr().unwrap());
+        drop(listener);
+        let refused = reqwest::Client::new().get(&url).send().await.unwrap_err();
+        let failure = Failure(Error::Transport(refused));
+        assert!(std::error::Error::source(&failure).is_some());
+        let error: Error<Value> = failure.into();
+        assert!(std::error::Error::source(&error).is_some());
+        let message = error.to_string();
+        assert!(
+            message.starts_with(&format!(
+                "the API could not be reached: error sending request for url ({url})"
+            )),
+            "{message}"
+        );
+        assert!(message.contains("Connection refused"), "{message}");
+        assert!(!message.contains("built without TLS"), "{message}");
+        assert!(!error.is_timeout());
+    }
+
+    #[test]
+    fn only_a_client_without_tls_is_told_to_turn_it_on() {
+        let refusal = "builder error: invalid URL, scheme is not http";
+        assert_eq!(lacks_tls(refusal), cfg!(not(feature = "rustls")));
+        assert!(!lacks_tls("connection refused"));
     }
 
     #[test]
@@ -753,6 +815,12 @@ mod tests {
         };
         assert_eq!(snippet.chars().count(), SNIPPET_CHARS + 1);
         assert!(snippet.ends_with('…'));
+        let exact = "y".repeat(SNIPPET_CHARS);
+        assert_eq!(
+            super::snippet(exact.as_bytes()),
+            exact,
+            "nothing cut, no ellipsis"
+        );
         assert_eq!(request_id.as_deref(), Some("r-2"));
         assert_eq!(error.request_id(), Some("r-2"));
         let invalid: Error<Envelope> = Failure::invalid("listOrders: bad header").into();

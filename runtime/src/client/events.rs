@@ -443,6 +443,42 @@ mod tests {
     }
 
     #[test]
+    fn an_event_ends_at_a_blank_line_of_carriage_returns_before_the_stream_does() {
+        let mut parser = Parser::default();
+        parser.push(&Bytes::from_static(b"data: a\r\rdata: b"));
+        assert_eq!(parser.next_event(false), Some(raw(None, None, "a")));
+        assert_eq!(parser.next_event(false), None, "`data: b` may go on");
+    }
+
+    #[test]
+    fn an_id_holding_nul_is_ignored() {
+        let got = events(&["id: 1\ndata: a\n\nid: 2\0x\ndata: b\n\n"]);
+        assert_eq!(got, [raw(None, Some("1"), "a"), raw(None, Some("1"), "b")]);
+    }
+
+    #[tokio::test]
+    async fn an_event_streams_status_and_headers_are_the_answers() {
+        use futures_util::StreamExt as _;
+
+        use crate::client::loopback::{chunked, serve};
+        use crate::client::{Call, Settings};
+
+        let answer = chunked("text/event-stream", &["data: 1\n\n"], true);
+        let (url, _) = serve(vec![answer]).await;
+        let transport = Settings::default().build(&url, "test/0").unwrap();
+        let call = Call::new("watch", reqwest::Method::GET, "/events", &[]);
+        let events = transport
+            .send_events::<u8, serde_json::Value>(call, EventData::Json)
+            .await
+            .unwrap();
+        assert_eq!(events.status(), StatusCode::OK);
+        assert_eq!(events.headers()["content-type"], "text/event-stream");
+        assert_eq!(format!("{events:?}"), "Events { status: 200, .. }");
+        let data: Vec<u8> = events.map(|event| event.unwrap().data).collect().await;
+        assert_eq!(data, [1]);
+    }
+
+    #[test]
     fn data_decodes_as_json_or_as_text() {
         let (ok, headers) = (StatusCode::OK, HeaderMap::new());
         let json = decode::<serde_json::Value, ()>(

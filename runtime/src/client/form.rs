@@ -249,6 +249,47 @@ mod tests {
     }
 
     #[test]
+    fn a_files_media_type_is_its_own_else_the_documents_unless_that_is_a_range() {
+        let written = |file: File, documented: Option<&str>| {
+            let mut form = Multipart::new();
+            form.file("f", &file, documented);
+            let text = String::from_utf8_lossy(&form.body).into_owned();
+            let start = text.find("Content-Type: ").expect("a media type") + 14;
+            text[start..text[start..].find("\r\n").unwrap() + start].to_owned()
+        };
+        let png = || File::new(&b"PNG"[..]);
+        assert_eq!(written(png(), Some("image/png")), "image/png");
+        assert_eq!(written(png(), Some("image/*")), "application/octet-stream");
+        assert_eq!(
+            written(png(), Some("image/png, image/gif")),
+            "application/octet-stream"
+        );
+        assert_eq!(
+            written(png().with_content_type("image/gif"), Some("image/png")),
+            "image/gif"
+        );
+    }
+
+    #[test]
+    fn a_media_type_that_cannot_be_a_header_is_left_out() {
+        let content_type = |media_type: &str| {
+            let mut form = Multipart::new();
+            form.text("note", &"n", Some(media_type));
+            let text = String::from_utf8_lossy(&form.body).into_owned();
+            text.split("\r\n")
+                .find_map(|line| line.strip_prefix("Content-Type: "))
+                .map(str::to_owned)
+        };
+        assert_eq!(content_type("text/plain").as_deref(), Some("text/plain"));
+        assert_eq!(
+            content_type("text/plain;\tcharset=utf-8").as_deref(),
+            Some("text/plain;\tcharset=utf-8")
+        );
+        assert_eq!(content_type(""), None);
+        assert_eq!(content_type("text/plain\r\nX-Injected: 1"), None);
+    }
+
+    #[test]
     fn writes_parts_as_they_are() {
         let mut form = Multipart::new();
         form.parts(

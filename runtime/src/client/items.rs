@@ -125,3 +125,65 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt as _;
+    use reqwest::Method;
+
+    use super::*;
+    use crate::client::loopback::{chunked, serve};
+    use crate::client::{Call, RetryPolicy, Settings};
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Line {
+        n: u32,
+    }
+
+    async fn items(answer: String) -> Items<Line> {
+        let (url, _) = serve(vec![answer]).await;
+        let mut settings = Settings::default();
+        settings.retry_policy(RetryPolicy::none());
+        let transport = settings.build(&url, "test/0").unwrap();
+        let call = Call::new("listLines", Method::GET, "/lines", &[]);
+        transport.send_items(call, Framing::Lines).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn items_come_decoded_as_their_lines_do_and_a_bad_one_is_an_error_in_its_place() {
+        let chunks = ["{\"n\":1}\n{\"n\"", ":2}\nnot json\n", "{\"n\":3}"];
+        let items = items(chunked("application/jsonl", &chunks, true)).await;
+        assert_eq!(items.status(), StatusCode::OK);
+        assert_eq!(items.headers()["content-type"], "application/jsonl");
+        assert_eq!(format!("{items:?}"), "Items { status: 200, .. }");
+        let read: Vec<_> = items.collect().await;
+        assert!(
+            matches!(
+                read[..],
+                [
+                    Ok(Line { n: 1 }),
+                    Ok(Line { n: 2 }),
+                    Err(Error::Decode { .. }),
+                    // The last line is whole at the body's end.
+                    Ok(Line { n: 3 }),
+                ]
+            ),
+            "{read:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_cut_answer_ends_its_items_with_the_transport_error() {
+        let items = items(chunked(
+            "application/jsonl",
+            &["{\"n\":1}\n{\"n\":2"],
+            false,
+        ))
+        .await;
+        let read: Vec<_> = items.collect().await;
+        assert!(
+            matches!(read[..], [Ok(Line { n: 1 }), Err(Error::Transport(_))]),
+            "{read:?}"
+        );
+    }
+}

@@ -11,6 +11,8 @@ mod error;
 mod events;
 mod form;
 mod items;
+#[cfg(test)]
+mod loopback;
 pub mod paging;
 mod response;
 mod resume;

@@ -129,6 +129,18 @@ mod tests {
         .await;
         assert_eq!(items, [Ok(1), Ok(2)]);
         assert_eq!(asked, [0, 2]);
+
+        // Even one that says it starts further on.
+        let (items, asked) = walk_with(0, |offset| {
+            Ok(Page {
+                items: Vec::new(),
+                offset: i64::from(offset) + 5,
+                total: 100,
+            })
+        })
+        .await;
+        assert!(items.is_empty());
+        assert_eq!(asked, [0]);
     }
 
     #[tokio::test]

@@ -166,88 +166,23 @@ impl Resumer {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
     use std::time::Duration;
 
     use futures_util::StreamExt as _;
     use reqwest::Method;
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    use tokio::net::TcpListener;
 
+    use crate::client::loopback::{self, serve};
     use crate::client::{Call, Error, Event, EventData, Events, RetryPolicy, Settings, Transport};
 
-    /// What the loopback server does with one connection.
-    enum Answer {
-        /// A 200 event stream of these chunks, then the connection closed:
-        /// cut (the body's last chunk never sent), or `ended` cleanly.
-        Stream {
-            chunks: &'static [&'static str],
-            ended: bool,
-        },
-        /// This status, with an empty body.
-        Status(u16),
-    }
-
-    /// A loopback server answering its connections in turn as `answers`
-    /// say, keeping each request's head (lower-cased); after the last
-    /// answer it stops listening, so further connections are refused.
-    async fn serve(answers: Vec<Answer>) -> (String, Arc<Mutex<Vec<String>>>) {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let heads = Arc::new(Mutex::new(Vec::new()));
-        let kept = Arc::clone(&heads);
-        tokio::spawn(async move {
-            for answer in answers {
-                let (mut socket, _) = listener.accept().await.unwrap();
-                let mut head = Vec::new();
-                let mut buffer = [0; 1024];
-                while !head.ends_with(b"\r\n\r\n") {
-                    let read = socket.read(&mut buffer).await.unwrap();
-                    assert!(read > 0, "the request ended before its head did");
-                    head.extend_from_slice(&buffer[..read]);
-                }
-                kept.lock()
-                    .unwrap()
-                    .push(String::from_utf8_lossy(&head).to_lowercase());
-                let written = match answer {
-                    Answer::Stream { chunks, ended } => {
-                        let mut out = String::from(
-                            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\
-                             transfer-encoding: chunked\r\nconnection: close\r\n\r\n",
-                        );
-                        for chunk in chunks {
-                            out.push_str(&format!("{:x}\r\n{chunk}\r\n", chunk.len()));
-                        }
-                        if ended {
-                            out.push_str("0\r\n\r\n");
-                        }
-                        out
-                    }
-                    Answer::Status(status) => format!(
-                        "HTTP/1.1 {status} Status\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-                    ),
-                };
-                socket.write_all(written.as_bytes()).await.unwrap();
-                socket.shutdown().await.unwrap();
-            }
-        });
-        (url, heads)
-    }
-
     /// A stream of `chunks`, ended cleanly.
-    fn ended(chunks: &'static [&'static str]) -> Answer {
-        Answer::Stream {
-            chunks,
-            ended: true,
-        }
+    fn ended(chunks: &[&str]) -> String {
+        loopback::chunked("text/event-stream", chunks, true)
     }
 
     /// A stream of `chunks`, then cut.
-    fn cut(chunks: &'static [&'static str]) -> Answer {
-        Answer::Stream {
-            chunks,
-            ended: false,
-        }
+    fn cut(chunks: &[&str]) -> String {
+        loopback::chunked("text/event-stream", chunks, false)
     }
 
     /// The `Last-Event-ID` of each request the server took.
@@ -336,7 +271,7 @@ mod tests {
             ended(&["retry: 1\nid: 7\ndata: x\n\n"]),
             // An `id:` alone says how far the stream got.
             ended(&["id: 8\n\n"]),
-            Answer::Status(204),
+            loopback::status(204),
         ])
         .await;
         let read: Vec<_> = read_all(resumed(&url, 3).await)
@@ -349,7 +284,11 @@ mod tests {
         assert_eq!(sent_ids(&heads), [None, id("7"), id("8")]);
 
         // An answer that is not a success ends the stream with its error.
-        let (url, _) = serve(vec![ended(&["retry: 1\ndata: x\n\n"]), Answer::Status(500)]).await;
+        let (url, _) = serve(vec![
+            ended(&["retry: 1\ndata: x\n\n"]),
+            loopback::status(500),
+        ])
+        .await;
         let events = resumed(&url, 3).await;
         let read = read_all(events).await;
         assert_eq!(read.len(), 2, "{read:?}");
@@ -380,6 +319,74 @@ mod tests {
             "{read:?}"
         );
         assert_eq!(heads.lock().unwrap().len(), 2, "one connection each");
+    }
+
+    /// Each connection that brings an event counts as a good one: the
+    /// attempts without an event start again after it.
+    #[tokio::test]
+    async fn a_stream_cut_after_each_event_is_resumed_every_time() {
+        let (url, heads) = serve(vec![
+            cut(&["retry: 1\nid: 1\ndata: a\n\n"]),
+            cut(&["id: 2\ndata: b\n\n"]),
+            cut(&["id: 3\ndata: c\n\n"]),
+            loopback::status(204),
+        ])
+        .await;
+        let read: Vec<_> = read_all(resumed(&url, 2).await).await;
+        let read: Vec<_> = read.into_iter().map(Result::unwrap).collect();
+        assert_eq!(read, [event("1", "a"), event("2", "b"), event("3", "c")]);
+        assert_eq!(heads.lock().unwrap().len(), 4);
+    }
+
+    /// A connection closed before its answer is lost like a cut stream: the
+    /// next attempt goes on.
+    #[tokio::test]
+    async fn a_reconnection_closed_before_its_answer_is_tried_again() {
+        let (url, _) = serve(vec![
+            cut(&["retry: 1\nid: 1\ndata: a\n\n"]),
+            String::new(),
+            ended(&["id: 2\ndata: b\n\n"]),
+            loopback::status(204),
+        ])
+        .await;
+        let read: Vec<_> = read_all(resumed(&url, 3).await).await;
+        let read: Vec<_> = read.into_iter().map(Result::unwrap).collect();
+        assert_eq!(read, [event("1", "a"), event("2", "b")]);
+    }
+
+    /// A last id that cannot be sent in a header ends the stream after the
+    /// first wait: no attempt could send it. (Were each of the 2,000
+    /// attempts made, their waits of 5 ms would take 10 s.)
+    #[tokio::test]
+    async fn a_last_id_that_cannot_be_sent_ends_the_stream_without_more_attempts() {
+        let (url, _) = serve(vec![cut(&["retry: 5\nid: a\u{1}b\ndata: x\n\n"])]).await;
+        let mut settings = Settings::default();
+        settings.retry_policy(RetryPolicy {
+            max_attempts: 2_000,
+            ..RetryPolicy::default()
+        });
+        let events = settings
+            .build(&url, "test/0")
+            .unwrap()
+            .send_resumable_events::<String, serde_json::Value>(call(), EventData::Text)
+            .await
+            .unwrap();
+        let read = tokio::time::timeout(Duration::from_secs(5), read_all(events))
+            .await
+            .expect("one attempt, not 2,000");
+        assert!(
+            matches!(read[..], [Ok(_), Err(Error::InvalidInput(_))]),
+            "{read:?}"
+        );
+    }
+
+    /// With no retries, a stream whose body ends is simply over.
+    #[tokio::test]
+    async fn without_retries_an_ended_stream_ends_without_an_error() {
+        let (url, heads) = serve(vec![ended(&["id: 1\ndata: a\n\n"])]).await;
+        let read: Vec<_> = read_all(resumed(&url, 1).await).await;
+        assert!(matches!(read[..], [Ok(_)]), "{read:?}");
+        assert_eq!(heads.lock().unwrap().len(), 1);
     }
 
     #[tokio::test]

@@ -135,10 +135,10 @@ fn seconds(value: &str) -> Option<Duration> {
     if let Ok(whole) = value.parse::<u64>() {
         return Some(Duration::from_secs(whole));
     }
+    // `try_from_secs_f64` refuses what is negative, not a number or too long.
     value
         .parse::<f64>()
         .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
 }
 

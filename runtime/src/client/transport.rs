@@ -1071,6 +1071,7 @@ fn has_data_key(body: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::Settings;
 
     fn call() -> Call {
         Call::new("listOrders", Method::GET, "/orders/{id}/lines", &[])
@@ -1167,6 +1168,14 @@ mod tests {
             form.query,
             "a=x&tags=p&tags=q&when%5Bgt%5D=1&when%5Blt%5D=5"
         );
+        let mut absent = call();
+        absent.query_object("filter", &None::<Value>, true);
+        assert_eq!(
+            (absent.query.as_str(), absent.problem.is_none()),
+            ("", true)
+        );
+        absent.query_object("filter", &3, true);
+        assert!(absent.problem.is_some(), "a scalar is not an object");
     }
 
     /// `multipart/related` and the like keep the parts and their names;
@@ -1300,14 +1309,16 @@ mod tests {
             .expect_err("not an order");
         assert!(
             matches!(
-                error,
+                &error,
                 Error::Decode {
                     status: StatusCode::OK,
+                    message,
                     ..
-                }
+                } if message.starts_with("missing field `id`")
             ),
-            "{error:?}"
+            "the bare value's error, not the wrapper's: {error:?}"
         );
+        assert_eq!(answer("{}").status(), 200);
     }
 
     #[test]
@@ -1331,6 +1342,9 @@ mod tests {
         assert!(has_data_key(br#"{"a":[1,{"data":2}],"data":null}"#));
         assert!(!has_data_key(br#"[{"data":1}]"#));
         assert!(!has_data_key(b"not json"));
+        for scalar in ["true", "-1", "1", "1.5", r#""data""#, "null"] {
+            assert!(!has_data_key(scalar.as_bytes()), "{scalar}");
+        }
     }
 
     #[test]
@@ -1354,6 +1368,249 @@ mod tests {
             basic: Some(("user".to_owned(), secret)),
         };
         assert!(!format!("{credentials:?}").contains("lfs_token"));
+    }
+
+    /// What a client's settings put in every request it sends, read off the
+    /// request before it leaves.
+    fn request_of(settings: Settings, call: Call) -> reqwest::Request {
+        let transport = settings.build("http://127.0.0.1:9/api/", "test/0").unwrap();
+        transport.0.request(call).unwrap().0
+    }
+
+    fn header_text<'r>(request: &'r reqwest::Request, name: &str) -> Option<&'r str> {
+        request.headers().get(name).map(|v| v.to_str().unwrap())
+    }
+
+    #[test]
+    fn the_settings_are_in_every_request() {
+        let mut settings = Settings::default();
+        settings.timeout(Duration::from_secs(7));
+        settings.user_agent("integrator/1.2".to_owned());
+        settings.header("x-tenant", "t-1".to_owned());
+        settings.header("x-channel", "web".to_owned());
+        settings.header("x-tenant", "t-2".to_owned());
+        let request = request_of(settings, call());
+        assert_eq!(
+            request.url().path(),
+            "/api/orders/%7Bid%7D/lines",
+            "the base URL, then the path"
+        );
+        assert_eq!(request.timeout(), Some(&Duration::from_secs(7)));
+        assert_eq!(header_text(&request, "user-agent"), Some("integrator/1.2"));
+        // A header set again replaces its value; the others stay.
+        assert_eq!(header_text(&request, "x-tenant"), Some("t-2"));
+        assert_eq!(header_text(&request, "x-channel"), Some("web"));
+        assert_eq!(request.headers().get_all("x-tenant").iter().count(), 1);
+
+        let request = request_of(Settings::default(), call());
+        assert_eq!(request.timeout(), Some(&Duration::from_secs(30)));
+        assert_eq!(header_text(&request, "user-agent"), Some("test/0"));
+        // A client of one's own sends its own User-Agent, not the default.
+        let mut own = Settings::default();
+        own.http_client(reqwest::Client::new());
+        assert_eq!(header_text(&request_of(own, call()), "user-agent"), None);
+    }
+
+    #[test]
+    fn the_credential_goes_where_the_first_alternative_it_fits_says() {
+        const BEARER: Scheme = Scheme::Header {
+            name: "authorization",
+            prefix: Some("Bearer"),
+        };
+        const SECURITY: &[&[Scheme]] = &[&[Scheme::Basic], &[BEARER]];
+        let secured = || Call::new("getOrder", Method::GET, "/orders", SECURITY);
+        let mut token = Settings::default();
+        token.token("lfs_1".to_owned());
+        let request = request_of(token, secured());
+        assert_eq!(header_text(&request, "authorization"), Some("Bearer lfs_1"));
+
+        let mut basic = Settings::default();
+        basic.basic_auth("ops".to_owned(), "pw".to_owned());
+        basic.token("lfs_1".to_owned());
+        let request = request_of(basic, secured());
+        // base64("ops:pw")
+        assert_eq!(
+            header_text(&request, "authorization"),
+            Some("Basic b3BzOnB3")
+        );
+
+        // No credential: the request goes without one, for the API to refuse.
+        let request = request_of(Settings::default(), secured());
+        assert_eq!(header_text(&request, "authorization"), None);
+
+        // An empty alternative (security optional) is not chosen while a
+        // credential fits another; a token naming its scheme is sent as is.
+        const OPTIONAL: &[&[Scheme]] = &[&[], &[BEARER]];
+        let mut own_scheme = Settings::default();
+        own_scheme.token("Token lfs_2".to_owned());
+        let request = request_of(own_scheme, Call::new("a", Method::GET, "/a", OPTIONAL));
+        assert_eq!(header_text(&request, "authorization"), Some("Token lfs_2"));
+
+        const IN_QUERY: &[&[Scheme]] = &[&[Scheme::Query { name: "key" }]];
+        const IN_COOKIE: &[&[Scheme]] = &[&[Scheme::Cookie { name: "sid" }]];
+        let mut token = Settings::default();
+        token.token("k 1".to_owned());
+        let transport = token.build("http://127.0.0.1:9", "test/0").unwrap();
+        let (request, url_has_secret) = transport
+            .0
+            .request(Call::new("a", Method::GET, "/a", IN_QUERY))
+            .unwrap();
+        assert_eq!(request.url().query(), Some("key=k%201"));
+        assert!(url_has_secret);
+        let mut call = Call::new("b", Method::GET, "/b", IN_COOKIE);
+        call.cookie("lang", &"en");
+        let (request, url_has_secret) = transport.0.request(call).unwrap();
+        assert_eq!(header_text(&request, "cookie"), Some("lang=en; sid=k%201"));
+        assert!(!url_has_secret);
+    }
+
+    #[test]
+    fn a_calls_accept_cookies_and_json_body_are_sent() {
+        let mut call = Call::new("createOrder", Method::POST, "/orders", &[]);
+        call.accept("application/json, application/problem+json");
+        call.cookie("a", &["x", "y"]);
+        call.cookie("none", &None::<u8>);
+        call.json_body("application/json", &serde_json::json!({"id": 1}));
+        let request = request_of(Settings::default(), call);
+        assert_eq!(
+            header_text(&request, "accept"),
+            Some("application/json, application/problem+json")
+        );
+        assert_eq!(header_text(&request, "cookie"), Some("a=x,y"));
+        assert_eq!(
+            header_text(&request, "content-type"),
+            Some("application/json")
+        );
+        let body = request.body().and_then(reqwest::Body::as_bytes);
+        assert_eq!(body, Some(&br#"{"id":1}"#[..]));
+    }
+
+    #[test]
+    fn only_an_http_or_https_base_url_is_accepted() {
+        for url in ["ftp://example.com", "example.com", "file:///tmp"] {
+            let error = Settings::default().build(url, "test/0").err();
+            let message = error.map(|e| e.to_string()).unwrap_or_default();
+            assert!(
+                message.contains("is not an http or https URL"),
+                "{url}: {message}"
+            );
+        }
+        let transport = Settings::default().build("https://example.com/v1/", "test/0");
+        let transport = transport.unwrap();
+        assert_eq!(transport.base_url(), "https://example.com/v1");
+        let shown = format!("{transport:?}");
+        assert!(
+            shown.starts_with("Client { base_url: \"https://example.com/v1\""),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_sequence_body_is_its_items_framed() {
+        let mut call = call();
+        let items = [serde_json::json!({"n": 1}), serde_json::json!(2)];
+        call.sequence_body("application/json-seq", &items, Framing::RecordSeparator);
+        let request = request_of(Settings::default(), call);
+        let body = request.body().and_then(reqwest::Body::as_bytes);
+        assert_eq!(body, Some(&b"\x1e{\"n\":1}\n\x1e2\n"[..]));
+        assert_eq!(
+            header_text(&request, "content-type"),
+            Some("application/json-seq")
+        );
+    }
+
+    #[test]
+    fn settings_show_everything_but_the_credentials() {
+        let mut settings = Settings::default();
+        settings.server_variable("region".to_owned(), "eu".to_owned());
+        settings.token("lfs_secret".to_owned());
+        settings.retry_policy(RetryPolicy::none());
+        let shown = format!("{settings:?}");
+        assert!(shown.starts_with("Settings {"), "{shown}");
+        assert!(shown.contains(r#"("region", "eu")"#), "{shown}");
+        assert!(shown.contains("max_attempts: 1"), "{shown}");
+        assert!(!shown.contains("lfs_secret"), "{shown}");
+    }
+
+    /// A transport to `url` retrying up to `max_attempts` with waits of a
+    /// few milliseconds, each attempt timed out after `timeout`.
+    fn retrying(url: &str, max_attempts: u32, timeout: Duration) -> Transport {
+        let mut settings = Settings::default();
+        settings.timeout(timeout);
+        settings.retry_policy(RetryPolicy {
+            max_attempts,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(20),
+            retry_non_idempotent: false,
+        });
+        settings.build(url, "test/0").unwrap()
+    }
+
+    /// What sending `method` to `answers` gave: the status or the error,
+    /// and how many requests the server took. Bounded, so that a retry
+    /// loop that never ends fails the test.
+    async fn sent(
+        method: Method,
+        answers: Vec<String>,
+        max_attempts: u32,
+    ) -> (Result<u16, Error>, usize) {
+        let (url, heads) = crate::client::loopback::serve(answers).await;
+        let transport = retrying(&url, max_attempts, Duration::from_secs(10));
+        let call = Call::new("op", method, "/op", &[]);
+        let result = tokio::time::timeout(Duration::from_secs(20), transport.send(call))
+            .await
+            .expect("the attempts are bounded");
+        let taken = heads.lock().unwrap().len();
+        (
+            result.map(|answer| answer.status()).map_err(Error::from),
+            taken,
+        )
+    }
+
+    #[tokio::test]
+    async fn an_idempotent_call_is_retried_after_a_busy_answer_or_a_lost_connection() {
+        use crate::client::loopback::status;
+        let (result, taken) = sent(
+            Method::GET,
+            vec![status(503), String::new(), status(200)],
+            3,
+        )
+        .await;
+        assert_eq!((result.unwrap(), taken), (200, 3));
+    }
+
+    #[tokio::test]
+    async fn retries_stop_at_max_attempts_with_the_last_answer_or_error() {
+        use crate::client::loopback::status;
+        let busy = || vec![status(503), status(503), status(503)];
+        let (result, taken) = sent(Method::GET, busy(), 2).await;
+        assert_eq!((result.unwrap(), taken), (503, 2));
+        let lost = vec![String::new(), String::new(), String::new()];
+        let (result, taken) = sent(Method::GET, lost, 2).await;
+        assert!(matches!(result, Err(Error::Transport(_))), "{result:?}");
+        assert_eq!(taken, 2);
+    }
+
+    #[tokio::test]
+    async fn a_post_is_not_retried_unless_the_policy_says_so() {
+        use crate::client::loopback::status;
+        let (result, taken) = sent(Method::POST, vec![status(503), status(200)], 3).await;
+        assert_eq!((result.unwrap(), taken), (503, 1));
+    }
+
+    /// A request that timed out may still be running on the server: not
+    /// sent again.
+    #[tokio::test]
+    async fn a_timed_out_request_is_not_retried() {
+        use std::sync::atomic::Ordering;
+        let (url, taken) = crate::client::loopback::silent().await;
+        let transport = retrying(&url, 3, Duration::from_millis(200));
+        let result = transport.send(call()).await;
+        let result = result
+            .map(|answer| answer.status())
+            .map_err(Error::<Value>::from);
+        assert!(matches!(result, Err(Error::Timeout { .. })), "{result:?}");
+        assert_eq!(taken.load(Ordering::SeqCst), 1);
     }
 
     /// Built without the `rustls` feature (`cargo xtask test` runs the

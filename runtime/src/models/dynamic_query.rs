@@ -1007,15 +1007,18 @@ mod tests {
 
     #[test]
     fn values_are_read_as_the_property_type_says() {
-        let query = Query::parse("o=eq&p=active&v=True&o=in&p=name&v=a,b&o=eq&p=quantity&v=null")
-            .expect("valid");
+        let query = Query::parse(
+            "o=eq&p=active&v=True&o=in&p=name&v=a,b&o=eq&p=quantity&v=null&o=eq&p=active&v=False",
+        )
+        .expect("valid");
         let values: Vec<&Value> = query.filters().iter().map(|f| &f.value).collect();
         assert_eq!(
             values,
             [
                 &Value::Boolean(true),
                 &Value::List(vec![Value::from("a"), Value::from("b")]),
-                &Value::Null
+                &Value::Null,
+                &Value::Boolean(false),
             ]
         );
         assert_eq!(
@@ -1124,6 +1127,11 @@ mod tests {
         assert_eq!(query.requested_count(), Some(500));
         assert_eq!(query.effective_offset(), 0);
         assert_eq!(query.effective_count(), Field::MAX_COUNT);
+        let later = Query::parse("offset=10").expect("valid");
+        assert_eq!(later.requested_offset(), Some(10));
+        assert_eq!(later.effective_offset(), 10);
+        assert_eq!(later.to_string(), later.to_query_string());
+        assert_eq!(later.to_string(), "offset=10");
         let plain = Query::parse("").expect("empty is the first page");
         assert_eq!(plain, Query::new());
         assert_eq!(plain.effective_count(), Field::DEFAULT_COUNT);

@@ -503,9 +503,6 @@ pub fn check_length(
     let length = value.chars().count();
     let code = code.unwrap_or("OutOfRange");
     match (min, max) {
-        (Some(1), Some(max)) if length == 0 || length > max => {
-            report.push(path, format!("must be 1 to {max} characters long"), code)
-        }
         (Some(min), Some(max)) if length < min || length > max => report.push(
             path,
             format!("must be {min} to {max} characters long"),
@@ -975,6 +972,441 @@ pub fn check_enum_value(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fills a report to [`MAX_PROBLEMS`] with `add`, then gives it two more.
+    fn overfilled(add: impl Fn(&mut Report, usize)) -> Report {
+        let mut report = Report::new();
+        for i in 0..MAX_PROBLEMS {
+            add(&mut report, i);
+        }
+        assert_eq!(
+            (report.problems().len(), report.omitted()),
+            (MAX_PROBLEMS, 0)
+        );
+        add(&mut report, MAX_PROBLEMS);
+        add(&mut report, MAX_PROBLEMS + 1);
+        report
+    }
+
+    #[test]
+    fn a_report_keeps_the_first_problems_and_counts_the_rest() {
+        let problem = |i: usize| Problem {
+            property: format!("p{i}"),
+            message: "is wrong".to_owned(),
+            error_code: "Invalid".to_owned(),
+        };
+        let by_add = overfilled(|report, i| report.add(problem(i)));
+        let by_push =
+            overfilled(|report, _| report.push(&Path::new("body"), "is wrong", "Invalid"));
+        let by_child = overfilled(|report, i| {
+            report.push_child(
+                &mut Path::new("body"),
+                &format!("k{i}"),
+                "is wrong",
+                "Invalid",
+            );
+        });
+        for report in [&by_add, &by_push, &by_child] {
+            assert_eq!(
+                (report.problems().len(), report.omitted()),
+                (MAX_PROBLEMS, 2)
+            );
+            assert_eq!(report.total(), MAX_PROBLEMS + 2);
+        }
+        assert_eq!(by_child.problems()[3].property, "k3");
+
+        let mut merged = Report::new();
+        merged.add(problem(0));
+        merged.append(by_add);
+        assert_eq!(
+            (merged.problems().len(), merged.omitted()),
+            (MAX_PROBLEMS, 3)
+        );
+
+        let mut few = Report::new();
+        few.add(problem(0));
+        assert_eq!(few.to_string(), "p0: is wrong (Invalid)");
+        few.add(problem(1));
+        assert_eq!(
+            few.to_string(),
+            "p0: is wrong (Invalid); p1: is wrong (Invalid)"
+        );
+        few.append(Report {
+            problems: Vec::new(),
+            omitted: 1,
+        });
+        assert_eq!(
+            few.to_string(),
+            "p0: is wrong (Invalid); p1: is wrong (Invalid); and 1 more"
+        );
+    }
+
+    #[test]
+    fn a_nullable_property_is_null_or_its_value_but_never_absent() {
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Line {
+            #[serde(deserialize_with = "deserialize_nullable")]
+            lot: Option<u32>,
+            #[serde(default, deserialize_with = "deserialize_some")]
+            note: Option<String>,
+        }
+        let line = |json: &str| serde_json::from_str::<Line>(json).map_err(|e| e.to_string());
+        assert_eq!(
+            line(r#"{"lot":3,"note":"n"}"#),
+            Ok(Line {
+                lot: Some(3),
+                note: Some("n".to_owned())
+            })
+        );
+        assert_eq!(
+            line(r#"{"lot":null}"#),
+            Ok(Line {
+                lot: None,
+                note: None
+            })
+        );
+        assert!(line("{}").unwrap_err().starts_with("missing field `lot`"));
+        assert!(
+            line(r#"{"lot":1,"note":null}"#).is_err(),
+            "absent, not null"
+        );
+    }
+
+    /// What `check` reports of a value at `body`: each problem's message
+    /// and code.
+    fn reported(check: impl FnOnce(&mut Path<'_>, &mut Report)) -> Vec<(String, String)> {
+        let mut report = Report::new();
+        check(&mut Path::new("body"), &mut report);
+        let problems = report.into_problems().into_iter();
+        problems.map(|p| (p.message, p.error_code)).collect()
+    }
+
+    /// The one message `check` reports, or `None`.
+    fn message(check: impl FnOnce(&mut Path<'_>, &mut Report)) -> Option<String> {
+        let mut problems = reported(check);
+        assert!(problems.len() <= 1, "{problems:?}");
+        problems.pop().map(|(message, _)| message)
+    }
+
+    #[test]
+    fn a_strings_length_is_counted_in_characters_against_its_bounds() {
+        let length = |text: &str, min, max| {
+            message(|path, report| {
+                check_length(text, min, max, None, path, report);
+            })
+        };
+        let between = "must be 2 to 4 characters long";
+        assert_eq!(length("a", Some(2), Some(4)).as_deref(), Some(between));
+        assert_eq!(length("éé", Some(2), Some(4)), None);
+        assert_eq!(length("abcd", Some(2), Some(4)), None);
+        assert_eq!(length("abcde", Some(2), Some(4)).as_deref(), Some(between));
+        let one_to_three = "must be 1 to 3 characters long";
+        assert_eq!(length("", Some(1), Some(3)).as_deref(), Some(one_to_three));
+        assert_eq!(
+            length("abcd", Some(1), Some(3)).as_deref(),
+            Some(one_to_three)
+        );
+        assert_eq!(
+            length("", Some(1), None).as_deref(),
+            Some("must not be empty")
+        );
+        assert_eq!(length("a", Some(1), None), None);
+        let at_least = "must be at least 3 characters long";
+        assert_eq!(length("ab", Some(3), None).as_deref(), Some(at_least));
+        assert_eq!(length("abc", Some(3), None), None);
+        assert_eq!(length("abc", None, Some(3)), None);
+        let at_most = "must be at most 3 characters long";
+        assert_eq!(length("abcd", None, Some(3)).as_deref(), Some(at_most));
+        let coded = reported(|path, report| {
+            check_length("", Some(1), None, Some("NameRequired"), path, report);
+        });
+        assert_eq!(coded[0].1, "NameRequired");
+    }
+
+    #[test]
+    fn an_email_address_is_a_local_part_and_a_domain() {
+        let email = |text: &str| message(|path, report| check_email(text, None, path, report));
+        assert_eq!(email("a@example.com"), None);
+        assert_eq!(email("\"a b\"@example.com"), None, "a quoted local part");
+        for bad in ["a b\"@example.com", "@example.com", "a@", "a@b c", "plain"] {
+            assert_eq!(
+                email(bad).as_deref(),
+                Some("must be an email address"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_number_is_checked_against_each_bound_and_its_exclusiveness() {
+        let range = |value, minimum, maximum| {
+            message(|path, report| {
+                check_range(value, minimum, maximum, None, path, report);
+            })
+        };
+        assert_eq!(
+            range(0.5, Some((1.0, false)), None).as_deref(),
+            Some("must be at least 1")
+        );
+        assert_eq!(range(1.0, Some((1.0, false)), None), None);
+        assert_eq!(
+            range(1.0, Some((1.0, true)), None).as_deref(),
+            Some("must be greater than 1")
+        );
+        assert_eq!(range(1.5, Some((1.0, true)), None), None);
+        assert_eq!(range(3.0, None, Some((5.0, false))), None);
+        assert_eq!(range(5.0, None, Some((5.0, false))), None);
+        assert_eq!(
+            range(5.5, None, Some((5.0, false))).as_deref(),
+            Some("must be at most 5")
+        );
+        assert_eq!(
+            range(5.0, None, Some((5.0, true))).as_deref(),
+            Some("must be less than 5")
+        );
+        assert_eq!(range(4.9, None, Some((5.0, true))), None);
+        let multiple =
+            |value| message(|path, report| check_multiple_of(value, 0.5, None, path, report));
+        assert_eq!(multiple(1.5), None);
+        assert_eq!(multiple(1.2).as_deref(), Some("must be a multiple of 0.5"));
+    }
+
+    #[test]
+    fn an_arrays_and_an_objects_sizes_are_checked_against_their_bounds() {
+        let items = |count, min, max| {
+            message(|path, report| {
+                check_items(count, min, max, None, path, report);
+            })
+        };
+        assert_eq!(
+            items(0, Some(1), None).as_deref(),
+            Some("must not be empty")
+        );
+        assert_eq!(
+            items(1, Some(2), None).as_deref(),
+            Some("must have at least 2 items")
+        );
+        assert_eq!(items(2, Some(2), Some(3)), None);
+        assert_eq!(items(3, Some(2), Some(3)), None);
+        assert_eq!(
+            items(4, None, Some(3)).as_deref(),
+            Some("must have at most 3 items, not 4")
+        );
+        let properties = |count, min, max| {
+            message(|path, report| {
+                check_property_count(count, min, max, path, report);
+            })
+        };
+        assert_eq!(
+            properties(0, Some(1), Some(2)).as_deref(),
+            Some("must have 1 to 2 properties")
+        );
+        assert_eq!(properties(1, Some(1), Some(2)), None);
+        assert_eq!(properties(2, Some(1), Some(2)), None);
+        assert_eq!(
+            properties(3, Some(1), Some(2)).as_deref(),
+            Some("must have 1 to 2 properties")
+        );
+        assert_eq!(
+            properties(3, None, Some(2)).as_deref(),
+            Some("must have 0 to 2 properties")
+        );
+        assert_eq!(
+            properties(0, Some(1), None).as_deref(),
+            Some("must have 1 to any properties")
+        );
+        assert_eq!(properties(1, None, Some(2)), None);
+    }
+
+    #[cfg(feature = "regex")]
+    #[test]
+    fn a_string_must_match_its_pattern() {
+        let pattern = regex_lite::Regex::new("^[A-Z]+$").unwrap();
+        let matched =
+            |text: &str| reported(|path, report| check_pattern(text, &pattern, None, path, report));
+        assert_eq!(matched("ABC"), []);
+        assert_eq!(
+            matched("abc"),
+            [(
+                "must match the pattern ^[A-Z]+$".to_owned(),
+                "InvalidFormat".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_string_must_be_one_of_its_enums_values() {
+        let one_of = |value: Value| {
+            message(|path, report| check_enum_value(&value, &["a", "b"], path, report))
+        };
+        assert_eq!(one_of(Value::from("b")), None);
+        assert_eq!(
+            one_of(Value::from("c")).as_deref(),
+            Some("must be one of: a, b")
+        );
+        assert_eq!(
+            one_of(Value::from(1)).as_deref(),
+            Some("must be a string, not a number")
+        );
+        let none_fits = message(|path, report| report_no_alternative(path, "Dog, Cat", report));
+        assert_eq!(none_fits.as_deref(), Some("must be one of: Dog, Cat"));
+        let unknown = UnknownEnumValue {
+            value: "c".to_owned(),
+            expected: &["a", "b"],
+        };
+        assert_eq!(unknown.to_string(), "`c` is not one of: a, b");
+    }
+
+    /// The one problem of `value` checked as a `T`, or `None`.
+    fn check<T: ValidateJson>(value: Value) -> Option<String> {
+        let mut report = Report::new();
+        walk::<T>(&value, &mut Path::new("body"), &mut report);
+        let mut problems = report.into_problems();
+        assert!(problems.len() <= 1, "{problems:?}");
+        problems.pop().map(|p| p.message)
+    }
+
+    /// The type check of each primitive: what it takes, and the problem of
+    /// a value of another type.
+    #[test]
+    fn each_primitive_takes_its_json_type_and_names_what_it_found() {
+        use serde_json::json;
+        assert_eq!(check::<serde_json::Map<String, Value>>(json!({})), None);
+        assert_eq!(
+            check::<serde_json::Map<String, Value>>(json!([])).as_deref(),
+            Some("must be an object, not an array")
+        );
+        assert_eq!(check::<()>(Value::Null), None);
+        assert_eq!(
+            check::<()>(json!(0)).as_deref(),
+            Some("must be null, not a number")
+        );
+        assert_eq!(check::<bool>(json!(true)), None);
+        assert_eq!(
+            check::<bool>(json!("true")).as_deref(),
+            Some("must be a boolean, not a string")
+        );
+        assert_eq!(check::<f64>(json!(1.5)), None);
+        assert_eq!(
+            check::<f64>(json!(null)).as_deref(),
+            Some("must be a number, not null")
+        );
+        let too_large = Some("is too large for a 32-bit float");
+        assert_eq!(check::<f32>(json!(1.5)), None);
+        assert_eq!(check::<f32>(json!(f64::from(f32::MAX))), None);
+        assert_eq!(check::<f32>(json!(-1e39)).as_deref(), too_large);
+        assert_eq!(
+            check::<f32>(json!(false)).as_deref(),
+            Some("must be a number, not a boolean")
+        );
+        assert_eq!(check::<Option<bool>>(Value::Null), None);
+        assert_eq!(
+            check::<Option<bool>>(json!(1)).as_deref(),
+            Some("must be a boolean, not a number")
+        );
+        assert_eq!(
+            check::<Box<bool>>(json!(1)).as_deref(),
+            Some("must be a boolean, not a number")
+        );
+    }
+
+    #[cfg(all(feature = "uuid", feature = "chrono"))]
+    #[test]
+    fn a_uuid_a_date_and_a_date_time_are_strings_of_their_format() {
+        use serde_json::json;
+        let id = "0191d3b2-7c1e-7a2b-9c3d-4e5f60718293";
+        assert_eq!(check::<uuid::Uuid>(json!(id)), None);
+        assert_eq!(
+            check::<uuid::Uuid>(json!("0191")).as_deref(),
+            Some("must be a UUID")
+        );
+        assert_eq!(
+            check::<uuid::Uuid>(json!(7)).as_deref(),
+            Some("must be a string, not a number")
+        );
+        type Instant = chrono::DateTime<chrono::Utc>;
+        assert_eq!(check::<Instant>(json!("2026-03-14T09:30:00Z")), None);
+        assert_eq!(
+            check::<Instant>(json!("2026-03-14")).as_deref(),
+            Some("must be an RFC 3339 date-time such as 2026-03-14T09:30:00Z")
+        );
+        assert_eq!(
+            check::<Instant>(json!({})).as_deref(),
+            Some("must be a string, not an object")
+        );
+        assert_eq!(check::<chrono::NaiveDate>(json!("2026-03-14")), None);
+        assert_eq!(
+            check::<chrono::NaiveDate>(json!("14/03/2026")).as_deref(),
+            Some("must be a date such as 2026-03-14")
+        );
+        assert_eq!(
+            check::<chrono::NaiveDate>(json!(1)).as_deref(),
+            Some("must be a string, not a number")
+        );
+    }
+
+    #[test]
+    fn a_maps_values_are_checked_each_at_its_key() {
+        let mut report = Report::new();
+        let value = serde_json::json!({"a": true, "b": 1});
+        walk::<BTreeMap<String, bool>>(&value, &mut Path::new("body"), &mut report);
+        let places: Vec<&str> = report
+            .problems()
+            .iter()
+            .map(|p| p.property.as_str())
+            .collect();
+        assert_eq!(places, ["b"]);
+    }
+
+    /// A value whose own rule is to be even: it shows where the containers
+    /// walk to.
+    struct Even(u32);
+
+    impl Validate for Even {
+        fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+            if self.0 % 2 == 1 {
+                report.push(path, "must be even", "Odd");
+            }
+        }
+    }
+
+    #[test]
+    fn containers_validate_each_value_they_hold_at_its_place() {
+        fn places(value: &impl Validate) -> Vec<String> {
+            let mut report = Report::new();
+            value.validate(&mut Path::new("body"), &mut report);
+            let problems = report.into_problems();
+            problems.into_iter().map(|p| p.property).collect()
+        }
+        let map = BTreeMap::from([("a".to_owned(), Even(2)), ("b".to_owned(), Even(3))]);
+        assert_eq!(places(&map), ["b"]);
+        assert_eq!(places(&Some(Even(1))), ["body"]);
+        assert_eq!(places(&None::<Even>), Vec::<String>::new());
+        assert_eq!(places(&Box::new(Even(5))), ["body"]);
+        assert_eq!(places(&vec![Even(0), Even(7)]), ["[1]"]);
+    }
+
+    #[test]
+    fn an_open_enum_takes_any_string_and_only_a_string() {
+        #[derive(Debug, PartialEq)]
+        enum Carrier {
+            Aras,
+            Other(String),
+        }
+        fn decode(json: &str) -> Result<Carrier, String> {
+            let mut deserializer = serde_json::Deserializer::from_str(json);
+            let known = |text: &str| (text == "Aras").then_some(Carrier::Aras);
+            deserialize_open_enum(&mut deserializer, known, Carrier::Other)
+                .map_err(|e| e.to_string())
+        }
+        assert_eq!(decode(r#""Aras""#), Ok(Carrier::Aras));
+        assert_eq!(decode(r#""MNG""#), Ok(Carrier::Other("MNG".to_owned())));
+        let error = decode("1").unwrap_err();
+        assert!(
+            error.starts_with("invalid type: integer `1`, expected a string"),
+            "{error}"
+        );
+    }
 
     /// The tag is written where the value leaves it out, and never
     /// replaces one the value has.

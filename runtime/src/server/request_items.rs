@@ -203,7 +203,7 @@ impl Reader {
     fn take(&mut self, chunk: &[u8]) -> Result<(), ApiError> {
         self.read = self.read.saturating_add(chunk.len());
         if self.read > self.limit {
-            self.items.clear();
+            // Nothing more is read: what the splitter holds is never an item.
             self.finished = true;
             return Err(ApiError::payload_too_large(self.limit));
         }
