@@ -315,3 +315,152 @@ fn typed(kind: FormKind, raw: String) -> Value {
     }
     Value::String(raw)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JSON: &[&str] = &["application/json"];
+
+    fn typed(content_type: Option<&str>, length: Option<usize>) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        if let Some(content_type) = content_type {
+            headers.insert(CONTENT_TYPE, content_type.parse().unwrap());
+        }
+        if let Some(length) = length {
+            headers.insert(CONTENT_LENGTH, length.into());
+        }
+        headers
+    }
+
+    /// A body that comes as `chunks`, its size unknown until it ends.
+    fn streamed(chunks: &[&'static str]) -> Body {
+        let chunks: Vec<Result<Bytes, std::io::Error>> = chunks
+            .iter()
+            .map(|c| Ok(Bytes::from_static(c.as_bytes())))
+            .collect();
+        Body::from_stream(futures_util::stream::iter(chunks))
+    }
+
+    /// The status and error code of a refusal, or the bytes read.
+    async fn read_as(
+        body: Body,
+        headers: HeaderMap,
+        limit: usize,
+    ) -> Result<Option<Bytes>, (u16, String)> {
+        read(body, &headers, JSON, limit).await.map_err(|e| {
+            (
+                e.status().as_u16(),
+                e.error_code().unwrap_or_default().to_owned(),
+            )
+        })
+    }
+
+    fn refused(status: u16, code: &str) -> Result<Option<Bytes>, (u16, String)> {
+        Err((status, code.to_owned()))
+    }
+
+    #[tokio::test]
+    async fn a_body_is_read_whole_up_to_its_limit() {
+        let json = || typed(Some("application/json"), None);
+        let read = read_as(Body::from("{}"), json(), 2).await;
+        assert_eq!(read, Ok(Some(Bytes::from_static(b"{}"))));
+        let read = read_as(
+            streamed(&["{", "}"]),
+            typed(Some("application/json"), Some(2)),
+            2,
+        )
+        .await;
+        assert_eq!(
+            read,
+            Ok(Some(Bytes::from_static(b"{}"))),
+            "a declared length of the limit"
+        );
+        let too_long = typed(Some("application/json"), Some(3));
+        assert_eq!(
+            read_as(Body::from("{}"), too_long, 2).await,
+            refused(413, "PayloadTooLarge")
+        );
+        assert_eq!(
+            read_as(streamed(&["{", " ", "}"]), json(), 2).await,
+            refused(413, "PayloadTooLarge")
+        );
+        let failing = Body::from_stream(futures_util::stream::iter([
+            Ok(Bytes::from_static(b"{")),
+            Err(std::io::Error::other("connection reset")),
+        ]));
+        let read = read_as(failing, json(), 100).await;
+        assert_eq!(
+            read.map_err(|(status, _)| status),
+            Err(400),
+            "unreadable, not too large"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_body_without_bytes_is_no_body_and_bytes_need_a_content_type() {
+        assert_eq!(read_as(Body::empty(), HeaderMap::new(), 10).await, Ok(None));
+        assert_eq!(
+            read_as(streamed(&[""]), HeaderMap::new(), 10).await,
+            Ok(None)
+        );
+        let untyped = refused(415, "InvalidContentType");
+        assert_eq!(
+            read_as(Body::from("{}"), HeaderMap::new(), 10).await,
+            untyped
+        );
+        assert_eq!(
+            read_as(streamed(&["{}"]), HeaderMap::new(), 10).await,
+            untyped
+        );
+        let text = typed(Some("text/plain"), None);
+        assert_eq!(read_as(Body::from("{}"), text, 10).await, untyped);
+    }
+
+    #[test]
+    fn a_text_body_must_be_utf8() {
+        assert_eq!(
+            text(Bytes::from_static("héllo".as_bytes())).unwrap(),
+            "héllo"
+        );
+        let error = text(Bytes::from_static(b"\xff")).unwrap_err();
+        assert_eq!(error.problems()[0].error_code, "InvalidFormat");
+    }
+
+    #[test]
+    fn a_forms_fields_are_typed_and_a_list_keeps_every_value() {
+        const FIELDS: &[FormField] = &[
+            FormField {
+                name: "ids",
+                kind: FormKind::Integer,
+                list: true,
+            },
+            FormField {
+                name: "on",
+                kind: FormKind::Boolean,
+                list: false,
+            },
+            FormField {
+                name: "off",
+                kind: FormKind::Boolean,
+                list: false,
+            },
+            FormField {
+                name: "n",
+                kind: FormKind::Number,
+                list: false,
+            },
+        ];
+        let body = b"ids=1&ids=2&on=true&off=false&n=1.5&x=y&x=z&on=false";
+        let value: Value = form(body, FIELDS).unwrap();
+        let expected =
+            serde_json::json!({"ids": [1, 2], "on": true, "off": false, "n": 1.5, "x": "y"});
+        assert_eq!(value, expected);
+        let untyped: Value = form(b"on=yes", FIELDS).unwrap();
+        assert_eq!(
+            untyped,
+            serde_json::json!({"on": "yes"}),
+            "left for validation to report"
+        );
+    }
+}

@@ -494,3 +494,70 @@ impl fmt::Display for Timestamp {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timestamp_is_the_utc_date_and_time_to_the_second() {
+        for (seconds, expected) in [
+            (0, "1970-01-01T00:00:00Z"),
+            (86_399, "1970-01-01T23:59:59Z"),
+            (68_169_600, "1972-02-29T00:00:00Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (1_000_000_000, "2001-09-09T01:46:40Z"),
+            (1_677_628_799, "2023-02-28T23:59:59Z"),
+            (1_677_628_800, "2023-03-01T00:00:00Z"),
+            (1_704_067_199, "2023-12-31T23:59:59Z"),
+            (1_704_067_200, "2024-01-01T00:00:00Z"),
+            (1_709_251_199, "2024-02-29T23:59:59Z"),
+            (1_795_990_712, "2026-11-29T22:18:32Z"),
+            (4_107_542_400, "2100-03-01T00:00:00Z"),
+            (253_402_300_799, "9999-12-31T23:59:59Z"),
+        ] {
+            assert_eq!(Timestamp(seconds).to_string(), expected, "{seconds}");
+        }
+    }
+
+    #[test]
+    fn the_media_types_accepted_or_offered_are_listed_as_a_sentence() {
+        let given = |accepted: &[&str]| {
+            ApiError::unsupported_media_type(Some("text/csv"), accepted)
+                .message()
+                .to_owned()
+        };
+        assert_eq!(
+            given(&["application/json"]),
+            "Content-Type text/csv is not accepted; send application/json."
+        );
+        assert_eq!(
+            given(&["application/json", "application/xml", "text/plain"]),
+            "Content-Type text/csv is not accepted; send application/json, application/xml or text/plain."
+        );
+        let offered = ApiError::not_acceptable(&["a/b", "c/d"]);
+        assert_eq!(offered.message(), "This operation answers with a/b or c/d.");
+    }
+
+    #[test]
+    fn an_internal_error_keeps_its_cause_for_the_log_and_shows_its_status() {
+        let cause = std::io::Error::other("disk full");
+        let error = ApiError::internal(cause);
+        assert_eq!(
+            error.cause().map(ToString::to_string).as_deref(),
+            Some("disk full")
+        );
+        let source = std::error::Error::source(&error).map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some("disk full"));
+        assert_eq!(
+            error.to_string(),
+            "500 An internal error occurred. (InternalError)"
+        );
+        let shown = format!("{error:?}");
+        assert!(shown.starts_with("ApiError { status: 500,"), "{shown}");
+        assert!(shown.contains("disk full"), "{shown}");
+        let plain = ApiError::not_found("NotFound", "No order 7.");
+        assert!(plain.cause().is_none());
+        assert!(std::error::Error::source(&plain).is_none());
+    }
+}

@@ -360,12 +360,11 @@ fn extended_value(encoded: &str) -> Option<String> {
     })
 }
 
-/// Where `needle` first is in `haystack` from `from` on.
+/// Where `needle` (never empty) first is in `haystack` from `from` on.
 fn find(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || from > haystack.len() {
-        return None;
-    }
-    haystack[from..]
+    debug_assert!(!needle.is_empty(), "a window of no bytes");
+    haystack
+        .get(from..)?
         .windows(needle.len())
         .position(|window| window == needle)
         .map(|position| from + position)
@@ -476,6 +475,107 @@ mod tests {
         assert_eq!(error.problems()[0].error_code, "InvalidBody");
         let error = super::parts(Bytes::from("x"), &HeaderMap::new()).unwrap_err();
         assert_eq!(error.problems()[0].error_code, "InvalidBody");
+    }
+
+    const MANY: &[FilePart] = &[FilePart {
+        name: "scan",
+        many: true,
+    }];
+
+    #[test]
+    fn every_file_of_a_part_of_many_is_taken_and_the_others_kept() {
+        let body = "--XyZ\r\nContent-Disposition: form-data; name=\"scan\"; filename=\"a\"\r\n\r\n1\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"c\"\r\n\r\n3\r\n\
+                    --XyZ\r\nContent-Disposition: form-data; name=\"scan\"; filename=\"b\"\r\n\r\n2\r\n--XyZ--";
+        let files = [MANY[0], FILES[0]];
+        let (_, mut found) =
+            decode_value(Bytes::from(body), &headers(), &[], &files, 1024, |_, _| {}).unwrap();
+        let scans: Vec<Option<String>> =
+            found.many("scan").into_iter().map(|f| f.filename).collect();
+        assert_eq!(scans, [Some("a".to_owned()), Some("b".to_owned())]);
+        assert!(found.many("scan").is_empty(), "taken");
+        assert_eq!(
+            found.required("upload").unwrap().filename.as_deref(),
+            Some("c")
+        );
+    }
+
+    #[test]
+    fn a_text_part_may_be_as_large_as_the_limit_and_no_larger() {
+        let body = |title: &str| {
+            format!(
+                "--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n{title}\r\n--XyZ--"
+            )
+        };
+        let decoded = |title: &str| {
+            decode_value(Bytes::from(body(title)), &headers(), &[], &[], 5, |_, _| {})
+                .map(|(value, _)| value)
+        };
+        assert_eq!(decoded("Hello").unwrap()["title"], "Hello");
+        let error = decoded("Hello!").unwrap_err();
+        assert_eq!(error.problems()[0].error_code, "TooLarge");
+        assert_eq!(error.problems()[0].message, "is larger than 5 bytes");
+    }
+
+    /// The parts' names and bytes, as `split` found them.
+    fn split_text(body: &str) -> Option<Vec<(Option<String>, String)>> {
+        let parts = split(&Bytes::from(body.to_owned()), "XyZ")?;
+        let found = parts
+            .into_iter()
+            .map(|p| (p.name, String::from_utf8(p.bytes.to_vec()).unwrap()));
+        Some(found.collect())
+    }
+
+    fn named(name: &str, bytes: &str) -> (Option<String>, String) {
+        (Some(name.to_owned()), bytes.to_owned())
+    }
+
+    #[test]
+    fn parts_split_at_crlf_or_lf_line_breaks_after_any_preamble() {
+        let crlf = "pre\r\n--XyZ\r\nContent-Disposition: form-data; name=a\r\n\r\nx\r\n--XyZ\r\n\
+                    Content-Disposition: form-data; name=b\r\n\r\n\r\n--XyZ--";
+        assert_eq!(
+            split_text(crlf),
+            Some(vec![named("a", "x"), named("b", "")])
+        );
+        let lf = "--XyZ\nContent-Disposition: form-data; name=\"a\"\n\nline 1\nline 2\n--XyZ  \n\
+                  Content-Disposition: form-data; name=\"b\"\n\ny\n--XyZ--";
+        assert_eq!(
+            split_text(lf),
+            Some(vec![named("a", "line 1\nline 2"), named("b", "y")])
+        );
+        // A part's bytes may hold a CRLF and LF pair of their own.
+        let mixed = "--XyZ\r\nContent-Disposition: form-data; name=a\r\n\r\nx\n\ny\r\n--XyZ--";
+        assert_eq!(split_text(mixed), Some(vec![named("a", "x\n\ny")]));
+        let lf_head = "--XyZ\r\nContent-Disposition: form-data; name=a\n\nx\r\n\r\ny\r\n--XyZ--";
+        assert_eq!(split_text(lf_head), Some(vec![named("a", "x\r\n\r\ny")]));
+        // A part with no headers is its bytes after the first break.
+        assert_eq!(
+            split_text("--XyZ\r\n\r\nz\r\n--XyZ--"),
+            Some(vec![(None, "z".to_owned())])
+        );
+        assert_eq!(
+            split_text("--XyZ\r\nno-break\r\n--XyZ--"),
+            Some(vec![(None, String::new())])
+        );
+        assert_eq!(
+            split_text("pre--XyZ\r\n--XyZ"),
+            None,
+            "no closing delimiter"
+        );
+    }
+
+    #[test]
+    fn a_file_name_may_be_extended_utf8_and_parameters_follow_any_spacing() {
+        let head = "--XyZ\r\nContent-Disposition: form-data;name=\"up\";  filename*=UTF-8''%C3%A9t%C3%A9.txt; filename=\"ete.txt\"\r\n\r\nx\r\n--XyZ--";
+        let parts = split(&Bytes::from(head), "XyZ").unwrap();
+        assert_eq!(parts[0].name.as_deref(), Some("up"));
+        assert_eq!(parts[0].filename.as_deref(), Some("été.txt"));
+        assert_eq!(extended_value("ISO-8859-1''caf%E9"), None, "UTF-8 only");
+        assert_eq!(
+            disposition_parameter("form-data; name=plain; x=1", "name").as_deref(),
+            Some("plain")
+        );
     }
 
     #[test]

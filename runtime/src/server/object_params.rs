@@ -245,6 +245,26 @@ mod tests {
             &mut report,
         );
         assert!(read.is_some() && report.is_empty(), "{report:?}");
+        // Each pair that is not another parameter is a property of a map.
+        let spread: Option<Value> = object(
+            Some("a=1&limit=10&b=x"),
+            "counts",
+            Spread::Form { others: &["limit"] },
+            INTEGERS,
+            false,
+            &mut report,
+        );
+        assert_eq!(spread, Some(serde_json::json!({"a": 1, "b": "x"})));
+        // Only the listed properties of an object without a map's spare.
+        assert_eq!(
+            self::read("name=n&limit=3&zzz=1", Spread::Form { others: &["limit"] }),
+            Some(serde_json::json!({"name": "n"}))
+        );
+        // Only this parameter's own keys, not another's in brackets.
+        assert_eq!(
+            self::read("filter[name]=a&other[name]=b", Spread::Deep),
+            Some(serde_json::json!({"name": "a"}))
+        );
         let missing: Option<Counts> =
             object(None, "counts", Spread::Deep, INTEGERS, true, &mut report);
         assert!(missing.is_none());

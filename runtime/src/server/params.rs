@@ -988,6 +988,24 @@ mod tests {
         // Split before decoding: an encoded `.` is the parameter's own.
         assert_eq!(read("/p/a%2Ejs.js", 0), (Some("a.js".to_owned()), true));
         assert_eq!(read("/p/a.xml", 0), (None, false));
+
+        // `{name}{ext}-{v}`: a parameter after the one with values.
+        let read = |path: &str, which: usize| {
+            let mut report = Report::new();
+            let found: Option<String> = path_part_by_values(
+                path,
+                2,
+                &["", "", "-", ""],
+                which,
+                (1, &[".json", ".js"]),
+                "p",
+                &mut report,
+            );
+            found
+        };
+        let parts: Vec<Option<String>> = (0..3).map(|which| read("/p/a.json-3", which)).collect();
+        let expected = ["a", ".json", "3"].map(|part| Some(part.to_owned()));
+        assert_eq!(parts, expected);
     }
 
     #[test]
@@ -1038,6 +1056,8 @@ mod tests {
         assert_eq!(cookie_value(&headers, "sess"), None);
         let a: Option<Vec<u8>> = cookie_list(&headers, "a", true, &mut report);
         assert_eq!(a, Some(vec![1]));
+        let theme: Option<String> = cookie(&headers, "theme", true, &mut report);
+        assert_eq!(theme.as_deref(), Some("dark"));
         assert_eq!(problems(&report), ["X-Absent: is required (Required)"]);
     }
 

@@ -123,6 +123,55 @@ impl fmt::Debug for RequestId {
 mod tests {
     use super::*;
 
+    /// The milliseconds of a generated id: its first ten characters, in
+    /// Crockford's base 32 (ULID).
+    fn millis_of(id: &str) -> u64 {
+        const ALPHABET: &str = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+        id[..10]
+            .chars()
+            .map(|c| ALPHABET.find(c).expect("Crockford's base 32") as u64)
+            .fold(0, |millis, digit| millis << 5 | digit)
+    }
+
+    #[test]
+    fn a_generated_id_is_a_ulid_of_now_with_random_bits() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        let ids: Vec<String> = (0..1_000)
+            .map(|_| RequestId::generate().to_string())
+            .collect();
+        for id in &ids {
+            assert_eq!(id.len(), 26, "{id}");
+            assert!(
+                id.starts_with(['0', '1', '2', '3', '4', '5', '6', '7']),
+                "{id}"
+            );
+            let millis = millis_of(id);
+            assert!(
+                millis.abs_diff(now) < 60_000,
+                "{id}: {millis} is not about {now}"
+            );
+        }
+        let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len(), "80 random bits do not repeat");
+        // The random part is not all ones, nor all zeros.
+        assert!(ids.iter().any(|id| !id.ends_with("ZZZZ")));
+        assert!(ids.iter().any(|id| !id.ends_with("0000")));
+    }
+
+    #[test]
+    fn a_sane_text_parses_as_an_id_and_shows_as_itself() {
+        let id = RequestId::parse("req-42").expect("sane");
+        assert_eq!(id.as_str(), "req-42");
+        assert_eq!(id.to_string(), "req-42");
+        assert_eq!(format!("{id:?}"), r#"RequestId("req-42")"#);
+        assert_eq!(id.to_header_value(), "req-42");
+        assert!(RequestId::parse("two words").is_none());
+        assert!(RequestId::parse("").is_none());
+    }
+
     #[test]
     fn settle_keeps_a_sane_id_and_writes_a_new_one_over_any_other() {
         let mut headers = HeaderMap::new();

@@ -213,3 +213,140 @@ pub fn method_not_allowed<F: ErrorFormat>(request: &Request, allow: &'static str
     let request_id = RequestId::from_headers(request.headers());
     ApiError::method_not_allowed(request.method().as_str(), allow).render_as::<F>(&request_id, None)
 }
+
+#[cfg(test)]
+mod tests {
+    use axum::body::to_bytes;
+    use http::HeaderMap;
+
+    use super::*;
+    use crate::server::error_shape::ProblemDetails;
+
+    /// A response's status, `Content-Type` and body.
+    async fn parts(response: Response) -> (u16, Option<String>, String) {
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_owned());
+        let body = to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        (
+            status,
+            content_type,
+            String::from_utf8(body.to_vec()).unwrap(),
+        )
+    }
+
+    fn typed(status: u16, content_type: &str, body: &str) -> (u16, Option<String>, String) {
+        (status, Some(content_type.to_owned()), body.to_owned())
+    }
+
+    #[tokio::test]
+    async fn each_body_kind_is_written_with_its_status_and_media_type() {
+        let created = StatusCode::CREATED;
+        let json = json(created, &serde_json::json!({"id": 7}), "application/json");
+        assert_eq!(
+            parts(json.unwrap()).await,
+            typed(201, "application/json", r#"{"id":7}"#)
+        );
+        let value = crate::server::Encoded::new(&[1, 2]).unwrap();
+        let encoded = encoded(StatusCode::OK, value, "application/json");
+        assert_eq!(
+            parts(encoded).await,
+            typed(200, "application/json", "[1,2]")
+        );
+        let lines: crate::server::Items<u8> = [1, 2].into_iter().collect();
+        let items = items(
+            StatusCode::OK,
+            lines,
+            "application/jsonl",
+            crate::sequence::Framing::Lines,
+        );
+        assert_eq!(
+            parts(items).await,
+            typed(200, "application/jsonl", "1\n2\n")
+        );
+        let text = text(StatusCode::OK, "hi".to_owned(), "text/plain");
+        assert_eq!(parts(text).await, typed(200, "text/plain", "hi"));
+        let raw = bytes(
+            StatusCode::OK,
+            Bytes::from_static(b"\x01"),
+            "application/octet-stream",
+        );
+        assert_eq!(
+            parts(raw).await,
+            typed(200, "application/octet-stream", "\u{1}")
+        );
+        let form_type = "application/x-www-form-urlencoded";
+        let body = serde_json::json!({"a b": "x&y", "ids": [1, 2], "none": null});
+        let form = form(StatusCode::OK, &body, form_type).unwrap();
+        assert_eq!(
+            parts(form).await,
+            typed(200, form_type, "a%20b=x%26y&ids=1&ids=2")
+        );
+        assert!(
+            super::form(StatusCode::OK, &3, form_type).is_err(),
+            "not an object"
+        );
+        assert_eq!(
+            parts(empty(StatusCode::NO_CONTENT)).await,
+            (204, None, String::new())
+        );
+        assert_eq!(status(201), StatusCode::CREATED);
+        assert_eq!(status(1_000), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    fn request_id() -> RequestId {
+        RequestId::parse("req-1").unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_outcome_is_the_answer_with_its_id_the_error_or_a_500_for_a_panic() {
+        let answered =
+            finish::<ProblemDetails>(Ok(Ok(empty(StatusCode::ACCEPTED))), request_id(), "op");
+        assert_eq!(answered.status(), StatusCode::ACCEPTED);
+        assert_eq!(answered.headers()[&X_REQUEST_ID], "req-1");
+        let refused = ApiError::not_found("NotFound", "No order 7.");
+        let refused = finish::<ProblemDetails>(Ok(Err(refused)), request_id(), "op");
+        let (status, content_type, body) = parts(refused).await;
+        assert_eq!(
+            (status, content_type.as_deref()),
+            (404, Some("application/problem+json"))
+        );
+        assert!(body.contains("No order 7."), "{body}");
+        let panicked = finish::<ProblemDetails>(Err(Box::new("boom")), request_id(), "op");
+        let (status, _, body) = parts(panicked).await;
+        assert_eq!(status, 500);
+        assert!(
+            body.contains("An internal error occurred.") && !body.contains("boom"),
+            "{body}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unknown_route_or_method_is_refused_in_the_error_format() {
+        let request = |method: &str| {
+            let mut request = Request::new(Body::empty());
+            *request.method_mut() = method.parse().unwrap();
+            *request.uri_mut() = "/nowhere".parse().unwrap();
+            let mut headers = HeaderMap::new();
+            headers.insert(&X_REQUEST_ID, HeaderValue::from_static("req-2"));
+            *request.headers_mut() = headers;
+            request
+        };
+        let (status, content_type, body) =
+            parts(route_not_found::<ProblemDetails>(request("GET")).await).await;
+        assert_eq!(
+            (status, content_type.as_deref()),
+            (404, Some("application/problem+json"))
+        );
+        assert!(
+            body.contains("/nowhere") && body.contains("req-2"),
+            "{body}"
+        );
+        let refused = method_not_allowed::<ProblemDetails>(&request("PUT"), "GET, POST");
+        let (status, _, body) = parts(refused).await;
+        assert_eq!(status, 405);
+        assert!(body.contains("PUT"), "{body}");
+    }
+}

@@ -47,3 +47,17 @@ impl Default for Settings {
         Settings::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_16_mib_a_body_and_1_mib_a_text_part() {
+        let defaults = Settings::default();
+        assert_eq!(defaults.body_limit, 16_777_216);
+        assert_eq!(defaults.part_limit, 1_048_576);
+        let set = Settings::new().with_body_limit(10).with_part_limit(5);
+        assert_eq!((set.body_limit, set.part_limit), (10, 5));
+    }
+}
