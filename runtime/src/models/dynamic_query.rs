@@ -925,7 +925,9 @@ mod tests {
     type Query = DynamicQuery<Field>;
 
     fn error(text: &str) -> String {
-        Query::parse(text).expect_err(text).message().to_owned()
+        let error = Query::parse(text).expect_err(text);
+        assert_eq!(error.to_string(), error.message(), "shown as its message");
+        error.message().to_owned()
     }
 
     /// Properties listed at run time read a query as the generated enum

@@ -499,6 +499,72 @@ impl fmt::Display for Timestamp {
 mod tests {
     use super::*;
 
+    /// The events logged while `work` runs: each one's level, and whether
+    /// it carries a `cause`.
+    fn logged(work: impl FnOnce()) -> Vec<(tracing::Level, bool)> {
+        use std::sync::{Arc, Mutex};
+        use tracing::field::{Field, Visit};
+        use tracing::span::{Attributes, Id, Record};
+        use tracing::{Event, Metadata, Subscriber};
+
+        #[derive(Default)]
+        struct Events(Arc<Mutex<Vec<(tracing::Level, bool)>>>);
+
+        struct HasCause(bool);
+
+        impl Visit for HasCause {
+            fn record_debug(&mut self, field: &Field, _: &dyn fmt::Debug) {
+                self.0 |= field.name() == "cause";
+            }
+        }
+
+        impl Subscriber for Events {
+            fn enabled(&self, _: &Metadata<'_>) -> bool {
+                true
+            }
+            fn new_span(&self, _: &Attributes<'_>) -> Id {
+                Id::from_u64(1)
+            }
+            fn record(&self, _: &Id, _: &Record<'_>) {}
+            fn record_follows_from(&self, _: &Id, _: &Id) {}
+            fn event(&self, event: &Event<'_>) {
+                let mut cause = HasCause(false);
+                event.record(&mut cause);
+                let level = *event.metadata().level();
+                self.0.lock().unwrap().push((level, cause.0));
+            }
+            fn enter(&self, _: &Id) {}
+            fn exit(&self, _: &Id) {}
+        }
+
+        let events = Events::default();
+        let seen = Arc::clone(&events.0);
+        tracing::subscriber::with_default(events, work);
+        let seen = seen.lock().unwrap().clone();
+        seen
+    }
+
+    #[test]
+    fn a_server_error_is_logged_as_an_error_and_a_refusal_only_with_its_cause() {
+        use tracing::Level;
+        let id = RequestId::parse("req-1").unwrap();
+        let render = |error: ApiError| {
+            logged(|| {
+                drop(error.render_as::<crate::server::error_shape::ProblemDetails>(&id, Some("op")))
+            })
+        };
+        let cause = || std::io::Error::other("disk full");
+        assert_eq!(render(ApiError::internal(cause())), [(Level::ERROR, true)]);
+        let failed = ApiError::new(StatusCode::BAD_GATEWAY, "Upstream", "The carrier failed.");
+        assert_eq!(render(failed), [(Level::ERROR, false)]);
+        let refused = || ApiError::not_found("NotFound", "No order 7.");
+        assert_eq!(
+            render(refused().with_cause(cause())),
+            [(Level::DEBUG, true)]
+        );
+        assert_eq!(render(refused()), []);
+    }
+
     #[test]
     fn a_timestamp_is_the_utc_date_and_time_to_the_second() {
         for (seconds, expected) in [

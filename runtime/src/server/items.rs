@@ -65,5 +65,6 @@ mod tests {
         let items = Items::from_iter(vec![serde_json::json!({"n": 1}), serde_json::json!(2)]);
         let body = items.into_body(Framing::Lines).collect().await.unwrap();
         assert_eq!(&body.to_bytes()[..], b"{\"n\":1}\n2\n");
+        assert_eq!(format!("{:?}", Items::from_iter([1])), "Items { .. }");
     }
 }

@@ -335,6 +335,7 @@ mod tests {
             pets.next().now_or_never().is_none(),
             "the body is still open: no item yet, and no end"
         );
+        assert_eq!(format!("{pets:?}"), "RequestItems { .. }");
     }
 
     #[tokio::test]
