@@ -540,8 +540,7 @@ mod tests {
         let events = Events::default();
         let seen = Arc::clone(&events.0);
         tracing::subscriber::with_default(events, work);
-        let seen = seen.lock().unwrap().clone();
-        seen
+        seen.lock().unwrap().clone()
     }
 
     #[test]
