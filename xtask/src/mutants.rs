@@ -337,18 +337,19 @@ fn jobs(passed: &[&str]) -> usize {
 }
 
 /// The arguments for cargo-mutants less those that choose mutants (`--re`,
-/// `-F`, `--iterate`): the re-check names its mutants itself, and filters
-/// are alternatives to each other, so the user's would widen it.
+/// `-F`, `--iterate`, `--shard`): the re-check names its mutants itself;
+/// filters are alternatives to each other, so the user's would widen it, and
+/// a shard of the named mutants would leave some unjudged.
 fn without_filters<'a>(passed: &[&'a str]) -> Vec<&'a str> {
     let mut kept = Vec::new();
     let mut rest = passed.iter();
     while let Some(arg) = rest.next() {
         match *arg {
-            "--re" | "-F" => {
+            "--re" | "-F" | "--shard" => {
                 rest.next();
             }
             "--iterate" => {}
-            a if a.starts_with("--re=") || a.starts_with("-F") => {}
+            a if a.starts_with("--re=") || a.starts_with("-F") || a.starts_with("--shard=") => {}
             a => kept.push(a),
         }
     }
@@ -591,8 +592,11 @@ mod tests {
                 "-Fg",
                 "--iterate",
                 "--re=h",
+                "--shard",
+                "1/4",
                 "--jobs",
                 "1",
+                "--shard=2/4",
                 "-E",
                 "x"
             ]),

@@ -463,7 +463,9 @@ mod tests {
         use crate::client::loopback::{chunked, serve};
         use crate::client::{Call, Settings};
 
-        let answer = chunked("text/event-stream", &["data: 1\n\n"], true);
+        // 203, not 200: a status of its own, not a default.
+        let answer =
+            chunked("text/event-stream", &["data: 1\n\n"], true).replacen("200 OK", "203 Copy", 1);
         let (url, _) = serve(vec![answer]).await;
         let transport = Settings::default().build(&url, "test/0").unwrap();
         let call = Call::new("watch", reqwest::Method::GET, "/events", &[]);
@@ -471,9 +473,9 @@ mod tests {
             .send_events::<u8, serde_json::Value>(call, EventData::Json)
             .await
             .unwrap();
-        assert_eq!(events.status(), StatusCode::OK);
+        assert_eq!(events.status(), StatusCode::NON_AUTHORITATIVE_INFORMATION);
         assert_eq!(events.headers()["content-type"], "text/event-stream");
-        assert_eq!(format!("{events:?}"), "Events { status: 200, .. }");
+        assert_eq!(format!("{events:?}"), "Events { status: 203, .. }");
         let data: Vec<u8> = events.map(|event| event.unwrap().data).collect().await;
         assert_eq!(data, [1]);
     }

@@ -152,10 +152,12 @@ mod tests {
     #[tokio::test]
     async fn items_come_decoded_as_their_lines_do_and_a_bad_one_is_an_error_in_its_place() {
         let chunks = ["{\"n\":1}\n{\"n\"", ":2}\nnot json\n", "{\"n\":3}"];
-        let items = items(chunked("application/jsonl", &chunks, true)).await;
-        assert_eq!(items.status(), StatusCode::OK);
+        // 203, not 200: a status of its own, not a default.
+        let answer = chunked("application/jsonl", &chunks, true).replacen("200 OK", "203 Copy", 1);
+        let items = items(answer).await;
+        assert_eq!(items.status(), StatusCode::NON_AUTHORITATIVE_INFORMATION);
         assert_eq!(items.headers()["content-type"], "application/jsonl");
-        assert_eq!(format!("{items:?}"), "Items { status: 200, .. }");
+        assert_eq!(format!("{items:?}"), "Items { status: 203, .. }");
         let read: Vec<_> = items.collect().await;
         assert!(
             matches!(

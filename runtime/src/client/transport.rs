@@ -1341,6 +1341,7 @@ mod tests {
         );
         assert!(has_data_key(br#"{"a":[1,{"data":2}],"data":null}"#));
         assert!(!has_data_key(br#"[{"data":1}]"#));
+        assert!(!has_data_key(b"[]"));
         assert!(!has_data_key(b"not json"));
         for scalar in ["true", "-1", "1", "1.5", r#""data""#, "null"] {
             assert!(!has_data_key(scalar.as_bytes()), "{scalar}");

@@ -310,10 +310,8 @@ where
                 Err(report)
             }
         }
-        Err(error) if error.is_syntax() || error.is_eof() => {
-            report.push(at, format!("is not valid JSON: {error}"), "InvalidJson");
-            Err(report)
-        }
+        // Not `T`, or not JSON: read as any JSON, a syntax error is the
+        // same error, and a value is walked for every problem at once.
         Err(error) => {
             match serde_json::from_slice::<Value>(bytes) {
                 Ok(value) => {
@@ -1308,6 +1306,8 @@ mod tests {
             check::<Box<bool>>(json!(1)).as_deref(),
             Some("must be a boolean, not a number")
         );
+        let report = check_json::<bool>(&json!(1), "flag");
+        assert_eq!(report.problems()[0].property, "flag");
     }
 
     #[cfg(all(feature = "uuid", feature = "chrono"))]

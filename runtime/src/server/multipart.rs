@@ -264,7 +264,8 @@ fn split(body: &Bytes, boundary: &str) -> Option<Vec<RawPart>> {
         let start = line_end + 1;
         let next = find(body, start, &[b"\n", delimiter].concat())?;
         // The part ends before the line break that precedes the delimiter.
-        let end = if next > start && body[next - 1] == b'\r' {
+        // (`next - 1` is at least `line_end`, a `\n`, when the part is empty.)
+        let end = if body[next - 1] == b'\r' {
             next - 1
         } else {
             next
@@ -563,6 +564,7 @@ mod tests {
             None,
             "no closing delimiter"
         );
+        assert_eq!(split_text("pre\r\n--XyZ--"), Some(Vec::new()), "no parts");
     }
 
     #[test]
@@ -575,6 +577,11 @@ mod tests {
         assert_eq!(
             disposition_parameter("form-data; name=plain; x=1", "name").as_deref(),
             Some("plain")
+        );
+        let quoted = "form-data; name=\"a;\"; filename=\"x\"";
+        assert_eq!(
+            disposition_parameter(quoted, "filename").as_deref(),
+            Some("x")
         );
     }
 

@@ -262,7 +262,7 @@ mod tests {
         );
         // Only this parameter's own keys, not another's in brackets.
         assert_eq!(
-            self::read("filter[name]=a&other[name]=b", Spread::Deep),
+            self::read("filter[name]=a&other[note]=b", Spread::Deep),
             Some(serde_json::json!({"name": "a"}))
         );
         let missing: Option<Counts> =
