@@ -1548,17 +1548,18 @@ mod tests {
     }
 
     /// What sending `method` to `answers` gave: the status or the error,
-    /// and how many requests the server took. Bounded, so that a retry
-    /// loop that never ends fails the test.
+    /// and how many requests the server took. Bounded (the attempts take
+    /// milliseconds), so that a retry loop that never ends fails the test
+    /// soon.
     async fn sent(
         method: Method,
         answers: Vec<String>,
         max_attempts: u32,
     ) -> (Result<u16, Error>, usize) {
         let (url, heads) = crate::client::loopback::serve(answers).await;
-        let transport = retrying(&url, max_attempts, Duration::from_secs(10));
+        let transport = retrying(&url, max_attempts, Duration::from_secs(5));
         let call = Call::new("op", method, "/op", &[]);
-        let result = tokio::time::timeout(Duration::from_secs(20), transport.send(call))
+        let result = tokio::time::timeout(Duration::from_secs(5), transport.send(call))
             .await
             .expect("the attempts are bounded");
         let taken = heads.lock().unwrap().len();
