@@ -123,11 +123,13 @@ fn quick_judges(package: &str) -> Option<&'static [&'static str]> {
         // The runtime's own unit tests are in its library, many behind its
         // `server` and `client` features: all of them are built.
         "openapi-runtime" => Some(&["--cargo-arg=--lib", "--cargo-arg=--all-features"]),
-        // `lower/` is judged mostly by the golden files and the errors.
+        // `lower/` is judged mostly by the golden files and the errors,
+        // `diff/` by the classifier's tests on small documents.
         "openapi-codegen" => Some(&[
             "--cargo-arg=--lib",
             "--cargo-arg=--test=golden",
             "--cargo-arg=--test=errors",
+            "--cargo-arg=--test=diff",
         ]),
         _ => None,
     }
