@@ -35,7 +35,8 @@ struct Scope {
     packages: Vec<&'static str>,
     files: Vec<&'static str>,
     test_packages: Vec<&'static str>,
-    /// The test targets of the second pass: every one unless named here.
+    /// The judges of the second pass: [`ALL_JUDGES`], or the test targets
+    /// of `test_packages` that judge behaviour.
     recheck_judges: &'static [&'static str],
 }
 
@@ -262,7 +263,7 @@ impl Run<'_> {
         // tree and must not share it: one job's mutant would overwrite the
         // test binary another is about to run, and its verdict would be the
         // other mutant's.
-        if jobs(passed) <= 1 {
+        if jobs(passed, std::env::var("CARGO_MUTANTS_JOBS").ok()) <= 1 {
             command.env("CARGO_TARGET_DIR", self.root.join("target/mutants-target"));
         }
         command
@@ -321,9 +322,10 @@ impl Run<'_> {
 }
 
 /// How many jobs cargo-mutants runs at once: `-j N`, `--jobs N` (or
-/// `=N`) among the arguments passed on, else `CARGO_MUTANTS_JOBS`, else 1.
-fn jobs(passed: &[&str]) -> usize {
-    let mut jobs = std::env::var("CARGO_MUTANTS_JOBS").ok();
+/// `=N`) among the arguments passed on, else `from_env`
+/// (`CARGO_MUTANTS_JOBS`), else 1.
+fn jobs(passed: &[&str], from_env: Option<String>) -> usize {
+    let mut jobs = from_env;
     let mut rest = passed.iter();
     while let Some(arg) = rest.next() {
         match *arg {
@@ -526,16 +528,15 @@ mod tests {
 
     #[test]
     fn parallel_jobs_are_read_in_each_spelling() {
-        // Only when CARGO_MUTANTS_JOBS is not set: it is the fallback.
-        if std::env::var_os("CARGO_MUTANTS_JOBS").is_some() {
-            return;
-        }
-        assert_eq!(jobs(&[]), 1);
-        assert_eq!(jobs(&["--iterate"]), 1);
-        assert_eq!(jobs(&["-j", "2"]), 2);
-        assert_eq!(jobs(&["-j3"]), 3);
-        assert_eq!(jobs(&["--jobs", "4", "--iterate"]), 4);
-        assert_eq!(jobs(&["--jobs=5"]), 5);
+        assert_eq!(jobs(&[], None), 1);
+        assert_eq!(jobs(&["--iterate"], None), 1);
+        assert_eq!(jobs(&["-j", "2"], None), 2);
+        assert_eq!(jobs(&["-j3"], None), 3);
+        assert_eq!(jobs(&["--jobs", "4", "--iterate"], None), 4);
+        assert_eq!(jobs(&["--jobs=5"], None), 5);
+        // The environment's count unless an argument says otherwise.
+        assert_eq!(jobs(&[], Some("2".to_owned())), 2);
+        assert_eq!(jobs(&["-j", "1"], Some("2".to_owned())), 1);
     }
 
     fn summary(outcomes: &[(&'static str, &[&str])]) -> Summary {
