@@ -74,7 +74,11 @@
 //! - `inline_bodies`: an inline request body with a `pattern`, which the
 //!   server stubs check themselves (their crate depends on `regex-lite`);
 //! - `path_templates`: fixed text after a path parameter, several parameters
-//!   in one segment, two templates that come to one route.
+//!   in one segment, two templates that come to one route;
+//! - `common_headers`: header components every operation takes (the
+//!   client's settings and the server's context, one of them an enum), a
+//!   header component one operation takes and an inline header (each its
+//!   operation's input), a query component every operation takes.
 
 #![allow(
     clippy::unwrap_used,

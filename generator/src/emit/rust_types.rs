@@ -59,24 +59,9 @@ impl RustTypes<'_> {
             Primitive::Bool => quote!(bool),
             Primitive::Null => quote!(()),
             other => {
-                let name = format_ident!("{}", primitive_number_name(other));
+                let name = format_ident!("{}", other.rust_name());
                 quote!(#name)
             }
         }
-    }
-}
-
-fn primitive_number_name(p: Primitive) -> &'static str {
-    match p {
-        Primitive::I8 => "i8",
-        Primitive::I16 => "i16",
-        Primitive::I32 => "i32",
-        Primitive::I64 => "i64",
-        Primitive::U8 => "u8",
-        Primitive::U16 => "u16",
-        Primitive::U32 => "u32",
-        Primitive::U64 => "u64",
-        Primitive::F32 => "f32",
-        _ => "f64",
     }
 }

@@ -59,11 +59,14 @@ impl Api {
     }
 
     /// Whether `param` is one of the [`common_headers`](Api::common_headers).
+    /// Each is a `components.parameters` entry, which says the name and the
+    /// place: the entry alone tells them apart.
     pub fn is_common_header(&self, param: &Parameter) -> bool {
-        param.location == ParamLocation::Header
-            && self.common_headers.iter().any(|common| {
-                common.component == param.component && common.wire.eq_ignore_ascii_case(&param.wire)
-            })
+        param.component.is_some()
+            && self
+                .common_headers
+                .iter()
+                .any(|common| common.component == param.component)
     }
 }
 

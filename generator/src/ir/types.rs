@@ -281,6 +281,55 @@ pub enum Primitive {
 }
 
 impl Primitive {
+    /// The primitive a JSON Schema `type` and `format` describe, `None` for
+    /// the types that are not scalars. A format the generator does not know
+    /// (`email`, `uri`, `double`) is the type's default.
+    pub fn of(kind: &str, format: Option<&str>) -> Option<Primitive> {
+        let primitive = match (kind, format) {
+            ("string", Some("date-time")) => Primitive::DateTime,
+            ("string", Some("date")) => Primitive::Date,
+            ("string", Some("uuid")) => Primitive::Uuid,
+            ("string", Some("binary")) => Primitive::Binary,
+            ("string", _) => Primitive::String,
+            ("integer", Some("int8")) => Primitive::I8,
+            ("integer", Some("int16")) => Primitive::I16,
+            ("integer", Some("int32")) => Primitive::I32,
+            ("integer", Some("uint8")) => Primitive::U8,
+            ("integer", Some("uint16")) => Primitive::U16,
+            ("integer", Some("uint32")) => Primitive::U32,
+            ("integer", Some("uint64" | "uint")) => Primitive::U64,
+            ("integer", _) => Primitive::I64,
+            ("number", Some("float")) => Primitive::F32,
+            ("number", _) => Primitive::F64,
+            ("boolean", _) => Primitive::Bool,
+            _ => return None,
+        };
+        Some(primitive)
+    }
+
+    /// The Rust type a value of it is, as people write it (without the
+    /// crate paths the generated code spells out).
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Primitive::String | Primitive::Binary => "String",
+            Primitive::Uuid => "Uuid",
+            Primitive::DateTime => "DateTime<Utc>",
+            Primitive::Date => "NaiveDate",
+            Primitive::Bool => "bool",
+            Primitive::I8 => "i8",
+            Primitive::I16 => "i16",
+            Primitive::I32 => "i32",
+            Primitive::I64 => "i64",
+            Primitive::U8 => "u8",
+            Primitive::U16 => "u16",
+            Primitive::U32 => "u32",
+            Primitive::U64 => "u64",
+            Primitive::F32 => "f32",
+            Primitive::F64 => "f64",
+            Primitive::Null => "()",
+        }
+    }
+
     /// Whether values are JSON integers.
     pub fn is_integer(self) -> bool {
         matches!(

@@ -392,35 +392,11 @@ impl<'d> TypeTable<'d> {
                 )?;
                 Ty::Array(Box::new(item))
             }
-            Some("string") => {
-                let primitive = match view.format.as_deref() {
-                    Some("date-time") => Primitive::DateTime,
-                    Some("date") => Primitive::Date,
-                    Some("uuid") => Primitive::Uuid,
-                    Some("binary") => Primitive::Binary,
-                    Some("email") => {
-                        checks.email = true;
-                        Primitive::String
-                    }
-                    _ => Primitive::String,
-                };
-                Ty::Primitive(primitive)
+            Some(kind @ ("string" | "integer" | "number" | "boolean")) => {
+                let format = view.format.as_deref();
+                checks.email |= kind == "string" && format == Some("email");
+                Primitive::of(kind, format).map_or(Ty::Any, Ty::Primitive)
             }
-            Some("integer") => Ty::Primitive(match view.format.as_deref() {
-                Some("int8") => Primitive::I8,
-                Some("int16") => Primitive::I16,
-                Some("int32") => Primitive::I32,
-                Some("uint8") => Primitive::U8,
-                Some("uint16") => Primitive::U16,
-                Some("uint32") => Primitive::U32,
-                Some("uint64" | "uint") => Primitive::U64,
-                _ => Primitive::I64,
-            }),
-            Some("number") => Ty::Primitive(match view.format.as_deref() {
-                Some("float") => Primitive::F32,
-                _ => Primitive::F64,
-            }),
-            Some("boolean") => Ty::Primitive(Primitive::Bool),
             Some("object") | None if view.is_object() => match view.additional {
                 Some(AdditionalProperties::Schema(schema)) => {
                     let value = self.shape(

@@ -43,7 +43,7 @@ pub(in crate::emit::client) fn plan_for<'a>(
         let inputs = op
             .params
             .iter()
-            .filter(|p| !is_common_header(api, p) && !is_ignored_header(p));
+            .filter(|p| !api.is_common_header(p) && !is_ignored_header(p));
         // Path parameters first, in the path's order: they are what the call
         // is about.
         let (mut path, other): (Vec<&Parameter>, Vec<&Parameter>) =
@@ -219,16 +219,6 @@ pub(super) fn declared_headers<'a>(
         });
     }
     out
-}
-
-/// Whether `param` is one of the headers the client sends with every request.
-pub(super) fn is_common_header(api: &Api, param: &Parameter) -> bool {
-    param.location == ParamLocation::Header
-        && api.common_headers.iter().any(|c| {
-            c.location == param.location
-                && c.component == param.component
-                && c.wire.eq_ignore_ascii_case(&param.wire)
-        })
 }
 
 /// OpenAPI says header parameters named `Accept`, `Content-Type` or
