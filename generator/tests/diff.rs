@@ -1012,3 +1012,738 @@ fn a_querystring_is_a_place_of_its_own_and_its_content_schema_is_compared() {
     );
     assert_eq!(verdicts(change), (Breaking, Compatible));
 }
+
+/// What each generated crate loses when a webhook goes, and how a hook's
+/// payload and answers are compared: a payload is read by receivers, an
+/// answer by the API.
+#[test]
+fn a_hooks_payload_and_answers_are_compared_for_the_crates_generated() {
+    let webhook = "#/webhooks/newEvent/post";
+    let server_only = Crates {
+        client: false,
+        server: true,
+    };
+    let client_only = Crates {
+        client: true,
+        server: false,
+    };
+    let models_only = Crates {
+        client: false,
+        server: false,
+    };
+    let gone = HOOKS.replacen("  newEvent:\n", "  oldEvent:\n", 1);
+    for (crates, rust) in [
+        (server_only, Breaking),
+        (client_only, Breaking),
+        (models_only, Compatible),
+    ] {
+        let report = compare(&doc(HOOKS), &doc(&gone), crates);
+        let removed = at(&report, webhook);
+        assert_eq!(removed.rust.verdict, rust, "{}", removed.rust.reason);
+    }
+
+    // A callback of an operation that is new itself calls back no URL an
+    // old client gave.
+    let without = HOOKS.replacen("  /subscriptions:\n", "  /subscriptions-old:\n", 1);
+    let report = compare(&doc(&without), &doc(HOOKS), Crates::ALL);
+    let callback = "#/paths/~1subscriptions/post/callbacks/onEvent/{$request.body#~1url}/post";
+    assert_eq!(at(&report, callback).wire.verdict, Compatible);
+
+    // The payload: the media types the API sends, and whether it always
+    // sends one.
+    let payload = format!("{webhook}/requestBody");
+    let report = hooks_diff(&[(
+        "      requestBody:\n        required: true\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Event'}\n      responses:\n        '200':",
+        "      requestBody:\n        content:\n          application/cbor:\n            schema: {$ref: '#/components/schemas/Event'}\n      responses:\n        '200':",
+    )]);
+    let optional = at(&report, &format!("{payload}/required"));
+    assert_eq!(
+        verdicts(optional),
+        (Breaking, Breaking),
+        "{}",
+        optional.what
+    );
+    let removed = at(&report, &format!("{payload}/content/application~1json"));
+    assert_eq!(
+        verdicts(removed),
+        (Compatible, Compatible),
+        "{}",
+        removed.what
+    );
+    let added = at(&report, &format!("{payload}/content/application~1cbor"));
+    assert_eq!(verdicts(added), (Breaking, Compatible), "{}", added.what);
+    // A payload's inline schema is compared as a response's is: a property
+    // the API stops sending breaks receivers that read it.
+    let inline = HOOKS.replacen(
+        "            schema: {$ref: '#/components/schemas/Event'}\n      responses:\n        '200':",
+        "            schema: {type: object, properties: {id: {type: string}}}\n      responses:\n        '200':",
+        1,
+    );
+    let dropped = inline.replacen("properties: {id: {type: string}}", "properties: {}", 1);
+    let report = compare(&doc(&inline), &doc(&dropped), Crates::ALL);
+    let property = at(
+        &report,
+        &format!("{payload}/content/application~1json/schema/properties/id"),
+    );
+    assert_eq!(property.wire.verdict, Breaking, "{}", property.what);
+
+    // The receivers' answers: an error answer is no part of the success
+    // types; a success answer is, for the sender (client) and the receiver
+    // (server stubs).
+    let with_error = HOOKS.replacen(
+        "        '200':\n          description: Received.\n",
+        "        '400': {description: Refused.}\n        '200':\n          description: Received.\n",
+        1,
+    );
+    let report = compare(&doc(&with_error), &doc(HOOKS), Crates::ALL);
+    let error = at(&report, &format!("{webhook}/responses/400"));
+    assert_eq!(verdicts(error), (Breaking, Compatible), "{}", error.what);
+    let report = compare(&doc(HOOKS), &doc(&with_error), Crates::ALL);
+    let error = at(&report, &format!("{webhook}/responses/400"));
+    assert_eq!(verdicts(error), (Compatible, Compatible), "{}", error.what);
+    let without_success = HOOKS.replacen("        '200':\n", "        '201':\n", 1);
+    for (crates, rust) in [
+        (server_only, Breaking),
+        (client_only, Breaking),
+        (models_only, Compatible),
+    ] {
+        let report = compare(&doc(HOOKS), &doc(&without_success), crates);
+        let removed = at(&report, &format!("{webhook}/responses/200"));
+        assert_eq!(removed.rust.verdict, rust, "{}", removed.rust.reason);
+        let added = at(&report, &format!("{webhook}/responses/201"));
+        let gains = if crates.client { Breaking } else { Compatible };
+        assert_eq!(added.rust.verdict, gains, "{}", added.rust.reason);
+    }
+    // An answer's media type the API no longer reads.
+    let report = hooks_diff(&[(
+        "          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Receipt'}\n",
+        "          content:\n            application/xml:\n              schema: {$ref: '#/components/schemas/Receipt'}\n",
+    )]);
+    let answer = format!("{webhook}/responses/200/content");
+    let removed = at(&report, &format!("{answer}/application~1json"));
+    assert_eq!(removed.wire.verdict, Breaking, "{}", removed.what);
+    let added = at(&report, &format!("{answer}/application~1xml"));
+    assert_eq!(added.wire.verdict, Compatible, "{}", added.what);
+}
+
+/// Whether two schemas have the same shape ignores their text, not the
+/// names a document chose: a property called `description` is part of it.
+#[test]
+fn a_property_named_like_a_text_keyword_is_part_of_the_shape() {
+    // `Signup` is `CustomerInput` with other text, and `extra` properties.
+    let renamed = |extra: &str| {
+        diff(&[
+            (
+                "schema: {$ref: '#/components/schemas/CustomerInput'}",
+                "schema: {$ref: '#/components/schemas/Signup'}",
+            ),
+            (
+                "    Customer:\n",
+                &format!(
+                    "    Signup:\n      description: Another text.\n      type: object\n      required: [email]\n      properties:\n        email: {{type: string, maxLength: 256, description: Where we write.}}\n        tier: {{$ref: '#/components/schemas/Tier'}}\n{extra}    Customer:\n"
+                ),
+            ),
+        ])
+    };
+    let body = "#/paths/~1customers/post/requestBody/content/application~1json/schema";
+    let report = renamed("");
+    assert_eq!(verdicts(at(&report, body)), (Compatible, Breaking));
+    for property in ["description", "x-tier"] {
+        let report = renamed(&format!("        {property}: {{type: string}}\n"));
+        let change = at(&report, body);
+        assert_eq!(
+            change.wire.verdict, Breaking,
+            "{property}: {}",
+            change.wire.reason
+        );
+    }
+}
+
+/// Security requirements name schemes, and a scheme may be called `x-…`.
+#[test]
+fn security_requirements_changed_are_listed() {
+    let secured = |scheme: &str| {
+        edited(&[
+            (
+                "    post:\n      operationId: createCustomer\n",
+                &format!(
+                    "    post:\n      operationId: createCustomer\n      security: [{{{scheme}: []}}]\n"
+                ),
+            ),
+            (
+                "components:\n  schemas:\n",
+                "components:\n  securitySchemes:\n    x-api-key: {type: apiKey, in: header, name: X-Api-Key}\n    x-token: {type: http, scheme: bearer}\n  schemas:\n",
+            ),
+        ])
+    };
+    let report = compare(
+        &doc(&secured("x-api-key")),
+        &doc(&secured("x-token")),
+        Crates::ALL,
+    );
+    let change = at(&report, "#/paths/~1customers/post/security");
+    assert_eq!(change.wire.verdict, Breaking, "{}", change.what);
+    let same = compare(
+        &doc(&secured("x-token")),
+        &doc(&secured("x-token")),
+        Crates::ALL,
+    );
+    assert!(same.changes.is_empty(), "{}", same.render("base"));
+}
+
+/// Parameters are matched by where they are and their name (a header's in
+/// any case, an operation's over its path item's); each is compared with
+/// its match, whichever its index.
+#[test]
+fn parameters_are_matched_by_place_and_name() {
+    // The first of two parameters changed.
+    let report = diff(&[(
+        "{name: id, in: path, required: true, schema: {type: integer, format: int64}}",
+        "{name: id, in: path, required: true, schema: {type: integer, format: int32}}",
+    )]);
+    let change = at(&report, "#/paths/~1customers~1{id}/get/parameters/0/schema");
+    assert!(
+        change.what.contains("from `int64` to `int32`"),
+        "{}",
+        change.what
+    );
+
+    // A header's name in another case is the same header.
+    let header = |name: &str| {
+        (
+            "        - {name: expand, in: query, schema: {type: string}}\n",
+            format!(
+                "        - {{name: expand, in: query, schema: {{type: string}}}}\n        - {{name: {name}, in: header, schema: {{type: string}}}}\n"
+            ),
+        )
+    };
+    let (from, to) = header("X-Trace");
+    let old = edited(&[(from, &to)]);
+    let (from, to) = header("x-trace");
+    let new = edited(&[(from, &to)]);
+    let report = compare(&doc(&old), &doc(&new), Crates::ALL);
+    assert!(report.changes.is_empty(), "{}", report.render("base"));
+
+    // A query parameter described by a `content` is still in the query:
+    // given a `schema` instead, it is the same parameter, retyped.
+    let filter = |how: &str| {
+        edited(&[(
+            "        - {name: expand, in: query, schema: {type: string}}\n",
+            &format!("        - {{name: expand, in: query, {how}}}\n"),
+        )])
+    };
+    let report = compare(
+        &doc(&filter(
+            "content: {application/json: {schema: {type: string}}}",
+        )),
+        &doc(&filter("schema: {type: integer}")),
+        Crates::ALL,
+    );
+    let kinds: Vec<&str> = report.changes.iter().map(|c| c.what.as_str()).collect();
+    assert!(
+        kinds
+            .iter()
+            .all(|what| !what.contains("removed") && !what.contains("added")),
+        "{kinds:?}"
+    );
+}
+
+/// A response that gains or loses its body changes what the client
+/// method returns.
+#[test]
+fn a_response_without_a_body_is_not_a_media_type_removed() {
+    let report = diff(&[(
+        "          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Customer'}\n  /customers/{id}:",
+        "  /customers/{id}:",
+    )]);
+    let change = at(&report, "#/paths/~1customers/post/responses/201");
+    assert!(
+        change.what.contains("no longer has a body"),
+        "{}",
+        change.what
+    );
+    assert_eq!(verdicts(change), (Breaking, Breaking));
+}
+
+/// A rule removed from a body: the server trait loses its rules method
+/// only with the last rule, and only where there are server stubs.
+#[test]
+fn a_body_rule_removed_takes_the_trait_method_only_with_the_last() {
+    let rules = |codes: &[&str]| {
+        let list: String = codes
+            .iter()
+            .map(|code| format!("          - {{code: {code}}}\n"))
+            .collect();
+        edited(&[(
+            "      requestBody:\n        required: true\n",
+            &format!("      requestBody:\n        required: true\n        x-rules:\n{list}"),
+        )])
+    };
+    let rule = "#/paths/~1customers/post/requestBody/x-rules/1";
+    let two = rules(&["EmailTaken", "PhoneTaken"]);
+    let report = compare(&doc(&two), &doc(&rules(&["EmailTaken"])), Crates::ALL);
+    assert_eq!(verdicts(at(&report, rule)), (Compatible, Compatible));
+    let client_only = Crates {
+        client: true,
+        server: false,
+    };
+    let one = rules(&["EmailTaken"]);
+    let report = compare(&doc(&one), &doc(BASE), client_only);
+    let last = "#/paths/~1customers/post/requestBody/x-rules/0";
+    assert_eq!(verdicts(at(&report, last)), (Compatible, Compatible));
+    let report = compare(&doc(&one), &doc(BASE), Crates::ALL);
+    assert_eq!(verdicts(at(&report, last)), (Compatible, Breaking));
+}
+
+/// Each change is listed under its verdicts: the summary's columns, and
+/// the changelog's one group per change.
+#[test]
+fn each_change_is_listed_under_its_own_verdicts() {
+    let report = diff(&[
+        (
+            "enum: [active, blocked]",
+            "enum: [active, blocked, archived]",
+        ),
+        (
+            "        nickname: {type: string}\n",
+            "        nickname: {type: string}\n        note: {type: string}\n",
+        ),
+    ]);
+    let summary = report.render("HEAD");
+    let rows: Vec<&str> = summary.lines().filter(|l| l.contains("  #/")).collect();
+    assert_eq!(
+        rows,
+        [
+            "  compatible  compatible  #/components/schemas/Customer/properties/note",
+            "  breaking    compatible  #/components/schemas/State/enum/2",
+        ],
+        "{summary}"
+    );
+    let changelog = report.changelog("0.2.0");
+    let compatible = changelog
+        .split_once("### Compatible\n\n")
+        .map(|(_, rest)| rest)
+        .unwrap_or_default();
+    assert_eq!(
+        compatible.lines().count(),
+        1,
+        "only the compatible change:\n{changelog}"
+    );
+    assert!(compatible.contains("`Customer.note`"), "{changelog}");
+}
+
+/// A format changes the Rust type where the generator maps it to another
+/// type, and names both; a format it does not map changes nothing in Rust.
+#[test]
+fn a_format_change_names_the_rust_types_the_generator_writes() {
+    let cases = [
+        (
+            "type: string",
+            "type: string, format: date-time",
+            "from `String` to `DateTime<Utc>`",
+        ),
+        (
+            "type: string, format: date",
+            "type: string, format: uuid",
+            "from `NaiveDate` to `Uuid`",
+        ),
+        (
+            "type: integer, format: int64",
+            "type: integer, format: uint8",
+            "from `i64` to `u8`",
+        ),
+        (
+            "type: integer, format: int16",
+            "type: integer, format: uint16",
+            "from `i16` to `u16`",
+        ),
+        (
+            "type: integer, format: int8",
+            "type: integer, format: uint32",
+            "from `i8` to `u32`",
+        ),
+        (
+            "type: integer, format: uint64",
+            "type: integer, format: int32",
+            "from `u64` to `i32`",
+        ),
+        (
+            "type: number, format: float",
+            "type: number",
+            "from `f32` to `f64`",
+        ),
+    ];
+    for (from, to, says) in cases {
+        let old = edited(&[(
+            "        nickname: {type: string}\n",
+            &format!("        nickname: {{{from}}}\n"),
+        )]);
+        let new = edited(&[(
+            "        nickname: {type: string}\n",
+            &format!("        nickname: {{{to}}}\n"),
+        )]);
+        let report = compare(&doc(&old), &doc(&new), Crates::ALL);
+        let change = at(&report, "#/components/schemas/Customer/properties/nickname");
+        assert_eq!(change.rust.verdict, Breaking, "{from} → {to}");
+        assert!(
+            change.rust.reason.contains(says),
+            "{from} → {to}: {}",
+            change.rust.reason
+        );
+    }
+    // A binary string is a `String` in a schema, as an email or a URI is.
+    for format in ["binary", "email", "uri"] {
+        let new = edited(&[(
+            "        nickname: {type: string}\n",
+            &format!("        nickname: {{type: string, format: {format}}}\n"),
+        )]);
+        let report = compare(&doc(BASE), &doc(&new), Crates::ALL);
+        let change = at(&report, "#/components/schemas/Customer/properties/nickname");
+        assert_eq!(
+            change.rust.verdict, Compatible,
+            "{format}: {}",
+            change.rust.reason
+        );
+    }
+}
+
+/// Each constraint is judged by the way it bounds the values: a larger
+/// `maxLength` lets more through, a larger `minLength` fewer, `uniqueItems`
+/// fewer when it becomes true; the same number written otherwise is no
+/// change.
+#[test]
+fn constraints_are_judged_by_the_way_they_bound_the_values() {
+    let email = "#/components/schemas/CustomerInput/properties/email";
+    let from = "{type: string, maxLength: 256}";
+    let cases = [
+        (
+            "{type: string, maxLength: 256, minLength: 3}",
+            "minLength",
+            Breaking,
+            "`minLength: 3` added to `CustomerInput.email`",
+        ),
+        (
+            "{type: string}",
+            "maxLength",
+            Compatible,
+            "`maxLength: 256` removed from `CustomerInput.email`",
+        ),
+        (
+            "{type: string, maxLength: 300}",
+            "maxLength",
+            Compatible,
+            "`maxLength` of `CustomerInput.email` changed from 256 to 300",
+        ),
+        (
+            "{type: string, maxLength: 255}",
+            "maxLength",
+            Breaking,
+            "changed from 256 to 255",
+        ),
+        (
+            "{type: string, maxLength: 256, uniqueItems: true}",
+            "uniqueItems",
+            Breaking,
+            "`uniqueItems: true` added",
+        ),
+        (
+            "{type: string, maxLength: 256, pattern: '^a'}",
+            "pattern",
+            Breaking,
+            "`pattern: ^a` added",
+        ),
+    ];
+    for (to, key, wire, says) in cases {
+        let report = diff(&[(from, to)]);
+        let change = at(&report, &format!("{email}/{key}"));
+        assert_eq!(
+            verdicts(change),
+            (wire, Compatible),
+            "{to}: {}",
+            change.what
+        );
+        assert!(change.what.contains(says), "{to}: {}", change.what);
+    }
+    let bounded = |bound: &str| edited(&[(from, &format!("{{type: string, {bound}}}"))]);
+    for (old, new, wire) in [
+        ("minLength: 3", "minLength: 1", Compatible),
+        ("minLength: 1", "minLength: 3", Breaking),
+        ("uniqueItems: true", "uniqueItems: false", Compatible),
+    ] {
+        let report = compare(&doc(&bounded(old)), &doc(&bounded(new)), Crates::ALL);
+        let key = new.split_once(':').map(|(k, _)| k).unwrap_or_default();
+        let change = at(&report, &format!("{email}/{key}"));
+        assert_eq!(change.wire.verdict, wire, "{old} → {new}");
+    }
+    let report = compare(
+        &doc(&bounded("multipleOf: 2")),
+        &doc(&bounded("multipleOf: 2.0")),
+        Crates::ALL,
+    );
+    assert!(report.changes.is_empty(), "{}", report.render("base"));
+}
+
+/// `additionalProperties`: closing an object narrows it, opening it
+/// widens it, a typed map is compared as a schema, and `true` is what no
+/// keyword says.
+#[test]
+fn additional_properties_closed_opened_and_typed() {
+    let input = "    CustomerInput:\n      type: object\n";
+    let with = |keyword: &str| {
+        edited(&[(
+            input,
+            &format!("{input}      additionalProperties: {keyword}\n"),
+        )])
+    };
+    let pointer = "#/components/schemas/CustomerInput/additionalProperties";
+    let report = compare(&doc(BASE), &doc(&with("false")), Crates::ALL);
+    let closed = at(&report, pointer);
+    assert!(closed.what.contains("no longer allows"), "{}", closed.what);
+    assert_eq!(verdicts(closed), (Breaking, Compatible));
+    let report = compare(&doc(&with("false")), &doc(BASE), Crates::ALL);
+    let opened = at(&report, pointer);
+    assert!(opened.what.contains("now allows"), "{}", opened.what);
+    assert_eq!(verdicts(opened), (Compatible, Compatible));
+    let report = compare(&doc(&with("true")), &doc(BASE), Crates::ALL);
+    assert!(report.changes.is_empty(), "{}", report.render("base"));
+
+    let report = compare(&doc(BASE), &doc(&with("{type: string}")), Crates::ALL);
+    let map = at(&report, pointer);
+    assert_eq!(verdicts(map), (Breaking, Breaking), "{}", map.what);
+    let report = compare(
+        &doc(&with("{type: string}")),
+        &doc(&with("{type: integer}")),
+        Crates::ALL,
+    );
+    let retyped = at(&report, pointer);
+    assert!(
+        retyped
+            .what
+            .contains("the other properties of `CustomerInput`")
+            && retyped.what.contains("from string to integer"),
+        "{}",
+        retyped.what
+    );
+}
+
+/// Names given to the values of an integer enum, matched by the values'
+/// text as the lowering reads them.
+#[test]
+fn a_variant_of_an_integer_enum_renamed_by_an_extension() {
+    let level = |names: &str| {
+        edited(&[(
+            "    Tier: {type: string",
+            &format!(
+                "    Level: {{type: integer, enum: [1, 2], x-enum-varnames: [{names}]}}\n    Tier: {{type: string"
+            ),
+        )])
+    };
+    let report = compare(
+        &doc(&level("Low, High")),
+        &doc(&level("Low, Top")),
+        Crates::ALL,
+    );
+    let change = at(&report, "#/components/schemas/Level/enum/1");
+    assert!(
+        change.what.contains("from `High` to `Top`"),
+        "{}",
+        change.what
+    );
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+}
+
+/// A union's alternatives: those named match by name wherever they are,
+/// inline ones by position; a discriminator is compared whichever keyword
+/// holds the alternatives.
+#[test]
+fn a_unions_alternatives_and_its_discriminator() {
+    let pet = |schema: &str| {
+        edited(&[
+            (
+                "          description: The customer.\n",
+                "          description: The customer.\n          headers:\n            X-Pet: {schema: {$ref: '#/components/schemas/Pet'}}\n",
+            ),
+            (
+                "    Tier: {type: string",
+                &format!(
+                    "    Pet: {schema}\n    Cat: {{type: object, properties: {{meows: {{type: boolean}}}}}}\n    Dog: {{type: object, properties: {{barks: {{type: boolean}}}}}}\n    Tier: {{type: string"
+                ),
+            ),
+        ])
+    };
+    let cat = "{$ref: '#/components/schemas/Cat'}";
+    let dog = "{$ref: '#/components/schemas/Dog'}";
+    let pointer = "#/components/schemas/Pet";
+    let one_of = |members: &str| pet(&format!("{{oneOf: [{members}]}}"));
+
+    let reordered = compare(
+        &doc(&one_of(&format!("{cat}, {dog}"))),
+        &doc(&one_of(&format!("{dog}, {cat}"))),
+        Crates::ALL,
+    );
+    assert!(reordered.changes.is_empty(), "{}", reordered.render("base"));
+
+    let report = compare(
+        &doc(&one_of(cat)),
+        &doc(&one_of(&format!("{cat}, {dog}"))),
+        Crates::ALL,
+    );
+    let added = at(&report, &format!("{pointer}/oneOf/1"));
+    assert!(
+        added.what.contains("alternative `Dog` added to `Pet`"),
+        "{}",
+        added.what
+    );
+    assert_eq!(added.rust.verdict, Breaking);
+    let report = compare(
+        &doc(&one_of(&format!("{cat}, {dog}"))),
+        &doc(&one_of(dog)),
+        Crates::ALL,
+    );
+    let removed = at(&report, &format!("{pointer}/oneOf/0"));
+    assert!(
+        removed.what.contains("alternative `Cat` removed"),
+        "{}",
+        removed.what
+    );
+
+    let report = compare(
+        &doc(&one_of("{type: string}, {type: integer}")),
+        &doc(&one_of("{type: string}, {type: boolean}")),
+        Crates::ALL,
+    );
+    let retyped = at(&report, &format!("{pointer}/oneOf/1"));
+    assert!(
+        retyped
+            .what
+            .contains("alternative 2 of `Pet` changed from integer to boolean"),
+        "{}",
+        retyped.what
+    );
+
+    let any_of = |property: &str| {
+        pet(&format!(
+            "{{anyOf: [{cat}, {dog}], discriminator: {{propertyName: {property}}}}}"
+        ))
+    };
+    let report = compare(&doc(&any_of("kind")), &doc(&any_of("type")), Crates::ALL);
+    let change = at(&report, &format!("{pointer}/discriminator"));
+    assert_eq!(verdicts(change), (Breaking, Breaking), "{}", change.what);
+}
+
+/// A schema without `type` has the type its keywords imply, and messages
+/// name a property by its path below a named schema, or by its place.
+#[test]
+fn the_type_a_schema_implies_and_the_names_of_its_properties() {
+    let cases = [
+        (
+            "{oneOf: [{type: string}]}",
+            "{properties: {a: {type: string}}}",
+            "from a union to object",
+        ),
+        (
+            "{anyOf: [{type: string}]}",
+            "{items: {type: string}}",
+            "from a union to array",
+        ),
+        (
+            "{allOf: [{type: object}]}",
+            "{items: {type: string}}",
+            "from object to array",
+        ),
+        (
+            "{additionalProperties: {type: string}}",
+            "{}",
+            "from object to any value",
+        ),
+        (
+            "{properties: {a: {type: string}}}",
+            "{items: {}}",
+            "from object to array",
+        ),
+    ];
+    for (from, to, says) in cases {
+        let nickname = |schema: &str| {
+            edited(&[(
+                "        nickname: {type: string}\n",
+                &format!("        nickname: {schema}\n"),
+            )])
+        };
+        let report = compare(&doc(&nickname(from)), &doc(&nickname(to)), Crates::ALL);
+        let change = at(&report, "#/components/schemas/Customer/properties/nickname");
+        assert!(change.what.contains(says), "{from} → {to}: {}", change.what);
+    }
+
+    // Inline: the property of a property of a body is named by its place.
+    let inline = |ty: &str| {
+        edited(&[(
+            "            schema: {$ref: '#/components/schemas/CustomerInput'}\n",
+            &format!(
+                "            schema: {{type: object, properties: {{address: {{type: object, properties: {{city: {{type: {ty}}}}}}}}}}}\n"
+            ),
+        )])
+    };
+    let report = compare(
+        &doc(&inline("string")),
+        &doc(&inline("integer")),
+        Crates::ALL,
+    );
+    let change = &report.changes[0];
+    assert!(
+        change.what.starts_with(
+            "the type of `city` of `address` of the request body of `createCustomer` changed"
+        ),
+        "{}",
+        change.what
+    );
+    // Below a named schema: its path.
+    let named = |ty: &str| {
+        edited(&[(
+            "        nickname: {type: string}\n",
+            &format!("        nickname: {{type: object, properties: {{first: {{type: {ty}}}}}}}\n"),
+        )])
+    };
+    let report = compare(&doc(&named("string")), &doc(&named("integer")), Crates::ALL);
+    let change = at(
+        &report,
+        "#/components/schemas/Customer/properties/nickname/properties/first",
+    );
+    assert!(
+        change
+            .what
+            .starts_with("the type of `Customer.nickname.first` changed"),
+        "{}",
+        change.what
+    );
+}
+
+/// An operation that takes another header does not take the common one.
+#[test]
+fn another_header_does_not_keep_a_header_common() {
+    let other_header = "  /ping:\n    get:\n      operationId: ping\n      parameters:\n        - {name: X-Other, in: header, schema: {type: string}}\n      responses:\n        '204': {description: Up.}\ncomponents:\n";
+    let new = TENANTED.replacen("components:\n", other_header, 1);
+    let report = compare(&doc(TENANTED), &doc(&new), Crates::ALL);
+    let change = at(&report, "#/components/parameters/TenantId");
+    assert!(
+        change.what.contains("`ping` do(es) not take it"),
+        "{}",
+        change.what
+    );
+}
+
+/// An optional header of the operation's own is a `Params` field: the
+/// first one adds the `params` argument.
+#[test]
+fn an_optional_header_is_the_first_optional_input() {
+    let report = diff(&[(
+        "      operationId: createCustomer\n",
+        "      operationId: createCustomer\n      parameters:\n        - {name: X-Request-Id, in: header, schema: {type: string}}\n",
+    )]);
+    let change = at(&report, "#/paths/~1customers/post/parameters/0");
+    assert_eq!(verdicts(change), (Compatible, Breaking));
+    assert!(
+        change.rust.reason.contains("gains a `params` argument"),
+        "{}",
+        change.rust.reason
+    );
+}

@@ -22,8 +22,7 @@ impl Differ<'_> {
     /// where the parser moved it).
     pub fn push(&mut self, pointer: &Pointer, what: String, wire: Judgement, rust: Judgement) {
         let mut pointer = pointer.clone();
-        let in_new = self.new.node(&pointer).is_some();
-        if !in_new && self.old.node(&pointer).is_none() {
+        if self.new.node(&pointer).is_none() && self.old.node(&pointer).is_none() {
             let tokens: Vec<String> = pointer.tokens().collect();
             pointer = (0..tokens.len())
                 .rev()
@@ -31,11 +30,12 @@ impl Differ<'_> {
                 .find(|p| self.new.node(p).is_some())
                 .unwrap_or_else(Pointer::root);
         }
-        let pointer = if in_new || self.new.node(&pointer).is_some() {
-            self.new.origins.to_user(&pointer)
-        } else {
-            self.old.origins.to_user(&pointer)
+        // The node is now in the new document, or only in the old one.
+        let origins = match self.new.node(&pointer) {
+            Some(_) => &self.new.origins,
+            None => &self.old.origins,
         };
+        let pointer = origins.to_user(&pointer);
         self.changes.push(Change {
             pointer,
             what,

@@ -52,25 +52,104 @@ pub(crate) fn without_text(node: &serde_yaml::Value) -> serde_yaml::Value {
     match node {
         serde_yaml::Value::Mapping(map) => serde_yaml::Value::Mapping(
             map.iter()
-                .filter(|(k, _)| {
-                    k.as_str().is_none_or(|k| {
-                        !matches!(
-                            k,
-                            "description"
-                                | "summary"
-                                | "example"
-                                | "examples"
-                                | "title"
-                                | "externalDocs"
-                        ) && !k.starts_with("x-")
-                    })
+                .filter(|(k, _)| k.as_str().is_none_or(|k| !is_text(k)))
+                .map(|(k, v)| {
+                    let names_chosen = k.as_str().is_some_and(|k| NAMES.contains(&k));
+                    let v = if names_chosen {
+                        named(v)
+                    } else {
+                        without_text(v)
+                    };
+                    (k.clone(), v)
                 })
-                .map(|(k, v)| (k.clone(), without_text(v)))
                 .collect(),
         ),
         serde_yaml::Value::Sequence(items) => {
             serde_yaml::Value::Sequence(items.iter().map(without_text).collect())
         }
         other => other.clone(),
+    }
+}
+
+/// Whether a keyword only says something to people (or to other tools).
+fn is_text(keyword: &str) -> bool {
+    matches!(
+        keyword,
+        "description" | "summary" | "example" | "examples" | "title" | "externalDocs"
+    ) || keyword.starts_with("x-")
+}
+
+/// The keywords whose keys are names the document chose, not keywords: a
+/// property called `description` or a discriminator value `x-legacy` is
+/// part of the shape.
+const NAMES: [&str; 6] = [
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+    "mapping",
+];
+
+/// A mapping of chosen names: every entry kept, each value without its text.
+fn named(node: &serde_yaml::Value) -> serde_yaml::Value {
+    match node {
+        serde_yaml::Value::Mapping(map) => serde_yaml::Value::Mapping(
+            map.iter()
+                .map(|(k, v)| (k.clone(), without_text(v)))
+                .collect(),
+        ),
+        other => without_text(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> serde_yaml::Value {
+        serde_yaml::from_str(text).expect("valid YAML")
+    }
+
+    #[test]
+    fn scalars_are_read_as_text_and_collections_are_not() {
+        let texts: Vec<Option<String>> = yaml("[a, 200, 1.5, true, null, [x], {k: v}]")
+            .as_sequence()
+            .expect("a list")
+            .iter()
+            .map(scalar_text)
+            .collect();
+        let some = |t: &str| Some(t.to_owned());
+        assert_eq!(
+            texts,
+            [
+                some("a"),
+                some("200"),
+                some("1.5"),
+                some("true"),
+                some("null"),
+                None,
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn the_text_a_comparison_ignores_is_dropped_at_every_depth() {
+        let node = yaml(
+            "{type: object, description: d, title: t, x-order: 1, summary: s, example: e, \
+             examples: [e], externalDocs: {url: u}, 200: kept, \
+             properties: {id: {type: string, description: inner, x-go-name: Id}, \
+             description: {type: string}, x-legacy: {type: integer}}, \
+             discriminator: {propertyName: kind, mapping: {x-old: '#/a', title: '#/b'}}, \
+             allOf: [{title: t, required: [id]}]}",
+        );
+        let expected = yaml(
+            "{type: object, 200: kept, properties: {id: {type: string}, \
+             description: {type: string}, x-legacy: {type: integer}}, \
+             discriminator: {propertyName: kind, mapping: {x-old: '#/a', title: '#/b'}}, \
+             allOf: [{required: [id]}]}",
+        );
+        assert_eq!(without_text(&node), expected);
     }
 }

@@ -1,12 +1,14 @@
 //! Schemas: the named ones under `components/schemas`, and every inline
 //! schema of a parameter, body, response or header, compared the same way.
 
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::differ::Differ;
 use super::nodes::{entries, flag, resolve, scalar_text, schema_ref, without_text};
 use super::report::{breaks, ok};
 use super::usage::Usage;
+use crate::ir::Primitive;
 use crate::lower::inheritance;
 use crate::lower::value_names;
 use crate::names::type_name;
@@ -221,6 +223,7 @@ pub(crate) fn compare(
     for key in ["oneOf", "anyOf"] {
         union(d, old, new, site, key);
     }
+    discriminator(d, old, new, site);
 }
 
 /// The JSON type a schema describes: its `type`, else what its keywords imply.
@@ -243,25 +246,11 @@ fn kind(schema: &serde_yaml::Value) -> &str {
 }
 
 /// The Rust type a type and format become (names for messages).
-fn rust_scalar(kind: &str, format: Option<&str>) -> &'static str {
-    match (kind, format) {
-        ("string", Some("date-time")) => "`DateTime<Utc>`",
-        ("string", Some("date")) => "`NaiveDate`",
-        ("string", Some("uuid")) => "`Uuid`",
-        ("string", Some("binary")) => "`Bytes`",
-        ("string", _) => "`String`",
-        ("integer", Some("int8")) => "`i8`",
-        ("integer", Some("int16")) => "`i16`",
-        ("integer", Some("int32")) => "`i32`",
-        ("integer", Some("uint8")) => "`u8`",
-        ("integer", Some("uint16")) => "`u16`",
-        ("integer", Some("uint32")) => "`u32`",
-        ("integer", Some("uint64" | "uint")) => "`u64`",
-        ("integer", _) => "`i64`",
-        ("number", Some("float")) => "`f32`",
-        ("number", _) => "`f64`",
-        _ => "the same type",
-    }
+fn rust_scalar(kind: &str, format: Option<&str>) -> String {
+    Primitive::of(kind, format).map_or_else(
+        || "the same type".to_owned(),
+        |primitive| format!("`{}`", primitive.rust_name()),
+    )
 }
 
 fn format(
@@ -461,14 +450,22 @@ fn constraints(d: &mut Differ<'_>, old: &serde_yaml::Value, new: &serde_yaml::Va
         }
         let text = |v: Option<&serde_yaml::Value>| v.and_then(scalar_text).unwrap_or_default();
         let number = |v: Option<&serde_yaml::Value>| v.and_then(serde_yaml::Value::as_f64);
+        // How the new number compares with the old one; `10` and `10.0`
+        // are the same bound.
+        let order = number(b)
+            .zip(number(a))
+            .and_then(|(b, a)| b.partial_cmp(&a));
+        if order == Some(Ordering::Equal) {
+            continue;
+        }
         // Whether the new value lets more values through (Some(true)), fewer
         // (Some(false)), or some of each (None).
         let looser = match (bound, a, b) {
             (Bound::Flag, _, _) => Some(!flag(new, key)),
             (_, Some(_), None) => Some(true),
             (_, None, Some(_)) => Some(false),
-            (Bound::Upper, _, _) => number(b).zip(number(a)).map(|(b, a)| b > a),
-            (Bound::Lower, _, _) => number(b).zip(number(a)).map(|(b, a)| b < a),
+            (Bound::Upper, _, _) => order.map(|o| o == Ordering::Greater),
+            (Bound::Lower, _, _) => order.map(|o| o == Ordering::Less),
             (Bound::Other, _, _) => None,
         };
         let what = match (a, b) {
@@ -769,8 +766,18 @@ fn union(
             );
         }
     }
+}
+
+/// The discriminator, which says how the variants of a union (or the
+/// subtypes of a base) are told apart.
+fn discriminator(
+    d: &mut Differ<'_>,
+    old: &serde_yaml::Value,
+    new: &serde_yaml::Value,
+    site: &Site,
+) {
     let discriminator = |s: &serde_yaml::Value| s.get("discriminator").map(without_text);
-    if key == "oneOf" && discriminator(old) != discriminator(new) {
+    if discriminator(old) != discriminator(new) {
         d.push(
             &site.new.push("discriminator"),
             format!("the discriminator of {} changed", site.label),
