@@ -288,7 +288,7 @@ fn attrs_mut(item: &mut syn::Item) -> Option<&mut Vec<syn::Attribute>> {
 mod tests {
     use std::collections::{BTreeMap, BTreeSet};
 
-    use super::Builder;
+    use super::{Builder, Files, Path, single_file};
 
     /// The name and contents of the file `builder` writes for `fixture`,
     /// in a folder of its own.
@@ -483,5 +483,27 @@ mod tests {
             unresolved_crate_paths(code),
             ["crate::ErrorBodyFormat", "crate::server::nothing"]
         );
+    }
+
+    /// The crate's inner attributes (not its docs) go on each item of the
+    /// one file, whatever the item, and its `mod x;` come inline.
+    #[test]
+    fn a_single_file_puts_the_crates_attributes_on_every_item() {
+        let mut files = Files::default();
+        files.insert(
+            "src/lib.rs",
+            "//! The crate.\n#![allow(dead_code)]\nconst A: u8 = 1;\nenum B { X }\nfn c() {}\n\
+             impl B {}\nmod d;\nstatic E: u8 = 2;\nstruct F;\ntrait G {}\ntype H = u8;\n\
+             use std::fmt;\nmacro_rules! i { () => {} }\n"
+                .to_owned(),
+        );
+        files.insert("src/d.rs", "pub struct Inner;\n".to_owned());
+        let code = single_file(&files, Path::new("src")).unwrap();
+        // Ten items of the kinds that take attributes; not the macro.
+        assert_eq!(code.matches("#[allow(dead_code)]").count(), 10, "{code}");
+        assert!(!code.contains("#!["), "{code}");
+        assert!(!code.contains("The crate."), "{code}");
+        assert!(code.contains("mod d {"), "{code}");
+        assert!(code.contains("pub struct Inner;"), "{code}");
     }
 }

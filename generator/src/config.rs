@@ -241,7 +241,7 @@ impl CrateTarget {
 
 #[cfg(test)]
 mod tests {
-    use super::Target;
+    use super::{Config, Target};
 
     #[test]
     fn package_names_must_give_snake_case_crate_names() {
@@ -261,5 +261,18 @@ mod tests {
             let error = check(refused).expect_err(refused).to_string();
             assert!(error.starts_with("--name: `"), "{error}");
         }
+    }
+
+    /// Answers' enums keep unknown values unless `open-enums = false`.
+    #[test]
+    fn open_enums_are_on_unless_turned_off() {
+        let settings = |extra: &str| {
+            let text = format!(
+                "[[api]]\nspec = \"a.yaml\"\nmodels = {{ package = \"a-models\", path = \"a\" }}\n{extra}"
+            );
+            Config::parse(&text, "codegen.toml").unwrap().api[0].open_enums
+        };
+        assert!(settings(""));
+        assert!(!settings("open-enums = false\n"));
     }
 }

@@ -115,3 +115,29 @@ impl std::error::Error for Error {
 
 /// The generator's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::Error;
+
+    /// A file that could not be read keeps the operating system's error as
+    /// its cause, for callers that walk the chain; other errors have none.
+    #[test]
+    fn an_io_error_keeps_its_cause() {
+        let io = Error::Io {
+            path: "spec/openapi.yaml".into(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+        };
+        assert_eq!(
+            io.source().map(ToString::to_string).as_deref(),
+            Some("no such file")
+        );
+        let config = Error::Config {
+            file: "codegen.toml".to_owned(),
+            message: "unknown field".to_owned(),
+        };
+        assert!(config.source().is_none());
+    }
+}

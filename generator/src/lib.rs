@@ -220,3 +220,72 @@ fn emit_all(cx: &Context<'_>) -> Result<Files> {
     }
     Ok(files)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::{Error, Target, generate_from, parse, vendor_runtime};
+
+    /// The runtime's manifest and every file under its `src/`, nested
+    /// folders too, under the folder given; a folder that is not there is
+    /// an error naming it.
+    #[test]
+    fn vendoring_copies_the_runtimes_manifest_and_sources() {
+        let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+        let files = vendor_runtime(&runtime, Path::new("vendor/runtime")).unwrap();
+        let mut expected = vec![PathBuf::from("vendor/runtime/Cargo.toml")];
+        let mut pending = vec![PathBuf::from("src")];
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(runtime.join(&dir)).unwrap() {
+                let relative = dir.join(entry.unwrap().file_name());
+                if runtime.join(&relative).is_dir() {
+                    pending.push(relative);
+                } else {
+                    expected.push(Path::new("vendor/runtime").join(relative));
+                }
+            }
+        }
+        expected.sort();
+        let written: Vec<PathBuf> = files.iter().map(|(p, _)| p.to_path_buf()).collect();
+        assert_eq!(written, expected);
+        assert!(
+            written
+                .iter()
+                .any(|p| p.starts_with("vendor/runtime/src/server"))
+        );
+        for (path, text) in files.iter() {
+            let source = runtime.join(path.strip_prefix("vendor/runtime").unwrap());
+            assert_eq!(
+                text,
+                std::fs::read_to_string(source).unwrap(),
+                "{}",
+                path.display()
+            );
+        }
+
+        let missing = vendor_runtime(&runtime.join("no-such-folder"), Path::new("v"));
+        let Err(Error::Io { path, .. }) = missing else {
+            panic!("{missing:?}");
+        };
+        assert!(
+            path.ends_with("no-such-folder/Cargo.toml"),
+            "{}",
+            path.display()
+        );
+    }
+
+    /// The models can be the client's module only where there is a client.
+    #[test]
+    fn models_in_a_client_that_is_not_generated_is_refused() {
+        let text = "openapi: 3.0.3\ninfo: {title: A, version: '1'}\npaths: {}\n";
+        let doc = parse::Document::parse(text, "a.yaml", false).unwrap();
+        let target = Target {
+            client: None,
+            ..Target::client_only("a.yaml".into(), "a")
+        };
+        let refused = generate_from(&doc, &target, "test");
+        assert!(matches!(refused, Err(Error::Config { .. })), "{refused:?}");
+        assert!(generate_from(&doc, &Target::client_only("a.yaml".into(), "a"), "test").is_ok());
+    }
+}

@@ -298,4 +298,67 @@ mod tests {
         assert_eq!(ns.claim("V1".into()), "V1");
         assert_eq!(ns.claim("V1".into()), "V1_2");
     }
+
+    /// Every letter of Latin-1 and Latin Extended-A that the transliteration
+    /// knows, by what it writes; other characters write nothing.
+    #[test]
+    fn latin_letters_are_written_without_their_diacritics() {
+        let table = [
+            ("ÀÁÂÃÄÅĀĂĄ", "A"),
+            ("àáâãäåāăą", "a"),
+            ("Æ", "Ae"),
+            ("æ", "ae"),
+            ("ÇĆĈĊČ", "C"),
+            ("çćĉċč", "c"),
+            ("ÐĎĐ", "D"),
+            ("ðďđ", "d"),
+            ("ÈÉÊËĒĔĖĘĚ", "E"),
+            ("èéêëēĕėęě", "e"),
+            ("ĜĞĠĢ", "G"),
+            ("ĝğġģ", "g"),
+            ("ĤĦ", "H"),
+            ("ĥħ", "h"),
+            ("ÌÍÎÏĨĪĬĮİ", "I"),
+            ("ìíîïĩīĭįı", "i"),
+            ("Ĳ", "Ij"),
+            ("ĳ", "ij"),
+            ("Ĵ", "J"),
+            ("ĵ", "j"),
+            ("Ķ", "K"),
+            ("ķĸ", "k"),
+            ("ĹĻĽĿŁ", "L"),
+            ("ĺļľŀł", "l"),
+            ("ÑŃŅŇŊ", "N"),
+            ("ñńņňŉŋ", "n"),
+            ("ÒÓÔÕÖØŌŎŐ", "O"),
+            ("òóôõöøōŏő", "o"),
+            ("Œ", "Oe"),
+            ("œ", "oe"),
+            ("ŔŖŘ", "R"),
+            ("ŕŗř", "r"),
+            ("ŚŜŞŠȘ", "S"),
+            ("śŝşšșſ", "s"),
+            ("ß", "ss"),
+            ("ŢŤŦȚ", "T"),
+            ("ţťŧț", "t"),
+            ("Þ", "Th"),
+            ("þ", "th"),
+            ("ÙÚÛÜŨŪŬŮŰŲ", "U"),
+            ("ùúûüũūŭůűų", "u"),
+            ("Ŵ", "W"),
+            ("ŵ", "w"),
+            ("ÝŶŸ", "Y"),
+            ("ýÿŷ", "y"),
+            ("ŹŻŽ", "Z"),
+            ("źżž", "z"),
+        ];
+        for (letters, ascii) in table {
+            for letter in letters.chars() {
+                assert_eq!(latin_letters(letter), Some(ascii), "{letter}");
+            }
+        }
+        for other in ['a', 'Z', '7', '×', '÷', 'Ω', 'ж', '中'] {
+            assert_eq!(latin_letters(other), None, "{other}");
+        }
+    }
 }
