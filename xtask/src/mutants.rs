@@ -125,12 +125,14 @@ fn quick_judges(package: &str) -> Option<&'static [&'static str]> {
         // `server` and `client` features: all of them are built.
         "openapi-runtime" => Some(&["--cargo-arg=--lib", "--cargo-arg=--all-features"]),
         // `lower/` is judged mostly by the golden files and the errors,
-        // `diff/` by the classifier's tests on small documents.
+        // `diff/` by the classifier's tests on small documents,
+        // `parse/bundle.rs` by the documents split into files.
         "openapi-codegen" => Some(&[
             "--cargo-arg=--lib",
             "--cargo-arg=--test=golden",
             "--cargo-arg=--test=errors",
             "--cargo-arg=--test=diff",
+            "--cargo-arg=--test=multi_file",
         ]),
         _ => None,
     }
