@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use openapi_codegen::config::Target;
+use openapi_codegen::parse::Document;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/multi_file")
@@ -282,4 +283,241 @@ fn a_whole_map_may_be_in_a_file_of_its_own() {
     );
     assert_eq!(models.matches("pub struct Pet").count(), 1, "{models}");
     assert!(models.contains("pub owner: Option<Owner>"), "{models}");
+}
+
+/// The files a split document was read from besides its root, each once,
+/// canonical and sorted: what a build script watches for changes.
+#[test]
+fn a_split_document_lists_the_files_it_was_read_from() {
+    let root = fixtures().join("split");
+    let doc = Document::load(&root.join("openapi.yaml"), "split/openapi.yaml").unwrap();
+    let mut expected: Vec<PathBuf> = Vec::new();
+    let mut pending = vec![root.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if !path.ends_with("openapi.yaml") {
+                expected.push(std::fs::canonicalize(path).unwrap());
+            }
+        }
+    }
+    expected.sort();
+    assert!(expected.len() > 1, "{expected:?}");
+    assert_eq!(doc.sources.files(), expected.as_slice());
+    let one = fixtures().join("bundled.yaml");
+    assert!(
+        Document::load(&one, "bundled.yaml")
+            .unwrap()
+            .sources
+            .files()
+            .is_empty()
+    );
+}
+
+/// A node of every kind that a `$ref` may name can be in another file: it
+/// is brought into its own `components` section, whatever field holds it
+/// (an operation's parameters, body, answers and callbacks, an answer's
+/// headers and links, a part's headers, a callback's path item, a schema's
+/// `additionalProperties`, a security scheme).
+#[test]
+fn a_node_of_every_kind_may_be_in_another_file() {
+    let root = r##"openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      parameters:
+        - $ref: 'parts.yaml#/Limit'
+      requestBody:
+        $ref: 'parts.yaml#/NewPet'
+      responses:
+        '200':
+          $ref: 'parts.yaml#/PetList'
+      callbacks:
+        onAdded:
+          $ref: 'parts.yaml#/OnAdded'
+  /photos:
+    post:
+      operationId: addPhoto
+      requestBody:
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              properties:
+                file: {type: string, format: binary}
+            encoding:
+              file:
+                headers:
+                  X-Part:
+                    $ref: 'parts.yaml#/PartHeader'
+      responses:
+        '204': {description: Added.}
+components:
+  securitySchemes:
+    key:
+      $ref: 'parts.yaml#/Key'
+"##;
+    let parts = r##"Limit: {name: limit, in: query, description: the limit, schema: {type: integer}}
+NewPet:
+  description: the new pet
+  content:
+    application/json:
+      schema: {$ref: 'schemas.yaml#/Pet'}
+PetList:
+  description: the pets
+  headers:
+    X-Rate:
+      $ref: '#/Rate'
+  links:
+    next:
+      $ref: '#/Next'
+  content:
+    application/json:
+      schema: {$ref: 'schemas.yaml#/Pet'}
+Rate: {description: the rate, schema: {type: integer}}
+Next: {description: the next page, operationId: addPet}
+OnAdded:
+  '{$request.body#/url}':
+    post:
+      requestBody:
+        description: the event
+        content:
+          application/json:
+            schema: {$ref: 'schemas.yaml#/Event'}
+      responses:
+        '204': {description: Received.}
+PartHeader: {description: the part header, schema: {type: string}}
+Key: {type: apiKey, in: header, name: X-Key, description: the key}
+PetsItem:
+  get:
+    operationId: listPets
+    responses:
+      '204': {description: Listed.}
+"##;
+    let schemas = "Pet:\n  description: the pet\n  type: object\n  additionalProperties: {$ref: '#/Extra'}\nExtra: {description: the extra, type: string}\nEvent: {description: the event schema, type: object}\n";
+    let dir = scratch(
+        "every-kind",
+        &[
+            ("openapi.yaml", root),
+            ("parts.yaml", parts),
+            ("schemas.yaml", schemas),
+        ],
+    );
+    let doc = Document::load(&dir.join("openapi.yaml"), "openapi.yaml");
+    let _ = std::fs::remove_dir_all(&dir);
+    let doc = doc.unwrap_or_else(|e| panic!("{e}"));
+    let components = &doc.raw["components"];
+    let kept = |section: &str, description: &str| {
+        components[section]
+            .as_mapping()
+            .into_iter()
+            .flatten()
+            .any(|(_, node)| node["description"].as_str() == Some(description))
+    };
+    for (section, description) in [
+        ("parameters", "the limit"),
+        ("requestBodies", "the new pet"),
+        ("responses", "the pets"),
+        ("headers", "the rate"),
+        ("links", "the next page"),
+        ("headers", "the part header"),
+        ("securitySchemes", "the key"),
+        ("schemas", "the pet"),
+        ("schemas", "the extra"),
+        ("schemas", "the event schema"),
+    ] {
+        assert!(
+            kept(section, description),
+            "no {section} entry `{description}`: {components:?}"
+        );
+    }
+    let callbacks = components["callbacks"].as_mapping().map_or(0, |m| m.len());
+    assert_eq!(callbacks, 1, "{components:?}");
+    assert_eq!(external_refs(&doc.raw), Vec::<String>::new());
+
+    // Each section of `components` may name nodes of another file too.
+    let sections = r##"openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /pets: {$ref: '#/components/pathItems/Pets'}
+components:
+  schemas: {Pet: {$ref: 'schemas.yaml#/Pet'}}
+  responses: {PetList: {$ref: 'parts.yaml#/PetList'}}
+  parameters: {Limit: {$ref: 'parts.yaml#/Limit'}}
+  requestBodies: {NewPet: {$ref: 'parts.yaml#/NewPet'}}
+  headers: {Rate: {$ref: 'parts.yaml#/Rate'}}
+  links: {Next: {$ref: 'parts.yaml#/Next'}}
+  callbacks: {OnAdded: {$ref: 'parts.yaml#/OnAdded'}}
+  pathItems: {Pets: {$ref: 'parts.yaml#/PetsItem'}}
+  securitySchemes: {key: {$ref: 'parts.yaml#/Key'}}
+"##;
+    let dir = scratch(
+        "every-section",
+        &[
+            ("openapi.yaml", sections),
+            ("parts.yaml", parts),
+            ("schemas.yaml", schemas),
+        ],
+    );
+    let doc = Document::load(&dir.join("openapi.yaml"), "openapi.yaml");
+    let _ = std::fs::remove_dir_all(&dir);
+    let doc = doc.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(external_refs(&doc.raw), Vec::<String>::new());
+}
+
+/// Every `$ref` of `node` that names another file.
+fn external_refs(node: &serde_yaml::Value) -> Vec<String> {
+    match node {
+        serde_yaml::Value::Mapping(map) => map
+            .iter()
+            .flat_map(|(key, value)| match (key.as_str(), value.as_str()) {
+                (Some("$ref"), Some(reference)) if !reference.starts_with('#') => {
+                    vec![reference.to_owned()]
+                }
+                _ => external_refs(value),
+            })
+            .collect(),
+        serde_yaml::Value::Sequence(items) => items.iter().flat_map(external_refs).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A discriminator's mapping into another file is rewritten to the schema
+/// brought in; a name, or a file that is not there, is left as written.
+/// Extensions are the document's own: a `$ref` in one is not followed,
+/// under `paths` or in a callback, while a property called `x-…` is a
+/// property like any other.
+#[test]
+fn mappings_are_rewritten_and_extensions_left_alone() {
+    let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  x-internal: {$ref: 'gone.yaml#/Paths'}\n  /shapes:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Shape'}\n      responses:\n        '204': {description: ok}\n      callbacks:\n        done:\n          x-note: {$ref: 'gone.yaml#/Note'}\n          '{$request.body#/url}':\n            post:\n              responses:\n                '204': {description: ok}\ncomponents:\n  schemas:\n    Shape:\n      oneOf:\n        - {$ref: 'shapes.yaml#/Square'}\n        - {$ref: '#/components/schemas/Circle'}\n      discriminator:\n        propertyName: kind\n        mapping:\n          square: 'shapes.yaml#/Square'\n          circle: Circle\n          gone: 'models/gone.yml#/Gone'\n    Circle:\n      type: object\n      properties:\n        kind: {type: string}\n        x-origin: {$ref: 'shapes.yaml#/Point'}\n        edge: {$ref: 'shapes.yaml#/Edges/1'}\n";
+    let shapes = "Square:\n  type: object\n  properties:\n    kind: {type: string}\n    corner: {$ref: '#/Point'}\nPoint:\n  type: object\n  properties:\n    x: {type: number}\nEdges:\n  - {type: string}\n  - {type: integer, description: the second edge}\n";
+    let dir = scratch(
+        "mappings",
+        &[("openapi.yaml", root), ("shapes.yaml", shapes)],
+    );
+    let doc = Document::load(&dir.join("openapi.yaml"), "openapi.yaml");
+    let _ = std::fs::remove_dir_all(&dir);
+    let doc = doc.unwrap_or_else(|e| panic!("{e}"));
+    let mapping = &doc.raw["components"]["schemas"]["Shape"]["discriminator"]["mapping"];
+    assert_eq!(mapping["square"], "#/components/schemas/Square");
+    assert_eq!(mapping["circle"], "Circle");
+    assert_eq!(mapping["gone"], "models/gone.yml#/Gone");
+    assert_eq!(
+        external_refs(&doc.raw),
+        ["gone.yaml#/Paths", "gone.yaml#/Note"]
+    );
+    let origin = &doc.raw["components"]["schemas"]["Circle"]["properties"]["x-origin"]["$ref"];
+    assert_eq!(origin, "#/components/schemas/Point");
+    // A reference may name an item of a list in another file.
+    let schemas = doc.raw["components"]["schemas"].as_mapping().unwrap();
+    assert!(
+        schemas
+            .values()
+            .any(|schema| schema["description"] == "the second edge"),
+        "{schemas:?}"
+    );
 }

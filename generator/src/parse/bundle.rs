@@ -811,6 +811,8 @@ mod tests {
             "../shared/c.yaml"
         );
         assert_eq!(join_label("/abs/openapi.yaml", "c.json"), "/abs/c.json");
+        // Climbing above the first file's folder keeps every step.
+        assert_eq!(join_label("openapi.yaml", "../../b.yaml"), "../../b.yaml");
     }
 
     #[test]

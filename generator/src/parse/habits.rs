@@ -506,6 +506,16 @@ mod tests {
             bodies,
             ["post", "put", "patch"].map(|m| at.push(m).push("parameters"))
         );
+
+        // A form parameter written with 3.0's `schema` keeps it.
+        let (raw, _) = read(
+            "paths:\n  /b:\n    post:\n      parameters:\n        - {name: n, in: formData, schema: {type: integer, minimum: 1}}\n      responses: {'204': {description: ok}}\n",
+        );
+        assert_eq!(
+            raw["paths"]["/b"]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]
+                ["schema"]["properties"]["n"],
+            yaml("{type: integer, minimum: 1}")
+        );
     }
 
     #[test]
@@ -537,5 +547,41 @@ mod tests {
         let (raw, found) = read(text);
         assert_eq!(raw, yaml(text));
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// A parameter already in OpenAPI 3's form (a `schema`, a `content`, a
+    /// `$ref`) is left as it is, even beside a stray `type`; Swagger 2's
+    /// `ssv` lists are space-delimited; a property's own `required` is
+    /// moved in schemas inside lists too.
+    #[test]
+    fn openapi_3_parameters_are_left_and_each_list_form_is_read() {
+        let params = [
+            "{name: a, in: query, type: string, schema: {type: integer}}",
+            "{name: b, in: query, type: string, content: {application/json: {schema: {type: integer}}}}",
+            "{$ref: '#/components/parameters/C', type: string}",
+        ];
+        let list: String = params.iter().map(|p| format!("        - {p}\n")).collect();
+        let (raw, found) = read(&format!(
+            "paths:\n  /a:\n    get:\n      parameters:\n{list}        - {{name: d, in: query, type: array, items: {{type: string}}, collectionFormat: ssv}}\n      responses: {{'204': {{description: ok}}}}\n"
+        ));
+        let get = &raw["paths"]["/a"]["get"]["parameters"];
+        for (i, param) in params.iter().enumerate() {
+            assert_eq!(get[i], yaml(param), "{param}");
+        }
+        assert_eq!(
+            get[3],
+            yaml(
+                "{name: d, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: string}}}"
+            )
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+
+        let (raw, _) = read(
+            "components:\n  schemas:\n    A:\n      allOf:\n        - {type: object, properties: {id: {type: string, required: true}}}\n",
+        );
+        assert_eq!(
+            raw["components"]["schemas"]["A"]["allOf"][0],
+            yaml("{type: object, properties: {id: {type: string}}, required: [id]}")
+        );
     }
 }

@@ -552,4 +552,82 @@ mod tests {
             .to_string();
         assert!(err.contains("OpenAPI 3.3.0 is not supported"), "{err}");
     }
+
+    /// The first 3.1 form of a node, in document order, where a schema can
+    /// be: not in data (examples, defaults), and `exclusiveMinimum: true`
+    /// is 3.0's own form.
+    #[test]
+    fn finds_the_first_31_form_where_a_schema_can_be() {
+        let first = |yaml: &str| {
+            let node: serde_yaml::Value = serde_yaml::from_str(yaml).unwrap();
+            first_31_form(&node, &Pointer::root()).map(|p| p.to_string())
+        };
+        let found = |p: &str| Some(p.to_owned());
+        assert_eq!(
+            first("{properties: {a: {type: integer, exclusiveMinimum: 0}}}"),
+            found("#/properties/a/exclusiveMinimum")
+        );
+        assert_eq!(
+            first("{maximum: 9, exclusiveMaximum: 9.5}"),
+            found("#/exclusiveMaximum")
+        );
+        assert_eq!(
+            first("{type: integer, minimum: 0, exclusiveMinimum: true}"),
+            None
+        );
+        assert_eq!(
+            first("{properties: {a: {const: 1}}}"),
+            found("#/properties/a/const")
+        );
+        assert_eq!(
+            first("{prefixItems: [{type: string}]}"),
+            found("#/prefixItems")
+        );
+        assert_eq!(first("{$defs: {a: {type: string}}}"), found("#/$defs"));
+        assert_eq!(
+            first("{allOf: [{type: string}, {type: [string, 'null']}]}"),
+            found("#/allOf/1/type")
+        );
+        assert_eq!(
+            first("{example: {type: [a, b], const: 1}, default: {const: 2}}"),
+            None
+        );
+        assert_eq!(
+            first("{type: object, properties: {a: {type: string}}}"),
+            None
+        );
+    }
+
+    /// A 3.0 document is read again as 3.1 only for 3.1's forms: a
+    /// boolean schema, which 3.1 has and 3.0 has not, is refused where it is.
+    #[test]
+    fn a_30_document_with_a_boolean_schema_is_refused_at_it() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Tags: {type: array, items: true}\n";
+        let err = Document::parse(text, "t.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.starts_with("t.yaml#/components/schemas/Tags"), "{err}");
+        let as_31 = text.replace("3.0.3", "3.1.0");
+        assert!(Document::parse(&as_31, "t.yaml", false).is_ok());
+    }
+
+    /// A 3.0 document with the tuple `items` of JSON Schema's earlier drafts
+    /// reads as 3.1 does, with a note at each; a list under `example` is data.
+    #[test]
+    fn a_30_document_with_tuple_items_is_read_with_a_note() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Pair: {type: array, items: [{type: string}, {type: integer}]}\n";
+        let doc = Document::parse(text, "t.yaml", false).unwrap();
+        assert!(
+            doc.habits.iter().any(|(h, _)| *h == Habit::TupleItems),
+            "{:?}",
+            doc.habits
+        );
+        let data: serde_yaml::Value =
+            serde_yaml::from_str("{type: array, example: {items: [1, 2]}}").unwrap();
+        assert!(!has_tuple_items(&data));
+        let in_a_list: serde_yaml::Value =
+            serde_yaml::from_str("{allOf: [{type: string}, {items: [{type: string}]}]}").unwrap();
+        assert!(has_tuple_items(&in_a_list));
+    }
 }

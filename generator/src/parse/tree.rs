@@ -68,3 +68,18 @@ pub(super) fn is_json(path: &Path) -> bool {
     path.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::is_json;
+
+    #[test]
+    fn a_file_is_json_by_its_extension_in_any_case() {
+        assert!(is_json(Path::new("spec/openapi.json")));
+        assert!(is_json(Path::new("SPEC.JSON")));
+        assert!(!is_json(Path::new("spec/openapi.yaml")));
+        assert!(!is_json(Path::new("json")));
+    }
+}

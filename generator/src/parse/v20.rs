@@ -624,6 +624,16 @@ mod tests {
         Pointer::parse_local(text).unwrap()
     }
 
+    /// `swagger: 2.0` unquoted is a YAML number, and still Swagger 2.0.
+    #[test]
+    fn swagger_2_is_told_by_its_version_quoted_or_not() {
+        assert!(is_20(&yaml("{swagger: '2.0'}")));
+        assert!(is_20(&yaml("{swagger: 2.0}")));
+        assert!(!is_20(&yaml("{swagger: 3.0}")));
+        assert!(!is_20(&yaml("{swagger: '1.2'}")));
+        assert!(!is_20(&yaml("{openapi: 2.0}")));
+    }
+
     #[test]
     fn host_base_path_and_schemes_are_servers() {
         let (raw, _) = converted(
@@ -638,6 +648,9 @@ mod tests {
         let (raw, _) =
             converted("swagger: '2.0'\ninfo: {title: t, version: '1'}\nbasePath: /v2\npaths: {}\n");
         assert_eq!(raw["servers"], yaml("[{url: /v2}]"));
+        // Neither host nor base path: no servers at all.
+        let (raw, _) = converted("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n");
+        assert!(raw.get("servers").is_none(), "{raw:?}");
     }
 
     #[test]
@@ -660,6 +673,18 @@ mod tests {
                 .to_string(),
             "#/securityDefinitions/oauth"
         );
+        // Each of Swagger 2's flows is its OpenAPI 3 flow.
+        for (flow, named) in [
+            ("password", "password"),
+            ("accessCode", "authorizationCode"),
+            ("implicit", "implicit"),
+        ] {
+            let (raw, _) = self::converted(&format!(
+                "swagger: '2.0'\ninfo: {{title: t, version: '1'}}\npaths: {{}}\nsecurityDefinitions:\n  oauth: {{type: oauth2, flow: {flow}, tokenUrl: 'https://t'}}\n"
+            ));
+            let flows = &raw["components"]["securitySchemes"]["oauth"]["flows"];
+            assert!(flows.get(named).is_some(), "{flow}: {flows:?}");
+        }
     }
 
     /// A path item's body and form parameters are each of its operations'
@@ -762,6 +787,46 @@ mod tests {
         assert_eq!(
             converted.notes,
             [(Habit::UnreadExtension, at("#/info/x-logo"))]
+        );
+    }
+
+    /// A path item's body is each operation's even beside the operation's
+    /// own parameters; a body is sent in each media type consumed that is
+    /// not a form, form parameters in the form chosen; a schema already
+    /// given keeps the user's pointer; data is not rewritten; extensions
+    /// are found in lists, and at the root `x-…` names a shared parameter.
+    #[test]
+    fn bodies_media_types_and_extensions_of_a_swagger_2_document() {
+        let (raw, converted) = converted(
+            "swagger: '2.0'\ninfo: {title: t, version: '1'}\nconsumes: [application/json, multipart/form-data]\nparameters:\n  x-shared: {name: s, in: query, type: string}\npaths:\n  /a:\n    parameters:\n      - {name: pet, in: body, schema: {type: object, example: {$ref: '#/definitions/Pet'}}}\n    put:\n      parameters:\n        - {name: q, in: query, type: string, x-internal: true}\n        - {name: mixed, in: header, type: string, schema: {type: integer}}\n      responses: {'204': {description: ok}}\n  /b:\n    post:\n      consumes: [application/x-www-form-urlencoded, application/json]\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses: {'204': {description: ok}}\ndefinitions:\n  Pet: {type: object}\n",
+        );
+        let put = &raw["paths"]["/a"]["put"];
+        let content = put["requestBody"]["content"].as_mapping().unwrap();
+        let media: Vec<&str> = content.keys().filter_map(Value::as_str).collect();
+        assert_eq!(media, ["application/json"]);
+        assert_eq!(
+            content["application/json"]["schema"]["example"],
+            yaml("{$ref: '#/definitions/Pet'}")
+        );
+        let post = &raw["paths"]["/b"]["post"]["requestBody"]["content"];
+        let media: Vec<&str> = post
+            .as_mapping()
+            .unwrap()
+            .keys()
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(media, ["application/x-www-form-urlencoded"]);
+        let mixed = at("#/paths/~1a/put/parameters/1/schema/type");
+        assert_eq!(
+            converted.origins.to_user(&mixed).to_string(),
+            "#/paths/~1a/put/parameters/1/schema/type"
+        );
+        assert_eq!(
+            converted.notes,
+            [(
+                Habit::UnreadExtension,
+                at("#/paths/~1a/put/parameters/0/x-internal")
+            )]
         );
     }
 }
