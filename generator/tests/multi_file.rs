@@ -494,10 +494,14 @@ fn external_refs(node: &serde_yaml::Value) -> Vec<String> {
 #[test]
 fn mappings_are_rewritten_and_extensions_left_alone() {
     let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  x-internal: {$ref: 'gone.yaml#/Paths'}\n  /shapes:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Shape'}\n      responses:\n        '204': {description: ok}\n      callbacks:\n        done:\n          x-note: {$ref: 'gone.yaml#/Note'}\n          '{$request.body#/url}':\n            post:\n              responses:\n                '204': {description: ok}\ncomponents:\n  schemas:\n    Shape:\n      oneOf:\n        - {$ref: 'shapes.yaml#/Square'}\n        - {$ref: '#/components/schemas/Circle'}\n      discriminator:\n        propertyName: kind\n        mapping:\n          square: 'shapes.yaml#/Square'\n          circle: Circle\n          gone: 'models/gone.yml#/Gone'\n    Circle:\n      type: object\n      properties:\n        kind: {type: string}\n        x-origin: {$ref: 'shapes.yaml#/Point'}\n        edge: {$ref: 'shapes.yaml#/Edges/1'}\n";
-    let shapes = "Square:\n  type: object\n  properties:\n    kind: {type: string}\n    corner: {$ref: '#/Point'}\nPoint:\n  type: object\n  properties:\n    x: {type: number}\nEdges:\n  - {type: string}\n  - {type: integer, description: the second edge}\n";
+    let shapes = "Square:\n  type: object\n  properties:\n    kind: {type: string}\n    corner: {$ref: '#/Point'}\n  discriminator:\n    propertyName: kind\n    mapping:\n      point: '#/Point'\n      circle: 'openapi.yaml#/components/schemas/Circle'\n      whole: 'whole.yaml'\nPoint:\n  type: object\n  properties:\n    x: {type: number}\nEdges:\n  - {type: string}\n  - {type: integer, description: the second edge}\n";
     let dir = scratch(
         "mappings",
-        &[("openapi.yaml", root), ("shapes.yaml", shapes)],
+        &[
+            ("openapi.yaml", root),
+            ("shapes.yaml", shapes),
+            ("whole.yaml", "{type: object, description: a whole file}\n"),
+        ],
     );
     let doc = Document::load(&dir.join("openapi.yaml"), "openapi.yaml");
     let _ = std::fs::remove_dir_all(&dir);
@@ -506,6 +510,19 @@ fn mappings_are_rewritten_and_extensions_left_alone() {
     assert_eq!(mapping["square"], "#/components/schemas/Square");
     assert_eq!(mapping["circle"], "Circle");
     assert_eq!(mapping["gone"], "models/gone.yml#/Gone");
+    // In another file: a pointer into that file, into the root, or a
+    // whole file.
+    let square = &doc.raw["components"]["schemas"]["Square"]["discriminator"]["mapping"];
+    assert_eq!(square["point"], "#/components/schemas/Point");
+    assert_eq!(square["circle"], "#/components/schemas/Circle");
+    let whole = square["whole"].as_str().unwrap_or_default();
+    let name = whole
+        .strip_prefix("#/components/schemas/")
+        .unwrap_or_default();
+    assert_eq!(
+        doc.raw["components"]["schemas"][name]["description"], "a whole file",
+        "{whole}"
+    );
     assert_eq!(
         external_refs(&doc.raw),
         ["gone.yaml#/Paths", "gone.yaml#/Note"]

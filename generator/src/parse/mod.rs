@@ -100,10 +100,7 @@ impl Document {
         } else if v20::is_20(&raw) {
             let v20::Converted { origins, notes } = v20::convert(&mut raw);
             converted = notes;
-            v31::Normalised {
-                origins,
-                ..v31::Normalised::default()
-            }
+            v31::Normalised::from(origins)
         } else {
             v31::Normalised::default()
         };
@@ -418,6 +415,17 @@ mod tests {
             .to_string();
         assert!(
             err.starts_with("t.yaml#/components/schemas/A/properties/b/items: invalid document"),
+            "{err}"
+        );
+        // A broken answer is named by its status, not by an extension
+        // beside it.
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        x-note: {anything: 1}\n        '200': {description: ok, content: 7}\n";
+        let err = Document::parse(text, "t.yaml", false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.starts_with("t.yaml#/paths/~1a/get/responses/200"),
             "{err}"
         );
     }

@@ -474,4 +474,22 @@ mod tests {
             "#/paths/~1p/get/responses/200/content/text~1event-stream/itemSchema/properties/data/contentSchema"
         );
     }
+
+    /// An answer under a status written as a number, and a callback's
+    /// path item, are rewritten as the others are.
+    #[test]
+    fn numeric_statuses_and_callbacks_are_rewritten() {
+        let (raw, _) = rewritten(
+            "openapi: 3.2.0\npaths:\n  /pets:\n    get:\n      responses:\n        200:\n          description: ok\n          content:\n            application/jsonl: {itemSchema: {type: string}}\n      callbacks:\n        done:\n          '{$request.body#/url}':\n            query: {operationId: notified}\n",
+        );
+        let get = &raw["paths"]["/pets"]["get"];
+        let media = &get["responses"][200]["content"]["application/jsonl"];
+        assert!(media.get("itemSchema").is_none(), "{media:?}");
+        assert_eq!(
+            media["schema"]["items"],
+            serde_yaml::from_str::<Value>("{type: string}").unwrap()
+        );
+        let item = &get["callbacks"]["done"]["{$request.body#/url}"];
+        assert_eq!(item[OTHER_METHODS]["QUERY"]["operationId"], "notified");
+    }
 }
