@@ -157,4 +157,36 @@ mod tests {
             "A B"
         );
     }
+
+    /// A component's name only under its own section of `components`.
+    #[test]
+    fn names_a_component_of_its_section_only() {
+        let name =
+            |p: &str, section: &str| Pointer::parse_local(p).unwrap().component_name(section);
+        assert_eq!(
+            name("#/components/schemas/Pet", "schemas").as_deref(),
+            Some("Pet")
+        );
+        assert_eq!(name("#/components/responses/Pet", "schemas"), None);
+        assert_eq!(name("#/definitions/schemas/Pet", "schemas"), None);
+        assert_eq!(name("#/components/schemas/Pet/properties", "schemas"), None);
+    }
+
+    /// `%XX` escapes are decoded; a `%` without two hex digits after it,
+    /// at the end too, is kept, as is text whose bytes are not UTF-8.
+    #[test]
+    fn percent_escapes_are_decoded_where_whole() {
+        for (text, decoded) in [
+            ("a%41", "aA"),
+            ("%41%42", "AB"),
+            ("a%4", "a%4"),
+            ("%", "%"),
+            ("a%", "a%"),
+            ("%zz1", "%zz1"),
+            ("%FF", "%FF"),
+            ("caf%C3%A9", "café"),
+        ] {
+            assert_eq!(percent_decode(text), decoded, "{text}");
+        }
+    }
 }

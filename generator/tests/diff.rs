@@ -1729,6 +1729,21 @@ fn another_header_does_not_keep_a_header_common() {
         "{}",
         change.what
     );
+    // The client alone, or the server stubs alone, change as much.
+    for crates in [
+        Crates {
+            client: true,
+            server: false,
+        },
+        Crates {
+            client: false,
+            server: true,
+        },
+    ] {
+        let report = compare(&doc(TENANTED), &doc(&new), crates);
+        let change = at(&report, "#/components/parameters/TenantId");
+        assert_eq!(change.rust.verdict, Breaking, "{crates:?}");
+    }
 }
 
 /// An optional header of the operation's own is a `Params` field: the
@@ -1746,4 +1761,73 @@ fn an_optional_header_is_the_first_optional_input() {
         "{}",
         change.rust.reason
     );
+}
+
+/// A schema that holds itself is marked, and compared, once per use: a
+/// required property added to it breaks the requests that carry it.
+#[test]
+fn a_recursive_schema_is_compared_where_it_is_used() {
+    let with_node = |required: &str| {
+        edited(&[
+            (
+                "        tier: {$ref: '#/components/schemas/Tier'}\n",
+                "        tier: {$ref: '#/components/schemas/Tier'}\n        tree: {$ref: '#/components/schemas/Node'}\n",
+            ),
+            (
+                "    Tier: {type: string",
+                &format!(
+                    "    Node:\n      type: object\n      required: [{required}]\n      properties:\n        name: {{type: string}}\n        kind: {{type: string}}\n        children: {{type: array, items: {{$ref: '#/components/schemas/Node'}}}}\n    Tier: {{type: string"
+                ),
+            ),
+        ])
+    };
+    let report = compare(
+        &doc(&with_node("name")),
+        &doc(&with_node("name, kind")),
+        Crates::ALL,
+    );
+    let change = at(&report, "#/components/schemas/Node/properties/kind");
+    assert_eq!(change.wire.verdict, Breaking, "{}", change.what);
+}
+
+/// A schema only a parameter uses is a request's; one only a callback's
+/// body uses is what the API sends, as a response is.
+#[test]
+fn parameters_and_callbacks_give_their_schemas_a_use() {
+    let level = |values: &str| {
+        edited(&[
+            (
+                "        - {name: expand, in: query, schema: {type: string}}\n",
+                "        - {name: expand, in: query, schema: {type: string}}\n        - {name: level, in: query, schema: {$ref: '#/components/schemas/Level'}}\n",
+            ),
+            (
+                "    Tier: {type: string",
+                &format!("    Level: {{type: string, enum: [{values}]}}\n    Tier: {{type: string"),
+            ),
+        ])
+    };
+    let report = compare(&doc(&level("low, high")), &doc(&level("low")), Crates::ALL);
+    let removed = at(&report, "#/components/schemas/Level/enum/1");
+    assert_eq!(removed.wire.verdict, Breaking, "{}", removed.wire.reason);
+
+    let ping = |properties: &str| {
+        HOOKS
+            .replacen(
+                "                    schema: {$ref: '#/components/schemas/Event'}\n              responses:\n                '204'",
+                "                    schema: {$ref: '#/components/schemas/Ping'}\n              responses:\n                '204'",
+                1,
+            )
+            .replacen(
+                "    Receipt:\n",
+                &format!("    Ping:\n      type: object\n      properties: {{{properties}}}\n    Receipt:\n"),
+                1,
+            )
+    };
+    let report = compare(
+        &doc(&ping("at: {type: string}, note: {type: string}")),
+        &doc(&ping("at: {type: string}")),
+        Crates::ALL,
+    );
+    let dropped = at(&report, "#/components/schemas/Ping/properties/note");
+    assert_eq!(dropped.wire.verdict, Breaking, "{}", dropped.wire.reason);
 }

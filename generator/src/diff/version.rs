@@ -90,7 +90,9 @@ mod tests {
     fn parses_semver_and_refuses_the_rest() {
         assert_eq!(v("1.20.3").to_string(), "1.20.3");
         assert_eq!(v("0.2.0-rc.1").pre, "rc.1");
-        for bad in ["1.2", "1.2.3.4", "v1.2.3", "1.x.3", "1.2.3-", "", "1..3"] {
+        for bad in [
+            "1.2", "1.2.3.4", "v1.2.3", "1.x.3", "1.2.3-", "", "1..3", "1.+2.3",
+        ] {
             assert!(Version::parse(bad).is_none(), "{bad}");
         }
     }
