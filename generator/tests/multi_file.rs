@@ -89,6 +89,14 @@ fn refusal(name: &str, files: &[(&str, &str)]) -> String {
     error
 }
 
+/// The document `openapi.yaml` of the scratch folder `files`, bundled.
+fn bundled(name: &str, files: &[(&str, &str)]) -> Document {
+    let dir = scratch(name, files);
+    let doc = Document::load(&dir.join("openapi.yaml"), "openapi.yaml");
+    let _ = std::fs::remove_dir_all(&dir);
+    doc.unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// The models' `common.rs` of `openapi.yaml` of the scratch folder `files`.
 fn common_models(name: &str, files: &[(&str, &str)]) -> String {
     let dir = scratch(name, files);
@@ -399,7 +407,7 @@ PetsItem:
       '204': {description: Listed.}
 "##;
     let schemas = "Pet:\n  description: the pet\n  type: object\n  additionalProperties: {$ref: '#/Extra'}\nExtra: {description: the extra, type: string}\nEvent: {description: the event schema, type: object}\n";
-    let dir = scratch(
+    let doc = bundled(
         "every-kind",
         &[
             ("openapi.yaml", root),
@@ -407,9 +415,6 @@ PetsItem:
             ("schemas.yaml", schemas),
         ],
     );
-    let doc = Document::load(&dir.join("openapi.yaml"), "openapi.yaml");
-    let _ = std::fs::remove_dir_all(&dir);
-    let doc = doc.unwrap_or_else(|e| panic!("{e}"));
     let components = &doc.raw["components"];
     let kept = |section: &str, description: &str| {
         components[section]
@@ -455,7 +460,7 @@ components:
   pathItems: {Pets: {$ref: 'parts.yaml#/PetsItem'}}
   securitySchemes: {key: {$ref: 'parts.yaml#/Key'}}
 "##;
-    let dir = scratch(
+    let doc = bundled(
         "every-section",
         &[
             ("openapi.yaml", sections),
@@ -463,9 +468,6 @@ components:
             ("schemas.yaml", schemas),
         ],
     );
-    let doc = Document::load(&dir.join("openapi.yaml"), "openapi.yaml");
-    let _ = std::fs::remove_dir_all(&dir);
-    let doc = doc.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(external_refs(&doc.raw), Vec::<String>::new());
 }
 
@@ -495,7 +497,7 @@ fn external_refs(node: &serde_yaml::Value) -> Vec<String> {
 fn mappings_are_rewritten_and_extensions_left_alone() {
     let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  x-internal: {$ref: 'gone.yaml#/Paths'}\n  /shapes:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Shape'}\n      responses:\n        '204': {description: ok}\n      callbacks:\n        done:\n          x-note: {$ref: 'gone.yaml#/Note'}\n          '{$request.body#/url}':\n            post:\n              responses:\n                '204': {description: ok}\ncomponents:\n  schemas:\n    Shape:\n      oneOf:\n        - {$ref: 'shapes.yaml#/Square'}\n        - {$ref: '#/components/schemas/Circle'}\n      discriminator:\n        propertyName: kind\n        mapping:\n          square: 'shapes.yaml#/Square'\n          circle: Circle\n          gone: 'models/gone.yml#/Gone'\n    Circle:\n      type: object\n      properties:\n        kind: {type: string}\n        x-origin: {$ref: 'shapes.yaml#/Point'}\n        edge: {$ref: 'shapes.yaml#/Edges/1'}\n";
     let shapes = "Square:\n  type: object\n  properties:\n    kind: {type: string}\n    corner: {$ref: '#/Point'}\n  discriminator:\n    propertyName: kind\n    mapping:\n      point: '#/Point'\n      circle: 'openapi.yaml#/components/schemas/Circle'\n      whole: 'whole.yaml'\nPoint:\n  type: object\n  properties:\n    x: {type: number}\nEdges:\n  - {type: string}\n  - {type: integer, description: the second edge}\n";
-    let dir = scratch(
+    let doc = bundled(
         "mappings",
         &[
             ("openapi.yaml", root),
@@ -503,9 +505,6 @@ fn mappings_are_rewritten_and_extensions_left_alone() {
             ("whole.yaml", "{type: object, description: a whole file}\n"),
         ],
     );
-    let doc = Document::load(&dir.join("openapi.yaml"), "openapi.yaml");
-    let _ = std::fs::remove_dir_all(&dir);
-    let doc = doc.unwrap_or_else(|e| panic!("{e}"));
     let mapping = &doc.raw["components"]["schemas"]["Shape"]["discriminator"]["mapping"];
     assert_eq!(mapping["square"], "#/components/schemas/Square");
     assert_eq!(mapping["circle"], "Circle");
