@@ -400,6 +400,8 @@ OnAdded:
         '204': {description: Received.}
 PartHeader: {description: the part header, schema: {type: string}}
 Key: {type: apiKey, in: header, name: X-Key, description: the key}
+Solo: {description: a header only the components name, schema: {type: string}}
+Alone: {description: a link only the components name, operationId: listPets}
 PetsItem:
   get:
     operationId: listPets
@@ -454,8 +456,8 @@ components:
   responses: {PetList: {$ref: 'parts.yaml#/PetList'}}
   parameters: {Limit: {$ref: 'parts.yaml#/Limit'}}
   requestBodies: {NewPet: {$ref: 'parts.yaml#/NewPet'}}
-  headers: {Rate: {$ref: 'parts.yaml#/Rate'}}
-  links: {Next: {$ref: 'parts.yaml#/Next'}}
+  headers: {Rate: {$ref: 'parts.yaml#/Rate'}, Solo: {$ref: 'parts.yaml#/Solo'}}
+  links: {Next: {$ref: 'parts.yaml#/Next'}, Alone: {$ref: 'parts.yaml#/Alone'}}
   callbacks: {OnAdded: {$ref: 'parts.yaml#/OnAdded'}}
   pathItems: {Pets: {$ref: 'parts.yaml#/PetsItem'}}
   securitySchemes: {key: {$ref: 'parts.yaml#/Key'}}

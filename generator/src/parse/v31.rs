@@ -507,7 +507,8 @@ impl Walker {
         let nullable = types.iter().any(|t| t == "null");
         let mut others: Vec<String> = types.into_iter().filter(|t| t != "null").collect();
         others.dedup();
-        if others.iter().any(|t| t == "integer") && others.iter().any(|t| t == "number") {
+        // Integers are numbers: with `number` listed, `integer` says nothing more.
+        if others.iter().any(|t| t == "number") {
             others.retain(|t| t != "integer");
         }
         if nullable {
@@ -958,10 +959,12 @@ mod tests {
     /// given is kept as it is.
     #[test]
     fn several_types_share_out_their_values_and_keywords() {
-        let (s, _) = schema("{type: [string, integer], enum: [a, 1, 2.5], maxLength: 3}");
+        let (s, _) = schema("{type: [string, integer], enum: [a, 1, -1, 2.5], maxLength: 3}");
         assert_eq!(
             s,
-            yaml("{oneOf: [{type: string, maxLength: 3, enum: [a]}, {type: integer, enum: [1]}]}")
+            yaml(
+                "{oneOf: [{type: string, maxLength: 3, enum: [a]}, {type: integer, enum: [1, -1]}]}"
+            )
         );
         let (s, _) =
             schema("{type: [number, array], enum: [2.5, 3], maxItems: 2, items: {type: string}}");
@@ -1019,6 +1022,8 @@ mod tests {
         }
         for not_null in [
             "{type: [string, 'null']}",
+            "{type: ['null', string]}",
+            "{type: [string]}",
             "{type: 'null', $ref: '#/components/schemas/B'}",
             "{enum: [null, 1]}",
         ] {
