@@ -291,6 +291,26 @@ fn a_whole_map_may_be_in_a_file_of_its_own() {
     );
     assert_eq!(models.matches("pub struct Pet").count(), 1, "{models}");
     assert!(models.contains("pub owner: Option<Owner>"), "{models}");
+
+    // The bundled document too: the entry the path names by its file is
+    // the section's own, not a copy beside it under another name.
+    let doc = bundled(
+        "maps-bundled",
+        &[
+            ("openapi.yaml", root),
+            ("api/paths.yaml", paths),
+            ("api/schemas.yaml", schemas),
+            ("api/owner.yaml", owner),
+        ],
+    );
+    let schemas = doc.raw["components"]["schemas"].as_mapping().unwrap();
+    let names: Vec<_> = schemas.keys().filter_map(|k| k.as_str()).collect();
+    assert_eq!(names, ["Pet", "owner"]);
+    let answer = &doc.raw["paths"]["/pets"]["get"]["responses"]["200"]["content"];
+    assert_eq!(
+        answer["application/json"]["schema"]["$ref"],
+        "#/components/schemas/Pet"
+    );
 }
 
 /// The files a split document was read from besides its root, each once,
@@ -491,13 +511,14 @@ fn external_refs(node: &serde_yaml::Value) -> Vec<String> {
 }
 
 /// A discriminator's mapping into another file is rewritten to the schema
-/// brought in; a name, or a file that is not there, is left as written.
+/// brought in; a name, a pointer into the root file, or a file that is not
+/// there, is left as written.
 /// Extensions are the document's own: a `$ref` in one is not followed,
 /// under `paths` or in a callback, while a property called `x-…` is a
 /// property like any other.
 #[test]
 fn mappings_are_rewritten_and_extensions_left_alone() {
-    let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  x-internal: {$ref: 'gone.yaml#/Paths'}\n  /shapes:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Shape'}\n      responses:\n        '204': {description: ok}\n      callbacks:\n        done:\n          x-note: {$ref: 'gone.yaml#/Note'}\n          '{$request.body#/url}':\n            post:\n              responses:\n                '204': {description: ok}\ncomponents:\n  schemas:\n    Shape:\n      oneOf:\n        - {$ref: 'shapes.yaml#/Square'}\n        - {$ref: '#/components/schemas/Circle'}\n      discriminator:\n        propertyName: kind\n        mapping:\n          square: 'shapes.yaml#/Square'\n          circle: Circle\n          gone: 'models/gone.yml#/Gone'\n    Circle:\n      type: object\n      properties:\n        kind: {type: string}\n        x-origin: {$ref: 'shapes.yaml#/Point'}\n        edge: {$ref: 'shapes.yaml#/Edges/1'}\n";
+    let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  x-internal: {$ref: 'gone.yaml#/Paths'}\n  /shapes:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Shape'}\n      responses:\n        '204': {description: ok}\n      callbacks:\n        done:\n          x-note: {$ref: 'gone.yaml#/Note'}\n          '{$request.body#/url}':\n            post:\n              responses:\n                '204': {description: ok}\ncomponents:\n  schemas:\n    Shape:\n      oneOf:\n        - {$ref: 'shapes.yaml#/Square'}\n        - {$ref: '#/components/schemas/Circle'}\n      discriminator:\n        propertyName: kind\n        mapping:\n          square: 'shapes.yaml#/Square'\n          circle: Circle\n          round: '#/components/schemas/%43ircle'\n          gone: 'models/gone.yml#/Gone'\n    Circle:\n      type: object\n      properties:\n        kind: {type: string}\n        x-origin: {$ref: 'shapes.yaml#/Point'}\n        edge: {$ref: 'shapes.yaml#/Edges/1'}\n";
     let shapes = "Square:\n  type: object\n  properties:\n    kind: {type: string}\n    corner: {$ref: '#/Point'}\n  discriminator:\n    propertyName: kind\n    mapping:\n      point: '#/Point'\n      circle: 'openapi.yaml#/components/schemas/Circle'\n      whole: 'whole.yaml'\nPoint:\n  type: object\n  properties:\n    x: {type: number}\nEdges:\n  - {type: string}\n  - {type: integer, description: the second edge}\n";
     let doc = bundled(
         "mappings",
@@ -510,6 +531,9 @@ fn mappings_are_rewritten_and_extensions_left_alone() {
     let mapping = &doc.raw["components"]["schemas"]["Shape"]["discriminator"]["mapping"];
     assert_eq!(mapping["square"], "#/components/schemas/Square");
     assert_eq!(mapping["circle"], "Circle");
+    // A pointer into the root file is the root's own: kept as written,
+    // escapes and all.
+    assert_eq!(mapping["round"], "#/components/schemas/%43ircle");
     assert_eq!(mapping["gone"], "models/gone.yml#/Gone");
     // In another file: a pointer into that file, into the root, or a
     // whole file.
@@ -538,4 +562,25 @@ fn mappings_are_rewritten_and_extensions_left_alone() {
             .any(|schema| schema["description"] == "the second edge"),
         "{schemas:?}"
     );
+}
+
+/// Two security schemes of the root may be one node of another file: as
+/// in every other section, the node is brought in once, under the first
+/// name, and the second name refers to it; the crates generate.
+#[test]
+fn two_security_schemes_may_be_one_node_of_another_file() {
+    let root = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\nsecurity: [{key: []}, {spare: []}]\npaths:\n  /pets:\n    get:\n      responses:\n        '204': {description: ok}\ncomponents:\n  securitySchemes:\n    key: {$ref: 'parts.yaml#/Key'}\n    spare: {$ref: 'parts.yaml#/Key'}\n";
+    let parts = "Key: {type: apiKey, in: header, name: X-Key, description: the key}\n";
+    let files = [("openapi.yaml", root), ("parts.yaml", parts)];
+    let doc = bundled("schemes", &files);
+    let schemes = &doc.raw["components"]["securitySchemes"];
+    assert_eq!(schemes["key"]["name"], "X-Key", "{schemes:?}");
+    assert_eq!(
+        schemes["spare"]["$ref"], "#/components/securitySchemes/key",
+        "{schemes:?}"
+    );
+    let dir = scratch("schemes-generated", &files);
+    let generated = generate(&dir, "openapi.yaml");
+    let _ = std::fs::remove_dir_all(&dir);
+    generated.unwrap_or_else(|e| panic!("{e}"));
 }
