@@ -4,7 +4,10 @@
 //! The server stubs write these tables as the runtime's `FormField`s; the
 //! mock builds the same from them, so both read such values alike.
 
-use super::{Api, Multipart, Primitive, Shape, Ty, TypeKind, files_of, is_object, struct_of};
+use super::{
+    Api, Multipart, Primitive, Shape, Ty, TypeKind, definition, files_of, is_object, struct_of,
+    unwrapped,
+};
 
 /// How a field's text becomes JSON (the runtime's `FormKind`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,10 +116,7 @@ impl Api {
         if is_object(&self.types, shape) {
             return Some(shape);
         }
-        let Ty::Named(name) = &shape.ty else {
-            return None;
-        };
-        let TypeKind::Union(union) = &self.type_named(name)?.kind else {
+        let Some(TypeKind::Union(union)) = definition(&self.types, shape) else {
             return None;
         };
         let mut objects = union
@@ -136,38 +136,32 @@ impl Api {
         shape: &Shape,
         field: &dyn Fn(&str, &Shape) -> FormField,
     ) -> Option<Vec<FormField>> {
-        match &shape.ty {
-            Ty::Map(value) => Some(vec![field("*", value)]),
-            Ty::Any => Some(Vec::new()),
-            Ty::Named(name) => match &self.type_named(name)?.kind {
-                TypeKind::Alias(inner) | TypeKind::Newtype(inner)
-                    if matches!(inner.ty, Ty::Map(_) | Ty::Named(_)) =>
-                {
-                    self.fields_of(inner, field)
-                }
-                // A union of objects (OAuth's token request, one struct per
-                // `grant_type`): the fields of every alternative, the first
-                // alternative's reading a name they share; serde then picks
-                // the alternative.
-                TypeKind::Union(union) => {
-                    let mut fields: Vec<FormField> = Vec::new();
-                    for variant in &union.variants {
-                        for f in &struct_of(&self.types, &variant.shape)?.fields {
-                            if !fields.iter().any(|known| known.name == f.wire) {
-                                fields.push(field(&f.wire, &f.shape));
-                            }
+        if let Ty::Map(value) = &unwrapped(&self.types, shape).ty {
+            return Some(vec![field("*", value)]);
+        }
+        match definition(&self.types, shape)? {
+            TypeKind::Struct(object) => Some(
+                object
+                    .fields
+                    .iter()
+                    .map(|f| field(&f.wire, &f.shape))
+                    .collect(),
+            ),
+            // A union of objects (OAuth's token request, one struct per
+            // `grant_type`): the fields of every alternative, the first
+            // alternative's reading a name they share; serde then picks
+            // the alternative.
+            TypeKind::Union(union) => {
+                let mut fields: Vec<FormField> = Vec::new();
+                for variant in &union.variants {
+                    for f in &struct_of(&self.types, &variant.shape)?.fields {
+                        if !fields.iter().any(|known| known.name == f.wire) {
+                            fields.push(field(&f.wire, &f.shape));
                         }
                     }
-                    Some(fields)
                 }
-                _ => Some(
-                    struct_of(&self.types, shape)?
-                        .fields
-                        .iter()
-                        .map(|f| field(&f.wire, &f.shape))
-                        .collect(),
-                ),
-            },
+                Some(fields)
+            }
             _ => None,
         }
     }
@@ -176,10 +170,8 @@ impl Api {
     /// list (repeated pairs or parts), any other array one JSON value.
     fn field(&self, name: &str, shape: &Shape) -> FormField {
         let (kind, list) = match &shape.ty {
-            Ty::Array(item) if self.kind_of(item, 0) != FormKind::Json => {
-                (self.kind_of(item, 0), true)
-            }
-            _ => (self.kind_of(shape, 0), false),
+            Ty::Array(item) if self.kind_of(item) != FormKind::Json => (self.kind_of(item), true),
+            _ => (self.kind_of(shape), false),
         };
         FormField {
             name: name.to_owned(),
@@ -189,21 +181,238 @@ impl Api {
     }
 
     /// How the text of a value of `shape` becomes JSON.
-    fn kind_of(&self, shape: &Shape, depth: usize) -> FormKind {
-        match &shape.ty {
+    fn kind_of(&self, shape: &Shape) -> FormKind {
+        match &unwrapped(&self.types, shape).ty {
             Ty::Primitive(p) if p.is_integer() => FormKind::Integer,
             Ty::Primitive(p) if p.is_number() => FormKind::Number,
             Ty::Primitive(Primitive::Bool) => FormKind::Boolean,
             Ty::Primitive(_) => FormKind::Text,
-            Ty::Named(name) if depth < 16 => match self.type_named(name).map(|d| &d.kind) {
-                Some(TypeKind::Enum(_)) | None => FormKind::Text,
-                Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => {
-                    self.kind_of(inner, depth + 1)
-                }
+            Ty::Named(_) => match definition(&self.types, shape) {
                 Some(TypeKind::Struct(_) | TypeKind::Union(_)) => FormKind::Json,
+                _ => FormKind::Text,
             },
-            Ty::Named(_) => FormKind::Text,
             Ty::Array(_) | Ty::Map(_) | Ty::Any => FormKind::Json,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FormField, FormKind};
+
+    /// Each field of `fields` as `name[below]: Kind`, in order, its name
+    /// under `prefix`.
+    fn paths(fields: &[FormField], prefix: &str, out: &mut Vec<String>) {
+        for field in fields {
+            let name = match prefix {
+                "" => field.name.clone(),
+                _ => format!("{prefix}[{}]", field.name),
+            };
+            match &field.kind {
+                FormKind::Object(below) => paths(below, &name, out),
+                kind => out.push(format!(
+                    "{name}: {}{}",
+                    kind.variant(),
+                    if field.list { " list" } else { "" }
+                )),
+            }
+        }
+    }
+
+    /// The fields of the object query parameter `filter` of a document
+    /// whose `components.schemas` are `schemas`, `Filter` the parameter's.
+    fn filter_fields(schemas: &str) -> Vec<String> {
+        let api = crate::testing::api(&format!(
+            "paths:
+  /search:
+    get:
+      parameters:
+        - {{name: filter, in: query, style: deepObject, explode: true, schema: {{$ref: '#/components/schemas/Filter'}}}}
+      responses:
+        '204': {{description: ok}}
+components:
+  schemas:
+{schemas}"
+        ));
+        let param = &api.operations[0].params[0];
+        let mut out = Vec::new();
+        paths(
+            &api.object_param_fields(&param.shape).unwrap(),
+            "",
+            &mut out,
+        );
+        out
+    }
+
+    /// Properties are read in brackets four objects deep, the parameter's
+    /// own counted; a deeper object, and an object of a type above it, is
+    /// one JSON value. A union with one object among its alternatives
+    /// (Stripe's `created`: a timestamp or a range) is read as that object.
+    #[test]
+    fn object_parameters_nest_four_objects_deep_and_never_into_themselves() {
+        let schemas = "    Filter:
+      type: object
+      properties:
+        near: {$ref: '#/components/schemas/Near'}
+        parent: {$ref: '#/components/schemas/Filter'}
+        created: {$ref: '#/components/schemas/Created'}
+        shape: {$ref: '#/components/schemas/Shape'}
+    Created:
+      oneOf:
+        - {type: integer}
+        - {$ref: '#/components/schemas/Range'}
+    Range:
+      type: object
+      properties:
+        gte: {type: integer}
+    Shape:
+      oneOf:
+        - {$ref: '#/components/schemas/Range'}
+        - {$ref: '#/components/schemas/Point'}
+    Near:
+      type: object
+      properties:
+        inner: {$ref: '#/components/schemas/Inner'}
+        limit: {type: integer}
+    Inner:
+      type: object
+      properties:
+        core: {$ref: '#/components/schemas/Core'}
+    Core:
+      type: object
+      properties:
+        point: {$ref: '#/components/schemas/Point'}
+        tags: {type: array, items: {type: string}}
+    Point:
+      type: object
+      properties:
+        lat: {type: number}
+";
+        assert_eq!(
+            filter_fields(schemas),
+            [
+                "near[inner][core][point]: Json",
+                "near[inner][core][tags]: Text list",
+                "near[limit]: Integer",
+                "parent: Json",
+                "created[gte]: Integer",
+                "shape: Json",
+            ]
+        );
+    }
+
+    /// The fields of the form body of a document whose `components.schemas`
+    /// are `schemas`, the body's schema `Form`; `None` when it is not read
+    /// as pairs.
+    fn form_body_fields(schemas: &str) -> Option<Vec<String>> {
+        let api = crate::testing::api(&format!(
+            "paths:
+  /forms:
+    post:
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: {{$ref: '#/components/schemas/Form'}}
+      responses:
+        '204': {{description: ok}}
+components:
+  schemas:
+{schemas}"
+        ));
+        let body = api.operations[0].body.as_ref().unwrap();
+        let crate::ir::BodyKind::Form(shape) = &body.kind else {
+            return None;
+        };
+        let mut out = Vec::new();
+        paths(&api.form_fields(shape).unwrap(), "", &mut out);
+        Some(out)
+    }
+
+    /// Each field's text becomes the JSON of its type, through aliases and
+    /// newtypes; an array of text values is repeated pairs, any other
+    /// array or object one JSON text.
+    #[test]
+    fn a_form_fields_text_becomes_the_json_of_its_type() {
+        let schemas = "    Form:
+      type: object
+      properties:
+        count: {type: integer}
+        ratio: {type: number, format: float}
+        done: {type: boolean}
+        name: {type: string}
+        when: {type: string, format: date-time}
+        size: {$ref: '#/components/schemas/Size'}
+        positive: {$ref: '#/components/schemas/Positive'}
+        again: {$ref: '#/components/schemas/Again'}
+        tags: {type: array, items: {type: string}}
+        sizes: {type: array, items: {$ref: '#/components/schemas/Size'}}
+        points: {type: array, items: {$ref: '#/components/schemas/Point'}}
+        point: {$ref: '#/components/schemas/Point'}
+        either: {$ref: '#/components/schemas/Either'}
+        labels: {type: object, additionalProperties: {type: string}}
+        free: {}
+    Size: {type: string, enum: [s, m, l]}
+    Positive: {type: number, minimum: 0}
+    Again: {$ref: '#/components/schemas/Positive'}
+    Point:
+      type: object
+      properties:
+        lat: {type: number}
+    Either:
+      oneOf:
+        - {type: integer}
+        - {$ref: '#/components/schemas/Point'}
+";
+        assert_eq!(
+            form_body_fields(schemas).unwrap(),
+            [
+                "count: Integer",
+                "ratio: Number",
+                "done: Boolean",
+                "name: Text",
+                "when: Text",
+                "size: Text",
+                "positive: Number",
+                "again: Number",
+                "tags: Text list",
+                "sizes: Text list",
+                "points: Json",
+                "point: Json",
+                "either: Json",
+                "labels: Json",
+                "free: Json",
+            ]
+        );
+    }
+
+    /// A form body is an object however it is named: a map under another
+    /// name is its values (`*`), a union of structs under another name
+    /// the fields of each.
+    #[test]
+    fn a_form_body_named_through_aliases_is_read_as_what_it_names() {
+        let map = "    Form: {$ref: '#/components/schemas/Labels'}
+    Labels: {type: object, additionalProperties: {type: integer}}
+";
+        assert_eq!(form_body_fields(map).unwrap(), ["*: Integer"]);
+        let union = "    Form: {$ref: '#/components/schemas/Grant'}
+    Grant:
+      oneOf:
+        - {$ref: '#/components/schemas/Password'}
+        - {$ref: '#/components/schemas/Refresh'}
+    Password:
+      type: object
+      properties:
+        grant_type: {type: string}
+        password: {type: string}
+    Refresh:
+      type: object
+      properties:
+        grant_type: {type: string}
+        refresh_token: {type: string}
+";
+        assert_eq!(
+            form_body_fields(union).unwrap(),
+            ["grant_type: Text", "password: Text", "refresh_token: Text"]
+        );
     }
 }
