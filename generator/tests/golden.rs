@@ -26,7 +26,8 @@
 //! - `operations`: path-level parameters and overrides, query arrays, header and
 //!   cookie parameters, an optional binary (`application/octet-stream`) body,
 //!   several success responses, `default`, response headers, no operationId,
-//!   `text/plain` bodies;
+//!   `text/plain` bodies, security that may be left out (`{}`), a body's
+//!   `x-rules`;
 //! - `parameters`: names colliding with each other, with keywords, with the
 //!   generated code's own names and with operators' methods (`sub`); form
 //!   (exploded or not) and pipe-delimited arrays; header lists; a required

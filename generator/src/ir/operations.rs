@@ -720,6 +720,35 @@ mod tests {
         assert_eq!(header("/log"), None, "a query parameter is not the header");
     }
 
+    /// A status reads as the document writes it; success is below 400, for
+    /// a code and for a range (`2XX`, `3XX` succeed, `4XX` does not).
+    #[test]
+    fn statuses_read_as_written_and_succeed_below_400() {
+        let written = [Status::Code(404), Status::Range(2), Status::Default].map(|s| s.to_string());
+        assert_eq!(written, ["404", "2XX", "default"]);
+        let success =
+            |statuses: &[Status]| statuses.iter().map(|s| s.is_success()).collect::<Vec<_>>();
+        assert_eq!(
+            success(&[
+                Status::Code(204),
+                Status::Code(399),
+                Status::Code(400),
+                Status::Code(500)
+            ]),
+            [true, true, false, false]
+        );
+        assert_eq!(
+            success(&[
+                Status::Range(2),
+                Status::Range(3),
+                Status::Range(4),
+                Status::Range(5)
+            ]),
+            [true, true, false, false]
+        );
+        assert!(!Status::Default.is_success());
+    }
+
     #[test]
     fn classifies_media_types() {
         assert!(matches!(

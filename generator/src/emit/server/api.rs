@@ -7,7 +7,7 @@ use super::context::{Auth, Op, Server, uses_ident};
 use super::{dynamic_query, params};
 use crate::emit::docs;
 use crate::error::Result;
-use crate::ir::{BodyKind, Docs, ParamLocation, Parameter, RequestBody};
+use crate::ir::{BodyKind, Docs, ParamLocation, Parameter, Primitive, RequestBody, Shape, Ty};
 
 pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     let api = server.cx.api;
@@ -282,7 +282,7 @@ fn rules_method_tokens(
     ]);
     let doc = docs::attrs(&lines);
     let name = op.rules_fn_name();
-    let ty = body_type(server, op, body);
+    let ty = lent_body_type(server, op, body);
     Some(quote! {
         #doc
         fn #name(&self, body: &#ty) -> Vec<models::validation::Problem>;
@@ -356,6 +356,28 @@ pub(crate) fn body_type(server: &Server<'_>, op: &Op<'_>, body: &RequestBody) ->
         BodyKind::Text => quote!(String),
         BodyKind::Binary => quote!(axum::body::Bytes),
     }
+}
+
+/// The type the rules method borrows a body as: a list as a slice and a
+/// string as `str`, which is what `&Vec<T>` and `&String` lend and what
+/// clippy asks of an argument (`ptr_arg`); other bodies as [`body_type`].
+fn lent_body_type(server: &Server<'_>, op: &Op<'_>, body: &RequestBody) -> TokenStream {
+    match &body.kind {
+        BodyKind::Json(shape) if lent_as_slice(shape) => match &shape.ty {
+            Ty::Array(item) => {
+                let item = server.types.shape(item);
+                quote!([#item])
+            }
+            _ => quote!(str),
+        },
+        _ => body_type(server, op, body),
+    }
+}
+
+/// Whether the rules method borrows a JSON body of `shape` as a slice or
+/// `str` rather than as its own type.
+pub(crate) fn lent_as_slice(shape: &Shape) -> bool {
+    !shape.nullable && matches!(shape.ty, Ty::Array(_) | Ty::Primitive(Primitive::String))
 }
 
 fn body_doc(body: &RequestBody) -> TokenStream {

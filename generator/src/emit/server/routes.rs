@@ -4,7 +4,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::context::{Auth, Op, Server};
-use super::{dynamic_query, forms, params, paths, security};
+use super::{api, dynamic_query, forms, params, paths, security};
 use crate::emit::checks::{CheckContext, own_constraints};
 use crate::emit::docs;
 use crate::error::{Error, Result};
@@ -681,9 +681,17 @@ fn sequence_step(body: &RequestBody, sequence: &Sequence, media: &[&str]) -> Tok
 /// The expression decoding `bytes` into the body.
 fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<TokenStream> {
     Ok(match kind {
-        BodyKind::Json(_) if op.op.body.as_ref().is_some_and(|b| !b.rules.is_empty()) => {
+        BodyKind::Json(shape) if op.op.body.as_ref().is_some_and(|b| !b.rules.is_empty()) => {
             let rules = op.rules_fn_name();
-            quote!(body::json_with_rules(&bytes, |body| shared.api.#rules(body))?)
+            let check = quote!(|body| shared.api.#rules(body));
+            if api::lent_as_slice(shape) {
+                // The body's type cannot be inferred from the slice the
+                // rules method takes: named.
+                let ty = server.types.shape(shape);
+                quote!(body::json_with_rules::<#ty>(&bytes, #check)?)
+            } else {
+                quote!(body::json_with_rules(&bytes, #check)?)
+            }
         }
         BodyKind::Json(_) => quote!(body::json(&bytes)?),
         BodyKind::Text => quote!(body::text(bytes)?),

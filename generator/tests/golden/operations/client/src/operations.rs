@@ -211,6 +211,115 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// Anyone may add a batch; a caller who signs in is named.
+    ///
+    /// `POST /batches` (operation `addBatch`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `application/json`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Added.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn add_batch(
+        &self,
+        body: &[crate::models::AddBatchBodyItem],
+    ) -> Result<(), crate::Error> {
+        self.add_batch_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::add_batch`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`AddBatchHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::add_batch`].
+    pub async fn add_batch_with_response(
+        &self,
+        body: &[crate::models::AddBatchBodyItem],
+    ) -> Result<Response<(), AddBatchHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[],
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "addBatch",
+            reqwest::Method::POST,
+            "/batches",
+            SECURITY,
+        );
+        __call.json_body("application/json", body);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), AddBatchHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `replaceBatch` operation.
+    ///
+    /// `PUT /batches/{batchId}` (operation `replaceBatch`).
+    ///
+    /// # Arguments
+    ///
+    /// - `batch_id` (the `batchId` path parameter).
+    /// - `body` (the request body, sent as `application/json`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Replaced.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `PUT`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn replace_batch(
+        &self,
+        batch_id: &str,
+        body: &crate::models::ReplaceBatchBody,
+    ) -> Result<(), crate::Error> {
+        self.replace_batch_with_response(batch_id, body).await.map(Response::into_inner)
+    }
+    /// [`Client::replace_batch`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ReplaceBatchHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::replace_batch`].
+    pub async fn replace_batch_with_response(
+        &self,
+        batch_id: &str,
+        body: &crate::models::ReplaceBatchBody,
+    ) -> Result<Response<(), ReplaceBatchHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "replaceBatch",
+            reqwest::Method::PUT,
+            "/batches/{batchId}",
+            SECURITY,
+        );
+        __call.path_param("batchId", batch_id);
+        __call.json_body("application/json", body);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), ReplaceBatchHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_items_item_id`](crate::Client::get_items_item_id): none by default.
@@ -315,3 +424,9 @@ pub type ReplaceItemHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::add_note`](crate::Client::add_note) declare, as [`Client::add_note_with_response`](crate::Client::add_note_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type AddNoteHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::add_batch`](crate::Client::add_batch) declare, as [`Client::add_batch_with_response`](crate::Client::add_batch_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type AddBatchHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::replace_batch`](crate::Client::replace_batch) declare, as [`Client::replace_batch_with_response`](crate::Client::replace_batch_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ReplaceBatchHeaders = crate::NoHeaders;

@@ -8,6 +8,48 @@ use crate::validation;
 #[cfg(feature = "validate-json")]
 use crate::validation::{Null, Path, Report};
 
+/// Defined inline at `#/paths/~1batches/post/requestBody/content/application~1json/schema/items`.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AddBatchBodyItem {
+    /// The `name` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub name: Option<String>,
+}
+
+impl AddBatchBodyItem {
+    /// The `AddBatchBodyItem` with every property unset.
+    pub fn new() -> Self {
+        Self { name: None }
+    }
+    /// Sets `name` (the `name` property).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+impl validation::Validate for AddBatchBodyItem {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for AddBatchBodyItem {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<String>(object, "name", Null::Refused, path, report);
+    }
+}
+
 /// Defined inline at `#/paths/~1items~1{itemId}/get/responses/200/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
@@ -75,5 +117,47 @@ impl validation::ValidateJson for Problem {
         };
         validation::check_required_properties(object, &["message"], path, report);
         validation::property::<String>(object, "message", Null::Refused, path, report);
+    }
+}
+
+/// Defined inline at `#/paths/~1batches~1{batchId}/put/requestBody/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ReplaceBatchBody {
+    /// The `parent` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub parent: Option<String>,
+}
+
+impl ReplaceBatchBody {
+    /// The `ReplaceBatchBody` with every property unset.
+    pub fn new() -> Self {
+        Self { parent: None }
+    }
+    /// Sets `parent` (the `parent` property).
+    #[must_use]
+    pub fn with_parent(mut self, parent: impl Into<String>) -> Self {
+        self.parent = Some(parent.into());
+        self
+    }
+}
+
+impl validation::Validate for ReplaceBatchBody {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for ReplaceBatchBody {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<String>(object, "parent", Null::Refused, path, report);
     }
 }

@@ -4,6 +4,7 @@
 //! The API as a trait, [`OperationsApi`]: its request context and one request struct per operation.
 
 use crate::error::ApiError;
+use crate::models;
 use crate::request_id::RequestId;
 use crate::responses;
 use crate::security::Credentials;
@@ -81,6 +82,56 @@ pub trait OperationsApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::AddNoteResponse, ApiError>,
     > + Send;
+    /// Anyone may add a batch; a caller who signs in is named.
+    ///
+    /// `POST /batches` (`addBatch`)
+    ///
+    /// Authentication is optional: the context's principal is `None` when the request presents no credential.
+    fn add_batch(
+        &self,
+        context: RequestContext<Option<Self::Principal>>,
+        request: AddBatchRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::AddBatchResponse, ApiError>,
+    > + Send;
+    /// Checks the body of `POST /batches` (`addBatch`)
+    /// against the rules its schemas cannot state, as the document's `x-rules` lists them:
+    ///
+    /// - `DuplicateName`: no two items have the same `name`.
+    ///
+    /// The router calls it with every body that decodes, even one that breaks its schemas,
+    /// and answers 400 with the problems of both in one list;
+    /// [`add_batch`](Self::add_batch) is called only when there are none.
+    /// Return every problem found, with its error code and the path of the offending value
+    /// (such as `[3].lineItems[0].sku`), or none.
+    fn check_add_batch_body(
+        &self,
+        body: &[models::AddBatchBodyItem],
+    ) -> Vec<models::validation::Problem>;
+    /// The `replaceBatch` operation.
+    ///
+    /// `PUT /batches/{batchId}` (`replaceBatch`)
+    fn replace_batch(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: ReplaceBatchRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ReplaceBatchResponse, ApiError>,
+    > + Send;
+    /// Checks the body of `PUT /batches/{batchId}` (`replaceBatch`)
+    /// against the rules its schemas cannot state, as the document's `x-rules` lists them:
+    ///
+    /// - `UnknownParent`: the `parent` names a batch that exists.
+    ///
+    /// The router calls it with every body that decodes, even one that breaks its schemas,
+    /// and answers 400 with the problems of both in one list;
+    /// [`replace_batch`](Self::replace_batch) is called only when there are none.
+    /// Return every problem found, with its error code and the path of the offending value
+    /// (such as `[3].lineItems[0].sku`), or none.
+    fn check_replace_batch_body(
+        &self,
+        body: &models::ReplaceBatchBody,
+    ) -> Vec<models::validation::Problem>;
 }
 
 /// The parameters and body of [`OperationsApi::get_items_item_id`]: `GET /items/{itemId}` (`get /items/ itemId `).
@@ -134,4 +185,28 @@ pub struct AddNoteRequest {
     ///
     /// Sent as `text/plain`.
     pub body: String,
+}
+
+/// The parameters and body of [`OperationsApi::add_batch`]: `POST /batches` (`addBatch`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddBatchRequest {
+    /// The request body.
+    ///
+    /// Sent as `application/json`.
+    pub body: Vec<models::AddBatchBodyItem>,
+}
+
+/// The parameters and body of [`OperationsApi::replace_batch`]: `PUT /batches/{batchId}` (`replaceBatch`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplaceBatchRequest {
+    /// The `batchId` path parameter.
+    pub batch_id: String,
+    /// The request body.
+    ///
+    /// Sent as `application/json`.
+    pub body: models::ReplaceBatchBody,
 }

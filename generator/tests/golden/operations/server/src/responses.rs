@@ -145,3 +145,49 @@ impl AddNoteResponse {
         }
     }
 }
+
+/// The responses of [`OperationsApi::add_batch`](crate::api::OperationsApi::add_batch): `POST /batches` (`addBatch`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum AddBatchResponse {
+    /// 204: Added.
+    NoContent,
+}
+
+impl AddBatchResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
+/// The responses of [`OperationsApi::replace_batch`](crate::api::OperationsApi::replace_batch): `PUT /batches/{batchId}` (`replaceBatch`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReplaceBatchResponse {
+    /// 204: Replaced.
+    NoContent,
+}
+
+impl ReplaceBatchResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}

@@ -16,6 +16,7 @@ use axum::extract::Request;
 use axum::response::Response;
 use crate::api::{self, OperationsApi, RequestContext};
 use crate::error::ApiError;
+use crate::models;
 use crate::models::validation::Report;
 use crate::request_id::RequestId;
 use crate::settings::Settings;
@@ -49,6 +50,24 @@ pub fn router_with<A: OperationsApi>(api: A, settings: Settings) -> Router {
                     respond::method_not_allowed::<
                         crate::ErrorBodyFormat,
                     >(&request, "POST")
+                }),
+        )
+        .route(
+            "/batches",
+            axum::routing::post(add_batch::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
+            "/batches/{batchId}",
+            axum::routing::put(replace_batch::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "PUT")
                 }),
         )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
@@ -270,4 +289,129 @@ async fn handle_add_note<A: OperationsApi>(
     let request = api::AddNoteRequest { body };
     let response = shared.api.add_note(context, request).await?;
     response.into_http(media_type)
+}
+
+/// `POST /batches` (`addBatch`).
+async fn add_batch<A: OperationsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_add_batch(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "addBatch")
+}
+
+/// Reads and checks a request to `addBatch`, calls [`OperationsApi::add_batch`], encodes its answer.
+async fn handle_add_batch<A: OperationsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "addBatch";
+    let principal = security::authenticate_optional_bearer(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/json"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: Vec<models::AddBatchBodyItem> = body::json_with_rules::<
+        Vec<models::AddBatchBodyItem>,
+    >(&bytes, |body| shared.api.check_add_batch_body(body))?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::AddBatchRequest { body };
+    let response = shared.api.add_batch(context, request).await?;
+    response.into_http()
+}
+
+/// `PUT /batches/{batchId}` (`replaceBatch`).
+async fn replace_batch<A: OperationsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_replace_batch(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "replaceBatch")
+}
+
+/// Reads and checks a request to `replaceBatch`, calls [`OperationsApi::replace_batch`], encodes its answer.
+async fn handle_replace_batch<A: OperationsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "replaceBatch";
+    let principal = security::authenticate_bearer(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let mut report = Report::new();
+    let batch_id: Option<String> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "batchId",
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(batch_id) = batch_id else {
+        return Err(ApiError::validation(report));
+    };
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/json"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: models::ReplaceBatchBody = body::json_with_rules(
+        &bytes,
+        |body| shared.api.check_replace_batch_body(body),
+    )?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::ReplaceBatchRequest {
+        batch_id,
+        body,
+    };
+    let response = shared.api.replace_batch(context, request).await?;
+    response.into_http()
 }

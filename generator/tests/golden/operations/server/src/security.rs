@@ -137,3 +137,30 @@ pub(crate) async fn authenticate_bearer<A: OperationsApi>(
         ),
     )
 }
+
+/// Authenticates a request that may present a credential: `None` when it presents none.
+pub(crate) async fn authenticate_optional_bearer<A: OperationsApi>(
+    api: &A,
+    parts: &Parts,
+    operation_id: &'static str,
+    request_id: &RequestId,
+) -> Result<Option<A::Principal>, ApiError> {
+    if let Some(bearer) = bearer_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::Bearer,
+                value: &bearer,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await
+            .map(Some);
+    }
+    Ok(None)
+}
