@@ -166,12 +166,8 @@ fn mapping(doc: &Document, discriminator: &Value, at: &Pointer) -> Vec<(String, 
     mapping
         .iter()
         .filter_map(|(value, target)| {
-            let value = match value {
-                Value::String(text) => text.clone(),
-                Value::Number(number) => number.to_string(),
-                Value::Bool(flag) => flag.to_string(),
-                _ => return None,
-            };
+            // Text: the parser took `1:` and `true:` as written.
+            let value = value.as_str()?.to_owned();
             let target = target.as_str()?;
             let reference = if target.starts_with('#') {
                 target.to_owned()
@@ -252,5 +248,18 @@ mod tests {
         // `B` is left out (its only value is `A`'s); `C` extends it, and
         // through it the base, and the loop between them ends.
         assert_eq!(found, ["Pet [Pet]: A [same], C [C]"]);
+    }
+
+    #[test]
+    fn a_mapping_may_name_the_base_and_use_numbers_and_booleans_as_values() {
+        // YAML reads `1` and `true` as a number and a boolean; the
+        // discriminator's values are their text. The base named by its
+        // own mapping is not one of its subtypes.
+        let found = hierarchies(
+            "    Pet:\n      type: object\n      properties: {kind: {type: string}}\n      discriminator: {propertyName: kind, mapping: {any: Pet, 1: Cat, true: Dog}}\n\
+             \x20   Cat: {allOf: [{$ref: '#/components/schemas/Pet'}]}\n\
+             \x20   Dog: {allOf: [{$ref: '#/components/schemas/Pet'}]}\n",
+        );
+        assert_eq!(found, ["Pet [any]: Cat [1], Dog [true]"]);
     }
 }

@@ -490,4 +490,44 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    /// The named types a parameter is read into one value at a time are
+    /// marked `from_param`: enums and newtypes of a scalar, in lists and
+    /// through aliases too; a newtype of a list is not (its items are),
+    /// nor a type only an answer holds.
+    #[test]
+    fn types_read_from_a_parameters_text_are_marked() {
+        let api = api(concat!(
+            "paths:\n",
+            "  /items:\n",
+            "    get:\n",
+            "      parameters:\n",
+            "        - {name: count, in: query, schema: {$ref: '#/components/schemas/Count'}}\n",
+            "        - {name: sizes, in: query, schema: {type: array, items: {$ref: '#/components/schemas/Size'}}}\n",
+            "        - {name: tags, in: query, schema: {$ref: '#/components/schemas/Tags'}}\n",
+            "        - {name: level, in: query, schema: {$ref: '#/components/schemas/Level'}}\n",
+            "        - {name: short, in: query, schema: {$ref: '#/components/schemas/Short'}}\n",
+            "      responses:\n",
+            "        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Shown'}}}}\n",
+            "components:\n",
+            "  schemas:\n",
+            "    Count: {type: integer, minimum: 1}\n",
+            "    Size: {type: string, enum: [s, m]}\n",
+            "    Tags: {type: array, minItems: 1, items: {$ref: '#/components/schemas/Tag'}}\n",
+            "    Tag: {type: string, enum: [a, b]}\n",
+            "    Level: {$ref: '#/components/schemas/Grade'}\n",
+            "    Grade: {type: number, maximum: 5}\n",
+            "    Code: {type: string}\n",
+            "    Short: {allOf: [{$ref: '#/components/schemas/Code'}], maxLength: 3}\n",
+            "    Shown: {type: string, enum: [x]}\n",
+        ));
+        let mut marked: Vec<&str> = api
+            .types
+            .iter()
+            .filter(|t| t.from_param)
+            .map(|t| t.name.as_str())
+            .collect();
+        marked.sort_unstable();
+        assert_eq!(marked, ["Count", "Grade", "Short", "Size", "Tag"]);
+    }
 }

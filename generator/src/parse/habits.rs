@@ -345,8 +345,9 @@ fn response(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
 
 /// Rewrites what schemas get wrong into forms that read: moves a property's
 /// own `required: true` (or `false`) into its object's `required` list,
-/// where OpenAPI 3 has it, and drops a `pattern` that is not text. Data
-/// (`example`, `default`, `enum`, extensions) is left alone.
+/// where OpenAPI 3 has it, drops a `pattern` that is not text, and takes a
+/// discriminator's mapping values as text. Data (`example`, `default`,
+/// `enum`, extensions) is left alone.
 fn schema_forms(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)>) {
     let map = match node {
         Value::Mapping(map) => map,
@@ -366,6 +367,22 @@ fn schema_forms(node: &mut Value, at: &Pointer, found: &mut Vec<(Habit, Pointer)
     {
         map.remove("pattern");
         found.push((Habit::PatternNotText, at.push("pattern")));
+    }
+    // A discriminator's values are text; YAML reads `1:` and `true:` as a
+    // number and a boolean, which the typed model would refuse. Taken as
+    // written, as `openapi: 3.0` is (`tree::texts_as_written`).
+    if let Some(Value::Mapping(mapping)) = map
+        .get_mut("discriminator")
+        .and_then(|d| d.get_mut("mapping"))
+    {
+        *mapping = std::mem::take(mapping)
+            .into_iter()
+            .map(|(value, target)| match value {
+                Value::Number(n) => (Value::String(n.to_string()), target),
+                Value::Bool(b) => (Value::String(b.to_string()), target),
+                value => (value, target),
+            })
+            .collect();
     }
     let mut required = Vec::new();
     if let Some(Value::Mapping(properties)) = map.get_mut("properties") {

@@ -282,7 +282,14 @@ pub(super) fn sole_all_of_member(view: &View<'_>) -> Option<usize> {
             .iter()
             .all(|m| matches!(m, ReferenceOr::Item(s) if View::of(s).only_annotates()))
     };
-    if view.has_object_keywords() || !says_nothing(view.one_of) || !says_nothing(view.any_of) {
+    // Nor does a constraint of its own beside the `allOf` (`{allOf: [$ref
+    // to a string], maxLength: 3}`): the type is then the members and the
+    // constraint merged (`merged_scalar_all_of`), not the member's alone.
+    if view.has_object_keywords()
+        || view.constrains_scalar()
+        || !says_nothing(view.one_of)
+        || !says_nothing(view.any_of)
+    {
         return None;
     }
     // Beside a `$ref`, a member that only restates a scalar type adds
@@ -399,6 +406,40 @@ mod tests {
                 ("y", &named("X"), false),
                 ("n", &named("N"), true),
             ]
+        );
+    }
+
+    /// A constraint beside a lone `allOf` member is kept: the type is the
+    /// member's and the constraint merged, the tighter bound winning, for
+    /// a named schema and for a property's own.
+    #[test]
+    fn a_constraint_beside_a_lone_all_of_member_is_kept() {
+        let api = api(concat!(
+            "    Code: {type: string, maxLength: 8}\n",
+            "    Short: {allOf: [$ref: '#/components/schemas/Code'], maxLength: 3}\n",
+            "    Worded: {allOf: [$ref: '#/components/schemas/Code'], maxLength: 20, pattern: '^[a-z]+$'}\n",
+            "    H:\n",
+            "      type: object\n",
+            "      properties:\n",
+            "        code: {allOf: [$ref: '#/components/schemas/Code'], minLength: 2}\n",
+        ));
+        let checks = |kind: &TypeKind| match kind {
+            TypeKind::Newtype(shape) => {
+                assert_eq!(shape.ty, Ty::Primitive(crate::ir::Primitive::String));
+                shape.checks.clone()
+            }
+            other => panic!("{other:?}"),
+        };
+        let short = checks(kind(&api, "Short"));
+        assert_eq!((short.min_length, short.max_length), (None, Some(3)));
+        let worded = checks(kind(&api, "Worded"));
+        assert_eq!(worded.max_length, Some(8));
+        assert_eq!(worded.pattern.as_deref(), Some("^[a-z]+$"));
+        let code = &fields(&api, "H")[0].shape;
+        assert_eq!(
+            (code.checks.min_length, code.checks.max_length),
+            (Some(2), Some(8)),
+            "{code:?}"
         );
     }
 

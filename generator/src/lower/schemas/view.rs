@@ -277,6 +277,15 @@ impl<'s> View<'s> {
             && (self.minimum, self.maximum, self.multiple_of) == (None, None, None)
     }
 
+    /// Whether this constrains a scalar value itself: a `format`, a
+    /// `pattern`, a length or a bound.
+    pub fn constrains_scalar(&self) -> bool {
+        self.format.is_some()
+            || self.pattern.is_some()
+            || (self.min_length, self.max_length) != (None, None)
+            || (self.minimum, self.maximum, self.multiple_of) != (None, None, None)
+    }
+
     /// Whether this says only a scalar `type` (`{type: string}`), with
     /// annotations and `nullable`.
     pub fn restates_scalar_type(&self) -> bool {
