@@ -158,7 +158,8 @@ impl<'d> OperationLowering<'_, 'd> {
                     .lenient
                     .record(Leniency::MediaTypeName, &media_at);
             }
-            // A stream's schema describes each event (`events`), read apart.
+            // A stream's schema describes each event (`events`), read apart;
+            // the stream as a whole is then text (`text/*`, below).
             let stream = !request && is_event_stream(media_type);
             let shape = match &media.schema {
                 Some(schema) if !stream => Some(self.types.shape(
@@ -181,8 +182,6 @@ impl<'d> OperationLowering<'_, 'd> {
             };
             let sequence = media.extensions.contains_key(SEQUENCE);
             let kind = match (MediaKind::of(media_type), shape) {
-                // A stream of events as a whole is its text.
-                _ if stream => BodyKind::Text,
                 (_, Some(shape)) if sequence => BodyKind::Sequence(Sequence {
                     shape,
                     framing: Framing::of(media_type),
@@ -337,13 +336,17 @@ mod tests {
 
     /// A form body is pairs of an object's properties; a schema that is
     /// not an object (PeerTube's array of tasks) is the body's text, noted.
+    /// A string schema is the text as it is (spoonacular's `text=…`), not
+    /// noted.
     #[test]
     fn a_form_body_that_is_not_an_object_is_its_text() {
         let api = api(
-            "paths:\n  /a:\n    post:\n      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            schema: {type: array, items: {type: object, properties: {name: {type: string}}}}\n      responses: {'200': {description: ok}}\n",
+            "paths:\n  /a:\n    post:\n      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            schema: {type: array, items: {type: object, properties: {name: {type: string}}}}\n      responses: {'200': {description: ok}}\n  /b:\n    post:\n      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            schema: {type: string}\n      responses: {'200': {description: ok}}\n",
         );
-        let body = api.operations[0].body.as_ref().expect("a body");
-        assert!(matches!(body.kind, BodyKind::Text), "{:?}", body.kind);
+        for op in &api.operations {
+            let body = op.body.as_ref().expect("a body");
+            assert!(matches!(body.kind, BodyKind::Text), "{:?}", body.kind);
+        }
         assert!(
             api.notes
                 .iter()
@@ -400,11 +403,12 @@ mod tests {
 
     /// `format: binary` is bytes with or without `type: string`, under any
     /// media type, and so is an `image/*` answer without a schema; a JSON
-    /// body without a schema stays any JSON value.
+    /// body without a schema stays any JSON value, and so does one whose
+    /// `format: binary` is on a type other than a string.
     #[test]
     fn format_binary_without_a_type_and_image_wildcards_are_bytes() {
         let api = api(
-            "paths:\n  /a:\n    post:\n      requestBody:\n        content: {text/csv: {schema: {format: binary}}}\n      responses:\n        '200': {description: ok, content: {image/*: {}}}\n        '201': {description: ok, content: {'*/*': {schema: {$ref: '#/components/schemas/File'}}}}\n        '202': {description: ok, content: {application/json: {}}}\ncomponents:\n  schemas:\n    File: {format: binary}\n",
+            "paths:\n  /a:\n    post:\n      requestBody:\n        content: {text/csv: {schema: {format: binary}}}\n      responses:\n        '200': {description: ok, content: {image/*: {}}}\n        '201': {description: ok, content: {'*/*': {schema: {$ref: '#/components/schemas/File'}}}}\n        '202': {description: ok, content: {application/json: {}}}\n        '203': {description: ok, content: {application/json: {schema: {type: array, format: binary}}}}\ncomponents:\n  schemas:\n    File: {format: binary}\n",
         );
         let op = &api.operations[0];
         let body = op.body.as_ref().expect("a body");
@@ -413,5 +417,7 @@ mod tests {
         assert!(matches!(kinds[0], Some(BodyKind::Binary)), "{kinds:?}");
         assert!(matches!(kinds[1], Some(BodyKind::Binary)), "{kinds:?}");
         assert!(matches!(kinds[2], Some(BodyKind::Json(_))), "{kinds:?}");
+        // `format: binary` on another type says nothing.
+        assert!(matches!(kinds[3], Some(BodyKind::Json(_))), "{kinds:?}");
     }
 }

@@ -392,4 +392,57 @@ mod tests {
             ]
         );
     }
+
+    /// Webhooks and callbacks are each a set of their own: a callback may
+    /// have a webhook's function name and route. Within one set, the
+    /// methods of a path item without operationIds are told apart by
+    /// their method.
+    #[test]
+    fn webhooks_and_callbacks_are_named_and_routed_apart() {
+        let api = api(concat!(
+            "paths:\n",
+            "  /subscribe:\n",
+            "    post:\n",
+            "      operationId: subscribe\n",
+            "      requestBody: {content: {application/json: {schema: {type: object, properties: {url: {type: string}}}}}}\n",
+            "      callbacks:\n",
+            "        placed:\n",
+            "          '{$request.body#/url}': {post: {responses: {'200': {description: ok}}}}\n",
+            "      responses: {'200': {description: ok}}\n",
+            "webhooks:\n",
+            "  subscribe placed:\n",
+            "    post: {responses: {'200': {description: ok}}}\n",
+            "  pet:\n",
+            "    post: {responses: {'200': {description: ok}}}\n",
+            "    put: {responses: {'200': {description: ok}}}\n",
+            "  placed:\n",
+            "    post: {responses: {'200': {description: ok}}}\n",
+        ));
+        let named = |ops: &[crate::ir::Operation]| -> Vec<(String, String)> {
+            ops.iter()
+                .map(|op| (op.fn_name.clone(), op.path.clone()))
+                .collect()
+        };
+        let callbacks: Vec<crate::ir::Operation> = api
+            .callbacks
+            .iter()
+            .flat_map(|c| c.operations.clone())
+            .collect();
+        let pairs = |expected: &[(&str, &str)]| -> Vec<(String, String)> {
+            expected
+                .iter()
+                .map(|(name, path)| ((*name).to_owned(), (*path).to_owned()))
+                .collect()
+        };
+        assert_eq!(
+            named(&api.webhooks),
+            pairs(&[
+                ("subscribe_placed", "/subscribe_placed"),
+                ("pet_put", "/pet"),
+                ("pet_post", "/pet"),
+                ("placed", "/placed"),
+            ])
+        );
+        assert_eq!(named(&callbacks), pairs(&[("subscribe_placed", "/placed")]));
+    }
 }
