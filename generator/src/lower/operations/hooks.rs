@@ -445,4 +445,63 @@ mod tests {
         );
         assert_eq!(named(&callbacks), pairs(&[("subscribe_placed", "/placed")]));
     }
+
+    /// Webhooks whose names give one route are mounted at it numbered in
+    /// turn: `/a_b`, `/a_b2`, `/a_b3`.
+    #[test]
+    fn webhooks_of_one_route_are_numbered() {
+        let api = api(concat!(
+            "paths: {}\n",
+            "webhooks:\n",
+            "  a_b: {post: {responses: {'200': {description: ok}}}}\n",
+            "  a b: {post: {responses: {'200': {description: ok}}}}\n",
+            "  A B: {post: {responses: {'200': {description: ok}}}}\n",
+        ));
+        let routes: Vec<&str> = api.webhooks.iter().map(|op| op.path.as_str()).collect();
+        assert_eq!(routes, ["/a_b", "/a_b2", "/a_b3"]);
+    }
+
+    /// An expression names a request value the generated client can put in
+    /// the URL, or the callback gets no URL function: not a part of the
+    /// body but `#`'s pointer, not a parameter the request lacks, nor one
+    /// spread over several pairs (an object, a dynamic query).
+    #[test]
+    fn a_callback_url_names_one_value_of_the_request() {
+        let api = api(concat!(
+            "paths:\n",
+            "  /subscribe:\n",
+            "    post:\n",
+            "      operationId: subscribe\n",
+            "      parameters:\n",
+            "        - {name: to, in: query, schema: {type: string}}\n",
+            "        - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {a: {type: string}}}}\n",
+            "        - {name: dqb, in: query, schema: {type: string}, x-dynamic-query: {properties: {id: {type: string}}}}\n",
+            "      requestBody:\n",
+            "        content: {application/json: {schema: {type: object, properties: {url: {type: string}}}}}\n",
+            "      callbacks:\n",
+            "        whole: {'{$request.body}': {post: {responses: {'200': {description: ok}}}}}\n",
+            "        glued: {'{$request.bodyurl}': {post: {responses: {'200': {description: ok}}}}}\n",
+            "        to: {'{$request.query.to}': {post: {responses: {'200': {description: ok}}}}}\n",
+            "        missing: {'{$request.query.from}': {post: {responses: {'200': {description: ok}}}}}\n",
+            "        object: {'{$request.query.filter}': {post: {responses: {'200': {description: ok}}}}}\n",
+            "        dynamic: {'{$request.query.dqb}': {post: {responses: {'200': {description: ok}}}}}\n",
+            "      responses: {'200': {description: ok}}\n",
+        ));
+        let urls: Vec<(&str, Option<&Vec<UrlPart>>)> = api
+            .callbacks
+            .iter()
+            .map(|c| (c.name.as_str(), c.url.as_ref()))
+            .collect();
+        assert_eq!(
+            urls,
+            [
+                ("whole", Some(&vec![UrlPart::Body(String::new())])),
+                ("glued", None),
+                ("to", Some(&vec![UrlPart::Param("to".to_owned())])),
+                ("missing", None),
+                ("object", None),
+                ("dynamic", None),
+            ]
+        );
+    }
 }
