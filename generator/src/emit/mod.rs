@@ -414,7 +414,23 @@ pub(crate) fn idents(tokens: &TokenStream) -> std::collections::BTreeSet<String>
 
 #[cfg(test)]
 mod tests {
-    use super::scan;
+    use super::{Files, scan};
+
+    /// A file written twice at one path is one file, the last text.
+    #[test]
+    fn files_are_counted_by_path() {
+        let mut files = Files::default();
+        assert!(files.is_empty());
+        assert_eq!(files.len(), 0);
+        files.insert("a/lib.rs", "first".to_owned());
+        files.insert("a/lib.rs", "second".to_owned());
+        let mut more = Files::default();
+        more.insert("b/lib.rs", String::new());
+        files.extend(more);
+        assert!(!files.is_empty());
+        assert_eq!(files.len(), 2);
+        assert_eq!(files.get("a/lib.rs"), Some("second"));
+    }
 
     fn names_a_placeholder(code: &str) -> bool {
         scan(code).placeholder

@@ -612,6 +612,32 @@ mod tests {
             ("q", ParamLocation::Query, true)
         );
         assert_eq!(q.shape.ty, Ty::Primitive(Primitive::String));
+        // Undeclared beside declared ones: named by the pair, its field
+        // apart from theirs and from the body's.
+        let beside = api(concat!(
+            "paths:\n",
+            "  /a?body={b}&other={o}:\n",
+            "    post:\n",
+            "      parameters:\n",
+            "        - {name: X-H, in: header, schema: {type: string}}\n",
+            "        - {name: Other, in: query, schema: {type: string}}\n",
+            "      requestBody: {content: {application/json: {schema: {type: string}}}}\n",
+            "      responses: {'200': {description: ok}}\n",
+        ));
+        let fields: Vec<(&str, &str)> = beside.operations[0]
+            .params
+            .iter()
+            .map(|p| (p.wire.as_str(), p.field.as_str()))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("X-H", "x_h"),
+                ("Other", "other"),
+                ("body", "body_query"),
+                ("other", "other_query")
+            ]
+        );
     }
 
     /// Only the query spreads an object over pairs (`deepObject`, exploded
