@@ -449,6 +449,12 @@ mod tests {
         assert!(!names_a_placeholder(
             "/// The `foo` property.\nlet food = \"foo\"; // foo\nlet foo_bar = r\"baz\";\n"
         ));
+        assert!(!names_a_placeholder("let s = \"a foo b\";"));
+        // Only `//` starts a comment, not a division.
+        assert!(names_a_placeholder("let x = 6 / foo;"));
+        // A raw string with a quote in it reads as a string left open at
+        // the end, and the scan ends there.
+        assert!(!names_a_placeholder("let s = r#\"a \" b\"#; // foo"));
     }
 
     /// Generic arguments count where they follow a name, across lines as
@@ -468,6 +474,7 @@ mod tests {
             1
         );
         assert_eq!(depth("impl Fn(Vec<u8>) -> Option<u8>"), 1);
+        assert_eq!(depth("if a < b { let v: Vec<u8>; }"), 1);
         assert_eq!(depth("/// Vec<Vec<Vec<T>>>\nlet s = \"<<<\";"), 0);
     }
 }
