@@ -25,12 +25,11 @@ impl<'d> TypeTable<'d> {
         if view.typ.is_some() || !view.has_object_keywords() {
             return Ok(None);
         }
+        // The keywords `has_object_keywords` reads.
         let without_object_keywords = View {
             properties: &NO_PROPERTIES,
             required: &[],
             additional: None,
-            min_properties: None,
-            max_properties: None,
             ..view.clone()
         };
         let Some(i) = sole_all_of_member(&without_object_keywords) else {
@@ -79,12 +78,9 @@ impl<'d> TypeTable<'d> {
         // Object keywords (`properties`, `additionalProperties`) hold for
         // every value that is not an object, so beside scalar members and no
         // `type` of its own they say nothing (FastAPI's `{allOf: [$ref to a
-        // string enum], additionalProperties: false}`).
-        if view.all_of.is_empty()
-            || (view.has_object_keywords() && view.typ.is_some())
-            || !view.one_of.is_empty()
-            || !view.any_of.is_empty()
-        {
+        // string enum], additionalProperties: false}`). A `oneOf` or `anyOf`
+        // beside gives the merge up below (`fold_scalar_keyword`).
+        if view.all_of.is_empty() || (view.has_object_keywords() && view.typ.is_some()) {
             return Ok(None);
         }
         // The schema's own annotations first, then each member's.
@@ -393,6 +389,8 @@ mod tests {
             "        x: {nullable: true, allOf: [$ref: '#/components/schemas/X']}\n",
             "        y: {allOf: [$ref: '#/components/schemas/X']}\n",
             "        n: {description: a name, allOf: [$ref: '#/components/schemas/N']}\n",
+            "        z: {allOf: [$ref: '#/components/schemas/X', {description: may be null, nullable: true}]}\n",
+            "        w: {allOf: [$ref: '#/components/schemas/X', {description: never null}]}\n",
         ));
         let shapes: Vec<(&str, &Ty, bool)> = fields(&api, "H")
             .iter()
@@ -405,6 +403,8 @@ mod tests {
                 ("x", &named("X"), true),
                 ("y", &named("X"), false),
                 ("n", &named("N"), true),
+                ("z", &named("X"), true),
+                ("w", &named("X"), false),
             ]
         );
     }
@@ -443,6 +443,48 @@ mod tests {
         );
     }
 
+    /// Object keywords beside one scalar member and no `type` say nothing
+    /// (FastAPI's enum fields): the type is the member's, whichever the
+    /// keyword. Beside `type: object` they are an object's, which a string
+    /// cannot be: refused.
+    #[test]
+    fn object_keywords_beside_a_scalar_member_say_nothing() {
+        let api = api(concat!(
+            "    Icons: {type: string, enum: [mail, phone]}\n",
+            "    Closed: {additionalProperties: false, allOf: [$ref: '#/components/schemas/Icons']}\n",
+            "    Listed: {properties: {a: {type: string}}, allOf: [$ref: '#/components/schemas/Icons']}\n",
+            "    Needed: {required: [a], allOf: [$ref: '#/components/schemas/Icons']}\n",
+        ));
+        for name in ["Closed", "Listed", "Needed"] {
+            assert!(
+                matches!(kind(&api, name), TypeKind::Alias(shape) if shape.ty == Ty::Named("Icons".to_owned())),
+                "{name}: {:?}",
+                kind(&api, name)
+            );
+        }
+        let typed = error(concat!(
+            "    Icons: {type: string, enum: [mail, phone]}\n",
+            "    Typed: {type: object, properties: {a: {type: string}}, allOf: [$ref: '#/components/schemas/Icons']}\n",
+        ));
+        assert!(
+            typed.contains("both of type `string` and of type `object`"),
+            "{typed}"
+        );
+    }
+
+    /// A scalar `type` of its own beside members that only constrain is
+    /// one scalar with every constraint.
+    #[test]
+    fn a_typed_scalar_of_constraining_members_is_one_scalar() {
+        let api = api("    Code: {type: string, allOf: [{maxLength: 3}, {pattern: '^[a-z]+$'}]}\n");
+        let TypeKind::Newtype(shape) = kind(&api, "Code") else {
+            panic!("{:?}", kind(&api, "Code"));
+        };
+        assert_eq!(shape.ty, Ty::Primitive(crate::ir::Primitive::String));
+        assert_eq!(shape.checks.max_length, Some(3));
+        assert_eq!(shape.checks.pattern.as_deref(), Some("^[a-z]+$"));
+    }
+
     /// A named schema that is only `allOf` of one object (to document it
     /// apart) is a struct of its own, with the object's fields, not another
     /// name for the object.
@@ -454,6 +496,11 @@ mod tests {
             "      description: A base, documented apart.\n",
             "      allOf: [$ref: '#/components/schemas/Base']\n",
         ));
+        assert!(
+            matches!(kind(&api, "Own"), TypeKind::Struct(_)),
+            "{:?}",
+            kind(&api, "Own")
+        );
         let own: Vec<(&str, bool)> = fields(&api, "Own")
             .iter()
             .map(|f| (f.wire.as_str(), f.required))
