@@ -293,7 +293,8 @@ fn scan(code: &str) -> Findings {
                 found.generic_depth = found.generic_depth.max(depth);
                 i += 1;
             }
-            b'>' if depth > 0 && i > 0 && !matches!(bytes[i - 1], b'-' | b'=') => {
+            // (`depth > 0`: a `<` came before, so there is a byte before.)
+            b'>' if depth > 0 && !matches!(bytes[i - 1], b'-' | b'=') => {
                 depth -= 1;
                 i += 1;
             }
@@ -475,6 +476,11 @@ mod tests {
         );
         assert_eq!(depth("impl Fn(Vec<u8>) -> Option<u8>"), 1);
         assert_eq!(depth("if a < b { let v: Vec<u8>; }"), 1);
+        // Each `>` closes one level: what closes early is not counted again.
+        assert_eq!(depth("HashMap<Vec<u8>, Vec<Vec<u8>>>"), 3);
+        // Text that starts or ends anywhere is scanned to its end.
+        assert_eq!(depth("<T> x"), 0);
+        assert!(names_a_placeholder("let foo"));
         assert_eq!(depth("/// Vec<Vec<Vec<T>>>\nlet s = \"<<<\";"), 0);
     }
 }
