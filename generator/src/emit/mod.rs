@@ -433,6 +433,19 @@ mod tests {
         assert_eq!(files.get("a/lib.rs"), Some("second"));
     }
 
+    /// Items are apart by a blank line; runs of `use` and of `mod x;`
+    /// stay together, and a documented `use` starts a run of its own. A
+    /// module with its body is an item like any other.
+    #[test]
+    fn items_are_spaced_as_people_write_them() {
+        let code = "use a::b;\nuse c::d;\n/// Re-exported.\npub use e::f;\nmod g;\nmod h;\nmod i { fn j() {} }\nmod k { fn l() {} }\nfn m() {}\n";
+        let file: syn::File = syn::parse_str(code).unwrap();
+        assert_eq!(
+            super::unparse_spaced(file),
+            "use a::b;\nuse c::d;\n\n/// Re-exported.\npub use e::f;\n\nmod g;\nmod h;\n\nmod i {\n    fn j() {}\n}\n\nmod k {\n    fn l() {}\n}\n\nfn m() {}\n"
+        );
+    }
+
     fn names_a_placeholder(code: &str) -> bool {
         scan(code).placeholder
     }
