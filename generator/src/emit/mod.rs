@@ -433,6 +433,36 @@ mod tests {
         assert_eq!(files.get("a/lib.rs"), Some("second"));
     }
 
+    /// Where each kind of target puts the models and the server stubs,
+    /// and whether the models carry the raw-JSON checks the server stubs
+    /// run: not in a client alone, even one that asks for the server in
+    /// the client but has no server.
+    #[test]
+    fn each_kind_of_target_lays_out_its_modules() {
+        use crate::config::Target;
+        let api = crate::testing::api("paths: {}\n");
+        let layout = |target: &Target| {
+            let cx = super::Context {
+                api: &api,
+                target,
+                command: "",
+                client_example: None,
+            };
+            (cx.models_inline(), cx.server_inline(), cx.json_walks())
+        };
+        let spec = std::path::PathBuf::from("t.yaml");
+        let standalone = Target::standalone(spec.clone(), "t");
+        assert_eq!(layout(&standalone), (false, false, true));
+        let client_only = Target::client_only(spec.clone(), "t");
+        assert_eq!(layout(&client_only), (true, false, false));
+        assert_eq!(layout(&Target::one_crate(spec, "t")), (true, true, true));
+        let no_server = Target {
+            server_in_client: true,
+            ..client_only
+        };
+        assert_eq!(layout(&no_server), (true, false, false));
+    }
+
     /// Items are apart by a blank line; runs of `use` and of `mod x;`
     /// stay together, and a documented `use` starts a run of its own. A
     /// module with its body is an item like any other.
