@@ -328,9 +328,9 @@ pub(super) fn fold_scalar_keyword(
         let Some(new) = value.as_f64() else {
             return false;
         };
-        match merged.get(&key).map(Value::as_f64) {
-            Some(None) => false,
-            Some(Some(old)) if !tighter(new, old) => true,
+        // A bound already merged is a number: each came from a typed schema.
+        match merged.get(&key).and_then(Value::as_f64) {
+            Some(old) if !tighter(new, old) => true,
             _ => {
                 merged.insert(key, value);
                 true
@@ -483,6 +483,52 @@ mod tests {
         assert_eq!(shape.ty, Ty::Primitive(crate::ir::Primitive::String));
         assert_eq!(shape.checks.max_length, Some(3));
         assert_eq!(shape.checks.pattern.as_deref(), Some("^[a-z]+$"));
+    }
+
+    /// An `allOf` of scalars and bare constraints is one scalar: the
+    /// tighter of two bounds whichever comes first, `nullable` when a
+    /// member says so, object keywords and extensions set aside, a flag
+    /// left at its default ignored. An exclusive bound gives the merge up:
+    /// the members are then objects to merge, which they are not.
+    #[test]
+    fn scalar_all_of_members_merge_into_one_scalar() {
+        let api = api(concat!(
+            "    Bounded: {allOf: [{type: integer, minimum: 1, maximum: 10}, {minimum: 3, maximum: 20}, {minimum: 2}]}\n",
+            "    Maybe: {allOf: [{type: string}, {maxLength: 4, nullable: true}, {description: d}]}\n",
+            "    Never: {allOf: [{type: string, nullable: false}, {maxLength: 4}]}\n",
+            "    Needed: {required: [x], allOf: [{type: string}, {maxLength: 3}]}\n",
+            "    Noted: {allOf: [{type: string, x-note: a}, {maxLength: 3, exclusiveMaximum: false}]}\n",
+        ));
+        let newtype = |name: &str| match kind(&api, name) {
+            TypeKind::Newtype(shape) => shape.clone(),
+            other => panic!("{name}: {other:?}"),
+        };
+        let bounded = newtype("Bounded");
+        assert_eq!(bounded.ty, Ty::Primitive(crate::ir::Primitive::I64));
+        assert_eq!(
+            (bounded.checks.minimum, bounded.checks.maximum),
+            (Some((3.0, false)), Some((10.0, false)))
+        );
+        let text = |name: &str| {
+            let shape = newtype(name);
+            assert_eq!(
+                shape.ty,
+                Ty::Primitive(crate::ir::Primitive::String),
+                "{name}"
+            );
+            (shape.nullable, shape.checks.max_length)
+        };
+        assert_eq!(text("Maybe"), (true, Some(4)));
+        assert_eq!(text("Never"), (false, Some(4)));
+        assert_eq!(text("Needed"), (false, Some(3)));
+        assert_eq!(text("Noted"), (false, Some(3)));
+        let exclusive = error(
+            "    Exclusive: {allOf: [{type: integer, minimum: 1, exclusiveMinimum: true}, {maximum: 5}]}\n",
+        );
+        assert!(
+            exclusive.ends_with("Exclusive/allOf/0: not supported by the generator: `allOf` can only merge object schemas; this member is not an object"),
+            "{exclusive}"
+        );
     }
 
     /// A named schema that is only `allOf` of one object (to document it

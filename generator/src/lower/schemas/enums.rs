@@ -159,4 +159,32 @@ mod tests {
             );
         }
     }
+
+    /// `x-enum-varnames` names the values of an enum of any type, matched
+    /// by their JSON text: strings, integers, numbers and booleans.
+    #[test]
+    fn value_names_are_given_to_enums_of_every_type() {
+        let api = api(concat!(
+            "    S: {type: string, enum: [a, b], x-enum-varnames: [Apple, Banana]}\n",
+            "    I: {type: integer, enum: [1, 2], x-enum-varnames: [One, Two]}\n",
+            "    N: {type: number, enum: [1.5, 2], x-enum-varnames: [Half, Whole]}\n",
+            "    B: {type: boolean, enum: [true, false], x-enum-varnames: [Yes, No]}\n",
+        ));
+        for (name, expected) in [
+            ("S", [("Apple", "a"), ("Banana", "b")]),
+            ("I", [("One", "1"), ("Two", "2")]),
+            ("N", [("Half", "1.5"), ("Whole", "2")]),
+            ("B", [("Yes", "true"), ("No", "false")]),
+        ] {
+            let TypeKind::Enum(def) = kind(&api, name) else {
+                panic!("{name}: {:?}", kind(&api, name));
+            };
+            let variants: Vec<(&str, &str)> = def
+                .variants
+                .iter()
+                .map(|v| (v.name.as_str(), v.wire.as_str()))
+                .collect();
+            assert_eq!(variants, expected, "{name}");
+        }
+    }
 }
