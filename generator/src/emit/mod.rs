@@ -476,6 +476,22 @@ mod tests {
         );
     }
 
+    /// A file that needs an `allow` opens with it: after its own inner
+    /// attributes and a blank line, or, without them, at its first line.
+    #[test]
+    fn an_allow_opens_the_file_after_its_attributes() {
+        let spaced = |code: &str| super::unparse_spaced(syn::parse_str(code).unwrap());
+        let bare = spaced("fn f(foo: u8) {}\n");
+        assert!(bare.starts_with(super::ALLOW_PLACEHOLDERS), "{bare}");
+        let documented = spaced("//! A module.\nfn f(foo: Vec<Vec<Vec<Vec<Vec<u8>>>>>) {}\n");
+        let allows = format!(
+            "//! A module.\n\n{}{}\nfn f(",
+            super::ALLOW_PLACEHOLDERS,
+            super::ALLOW_COMPLEX_TYPES
+        );
+        assert!(documented.starts_with(&allows), "{documented}");
+    }
+
     fn names_a_placeholder(code: &str) -> bool {
         scan(code).placeholder
     }
