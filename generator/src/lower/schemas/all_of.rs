@@ -411,13 +411,15 @@ mod tests {
 
     /// A constraint beside a lone `allOf` member is kept: the type is the
     /// member's and the constraint merged, the tighter bound winning, for
-    /// a named schema and for a property's own.
+    /// a named schema and for a property's own, and so is one in a member
+    /// that says the type again.
     #[test]
     fn a_constraint_beside_a_lone_all_of_member_is_kept() {
         let api = api(concat!(
             "    Code: {type: string, maxLength: 8}\n",
             "    Short: {allOf: [$ref: '#/components/schemas/Code'], maxLength: 3}\n",
             "    Worded: {allOf: [$ref: '#/components/schemas/Code'], maxLength: 20, pattern: '^[a-z]+$'}\n",
+            "    Capped: {allOf: [$ref: '#/components/schemas/Code', {type: string, maxLength: 3}]}\n",
             "    H:\n",
             "      type: object\n",
             "      properties:\n",
@@ -432,6 +434,8 @@ mod tests {
         };
         let short = checks(kind(&api, "Short"));
         assert_eq!((short.min_length, short.max_length), (None, Some(3)));
+        // A member that gives the type again with a constraint constrains.
+        assert_eq!(checks(kind(&api, "Capped")).max_length, Some(3));
         let worded = checks(kind(&api, "Worded"));
         assert_eq!(worded.max_length, Some(8));
         assert_eq!(worded.pattern.as_deref(), Some("^[a-z]+$"));

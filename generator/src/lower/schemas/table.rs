@@ -367,7 +367,7 @@ impl<'d> TypeTable<'d> {
         at: &Pointer,
         hint: &str,
     ) -> Result<Shape> {
-        let mut checks = view.checks(self.doc, at, &mut self.lenient)?;
+        let checks = view.checks(self.doc, at, &mut self.lenient)?;
         if let Some(example) = &view.data.example {
             if !view.example_fits(example) {
                 self.lenient
@@ -393,9 +393,8 @@ impl<'d> TypeTable<'d> {
                 Ty::Array(Box::new(item))
             }
             Some(kind @ ("string" | "integer" | "number" | "boolean")) => {
-                let format = view.format.as_deref();
-                checks.email |= kind == "string" && format == Some("email");
-                Primitive::of(kind, format).map_or(Ty::Any, Ty::Primitive)
+                // (`format: email` is a check `View::checks` has set.)
+                Primitive::of(kind, view.format.as_deref()).map_or(Ty::Any, Ty::Primitive)
             }
             Some("object") | None if view.is_object() => match view.additional {
                 Some(AdditionalProperties::Schema(schema)) => {

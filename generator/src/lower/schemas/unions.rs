@@ -379,4 +379,41 @@ mod tests {
             .collect();
         assert_eq!(tags, [["cat".to_owned()], ["Dog".to_owned()]]);
     }
+
+    /// A subtype is a variant of its base's union named by its Rust type
+    /// (`Dog2` when a `Dog` came first), and never null there, even when
+    /// its schema may be: a null is no subtype.
+    #[test]
+    fn a_subtype_variant_is_named_by_its_type_and_not_null() {
+        let api = api(concat!(
+            "    Dog: {type: string}\n",
+            "    Pet:\n",
+            "      type: object\n",
+            "      required: [kind]\n",
+            "      properties: {kind: {type: string}}\n",
+            "      discriminator: {propertyName: kind}\n",
+            "    dog: {nullable: true, allOf: [{$ref: '#/components/schemas/Pet'}, {properties: {bark: {type: boolean}}}]}\n",
+        ));
+        let TypeKind::Union(union) = kind(&api, "Pet") else {
+            panic!("{:?}", kind(&api, "Pet"));
+        };
+        let variants: Vec<(&str, String, bool)> = union
+            .variants
+            .iter()
+            .map(|v| {
+                (
+                    v.name.as_str(),
+                    format!("{:?}", v.shape.ty),
+                    v.shape.nullable,
+                )
+            })
+            .collect();
+        assert_eq!(
+            variants,
+            [
+                ("Dog2", "Named(\"Dog2\")".to_owned(), false),
+                ("Other", "Named(\"PetBase\")".to_owned(), false),
+            ]
+        );
+    }
 }
