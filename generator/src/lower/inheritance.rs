@@ -232,7 +232,8 @@ mod tests {
              \x20   PlainSub: {allOf: [{$ref: '#/components/schemas/Plain'}]}\n\
              \x20   Union:\n      oneOf: [{$ref: '#/components/schemas/UnionSub'}]\n      discriminator: {propertyName: kind}\n\
              \x20   UnionSub: {allOf: [{$ref: '#/components/schemas/Union'}], properties: {kind: {type: string}}}\n\
-             \x20   Alone: {type: object, discriminator: {propertyName: kind}}\n",
+             \x20   Alone: {type: object, discriminator: {propertyName: kind}}\n\
+             \x20   Itself: {type: object, discriminator: {propertyName: kind, mapping: {me: '#/components/schemas/Itself'}}}\n",
         );
         assert!(found.is_empty(), "{found:?}");
     }

@@ -297,7 +297,7 @@ fn read_from_text(api: &Api, shape: &Shape, out: &mut BTreeSet<String>) {
                 out.insert(name.clone());
             }
             Some(TypeKind::Newtype(inner)) => {
-                if is_scalar(api, inner) {
+                if is_scalar(inner) {
                     out.insert(name.clone());
                 }
                 read_from_text(api, inner, out);
@@ -310,18 +310,11 @@ fn read_from_text(api: &Api, shape: &Shape, out: &mut BTreeSet<String>) {
     }
 }
 
-/// Whether a value of `shape` is one scalar (a primitive, an enum, or a
-/// newtype or alias of one), as opposed to a list or a structure.
-fn is_scalar(api: &Api, shape: &Shape) -> bool {
-    match &shape.ty {
-        Ty::Primitive(primitive) => *primitive != Primitive::Null,
-        Ty::Named(name) => match api.type_named(name).map(|def| &def.kind) {
-            Some(TypeKind::Enum(_)) => true,
-            Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => is_scalar(api, inner),
-            _ => false,
-        },
-        Ty::Array(_) | Ty::Map(_) | Ty::Any => false,
-    }
+/// Whether a newtype wraps one scalar (a primitive other than null), as
+/// opposed to a list or a map. What a newtype wraps is what `plain_shape`
+/// makes, never a named type.
+fn is_scalar(inner: &Shape) -> bool {
+    matches!(inner.ty, Ty::Primitive(primitive) if primitive != Primitive::Null)
 }
 
 #[cfg(test)]
@@ -507,6 +500,7 @@ mod tests {
             "        - {name: tags, in: query, schema: {$ref: '#/components/schemas/Tags'}}\n",
             "        - {name: level, in: query, schema: {$ref: '#/components/schemas/Level'}}\n",
             "        - {name: short, in: query, schema: {$ref: '#/components/schemas/Short'}}\n",
+            "        - {name: word, in: query, schema: {$ref: '#/components/schemas/Word'}}\n",
             "      responses:\n",
             "        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Shown'}}}}\n",
             "components:\n",
@@ -520,6 +514,8 @@ mod tests {
             "    Code: {type: string}\n",
             "    Short: {allOf: [{$ref: '#/components/schemas/Code'}], maxLength: 3}\n",
             "    Shown: {type: string, enum: [x]}\n",
+            "    Word: {description: A grade by another name., allOf: [$ref: '#/components/schemas/Rank']}\n",
+            "    Rank: {type: integer, maximum: 9}\n",
         ));
         let mut marked: Vec<&str> = api
             .types
@@ -528,6 +524,6 @@ mod tests {
             .map(|t| t.name.as_str())
             .collect();
         marked.sort_unstable();
-        assert_eq!(marked, ["Count", "Grade", "Short", "Size", "Tag"]);
+        assert_eq!(marked, ["Count", "Grade", "Rank", "Short", "Size", "Tag"]);
     }
 }
