@@ -338,9 +338,12 @@ pub(super) fn fold_scalar_keyword(
         }
     };
     match key.as_str() {
+        // One member that may be null makes the value so; a `false` (which
+        // a typed schema leaves out anyway) never undoes it.
         "nullable" => {
-            let nullable = merged.get("nullable") == Some(&Value::Bool(true));
-            merged.insert(key, Value::Bool(nullable || value == Value::Bool(true)));
+            if value == Value::Bool(true) {
+                merged.insert(key, value);
+            }
             true
         }
         "minLength" | "minimum" => tighten(merged, key, value, |new, old| new > old),
