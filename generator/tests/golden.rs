@@ -27,7 +27,7 @@
 //!   cookie parameters, an optional binary (`application/octet-stream`) body,
 //!   several success responses, `default`, response headers, no operationId,
 //!   `text/plain` bodies, security that may be left out (`{}`), a body's
-//!   `x-rules`;
+//!   `x-rules`, a parameter's `example` (which the docs leave out);
 //! - `parameters`: names colliding with each other, with keywords, with the
 //!   generated code's own names and with operators' methods (`sub`); form
 //!   (exploded or not) and pipe-delimited arrays; header lists; a required
