@@ -136,10 +136,12 @@ impl Api {
         shape: &Shape,
         field: &dyn Fn(&str, &Shape) -> FormField,
     ) -> Option<Vec<FormField>> {
-        if let Ty::Map(value) = &unwrapped(&self.types, shape).ty {
-            return Some(vec![field("*", value)]);
-        }
-        match definition(&self.types, shape)? {
+        let named = match &unwrapped(&self.types, shape).ty {
+            Ty::Map(value) => return Some(vec![field("*", value)]),
+            Ty::Named(name) => self.type_named(name)?,
+            _ => return None,
+        };
+        match &named.kind {
             TypeKind::Struct(object) => Some(
                 object
                     .fields
@@ -187,7 +189,7 @@ impl Api {
             Ty::Primitive(p) if p.is_number() => FormKind::Number,
             Ty::Primitive(Primitive::Bool) => FormKind::Boolean,
             Ty::Primitive(_) => FormKind::Text,
-            Ty::Named(_) => match definition(&self.types, shape) {
+            Ty::Named(name) => match self.type_named(name).map(|d| &d.kind) {
                 Some(TypeKind::Struct(_) | TypeKind::Union(_)) => FormKind::Json,
                 _ => FormKind::Text,
             },

@@ -38,8 +38,14 @@ pub(super) fn definition<'t>(types: &'t [TypeDef], shape: &Shape) -> Option<&'t 
 /// Whether `shape` is an object: a struct or a map, or an alias or newtype
 /// of one.
 pub fn is_object(types: &[TypeDef], shape: &Shape) -> bool {
-    matches!(unwrapped(types, shape).ty, Ty::Map(_))
-        || matches!(definition(types, shape), Some(TypeKind::Struct(_)))
+    match &unwrapped(types, shape).ty {
+        Ty::Map(_) => true,
+        Ty::Named(name) => matches!(
+            named(types, name).map(|d| &d.kind),
+            Some(TypeKind::Struct(_))
+        ),
+        _ => false,
+    }
 }
 
 /// Whether `shape` is an object, or a union whose alternatives are all
@@ -59,7 +65,7 @@ pub fn is_form_object(types: &[TypeDef], shape: &Shape) -> bool {
 fn is_text_value(types: &[TypeDef], shape: &Shape) -> bool {
     match &unwrapped(types, shape).ty {
         Ty::Primitive(_) | Ty::Any => true,
-        Ty::Named(_) => matches!(definition(types, shape), Some(TypeKind::Enum(_))),
+        Ty::Named(name) => matches!(named(types, name).map(|d| &d.kind), Some(TypeKind::Enum(_))),
         _ => false,
     }
 }

@@ -271,10 +271,7 @@ impl<'s> View<'s> {
             && self.all_of.is_empty()
             && self.any_of.is_empty()
             && self.not.is_none()
-            && self.format.is_none()
-            && self.pattern.is_none()
-            && (self.min_length, self.max_length) == (None, None)
-            && (self.minimum, self.maximum, self.multiple_of) == (None, None, None)
+            && !self.constrains_scalar()
     }
 
     /// Whether this constrains a scalar value itself: a `format`, a
