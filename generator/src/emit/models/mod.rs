@@ -420,13 +420,7 @@ fn is_walk_cfg(tree: &proc_macro2::TokenTree) -> bool {
 /// their own use the one-line property walk, which takes it.
 fn uses_null(types: &[&TypeDef]) -> bool {
     types.iter().any(|t| match &t.kind {
-        TypeKind::Struct(s) => s.fields.iter().any(|f| {
-            !Shape {
-                nullable: false,
-                ..f.shape.clone()
-            }
-            .has_own_checks()
-        }),
+        TypeKind::Struct(s) => s.fields.iter().any(|f| !f.shape.has_own_checks()),
         _ => false,
     })
 }
