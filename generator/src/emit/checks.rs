@@ -315,6 +315,21 @@ impl CheckContext<'_> {
                 quote!(#runtime::check_items(#expr.len(), #min, #max, #code, path, #report);),
             );
         }
+        if checks.min_properties.is_some() || checks.max_properties.is_some() {
+            let (min, max) = (
+                opt_usize(checks.min_properties),
+                opt_usize(checks.max_properties),
+            );
+            out.extend(if json {
+                quote! {
+                    if let Some(object) = #expr.as_object() {
+                        #runtime::check_property_count(object.len(), #min, #max, path, #report);
+                    }
+                }
+            } else {
+                quote!(#runtime::check_property_count(#expr.len(), #min, #max, path, #report);)
+            });
+        }
         if checks.unique_items {
             out.extend(if json {
                 quote!(if let Some(items) = #expr.as_array() { #runtime::check_unique(items, #code, path, #report); })

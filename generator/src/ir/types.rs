@@ -374,6 +374,11 @@ pub struct Checks {
     pub max_items: Option<usize>,
     /// `uniqueItems: true`.
     pub unique_items: bool,
+    /// `minProperties` of a map or of a value of any type (a struct's
+    /// bounds are its `property_count`).
+    pub min_properties: Option<usize>,
+    /// `maxProperties`, as `min_properties`.
+    pub max_properties: Option<usize>,
     /// The error code reported when one of these checks fails, instead of the
     /// generic one (from the `x-error-code` extension).
     pub error_code: Option<String>,
@@ -392,5 +397,7 @@ impl Checks {
             && self.min_items.is_none()
             && self.max_items.is_none()
             && !self.unique_items
+            && self.min_properties.is_none()
+            && self.max_properties.is_none()
     }
 }

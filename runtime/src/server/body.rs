@@ -124,9 +124,11 @@ where
     validation::from_json_slice::<T>(bytes, "body").map_err(ApiError::validation)
 }
 
-/// Decodes and validates a JSON body whose operation declares rules that its
-/// schemas cannot state (`x-rules`): `rules` checks every body that decodes,
-/// so that one 400 lists its problems with the schemas' own.
+/// Decodes and validates a JSON body with checks its type does not make:
+/// rules that the schemas cannot state (`x-rules`), or the constraints of a
+/// body whose type is not named (an inline array's `maxItems`). `rules`
+/// checks every body that decodes, so that one 400 lists its problems with
+/// the type's own.
 pub fn json_with_rules<T>(
     bytes: &[u8],
     rules: impl FnOnce(&T) -> Vec<Problem>,

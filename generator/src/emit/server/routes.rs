@@ -9,7 +9,7 @@ use crate::emit::checks::{CheckContext, own_constraints};
 use crate::emit::docs;
 use crate::error::{Error, Result};
 use crate::ir::{
-    BodyKind, Method, ParamLocation, Parameter, RequestBody, Sequence, template_shape,
+    BodyKind, Method, ParamLocation, Parameter, RequestBody, Sequence, Shape, template_shape,
 };
 use crate::names::Namespace;
 
@@ -620,22 +620,14 @@ fn body_step(server: &Server<'_>, op: &Op<'_>) -> Result<Option<TokenStream>> {
         _ => super::api::body_type(server, op, body),
     };
     if body.required {
-        let checks = own_checks(server, &body.kind, quote!(&body));
         return Ok(Some(quote! {
             let Some(bytes) = #read else {
                 return Err(ApiError::body_required());
             };
             let body: #ty = #decode;
-            #checks
         }));
     }
     // Optional: the body may be missing.
-    let checks = own_checks(server, &body.kind, quote!(body));
-    let checks = if checks.is_empty() {
-        checks
-    } else {
-        quote!(if let Some(body) = &body { #checks })
-    };
     // A raw body is the bytes themselves; a decoded one may return early.
     let value = if decode.to_string() == "bytes" {
         read
@@ -649,7 +641,6 @@ fn body_step(server: &Server<'_>, op: &Op<'_>) -> Result<Option<TokenStream>> {
     };
     Ok(Some(quote! {
         let body: Option<#ty> = #value;
-        #checks
     }))
 }
 
@@ -681,19 +672,35 @@ fn sequence_step(body: &RequestBody, sequence: &Sequence, media: &[&str]) -> Tok
 /// The expression decoding `bytes` into the body.
 fn decode_body(server: &Server<'_>, op: &Op<'_>, kind: &BodyKind) -> Result<TokenStream> {
     Ok(match kind {
-        BodyKind::Json(shape) if op.op.body.as_ref().is_some_and(|b| !b.rules.is_empty()) => {
-            let rules = op.rules_fn_name();
-            let check = quote!(|body| shared.api.#rules(body));
-            if api::lent_as_slice(shape) {
-                // The body's type cannot be inferred from the slice the
-                // rules method takes: named.
+        BodyKind::Json(shape) => {
+            let has_rules = op.op.body.as_ref().is_some_and(|b| !b.rules.is_empty());
+            let rules = has_rules.then(|| {
+                let rules = op.rules_fn_name();
+                quote!(shared.api.#rules(body))
+            });
+            let own = own_checks(server, shape);
+            let check = match (&own, rules) {
+                (None, None) => return Ok(quote!(body::json(&bytes)?)),
+                (None, Some(rules)) => quote!(|body| #rules),
+                (Some(own), None) => quote!(|body| { #own report.into_problems() }),
+                (Some(own), Some(rules)) => quote! {
+                    |body| {
+                        #own
+                        let mut problems = report.into_problems();
+                        problems.extend(#rules);
+                        problems
+                    }
+                },
+            };
+            if own.is_some() || api::lent_as_slice(shape) {
+                // The closure's argument is used before the body's type is
+                // inferred (or lent to the rules method as a slice): named.
                 let ty = server.types.shape(shape);
                 quote!(body::json_with_rules::<#ty>(&bytes, #check)?)
             } else {
                 quote!(body::json_with_rules(&bytes, #check)?)
             }
         }
-        BodyKind::Json(_) => quote!(body::json(&bytes)?),
         BodyKind::Text => quote!(body::text(bytes)?),
         // `body_step` streams a sequence instead (`sequence_step`); were
         // it asked here, an error says so rather than a panic.
@@ -737,35 +744,25 @@ fn accepted_media_types(body: &RequestBody) -> Vec<&str> {
     accepted
 }
 
-/// Checks of a body's own top-level constraints that its type does not check
-/// itself (an inline array's `maxItems`, say); named types check themselves
-/// when decoded.
-fn own_checks(server: &Server<'_>, kind: &BodyKind, value: TokenStream) -> TokenStream {
-    let BodyKind::Json(shape) = kind else {
-        return TokenStream::new();
-    };
-    let Some(shallow) = own_constraints(shape) else {
-        return TokenStream::new();
-    };
+/// Checks of a JSON body's own top-level constraints that its type does
+/// not check itself (an inline array's `maxItems`, say), into `report`, in
+/// the closure that sees the decoded `body`: its problems join the type's
+/// own in one 400. `None` when there are none; named types check themselves.
+fn own_checks(server: &Server<'_>, shape: &Shape) -> Option<TokenStream> {
+    let shallow = own_constraints(shape)?;
     let check_cx = CheckContext {
         api: server.cx.api,
         runtime: quote!(models::validation),
         types: server.types,
         report: format_ident!("report"),
     };
-    let checks = check_cx.typed(&shallow, &format_ident!("value"));
-    quote! {
+    let checks = check_cx.typed(&shallow, &format_ident!("body"));
+    Some(quote! {
+        let mut report = Report::new();
         {
-            let mut report = Report::new();
-            {
-                let report = &mut report;
-                let path = &mut Path::new("body");
-                let value = #value;
-                #checks
-            }
-            if !report.is_empty() {
-                return Err(ApiError::validation(report));
-            }
+            let report = &mut report;
+            let path = &mut Path::new("body");
+            #checks
         }
-    }
+    })
 }

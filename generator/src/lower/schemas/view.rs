@@ -383,10 +383,11 @@ impl<'s> View<'s> {
         // A keyword applies to values of its type only (`maxLength` beside
         // `type: array` says nothing about the array).
         let applies = |types: &[&str]| self.typ.is_none_or(|t| types.contains(&t));
-        let (text, number, array) = (
+        let (text, number, array, object) = (
             applies(&["string"]),
             applies(&["number", "integer"]),
             applies(&["array"]),
+            applies(&["object"]),
         );
         Ok(Checks {
             min_length: self.min_length.filter(|&n| n > 0 && text),
@@ -399,6 +400,8 @@ impl<'s> View<'s> {
             min_items: self.min_items.filter(|&n| n > 0 && array),
             max_items: self.max_items.filter(|_| array),
             unique_items: self.unique_items && array,
+            min_properties: self.min_properties.filter(|&n| n > 0 && object),
+            max_properties: self.max_properties.filter(|_| object),
             error_code,
         })
     }

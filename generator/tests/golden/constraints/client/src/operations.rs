@@ -57,6 +57,55 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// Several orders at once. The array is inline: its `maxItems` is checked by the route, each order by its type, and a problem is reported once.
+    ///
+    /// `POST /orders/batches` (operation `placeOrders`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `application/json`).
+    /// - `params`: the optional inputs (`minimum_quantity`), see [`PlaceOrdersParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 204: Placed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn place_orders(
+        &self,
+        body: &[crate::models::Order],
+        params: PlaceOrdersParams,
+    ) -> Result<(), crate::Error> {
+        self.place_orders_with_response(body, params).await.map(Response::into_inner)
+    }
+    /// [`Client::place_orders`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PlaceOrdersHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::place_orders`].
+    pub async fn place_orders_with_response(
+        &self,
+        body: &[crate::models::Order],
+        params: PlaceOrdersParams,
+    ) -> Result<Response<(), PlaceOrdersHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "placeOrders",
+            reqwest::Method::POST,
+            "/orders/batches",
+            SECURITY,
+        );
+        __call.query("minimumQuantity", &params.minimum_quantity, Style::Comma, true);
+        __call.json_body("application/json", body);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), PlaceOrdersHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::place_order`](crate::Client::place_order): none by default.
@@ -82,3 +131,24 @@ impl PlaceOrderParams {
 
 /// The headers the answers of [`Client::place_order`](crate::Client::place_order) declare, as [`Client::place_order_with_response`](crate::Client::place_order_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type PlaceOrderHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::place_orders`](crate::Client::place_orders): none by default.
+///
+/// Set them with the methods of the same names, as in `PlaceOrdersParams::default().minimum_quantity(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct PlaceOrdersParams {
+    /// `minimum_quantity` (the `minimumQuantity` query parameter).
+    pub minimum_quantity: Option<i32>,
+}
+
+impl PlaceOrdersParams {
+    /// Sets `minimum_quantity`.
+    pub fn minimum_quantity(mut self, value: impl Into<i32>) -> Self {
+        self.minimum_quantity = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::place_orders`](crate::Client::place_orders) declare, as [`Client::place_orders_with_response`](crate::Client::place_orders_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PlaceOrdersHeaders = crate::NoHeaders;

@@ -51,6 +51,20 @@ pub struct Order {
     pub hint: Option<serde_json::Value>,
     /// The `lines` property.
     pub lines: Vec<String>,
+    /// At most three labels; their values are any text.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub labels: Option<std::collections::BTreeMap<String, String>>,
+    /// Other references; an alias may be null, never empty.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub aliases: Option<Vec<Option<String>>>,
 }
 
 impl Order {
@@ -65,6 +79,8 @@ impl Order {
             placed_on: None,
             hint: None,
             lines,
+            labels: None,
+            aliases: None,
         }
     }
     /// Sets `discount` (the `discount` property).
@@ -95,6 +111,21 @@ impl Order {
     #[must_use]
     pub fn with_hint(mut self, hint: serde_json::Value) -> Self {
         self.hint = Some(hint);
+        self
+    }
+    /// Sets `labels` (the `labels` property).
+    #[must_use]
+    pub fn with_labels(
+        mut self,
+        labels: std::collections::BTreeMap<String, String>,
+    ) -> Self {
+        self.labels = Some(labels);
+        self
+    }
+    /// Sets `aliases` (the `aliases` property).
+    #[must_use]
+    pub fn with_aliases(mut self, aliases: Vec<Option<String>>) -> Self {
+        self.aliases = Some(aliases);
         self
     }
 }
@@ -187,9 +218,38 @@ impl validation::Validate for Order {
             path.pop();
         }
         path.pop();
+        path.push_key("labels");
+        let value = &self.labels;
+        if let Some(value) = value {
+            validation::check_property_count(value.len(), None, Some(3), path, report);
+        }
+        path.pop();
+        path.push_key("aliases");
+        let value = &self.aliases;
+        if let Some(value) = value {
+            for (index, item) in value.iter().enumerate() {
+                path.push_index(index);
+                if let Some(item) = item {
+                    {
+                        let text: &str = item;
+                        validation::check_length(
+                            text,
+                            Some(1),
+                            None,
+                            None,
+                            path,
+                            report,
+                        );
+                    }
+                }
+                path.pop();
+            }
+        }
+        path.pop();
         let count: usize = 3 + usize::from(self.discount.is_some())
             + usize::from(self.contact.is_some()) + usize::from(self.batch.is_some())
-            + usize::from(self.placed_on.is_some()) + usize::from(self.hint.is_some());
+            + usize::from(self.placed_on.is_some()) + usize::from(self.hint.is_some())
+            + usize::from(self.labels.is_some()) + usize::from(self.aliases.is_some());
         validation::check_property_count(count, Some(3), None, path, report);
     }
 }
@@ -370,6 +430,53 @@ impl validation::ValidateJson for Order {
                                 path,
                                 report,
                             );
+                        }
+                        path.pop();
+                    }
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("labels") {
+            path.push_key("labels");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<
+                    std::collections::BTreeMap<String, String>,
+                >(value, path, report);
+                if let Some(object) = value.as_object() {
+                    validation::check_property_count(
+                        object.len(),
+                        None,
+                        Some(3),
+                        path,
+                        report,
+                    );
+                }
+            }
+            path.pop();
+        }
+        if let Some(value) = object.get("aliases") {
+            path.push_key("aliases");
+            if value.is_null() {
+                validation::report_null(path, report);
+            } else {
+                validation::walk::<Vec<Option<String>>>(value, path, report);
+                if let Some(items) = value.as_array() {
+                    for (index, item) in items.iter().enumerate() {
+                        path.push_index(index);
+                        if !item.is_null() {
+                            if let Some(text) = item.as_str() {
+                                validation::check_length(
+                                    text,
+                                    Some(1),
+                                    None,
+                                    None,
+                                    path,
+                                    report,
+                                );
+                            }
                         }
                         path.pop();
                     }

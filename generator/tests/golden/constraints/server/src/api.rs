@@ -38,6 +38,16 @@ pub trait ConstraintsApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::PlaceOrderResponse, ApiError>,
     > + Send;
+    /// Several orders at once. The array is inline: its `maxItems` is checked by the route, each order by its type, and a problem is reported once.
+    ///
+    /// `POST /orders/batches` (`placeOrders`)
+    fn place_orders(
+        &self,
+        context: RequestContext,
+        request: PlaceOrdersRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::PlaceOrdersResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`ConstraintsApi::place_order`]: `POST /orders` (`placeOrder`).
@@ -51,4 +61,17 @@ pub struct PlaceOrderRequest {
     ///
     /// Sent as `application/json`.
     pub body: models::Order,
+}
+
+/// The parameters and body of [`ConstraintsApi::place_orders`]: `POST /orders/batches` (`placeOrders`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlaceOrdersRequest {
+    /// The `minimumQuantity` query parameter.
+    pub minimum_quantity: Option<i32>,
+    /// The request body.
+    ///
+    /// Sent as `application/json`.
+    pub body: Vec<models::Order>,
 }

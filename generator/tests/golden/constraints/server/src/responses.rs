@@ -30,3 +30,26 @@ impl PlaceOrderResponse {
         }
     }
 }
+
+/// The responses of [`ConstraintsApi::place_orders`](crate::api::ConstraintsApi::place_orders): `POST /orders/batches` (`placeOrders`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlaceOrdersResponse {
+    /// 204: Placed.
+    NoContent,
+}
+
+impl PlaceOrdersResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}

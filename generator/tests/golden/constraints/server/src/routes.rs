@@ -17,7 +17,7 @@ use axum::response::Response;
 use crate::api::{self, ConstraintsApi, RequestContext};
 use crate::error::ApiError;
 use crate::models;
-use crate::models::validation::Report;
+use crate::models::validation::{Path, Report};
 use crate::request_id::RequestId;
 use crate::settings::Settings;
 use crate::{body, params, respond};
@@ -36,6 +36,15 @@ pub fn router_with<A: ConstraintsApi>(api: A, settings: Settings) -> Router {
         .route(
             "/orders",
             axum::routing::post(place_order::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
+        .route(
+            "/orders/batches",
+            axum::routing::post(place_orders::<A>)
                 .fallback(|request: Request| async move {
                     respond::method_not_allowed::<
                         crate::ErrorBodyFormat,
@@ -110,5 +119,104 @@ async fn handle_place_order<A: ConstraintsApi>(
         body,
     };
     let response = shared.api.place_order(context, request).await?;
+    response.into_http()
+}
+
+/// `POST /orders/batches` (`placeOrders`).
+async fn place_orders<A: ConstraintsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_place_orders(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "placeOrders")
+}
+
+/// Reads and checks a request to `placeOrders`, calls [`ConstraintsApi::place_orders`], encodes its answer.
+async fn handle_place_orders<A: ConstraintsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "placeOrders";
+    let mut report = Report::new();
+    let mut minimum_quantity = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "minimumQuantity" && minimum_quantity.is_none() {
+            minimum_quantity = Some(query_value);
+        }
+    }
+    let minimum_quantity: Option<i32> = params::value(
+        minimum_quantity,
+        "minimumQuantity",
+        false,
+        &mut report,
+    );
+    if let Some(value) = &minimum_quantity {
+        let report = &mut report;
+        let path = &mut Path::new("minimumQuantity");
+        path.push_key("minimumQuantity");
+        {
+            let number = *value as f64;
+            models::validation::check_range(
+                number,
+                Some((1.0, false)),
+                None,
+                None,
+                path,
+                report,
+            );
+        }
+    }
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/json"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: Vec<models::Order> = body::json_with_rules::<
+        Vec<models::Order>,
+    >(
+        &bytes,
+        |body| {
+            let mut report = Report::new();
+            {
+                let report = &mut report;
+                let path = &mut Path::new("body");
+                models::validation::check_items(
+                    body.len(),
+                    None,
+                    Some(3),
+                    None,
+                    path,
+                    report,
+                );
+            }
+            report.into_problems()
+        },
+    )?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::PlaceOrdersRequest {
+        minimum_quantity,
+        body,
+    };
+    let response = shared.api.place_orders(context, request).await?;
     response.into_http()
 }

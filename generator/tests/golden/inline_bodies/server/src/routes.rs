@@ -82,35 +82,42 @@ async fn handle_put_code<A: InlineBodiesApi>(
         .await? else {
         return Err(ApiError::body_required());
     };
-    let body: String = body::json(&bytes)?;
-    {
-        let mut report = Report::new();
-        {
-            let report = &mut report;
-            let path = &mut Path::new("body");
-            let value = &body;
+    let body: String = body::json_with_rules::<
+        String,
+    >(
+        &bytes,
+        |body| {
+            let mut report = Report::new();
             {
-                let text: &str = value;
-                models::validation::check_length(
-                    text,
-                    None,
-                    Some(8),
-                    None,
-                    path,
-                    report,
-                );
-                static PATTERN: std::sync::LazyLock<regex_lite::Regex> = std::sync::LazyLock::new(||
+                let report = &mut report;
+                let path = &mut Path::new("body");
                 {
-                    regex_lite::Regex::new("^[A-Z]{3}-[0-9]{4}$")
-                        .expect("checked when generated")
-                });
-                models::validation::check_pattern(text, &PATTERN, None, path, report);
+                    let text: &str = body;
+                    models::validation::check_length(
+                        text,
+                        None,
+                        Some(8),
+                        None,
+                        path,
+                        report,
+                    );
+                    static PATTERN: std::sync::LazyLock<regex_lite::Regex> = std::sync::LazyLock::new(||
+                    {
+                        regex_lite::Regex::new("^[A-Z]{3}-[0-9]{4}$")
+                            .expect("checked when generated")
+                    });
+                    models::validation::check_pattern(
+                        text,
+                        &PATTERN,
+                        None,
+                        path,
+                        report,
+                    );
+                }
             }
-        }
-        if !report.is_empty() {
-            return Err(ApiError::validation(report));
-        }
-    }
+            report.into_problems()
+        },
+    )?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,

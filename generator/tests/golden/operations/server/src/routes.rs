@@ -17,7 +17,7 @@ use axum::response::Response;
 use crate::api::{self, OperationsApi, RequestContext};
 use crate::error::ApiError;
 use crate::models;
-use crate::models::validation::Report;
+use crate::models::validation::{Path, Report};
 use crate::request_id::RequestId;
 use crate::settings::Settings;
 use crate::{body, negotiation, params, respond, security};
@@ -330,7 +330,27 @@ async fn handle_add_batch<A: OperationsApi>(
     };
     let body: Vec<models::AddBatchBodyItem> = body::json_with_rules::<
         Vec<models::AddBatchBodyItem>,
-    >(&bytes, |body| shared.api.check_add_batch_body(body))?;
+    >(
+        &bytes,
+        |body| {
+            let mut report = Report::new();
+            {
+                let report = &mut report;
+                let path = &mut Path::new("body");
+                models::validation::check_items(
+                    body.len(),
+                    None,
+                    Some(100),
+                    None,
+                    path,
+                    report,
+                );
+            }
+            let mut problems = report.into_problems();
+            problems.extend(shared.api.check_add_batch_body(body));
+            problems
+        },
+    )?;
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
