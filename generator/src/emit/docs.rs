@@ -150,22 +150,21 @@ pub fn markdown_lines(text: &str) -> Vec<String> {
         // A line right after a list item that is not indented to the item's
         // text would continue it lazily (clippy's `doc_lazy_continuation`):
         // a paragraph gets a blank line before it, an indented line the
-        // item's indentation. One indented further, right after a line of
-        // the item, continues it too (it cannot start a code block there),
-        // and gets the item's indentation (`doc_overindented_list_items`).
-        let after_text = out.last().is_some_and(|l: &String| !l.trim().is_empty());
+        // item's indentation. One indented further continues it too (it
+        // cannot start a code block: that needs a blank line before it,
+        // which ends the list), and gets the item's indentation
+        // (`doc_overindented_list_items`).
+        //
         // A marker four or more columns past the text of the item above
         // starts no item (Azure's `1. …` then `            2. …`): it
         // continues that item's text, as any line indented so far does.
         let item = list_item_indent(line)
-            .filter(|_| !(after_text && list_indent.is_some_and(|text_at| indent >= text_at + 4)));
+            .filter(|_| list_indent.is_none_or(|text_at| indent < text_at + 4));
         let mut line = line.to_owned();
         if let (Some(text_at), None, false) = (list_indent, item, line.is_empty()) {
             if indent == 0 {
                 out.push(String::new());
-            } else if indent < text_at {
-                line = format!("{}{}", " ".repeat(text_at - indent), line);
-            } else if indent > text_at && after_text {
+            } else {
                 line = format!("{}{}", " ".repeat(text_at), line.trim_start());
             }
         }
@@ -317,6 +316,51 @@ mod tests {
         assert_eq!(
             markdown_lines("  1. Secret\n            2. Key\n               Both."),
             ["  1. Secret", "     2. Key", "     Both."]
+        );
+    }
+
+    /// A paragraph after a list ends it once: its second line is not
+    /// taken for another lazy continuation.
+    #[test]
+    fn a_paragraph_after_a_list_is_one_paragraph() {
+        assert_eq!(
+            markdown_lines("- item\nfirst line\nsecond line"),
+            ["- item", "", "first line", "second line"]
+        );
+    }
+
+    #[test]
+    fn list_markers_are_bullets_or_numbers() {
+        assert_eq!(list_item_indent("- a"), Some(2));
+        assert_eq!(list_item_indent("  12) a"), Some(6));
+        assert_eq!(list_item_indent("1.  a"), Some(4));
+        // A dot or parenthesis without a number before it starts nothing.
+        assert_eq!(list_item_indent(". a"), None);
+        assert_eq!(list_item_indent(") a"), None);
+        assert_eq!(list_item_indent("1.5 a"), None);
+    }
+
+    /// A description that begins with the title says it already: the
+    /// title is not written twice.
+    #[test]
+    fn a_title_the_description_begins_with_is_not_repeated() {
+        let docs = |title: &str, description: &str| Docs {
+            title: Some(title.to_owned()),
+            description: Some(description.to_owned()),
+            ..Docs::default()
+        };
+        let text = |tokens: TokenStream| tokens.to_string();
+        assert_eq!(
+            text(doc_attrs(&docs("Order", "Order placed by a customer."), "")),
+            text(attrs(&["Order placed by a customer.".to_owned()]))
+        );
+        assert_eq!(
+            text(doc_attrs(&docs("Order", "Placed by a customer."), "")),
+            text(attrs(&[
+                "Order".to_owned(),
+                String::new(),
+                "Placed by a customer.".to_owned()
+            ]))
         );
     }
 
