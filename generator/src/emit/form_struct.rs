@@ -99,7 +99,8 @@ pub(crate) fn tokens(
     }
     let new_doc =
         docs::attrs(&["A body with the required parts; the others are left out.".to_owned()]);
-    let allow = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let allow = crate::emit::too_many_arguments(required.len())
+        .then(|| quote!(#[allow(clippy::too_many_arguments)]));
     // Every part optional: the empty body is the default.
     let default = required.is_empty().then(|| quote!(, Default));
     quote! {

@@ -372,6 +372,14 @@ pub(crate) fn conversion_name_allow(name: &str) -> Option<TokenStream> {
         .then(|| quote::quote!(#[allow(clippy::wrong_self_convention)]))
 }
 
+/// Whether a function of `count` arguments (`self` included) makes clippy's
+/// `too_many_arguments` speak: more than seven. The document decides how
+/// many a constructor or a method takes (one per required property, part or
+/// parameter), so the generated code allows it then.
+pub(crate) fn too_many_arguments(count: usize) -> bool {
+    count > 7
+}
+
 /// `#[allow(clippy::should_implement_trait)]` for a builder method named
 /// like a binary operator's (`sub`, a token's subject; `add`): taking `self`
 /// and a value and returning `Self`, clippy takes it for `std::ops::Sub`.
@@ -415,7 +423,15 @@ pub(crate) fn idents(tokens: &TokenStream) -> std::collections::BTreeSet<String>
 
 #[cfg(test)]
 mod tests {
-    use super::{Files, scan};
+    use super::{Files, scan, too_many_arguments};
+
+    /// Clippy's limit: seven arguments pass, eight do not.
+    #[test]
+    fn more_than_seven_arguments_are_too_many() {
+        assert!(!too_many_arguments(0));
+        assert!(!too_many_arguments(7));
+        assert!(too_many_arguments(8));
+    }
 
     /// A file written twice at one path is one file, the last text.
     #[test]

@@ -93,9 +93,6 @@ fn struct_items(
     }
 }
 
-/// More arguments than this make clippy's `too_many_arguments` speak.
-const CLIPPY_MAX_ARGUMENTS: usize = 7;
-
 /// `new` with the required fields and a `with_<field>` setter per optional
 /// one: code built this way still compiles when the schema gains an
 /// optional property (the struct is `#[non_exhaustive]`, so no literal can
@@ -145,7 +142,7 @@ fn constructors(cx: &CheckContext<'_>, def: &TypeDef, s: &StructDef) -> TokenStr
             " The `{name}` with these required properties; the optional ones are unset (see the `with_*` methods)."
         )
     };
-    let allow = (params.len() > CLIPPY_MAX_ARGUMENTS).then(|| {
+    let allow = crate::emit::too_many_arguments(params.len()).then(|| {
         quote!(#[allow(clippy::too_many_arguments, reason = "one argument per required property of the schema")])
     });
     quote! {

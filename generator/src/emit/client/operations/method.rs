@@ -67,7 +67,8 @@ pub(super) fn method(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     // `self`, the required inputs and the optional ones: the document's
     // operation decides how many there are.
     let arg_count = 1 + plan.args.len() + usize::from(plan.params.is_some());
-    let many = (arg_count > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let many = crate::emit::too_many_arguments(arg_count)
+        .then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let conversion = crate::emit::conversion_name_allow(&fn_ident.to_string());
     let events = plan.events.as_ref().map(|events| {
         let events_fn = &events.fn_ident;

@@ -8,6 +8,9 @@ use crate::validation::{self, Path, Report};
 #[cfg(feature = "validate-json")]
 use crate::validation::Null;
 
+/// Identifiers; the crate depends on `uuid` for them alone.
+pub type BatchIds = Vec<uuid::Uuid>;
+
 /// The `Board` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]

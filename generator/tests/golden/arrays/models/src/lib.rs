@@ -15,3 +15,5 @@ pub use common::*;
 
 /// The `serde_json` crate the models use, so that dependants name the same version.
 pub use serde_json;
+/// The `uuid` crate the models use, so that dependants name the same version.
+pub use uuid;

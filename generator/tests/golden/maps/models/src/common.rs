@@ -84,6 +84,54 @@ impl validation::ValidateJson for Counts {
     }
 }
 
+/// Dates by name, at most 20: the crate depends on `chrono` for them alone, and the map's bound is its own.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Holidays(pub std::collections::BTreeMap<String, chrono::NaiveDate>);
+
+impl Holidays {
+    /// The wrapped value.
+    pub fn into_inner(self) -> std::collections::BTreeMap<String, chrono::NaiveDate> {
+        self.0
+    }
+}
+
+impl From<std::collections::BTreeMap<String, chrono::NaiveDate>> for Holidays {
+    fn from(value: std::collections::BTreeMap<String, chrono::NaiveDate>) -> Self {
+        Self(value)
+    }
+}
+
+impl std::ops::Deref for Holidays {
+    type Target = std::collections::BTreeMap<String, chrono::NaiveDate>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl validation::Validate for Holidays {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        let value = &self.0;
+        validation::check_property_count(value.len(), None, Some(20), path, report);
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Holidays {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::walk::<
+            std::collections::BTreeMap<String, chrono::NaiveDate>,
+        >(value, path, report);
+        if let Some(object) = value.as_object() {
+            validation::check_property_count(object.len(), None, Some(20), path, report);
+        }
+    }
+}
+
 /// Known properties plus typed extra ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
