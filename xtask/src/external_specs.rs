@@ -161,6 +161,13 @@ fn generate(root: &Path, only: &[String]) -> Result<(Files, usize, Vec<String>, 
         .into_iter()
         .filter(|(_, name)| only.is_empty() || only.iter().any(|o| name.starts_with(o.as_str())))
         .collect();
+    if documents.is_empty() {
+        return Err(fail(format!(
+            "no document's crate name starts with {}: a name is its file's stem in kebab \
+             case, after `fixture-` for a golden fixture (`fixture-openapi-3-1`)",
+            only.join(" or ")
+        )));
+    }
     let mut files = Files::default();
     let mut targets = Vec::new();
     let mut generated_count = 0;

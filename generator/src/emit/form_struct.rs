@@ -28,6 +28,8 @@ pub(crate) struct PartField {
 impl PartField {
     /// The field of `part`: a file as `file`, files that repeat as a `Vec`
     /// of them, any other part as `value` (the models' type of its schema).
+    /// Never boxed, even where the schema's own struct boxes the field:
+    /// the form struct holds models, never itself.
     pub(crate) fn of(part: &FormPart<'_>, file: TokenStream, value: TokenStream) -> Self {
         let field = part.field;
         let (inner, fallback) = match part.files {
@@ -36,7 +38,6 @@ impl PartField {
                 quote!(Vec<#file>),
                 format!("The files of the `{}` part, a part per file.", field.wire),
             ),
-            None if field.boxed => (quote!(Box<#value>), format!("The `{}` part.", field.wire)),
             None => (value, format!("The `{}` part.", field.wire)),
         };
         PartField {

@@ -36,7 +36,15 @@ impl Client {
         &self,
         id: &str,
     ) -> Result<Response<crate::models::Dog, GetDogHeaders>, crate::Error> {
-        const SECURITY: &[&[Scheme]] = &[];
+        const SECURITY: &[&[Scheme]] = &[
+            &[],
+            &[
+                Scheme::Header {
+                    name: "X-Kennel-Key",
+                    prefix: None,
+                },
+            ],
+        ];
         let mut __call = Call::new(
             "getDog",
             reqwest::Method::GET,

@@ -53,10 +53,10 @@ pub trait KennelApi: Send + Sync + 'static {
     ///
     /// `GET /dogs/{id}` (`getDog`)
     ///
-    /// No authentication: the context's principal is `()`.
+    /// Authentication is optional: the context's principal is `None` when the request presents no credential.
     fn get_dog(
         &self,
-        context: RequestContext<()>,
+        context: RequestContext<Option<Self::Principal>>,
         request: GetDogRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::GetDogResponse, ApiError>,

@@ -91,6 +91,13 @@ async fn handle_get_dog<A: KennelApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "getDog";
+    let principal = security::authenticate_optional_kennel_key(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
     let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
     let mut report = Report::new();
     let id: Option<String> = params::path(
@@ -110,7 +117,7 @@ async fn handle_get_dog<A: KennelApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        principal: (),
+        principal,
         headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };

@@ -107,6 +107,33 @@ fn kennel_key_credential(parts: &Parts) -> Option<Cow<'_, str>> {
     params::header_credential(&parts.headers, "x-kennel-key")
 }
 
+/// Authenticates a request that may present a credential: `None` when it presents none.
+pub(crate) async fn authenticate_optional_kennel_key<A: KennelApi>(
+    api: &A,
+    parts: &Parts,
+    operation_id: &'static str,
+    request_id: &RequestId,
+) -> Result<Option<A::Principal>, ApiError> {
+    if let Some(kennel_key) = kennel_key_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::KennelKey,
+                value: &kennel_key,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await
+            .map(Some);
+    }
+    Ok(None)
+}
+
 /// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
 pub(crate) async fn authenticate_kennel_key<A: KennelApi>(
     api: &A,
