@@ -146,6 +146,10 @@ fn the_environments_are_the_servers_and_credentials_their_schemes() {
         "Main, /// The server `https://sandbox.example.com`.",
         "Server2, /// Any base URL",
         "ServerVariable { name: \"scheme\", default: \"https\", allowed: &[\"https\", \"http\"], }",
+        // The variables in the docs: the values a variable allows, when
+        // the document lists them.
+        "/// - `scheme` (default `https`; one of `https`, `http`)",
+        "/// - `version` (default `v2`)",
         "pub fn token(mut self, token: impl Into<String>) -> Self",
         "pub fn basic_auth( mut self, user: impl Into<String>, password: impl Into<String>, ) -> Self",
     ] {

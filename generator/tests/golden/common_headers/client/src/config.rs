@@ -54,6 +54,13 @@ impl crate::ClientBuilder {
         self.settings.header("X-Region", openapi_runtime::client::param_text(&value));
         self
     }
+    /// Sends `X-2FA-Code` with every request. A one-time code, where the tenant asks for one.
+    ///
+    /// Not sent unless set; [`Client::with_x_2fa_code`](crate::Client::with_x_2fa_code) changes it for one client.
+    pub fn x_2fa_code(mut self, value: impl Into<String>) -> Self {
+        self.settings.header("X-2FA-Code", value.into());
+        self
+    }
 }
 
 impl crate::Client {
@@ -69,6 +76,12 @@ impl crate::Client {
             transport: self
                 .transport
                 .with_header("X-Region", openapi_runtime::client::param_text(&value)),
+        }
+    }
+    /// A client like this one (sharing its connections) that sends `X-2FA-Code` with every request. A one-time code, where the tenant asks for one.
+    pub fn with_x_2fa_code(&self, value: impl Into<String>) -> crate::Client {
+        crate::Client {
+            transport: self.transport.with_header("X-2FA-Code", value.into()),
         }
     }
 }

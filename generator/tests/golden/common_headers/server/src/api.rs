@@ -24,6 +24,10 @@ pub struct RequestContext {
     ///
     /// The `X-Region` header.
     pub x_region: Option<models::Region>,
+    /// A one-time code, where the tenant asks for one.
+    ///
+    /// The `X-2FA-Code` header.
+    pub x_2fa_code: Option<String>,
     /// The request's headers.
     pub headers: http::HeaderMap,
     /// The request's extensions: what tower layers around the router attached to it.

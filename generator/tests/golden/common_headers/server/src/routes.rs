@@ -111,6 +111,13 @@ async fn handle_list_orders<A: CommonHeadersApi>(
         path.push_key("X-Region");
         models::validation::Validate::validate(value, path, report);
     }
+    let x_2fa_code: Option<String> = params::header(
+        &parts.headers,
+        "x-2fa-code",
+        "X-2FA-Code",
+        false,
+        &mut report,
+    );
     let page_size: Option<i32> = params::value(
         page_size,
         "pageSize",
@@ -128,6 +135,7 @@ async fn handle_list_orders<A: CommonHeadersApi>(
         operation_id: OPERATION,
         x_tenant_id,
         x_region,
+        x_2fa_code,
         headers: parts.headers,
         extensions: parts.extensions,
     };
@@ -189,6 +197,13 @@ async fn handle_create_order<A: CommonHeadersApi>(
         path.push_key("X-Region");
         models::validation::Validate::validate(value, path, report);
     }
+    let x_2fa_code: Option<String> = params::header(
+        &parts.headers,
+        "x-2fa-code",
+        "X-2FA-Code",
+        false,
+        &mut report,
+    );
     let page_size: Option<i32> = params::value(
         page_size,
         "pageSize",
@@ -223,6 +238,7 @@ async fn handle_create_order<A: CommonHeadersApi>(
         operation_id: OPERATION,
         x_tenant_id,
         x_region,
+        x_2fa_code,
         headers: parts.headers,
         extensions: parts.extensions,
     };
@@ -284,6 +300,13 @@ async fn handle_get_order<A: CommonHeadersApi>(
         path.push_key("X-Region");
         models::validation::Validate::validate(value, path, report);
     }
+    let x_2fa_code: Option<String> = params::header(
+        &parts.headers,
+        "x-2fa-code",
+        "X-2FA-Code",
+        false,
+        &mut report,
+    );
     let id: Option<String> = params::path(
         parts.uri.path(),
         2,
@@ -316,6 +339,7 @@ async fn handle_get_order<A: CommonHeadersApi>(
         operation_id: OPERATION,
         x_tenant_id,
         x_region,
+        x_2fa_code,
         headers: parts.headers,
         extensions: parts.extensions,
     };

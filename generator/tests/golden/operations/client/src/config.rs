@@ -43,6 +43,8 @@ impl crate::ClientBuilder {
     /// The token the API's security schemes take, sent with every operation that needs it:
     ///
     /// - `bearer`: in the `Authorization` header as `Bearer <token>`
+    /// - `queryKey`: as the query parameter `api_key`
+    /// - `session`: as the cookie `session`
     ///
     /// A token that already names its scheme (`Bearer …`, `Token …`) is sent as it is. The token never appears in `Debug` output or logs.
     pub fn token(mut self, token: impl Into<String>) -> Self {

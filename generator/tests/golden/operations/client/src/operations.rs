@@ -299,12 +299,8 @@ impl Client {
         body: &crate::models::ReplaceBatchBody,
     ) -> Result<Response<(), ReplaceBatchHeaders>, crate::Error> {
         const SECURITY: &[&[Scheme]] = &[
-            &[
-                Scheme::Header {
-                    name: "Authorization",
-                    prefix: Some("Bearer"),
-                },
-            ],
+            &[Scheme::Query { name: "api_key" }],
+            &[Scheme::Cookie { name: "session" }],
         ];
         let mut __call = Call::new(
             "replaceBatch",

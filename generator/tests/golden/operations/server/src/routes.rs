@@ -386,7 +386,7 @@ async fn handle_replace_batch<A: OperationsApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "replaceBatch";
-    let principal = security::authenticate_bearer(
+    let principal = security::authenticate_query_key_or_session(
             &shared.api,
             &parts,
             OPERATION,

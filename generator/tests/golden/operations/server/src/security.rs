@@ -16,6 +16,10 @@ use crate::request_id::RequestId;
 pub enum Scheme {
     /// `bearer`: HTTP `bearer` authentication in the `Authorization` header.
     Bearer,
+    /// `queryKey`: an API key in the `api_key` query parameter.
+    QueryKey,
+    /// `session`: an API key in the `session` cookie.
+    Session,
 }
 
 impl Scheme {
@@ -23,6 +27,8 @@ impl Scheme {
     pub fn name(self) -> &'static str {
         match self {
             Self::Bearer => "bearer",
+            Self::QueryKey => "queryKey",
+            Self::Session => "session",
         }
     }
 }
@@ -107,6 +113,16 @@ fn bearer_credential(parts: &Parts) -> Option<Cow<'_, str>> {
     params::authorization(&parts.headers, "bearer")
 }
 
+/// The `queryKey` credential of a request: an API key in the `api_key` query parameter.
+fn query_key_credential(parts: &Parts) -> Option<Cow<'_, str>> {
+    params::query_credential(parts.uri.query(), "api_key")
+}
+
+/// The `session` credential of a request: an API key in the `session` cookie.
+fn session_credential(parts: &Parts) -> Option<Cow<'_, str>> {
+    params::cookie_credential(&parts.headers, "session")
+}
+
 /// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
 pub(crate) async fn authenticate_bearer<A: OperationsApi>(
     api: &A,
@@ -163,4 +179,51 @@ pub(crate) async fn authenticate_optional_bearer<A: OperationsApi>(
             .map(Some);
     }
     Ok(None)
+}
+
+/// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
+pub(crate) async fn authenticate_query_key_or_session<A: OperationsApi>(
+    api: &A,
+    parts: &Parts,
+    operation_id: &'static str,
+    request_id: &RequestId,
+) -> Result<A::Principal, ApiError> {
+    if let Some(query_key) = query_key_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::QueryKey,
+                value: &query_key,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await;
+    }
+    if let Some(session) = session_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::Session,
+                value: &session,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await;
+    }
+    Err(
+        ApiError::missing_credential(
+            "api_key",
+            "The request has no credential; send an API key in the api_key query parameter, or an API key in the session cookie.",
+        ),
+    )
 }
