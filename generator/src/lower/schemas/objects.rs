@@ -116,10 +116,14 @@ impl<'d> TypeTable<'d> {
         name: &str,
         fields: &[Field],
     ) -> Result<Additional> {
+        let counted = view.min_properties.is_some() || view.max_properties.is_some();
         let value = match view.additional {
             Some(AdditionalProperties::Any(false)) => return Ok(Additional::Deny),
-            None => return Ok(Additional::Ignore),
-            Some(AdditionalProperties::Any(true)) => Shape::of(Ty::Any),
+            // `minProperties` and `maxProperties` count every property: the
+            // undeclared ones are kept, so that the decoded value can be
+            // counted (dropped, `{"a": 1}` would be an empty object).
+            None if !counted => return Ok(Additional::Ignore),
+            None | Some(AdditionalProperties::Any(true)) => Shape::of(Ty::Any),
             Some(AdditionalProperties::Schema(schema)) => self.shape(
                 SchemaRef::from(schema.as_ref()),
                 &at.push("additionalProperties"),

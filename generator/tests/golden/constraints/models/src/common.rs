@@ -65,6 +65,9 @@ pub struct Order {
         deserialize_with = "validation::deserialize_some"
     )]
     pub aliases: Option<Vec<Option<String>>>,
+    /// Properties beyond the ones above.
+    #[serde(flatten)]
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 impl Order {
@@ -81,6 +84,7 @@ impl Order {
             lines,
             labels: None,
             aliases: None,
+            additional_properties: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `discount` (the `discount` property).
@@ -249,7 +253,8 @@ impl validation::Validate for Order {
         let count: usize = 3 + usize::from(self.discount.is_some())
             + usize::from(self.contact.is_some()) + usize::from(self.batch.is_some())
             + usize::from(self.placed_on.is_some()) + usize::from(self.hint.is_some())
-            + usize::from(self.labels.is_some()) + usize::from(self.aliases.is_some());
+            + usize::from(self.labels.is_some()) + usize::from(self.aliases.is_some())
+            + self.additional_properties.len();
         validation::check_property_count(count, Some(3), None, path, report);
     }
 }
@@ -483,6 +488,26 @@ impl validation::ValidateJson for Order {
                 }
             }
             path.pop();
+        }
+        for (key, value) in object {
+            if ![
+                "reference",
+                "quantity",
+                "discount",
+                "contact",
+                "batch",
+                "placedOn",
+                "hint",
+                "lines",
+                "labels",
+                "aliases",
+            ]
+                .contains(&key.as_str())
+            {
+                path.push_key(key);
+                validation::walk::<serde_json::Value>(value, path, report);
+                path.pop();
+            }
         }
     }
 }

@@ -3,10 +3,85 @@
 
 //! Types that several parts of the API share, also exported at the crate root.
 
-use crate::validation;
+use crate::validation::{self, Path, Report};
 
 #[cfg(feature = "validate-json")]
-use crate::validation::{Null, Path, Report};
+use crate::validation::Null;
+
+/// An object that must be empty.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Nothing {}
+
+impl Nothing {
+    /// The `Nothing` with every property unset.
+    pub fn new() -> Self {
+        Self {}
+    }
+}
+
+impl validation::Validate for Nothing {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Nothing {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_unknown_properties(object, &[], path, report);
+    }
+}
+
+/// Any object with a property at least: two open objects merged, with a bound of their own.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Something {
+    /// Properties beyond the ones above.
+    #[serde(flatten)]
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl Something {
+    /// The `Something` with every property unset.
+    pub fn new() -> Self {
+        Self {
+            additional_properties: std::collections::BTreeMap::new(),
+        }
+    }
+}
+
+impl validation::Validate for Something {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        let count: usize = self.additional_properties.len();
+        validation::check_property_count(count, Some(1), None, path, report);
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Something {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::check_property_count(object.len(), Some(1), None, path, report);
+        for (key, value) in object {
+            if ![].contains(&key.as_str()) {
+                path.push_key(key);
+                validation::walk::<serde_json::Value>(value, path, report);
+                path.pop();
+            }
+        }
+    }
+}
 
 /// Only in responses, so decoded leniently.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]

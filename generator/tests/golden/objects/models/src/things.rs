@@ -57,6 +57,15 @@ pub struct Thing {
         deserialize_with = "validation::deserialize_some"
     )]
     pub size: Option<i32>,
+    /// The `weight` property.
+    ///
+    /// Defaults to `1` when absent.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub weight: Option<i32>,
     /// Optional and nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -86,6 +95,7 @@ impl Thing {
             revision: None,
             secret: None,
             size: None,
+            weight: None,
             label: None,
             dimensions: None,
             packed: None,
@@ -107,6 +117,12 @@ impl Thing {
     #[must_use]
     pub fn with_size(mut self, size: i32) -> Self {
         self.size = Some(size);
+        self
+    }
+    /// Sets `weight` (the `weight` property).
+    #[must_use]
+    pub fn with_weight(mut self, weight: i32) -> Self {
+        self.weight = Some(weight);
         self
     }
     /// Sets `label` (the `label` property).
@@ -156,6 +172,7 @@ impl validation::ValidateJson for Thing {
                 "revision",
                 "secret",
                 "size",
+                "weight",
                 "label",
                 "dimensions",
                 "packed",
@@ -169,6 +186,7 @@ impl validation::ValidateJson for Thing {
         validation::property::<i64>(object, "revision", Null::Refused, path, report);
         validation::property::<String>(object, "secret", Null::Refused, path, report);
         validation::property::<i32>(object, "size", Null::Refused, path, report);
+        validation::property::<i32>(object, "weight", Null::Refused, path, report);
         validation::property::<String>(object, "label", Null::Allowed, path, report);
         validation::property::<
             ThingDimensions,
