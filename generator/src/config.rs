@@ -152,6 +152,20 @@ impl Target {
         }
     }
 
+    /// Takes `other`'s settings of how the crates read the document (the
+    /// trait's name, the error schema, `bearer-api-keys`, the data
+    /// envelope, open enums, encoded answers), keeping where this target's
+    /// crates go and what they are called. The version, changelog and
+    /// example, files of a workspace, are not taken.
+    pub fn take_settings(&mut self, other: &Target) {
+        self.trait_name.clone_from(&other.trait_name);
+        self.error_schema.clone_from(&other.error_schema);
+        self.bearer_api_keys.clone_from(&other.bearer_api_keys);
+        self.client_accepts_data_envelope = other.client_accepts_data_envelope;
+        self.open_enums = other.open_enums;
+        self.encoded_answers.clone_from(&other.encoded_answers);
+    }
+
     /// A target for a document alone with only a client, as `cargo xtask
     /// generate --client-only` makes: one crate, `<name>-client` in
     /// `client/`, with the models as its `models` module. One crate

@@ -76,6 +76,10 @@
 //!   server stubs check themselves (their crate depends on `regex-lite`);
 //! - `path_templates`: fixed text after a path parameter, several parameters
 //!   in one segment, two templates that come to one route;
+//! - `error_schema`: with its settings (`error_schema.codegen.toml`, as
+//!   any fixture may have), errors in the document's own shape: an
+//!   envelope with the code and message in a nested object reached through
+//!   an alias, the problems under another name, the request id and time;
 //! - `common_headers`: header components every operation takes (the
 //!   client's settings and the server's context, one of them an enum), a
 //!   header component one operation takes and an inline header (each its
@@ -90,13 +94,25 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use openapi_codegen::config::Target;
+use openapi_codegen::config::{Config, Target};
 use openapi_codegen::parse::Document;
 
 /// Whether `path` is a file every fixture gets the same (but for its header):
 /// the client's `client.rs`, snapshotted once, for the `operations` fixture.
 fn is_the_same_for_every_fixture(stem: &str, path: &Path) -> bool {
     stem != "operations" && path == Path::new("client/src/client.rs")
+}
+
+/// The codegen settings of a fixture that has them: the one `[[api]]`
+/// entry of `<fixture>.codegen.toml` beside it.
+fn settings(fixture: &Path) -> Option<Target> {
+    let path = fixture.with_extension("codegen.toml");
+    path.is_file().then(|| {
+        let config =
+            Config::load(&path, &path.display().to_string()).unwrap_or_else(|e| panic!("{e}"));
+        let [target] = <[Target; 1]>::try_from(config.api).expect("one [[api]] entry");
+        target
+    })
 }
 
 fn fixtures() -> Vec<PathBuf> {
@@ -122,7 +138,10 @@ fn generate(fixture: &Path) -> BTreeMap<PathBuf, String> {
         fixture.file_name().unwrap().to_string_lossy()
     );
     let doc = Document::load(fixture, &label).unwrap_or_else(|e| panic!("{e}"));
-    let target = Target::standalone(PathBuf::from(&label), &stem);
+    let mut target = Target::standalone(PathBuf::from(&label), &stem);
+    if let Some(settings) = settings(fixture) {
+        target.take_settings(&settings);
+    }
     let generated = openapi_codegen::generate_from(&doc, &target, "cargo xtask generate")
         .unwrap_or_else(|e| panic!("{e}"));
     generated

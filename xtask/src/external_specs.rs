@@ -174,6 +174,19 @@ fn generate(root: &Path, only: &[String]) -> Result<(Files, usize, Vec<String>, 
     let mut drive = Vec::new();
     for (spec, name) in &documents {
         let mut target = Target::standalone(spec.clone(), name);
+        // A golden fixture's settings (`<fixture>.codegen.toml`), as the
+        // golden test takes them.
+        let settings = root.join(spec).with_extension("codegen.toml");
+        if settings.is_file() {
+            let label = settings.display().to_string();
+            let config = openapi_codegen::config::Config::load(&settings, &label)?;
+            let [entry] = config.api.as_slice() else {
+                return Err(fail(format!(
+                    "{label}: a fixture's settings are one [[api]] entry"
+                )));
+            };
+            target.take_settings(entry);
+        }
         for krate in [
             Some(&mut target.models),
             target.client.as_mut(),
