@@ -517,6 +517,42 @@ fn lib_tokens(
 mod tests {
     use super::*;
 
+    /// The JSON walks are the items under the models' feature: left out
+    /// (what a module names without them), or kept without the gate (one
+    /// crate with the server); other attributes and items stay as they are.
+    #[test]
+    fn json_walks_are_told_apart_by_their_feature_gate() {
+        let items = quote! {
+            #[derive(Debug)]
+            pub struct A { path: Path }
+            #[cfg(feature = "validate-json")]
+            impl ValidateJson for A { fn walk() { Null } }
+            #[cfg(test)]
+            impl B for A {}
+        };
+        assert_eq!(
+            without_json_walks(&items).to_string(),
+            quote! {
+                #[derive(Debug)]
+                pub struct A { path: Path }
+                #[cfg(test)]
+                impl B for A {}
+            }
+            .to_string()
+        );
+        assert_eq!(
+            ungated(items).to_string(),
+            quote! {
+                #[derive(Debug)]
+                pub struct A { path: Path }
+                impl ValidateJson for A { fn walk() { Null } }
+                #[cfg(test)]
+                impl B for A {}
+            }
+            .to_string()
+        );
+    }
+
     /// The OpenAI document's `Models` tag: an area of that name.
     #[test]
     fn an_area_named_models_is_renamed_only_inside_the_clients_models_module() {

@@ -5,10 +5,20 @@
 
 use crate::validation::{self, Path, Report};
 
+#[cfg(feature = "validate-json")]
+use crate::validation::Null;
+
 /// The `PetQuery` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PetQuery {
+    /// The `like` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub like: Option<crate::Selector>,
     /// The `kinds` property.
     pub kinds: Vec<String>,
 }
@@ -16,12 +26,24 @@ pub struct PetQuery {
 impl PetQuery {
     /// The `PetQuery` with these required properties; the optional ones are unset (see the `with_*` methods).
     pub fn new(kinds: Vec<String>) -> Self {
-        Self { kinds }
+        Self { like: None, kinds }
+    }
+    /// Sets `like` (the `like` property).
+    #[must_use]
+    pub fn with_like(mut self, like: crate::Selector) -> Self {
+        self.like = Some(like);
+        self
     }
 }
 
 impl validation::Validate for PetQuery {
     fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        path.push_key("like");
+        let value = &self.like;
+        if let Some(value) = value {
+            validation::Validate::validate(value, path, report);
+        }
+        path.pop();
         path.push_key("kinds");
         let value = &self.kinds;
         validation::check_items(value.len(), Some(1), None, None, path, report);
@@ -40,6 +62,9 @@ impl validation::ValidateJson for PetQuery {
             return;
         };
         validation::check_required_properties(object, &["kinds"], path, report);
+        validation::property::<
+            crate::Selector,
+        >(object, "like", Null::Refused, path, report);
         if let Some(value) = object.get("kinds") {
             path.push_key("kinds");
             if value.is_null() {
