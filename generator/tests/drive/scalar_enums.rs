@@ -1,6 +1,6 @@
 //! Enums of integers, numbers and booleans are their values on the wire.
 
-use fixture_scalar_enums_models::{Flag, Level, MaybeLevel, Ratio, Setting, validation};
+use fixture_scalar_enums_models::{Flag, Level, MaybeLevel, Offset, Ratio, Setting, validation};
 use serde_json::json;
 
 #[test]
@@ -20,6 +20,9 @@ fn values_round_trip_as_numbers_and_booleans() {
         Ratio::V1
     );
     assert_eq!(serde_json::to_value(Flag::True).unwrap(), json!(true));
+    // Zero is zero, not minus zero (which JSON would carry as `-0.0`).
+    assert_eq!(serde_json::to_string(&Offset::V0).unwrap(), "0.0");
+    assert_eq!(serde_json::to_string(&Offset::Minus0Point5).unwrap(), "-0.5");
     assert_eq!(Level::ALL.map(Level::value), [1, 2, 3, -1]);
     // Not a value of the enum, or not a number at all.
     assert!(serde_json::from_value::<Level>(json!(4)).is_err());

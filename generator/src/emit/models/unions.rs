@@ -72,8 +72,7 @@ pub(super) fn union_items(
     });
     let enum_name = name.to_string();
     let repeats_name = u.variants.iter().any(|v| {
-        v.name.len() > enum_name.len()
-            && (v.name.starts_with(&enum_name) || v.name.ends_with(&enum_name))
+        v.name != enum_name && (v.name.starts_with(&enum_name) || v.name.ends_with(&enum_name))
     });
     let repeats_name = repeats_name.then(|| {
         quote!(#[allow(clippy::enum_variant_names, reason = "variants are named as the document names their types")])

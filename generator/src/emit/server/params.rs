@@ -161,7 +161,16 @@ pub(crate) fn read(
                 _ => None,
             };
             match (kind, fixed.as_slice(), told_apart_by) {
-                (_, _, Some(_)) if styled.is_some() => return Err(refused()),
+                (_, _, Some(_)) if styled.is_some() => {
+                    return Err(unsupported(
+                        server,
+                        param,
+                        "a path parameter in label or matrix style right beside another \
+                         (`{id}{format}`) cannot be told apart from it by the server stubs, \
+                         even by the other's values; `generate --client-only` makes the \
+                         client alone",
+                    ));
+                }
                 // `.a` and `;name=a`: the style's lead, then the value.
                 (Kind::Scalar(_), fixed, None) if let Some(style) = &styled => quote! {
                     params::path_styled(

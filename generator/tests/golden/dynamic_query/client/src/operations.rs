@@ -59,6 +59,100 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `listAudits` operation.
+    ///
+    /// `GET /audits` (operation `listAudits`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`q`), see [`ListAuditsParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 204: Listed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn list_audits(
+        &self,
+        params: ListAuditsParams,
+    ) -> Result<(), crate::Error> {
+        self.list_audits_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::list_audits`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ListAuditsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::list_audits`].
+    pub async fn list_audits_with_response(
+        &self,
+        params: ListAuditsParams,
+    ) -> Result<Response<(), ListAuditsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "listAudits",
+            reqwest::Method::GET,
+            "/audits",
+            SECURITY,
+        );
+        if let Some(__query) = &params.q {
+            __call.query_text("q", &__query.to_query_string());
+        }
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), ListAuditsHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `countAudits` operation.
+    ///
+    /// `GET /audits/count` (operation `countAudits`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`q`), see [`CountAuditsParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 204: Counted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn count_audits(
+        &self,
+        params: CountAuditsParams,
+    ) -> Result<(), crate::Error> {
+        self.count_audits_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::count_audits`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`CountAuditsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::count_audits`].
+    pub async fn count_audits_with_response(
+        &self,
+        params: CountAuditsParams,
+    ) -> Result<Response<(), CountAuditsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "countAudits",
+            reqwest::Method::GET,
+            "/audits/count",
+            SECURITY,
+        );
+        if let Some(__query) = &params.q {
+            __call.query_text("q", &__query.to_query_string());
+        }
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), CountAuditsHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::list_events`](crate::Client::list_events): none by default.
@@ -87,3 +181,45 @@ impl ListEventsParams {
 
 /// The headers the answers of [`Client::list_events`](crate::Client::list_events) declare, as [`Client::list_events_with_response`](crate::Client::list_events_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type ListEventsHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::list_audits`](crate::Client::list_audits): none by default.
+///
+/// Set them with the methods of the same names, as in `ListAuditsParams::default().q(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct ListAuditsParams {
+    /// `q` (the `q` query parameter): Which audits, by who made them.
+    pub q: Option<crate::models::AuditQuery>,
+}
+
+impl ListAuditsParams {
+    /// Sets `q`.
+    pub fn q(mut self, value: impl Into<crate::models::AuditQuery>) -> Self {
+        self.q = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::list_audits`](crate::Client::list_audits) declare, as [`Client::list_audits_with_response`](crate::Client::list_audits_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ListAuditsHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::count_audits`](crate::Client::count_audits): none by default.
+///
+/// Set them with the methods of the same names, as in `CountAuditsParams::default().q(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct CountAuditsParams {
+    /// `q` (the `q` query parameter): Which audits, by who made them.
+    pub q: Option<crate::models::AuditQuery>,
+}
+
+impl CountAuditsParams {
+    /// Sets `q`.
+    pub fn q(mut self, value: impl Into<crate::models::AuditQuery>) -> Self {
+        self.q = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::count_audits`](crate::Client::count_audits) declare, as [`Client::count_audits_with_response`](crate::Client::count_audits_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type CountAuditsHeaders = crate::NoHeaders;

@@ -72,3 +72,43 @@ impl Property for ListEventsQQueryProperty {
 /// assert!(query.to_query_string().starts_with("o=Equals&p="));
 /// ```
 pub type ListEventsQQuery = DynamicQuery<ListEventsQQueryProperty>;
+
+/// The properties the `q` parameter of `listAudits`, `countAudits` can filter and sort on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AuditQueryProperty {
+    /// `actor` (text)
+    Actor,
+}
+
+impl Property for AuditQueryProperty {
+    const ALL: &'static [Self] = &[Self::Actor];
+    const MAX_COUNT: u32 = 100;
+    const DEFAULT_COUNT: u32 = 10;
+    const DEFAULT_SORT: &'static [Self] = &[];
+    fn name(self) -> &'static str {
+        match self {
+            Self::Actor => "actor",
+        }
+    }
+    fn kind(self) -> ValueKind {
+        match self {
+            Self::Actor => ValueKind::String,
+        }
+    }
+}
+
+/// A query for the `q` parameter of `listAudits`, `countAudits`.
+///
+/// Pages hold 1 to 100 results (10 when not asked for); results are finally sorted by nothing.
+///
+/// ```
+/// use dynamic_query_models::dynamic_query::{Direction, Op};
+/// use dynamic_query_models::{AuditQuery, AuditQueryProperty};
+///
+/// let query = AuditQuery::new()
+///     .filter(AuditQueryProperty::Actor, Op::Equals, "x")
+///     .sort(AuditQueryProperty::Actor, Direction::Descending)
+///     .count(50);
+/// assert!(query.to_query_string().starts_with("o=Equals&p="));
+/// ```
+pub type AuditQuery = DynamicQuery<AuditQueryProperty>;

@@ -38,6 +38,26 @@ pub trait QueriesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::ListEventsResponse, ApiError>,
     > + Send;
+    /// The `listAudits` operation.
+    ///
+    /// `GET /audits` (`listAudits`)
+    fn list_audits(
+        &self,
+        context: RequestContext,
+        request: ListAuditsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ListAuditsResponse, ApiError>,
+    > + Send;
+    /// The `countAudits` operation.
+    ///
+    /// `GET /audits/count` (`countAudits`)
+    fn count_audits(
+        &self,
+        context: RequestContext,
+        request: CountAuditsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::CountAuditsResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`QueriesApi::list_events`]: `GET /events` (`listEvents`).
@@ -55,4 +75,30 @@ pub struct ListEventsRequest {
     ///
     /// Parsed into [`ListEventsQQuery`](crate::models::ListEventsQQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `q`.
     pub q: Option<models::ListEventsQQuery>,
+}
+
+/// The parameters and body of [`QueriesApi::list_audits`]: `GET /audits` (`listAudits`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListAuditsRequest {
+    /// Which audits, by who made them.
+    ///
+    /// The `q` query parameter.
+    ///
+    /// Parsed into [`AuditQuery`](crate::models::AuditQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `q`.
+    pub q: Option<models::AuditQuery>,
+}
+
+/// The parameters and body of [`QueriesApi::count_audits`]: `GET /audits/count` (`countAudits`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CountAuditsRequest {
+    /// Which audits, by who made them.
+    ///
+    /// The `q` query parameter.
+    ///
+    /// Parsed into [`AuditQuery`](crate::models::AuditQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `q`.
+    pub q: Option<models::AuditQuery>,
 }

@@ -47,3 +47,49 @@ impl ListEventsResponse {
         }
     }
 }
+
+/// The responses of [`QueriesApi::list_audits`](crate::api::QueriesApi::list_audits): `GET /audits` (`listAudits`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListAuditsResponse {
+    /// 204: Listed.
+    NoContent,
+}
+
+impl ListAuditsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
+/// The responses of [`QueriesApi::count_audits`](crate::api::QueriesApi::count_audits): `GET /audits/count` (`countAudits`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CountAuditsResponse {
+    /// 204: Counted.
+    NoContent,
+}
+
+impl CountAuditsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}

@@ -43,6 +43,24 @@ pub fn router_with<A: QueriesApi>(api: A, settings: Settings) -> Router {
                     >(&request, "GET, HEAD")
                 }),
         )
+        .route(
+            "/audits",
+            axum::routing::get(list_audits::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/audits/count",
+            axum::routing::get(count_audits::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -95,4 +113,94 @@ async fn handle_list_events<A: QueriesApi>(
     let request = api::ListEventsRequest { q };
     let response = shared.api.list_events(context, request).await?;
     response.into_http(media_type)
+}
+
+/// `GET /audits` (`listAudits`).
+async fn list_audits<A: QueriesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_list_audits(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "listAudits")
+}
+
+/// Reads and checks a request to `listAudits`, calls [`QueriesApi::list_audits`], encodes its answer.
+async fn handle_list_audits<A: QueriesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "listAudits";
+    let mut report = Report::new();
+    let mut q = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "q" && q.is_none() {
+            q = Some(query_value);
+        }
+    }
+    let q: Option<String> = params::value(q, "q", false, &mut report);
+    let q: Option<models::AuditQuery> = params::dynamic_query(q, "q", &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::ListAuditsRequest { q };
+    let response = shared.api.list_audits(context, request).await?;
+    response.into_http()
+}
+
+/// `GET /audits/count` (`countAudits`).
+async fn count_audits<A: QueriesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_count_audits(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "countAudits")
+}
+
+/// Reads and checks a request to `countAudits`, calls [`QueriesApi::count_audits`], encodes its answer.
+async fn handle_count_audits<A: QueriesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "countAudits";
+    let mut report = Report::new();
+    let mut q = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "q" && q.is_none() {
+            q = Some(query_value);
+        }
+    }
+    let q: Option<String> = params::value(q, "q", false, &mut report);
+    let q: Option<models::AuditQuery> = params::dynamic_query(q, "q", &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::CountAuditsRequest { q };
+    let response = shared.api.count_audits(context, request).await?;
+    response.into_http()
 }

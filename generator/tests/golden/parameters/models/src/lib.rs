@@ -5,7 +5,15 @@
 //!
 //! Generated from `tests/fixtures/parameters.yaml`: one module per API area, every type re-exported here. Each type (de)serialises with the document's wire names and checks its constraints with [`validation`].
 
+#[rustfmt::skip]
+pub mod common;
+#[rustfmt::skip]
+pub mod params;
+
 /// Validation: the checks every type implements, the report of problems, decoding.
 pub use openapi_runtime::models::validation;
+
+pub use common::*;
+
 /// The `serde_json` crate the models use, so that dependants name the same version.
 pub use serde_json;

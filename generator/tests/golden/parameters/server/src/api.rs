@@ -4,6 +4,7 @@
 //! The API as a trait, [`ParametersApi`]: its request context and one request struct per operation.
 
 use crate::error::ApiError;
+use crate::models;
 use crate::request_id::RequestId;
 use crate::responses;
 
@@ -106,4 +107,8 @@ pub struct GetItemsRequest {
     pub x_tags: Option<Vec<String>>,
     /// The `session` cookie.
     pub session: String,
+    /// A named type with a check of its own (a newtype).
+    ///
+    /// The `warehouse` query parameter.
+    pub warehouse: Option<models::WarehouseCode>,
 }

@@ -92,6 +92,7 @@ async fn handle_get_items<A: ParametersApi>(
     let mut ids = Vec::new();
     let mut names = None;
     let mut sizes = None;
+    let mut warehouse = None;
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
         match query_name.as_ref() {
             "limit" if limit.is_none() => limit = Some(query_value),
@@ -111,6 +112,7 @@ async fn handle_get_items<A: ParametersApi>(
             "ids" => ids.push(query_value),
             "names" if names.is_none() => names = Some(query_value),
             "sizes" if sizes.is_none() => sizes = Some(query_value),
+            "warehouse" if warehouse.is_none() => warehouse = Some(query_value),
             _ => {}
         }
     }
@@ -229,6 +231,18 @@ async fn handle_get_items<A: ParametersApi>(
         true,
         &mut report,
     );
+    let warehouse: Option<models::WarehouseCode> = params::value(
+        warehouse,
+        "warehouse",
+        false,
+        &mut report,
+    );
+    if let Some(value) = &warehouse {
+        let report = &mut report;
+        let path = &mut Path::new("warehouse");
+        path.push_key("warehouse");
+        models::validation::Validate::validate(value, path, report);
+    }
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
@@ -264,6 +278,7 @@ async fn handle_get_items<A: ParametersApi>(
         sizes,
         x_tags,
         session,
+        warehouse,
     };
     let response = shared.api.get_items(context, request).await?;
     response.into_http(media_type)

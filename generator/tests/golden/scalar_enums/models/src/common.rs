@@ -318,6 +318,112 @@ impl validation::ValidateJson for MaybeLevel {
     }
 }
 
+/// The `Offset` schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Offset {
+    /// `0`
+    V0,
+    /// `-0.5`
+    Minus0Point5,
+    /// `0.5`
+    V0Point5,
+}
+
+impl Offset {
+    /// Every value, in the document's order.
+    pub const ALL: [Self; 3] = [Self::V0, Self::Minus0Point5, Self::V0Point5];
+    /// Every value as JSON text, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["0", "-0.5", "0.5"];
+    /// The value.
+    pub fn value(self) -> f64 {
+        match self {
+            Self::V0 => 0f64,
+            Self::Minus0Point5 => -0.5f64,
+            Self::V0Point5 => 0.5f64,
+        }
+    }
+    /// The variant whose value is `value`, if there is one.
+    pub fn from_value(value: f64) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.value() == value)
+    }
+    /// The value as JSON text (and as it is written in a URL or a header).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::V0 => "0",
+            Self::Minus0Point5 => "-0.5",
+            Self::V0Point5 => "0.5",
+        }
+    }
+}
+
+impl std::fmt::Display for Offset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Offset {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        text.trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(Self::from_value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: text.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for Offset {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(self.value())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Offset {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <f64 as serde::Deserialize>::deserialize(deserializer)?;
+        Self::from_value(value)
+            .ok_or_else(|| {
+                serde::de::Error::custom(
+                    format_args!(
+                        "unknown value {value}, expected one of: {}", Self::VALUES
+                        .join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+impl validation::Validate for Offset {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for Offset {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        match value.as_f64() {
+            Some(value) if Self::from_value(value).is_some() => {}
+            Some(_) => {
+                report
+                    .push(
+                        path,
+                        format!("must be one of: {}", Self::VALUES.join(", ")),
+                        "InvalidEnumValue",
+                    )
+            }
+            None => report.push(path, "must be a number", "InvalidType"),
+        }
+    }
+}
+
 /// The `Priority` schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
