@@ -368,8 +368,11 @@ pub(crate) fn checks(server: &Server<'_>, param: &Parameter, local: &Ident) -> T
             Some(shape) => shape,
             None => return TokenStream::new(),
         }
-    } else if param.object || param.json || resolve(server, &param.shape).is_none() {
-        return TokenStream::new(); // read as text: its type's checks do not apply
+    } else if param.json || resolve(server, &param.shape).is_none() {
+        // Read as text (JSON), or an object the stubs read with its raw
+        // JSON checks (`object_params`; it resolves to no kind): the typed
+        // checks do not apply.
+        return TokenStream::new();
     } else {
         Shape {
             nullable: false,

@@ -134,12 +134,14 @@ pub(super) fn payload(
 /// top-level `data` key first) when it could, `Bare` for any JSON value or
 /// map, which is never unwrapped.
 pub(super) fn envelope_mode(api: &Api, shape: &Shape, enabled: bool) -> &'static str {
-    fn mode(api: &Api, ty: &Ty, depth: usize) -> &'static str {
+    // The walk ends: aliases never loop (the parser refuses a `$ref` chain
+    // that does), a newtype wraps an array, a map or a scalar, and a base's
+    // own variant is a struct.
+    fn mode(api: &Api, ty: &Ty) -> &'static str {
         match ty {
             Ty::Any | Ty::Map(_) => "Bare",
             Ty::Primitive(_) | Ty::Array(_) => "Fallback",
             Ty::Named(name) => match api.type_named(name).map(|t| &t.kind) {
-                _ if depth > 16 => "Fallback",
                 Some(TypeKind::Struct(s)) => {
                     let has_data = s.fields.iter().any(|f| f.wire == "data");
                     let needs_more = s.fields.iter().any(|f| f.required && f.wire != "status");
@@ -155,19 +157,17 @@ pub(super) fn envelope_mode(api: &Api, shape: &Shape, enabled: bool) -> &'static
                     Tagging::Internal {
                         fallback: Some(base),
                         ..
-                    } => mode(api, &u.variants[*base].shape.ty, depth + 1),
+                    } => mode(api, &u.variants[*base].shape.ty),
                     Tagging::Internal { .. } => "Fallback",
                     Tagging::Untagged => "Probe",
                 },
-                Some(TypeKind::Newtype(shape) | TypeKind::Alias(shape)) => {
-                    mode(api, &shape.ty, depth + 1)
-                }
+                Some(TypeKind::Newtype(shape) | TypeKind::Alias(shape)) => mode(api, &shape.ty),
                 Some(TypeKind::Enum(_)) | None => "Fallback",
             },
         }
     }
     if enabled {
-        mode(api, &shape.ty, 0)
+        mode(api, &shape.ty)
     } else {
         "Bare"
     }

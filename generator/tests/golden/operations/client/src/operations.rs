@@ -316,6 +316,81 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `archiveBatch` operation.
+    ///
+    /// `POST /batches/{batchId}/archive` (operation `archiveBatch`).
+    ///
+    /// # Arguments
+    ///
+    /// - `batch_id` (the `batchId` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 202: Archiving. → `ArchiveBatchResponse::Accepted`
+    /// - 2xx: Archived already, or another success. → `ArchiveBatchResponse::Status2xx`
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn archive_batch(
+        &self,
+        batch_id: &str,
+    ) -> Result<ArchiveBatchResponse, crate::Error> {
+        self.archive_batch_with_response(batch_id).await.map(Response::into_inner)
+    }
+    /// [`Client::archive_batch`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ArchiveBatchHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::archive_batch`].
+    pub async fn archive_batch_with_response(
+        &self,
+        batch_id: &str,
+    ) -> Result<Response<ArchiveBatchResponse, ArchiveBatchHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "archiveBatch",
+            reqwest::Method::POST,
+            "/batches/{batchId}/archive",
+            SECURITY,
+        );
+        __call.path_param("batchId", batch_id);
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            202 => {
+                Ok(
+                    __answer
+                        .into_response(
+                            ArchiveBatchResponse::Accepted,
+                            ArchiveBatchHeaders::read,
+                        ),
+                )
+            }
+            200..=201 | 203..=299 => {
+                let __body = __answer
+                    .json::<
+                        crate::models::ArchiveBatchStatus2xxResponse,
+                    >(Envelope::Bare)?;
+                Ok(
+                    __answer
+                        .into_response(
+                            ArchiveBatchResponse::Status2xx(__body),
+                            ArchiveBatchHeaders::read,
+                        ),
+                )
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_items_item_id`](crate::Client::get_items_item_id): none by default.
@@ -426,3 +501,16 @@ pub type AddBatchHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::replace_batch`](crate::Client::replace_batch) declare, as [`Client::replace_batch_with_response`](crate::Client::replace_batch_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type ReplaceBatchHeaders = crate::NoHeaders;
+
+/// What [`Client::archive_batch`](crate::Client::archive_batch) answers with: one variant per documented success status.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ArchiveBatchResponse {
+    /// 202: Archiving.
+    Accepted,
+    /// 2xx: Archived already, or another success.
+    Status2xx(crate::models::ArchiveBatchStatus2xxResponse),
+}
+
+/// The headers the answers of [`Client::archive_batch`](crate::Client::archive_batch) declare, as [`Client::archive_batch_with_response`](crate::Client::archive_batch_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ArchiveBatchHeaders = crate::NoHeaders;

@@ -50,6 +50,49 @@ impl validation::ValidateJson for AddBatchBodyItem {
     }
 }
 
+/// Defined inline at `#/paths/~1batches~1{batchId}~1archive/post/responses/2XX/content/application~1json/schema`.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ArchiveBatchStatus2xxResponse {
+    /// The `archivedAt` property.
+    #[serde(rename = "archivedAt", default, skip_serializing_if = "Option::is_none")]
+    pub archived_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl ArchiveBatchStatus2xxResponse {
+    /// The `ArchiveBatchStatus2xxResponse` with every property unset.
+    pub fn new() -> Self {
+        Self { archived_at: None }
+    }
+    /// Sets `archived_at` (the `archivedAt` property).
+    #[must_use]
+    pub fn with_archived_at(
+        mut self,
+        archived_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.archived_at = Some(archived_at);
+        self
+    }
+}
+
+impl validation::Validate for ArchiveBatchStatus2xxResponse {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for ArchiveBatchStatus2xxResponse {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<
+            chrono::DateTime<chrono::Utc>,
+        >(object, "archivedAt", Null::Allowed, path, report);
+    }
+}
+
 /// Defined inline at `#/paths/~1items~1{itemId}/get/responses/200/content/application~1json/schema`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]

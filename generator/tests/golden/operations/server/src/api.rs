@@ -132,6 +132,16 @@ pub trait OperationsApi: Send + Sync + 'static {
         &self,
         body: &models::ReplaceBatchBody,
     ) -> Vec<models::validation::Problem>;
+    /// The `archiveBatch` operation.
+    ///
+    /// `POST /batches/{batchId}/archive` (`archiveBatch`)
+    fn archive_batch(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: ArchiveBatchRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ArchiveBatchResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`OperationsApi::get_items_item_id`]: `GET /items/{itemId}` (`get /items/ itemId `).
@@ -209,4 +219,13 @@ pub struct ReplaceBatchRequest {
     ///
     /// Sent as `application/json`.
     pub body: models::ReplaceBatchBody,
+}
+
+/// The parameters and body of [`OperationsApi::archive_batch`]: `POST /batches/{batchId}/archive` (`archiveBatch`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArchiveBatchRequest {
+    /// The `batchId` path parameter.
+    pub batch_id: String,
 }

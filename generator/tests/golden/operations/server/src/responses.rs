@@ -191,3 +191,49 @@ impl ReplaceBatchResponse {
         }
     }
 }
+
+/// The responses of [`OperationsApi::archive_batch`](crate::api::OperationsApi::archive_batch): `POST /batches/{batchId}/archive` (`archiveBatch`).
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ArchiveBatchResponse {
+    /// 202: Archiving.
+    Accepted,
+    /// 2XX: Archived already, or another success.
+    Status2xx {
+        /// The status to answer with.
+        status: http::StatusCode,
+        /// The body, sent as `application/json`.
+        body: models::ArchiveBatchStatus2xxResponse,
+    },
+}
+
+impl ArchiveBatchResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Accepted => respond::status(202),
+            Self::Status2xx { status, .. } => *status,
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Accepted => Ok(respond::empty(respond::status(202))),
+            Self::Status2xx { status, body } => {
+                respond::json(
+                    status,
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}

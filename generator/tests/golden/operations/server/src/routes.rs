@@ -70,6 +70,15 @@ pub fn router_with<A: OperationsApi>(api: A, settings: Settings) -> Router {
                     >(&request, "PUT")
                 }),
         )
+        .route(
+            "/batches/{batchId}/archive",
+            axum::routing::post(archive_batch::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -434,4 +443,64 @@ async fn handle_replace_batch<A: OperationsApi>(
     };
     let response = shared.api.replace_batch(context, request).await?;
     response.into_http()
+}
+
+/// `POST /batches/{batchId}/archive` (`archiveBatch`).
+async fn archive_batch<A: OperationsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_archive_batch(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "archiveBatch")
+}
+
+/// Reads and checks a request to `archiveBatch`, calls [`OperationsApi::archive_batch`], encodes its answer.
+async fn handle_archive_batch<A: OperationsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "archiveBatch";
+    let principal = security::authenticate_bearer(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let batch_id: Option<String> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "batchId",
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(batch_id) = batch_id else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::ArchiveBatchRequest {
+        batch_id,
+    };
+    let response = shared.api.archive_batch(context, request).await?;
+    response.into_http(media_type)
 }

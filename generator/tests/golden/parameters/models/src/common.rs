@@ -5,6 +5,52 @@
 
 use crate::validation::{self, Path, Report};
 
+/// At most five SKUs.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct SkuList(pub Vec<String>);
+
+impl SkuList {
+    /// The wrapped value.
+    pub fn into_inner(self) -> Vec<String> {
+        self.0
+    }
+}
+
+impl From<Vec<String>> for SkuList {
+    fn from(value: Vec<String>) -> Self {
+        Self(value)
+    }
+}
+
+impl std::ops::Deref for SkuList {
+    type Target = Vec<String>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl validation::Validate for SkuList {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        let value = &self.0;
+        validation::check_items(value.len(), None, Some(5), None, path, report);
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for SkuList {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        if let Some(items) = value.as_array() {
+            validation::check_items(items.len(), None, Some(5), None, path, report);
+        }
+        validation::walk::<Vec<String>>(value, path, report);
+    }
+}
+
 /// Three capital letters.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]

@@ -107,6 +107,14 @@ pub struct GetItemsRequest {
     pub x_tags: Option<Vec<String>>,
     /// The `session` cookie.
     pub session: String,
+    /// spaceDelimited: words=a%20b.
+    ///
+    /// The `words` query parameter.
+    pub words: Option<Vec<String>>,
+    /// A named list with a bound of its own (a newtype of a list).
+    ///
+    /// The `skus` query parameter.
+    pub skus: Option<models::SkuList>,
     /// A named type with a check of its own (a newtype).
     ///
     /// The `warehouse` query parameter.

@@ -92,6 +92,8 @@ async fn handle_get_items<A: ParametersApi>(
     let mut ids = Vec::new();
     let mut names = None;
     let mut sizes = None;
+    let mut words = None;
+    let mut skus = None;
     let mut warehouse = None;
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
         match query_name.as_ref() {
@@ -112,6 +114,8 @@ async fn handle_get_items<A: ParametersApi>(
             "ids" => ids.push(query_value),
             "names" if names.is_none() => names = Some(query_value),
             "sizes" if sizes.is_none() => sizes = Some(query_value),
+            "words" if words.is_none() => words = Some(query_value),
+            "skus" if skus.is_none() => skus = Some(query_value),
             "warehouse" if warehouse.is_none() => warehouse = Some(query_value),
             _ => {}
         }
@@ -231,6 +235,27 @@ async fn handle_get_items<A: ParametersApi>(
         true,
         &mut report,
     );
+    let words: Option<Vec<String>> = params::list(
+        words,
+        ' ',
+        "words",
+        false,
+        &mut report,
+    );
+    let skus: Option<models::SkuList> = params::list(
+            skus,
+            ',',
+            "skus",
+            false,
+            &mut report,
+        )
+        .map(models::SkuList);
+    if let Some(value) = &skus {
+        let report = &mut report;
+        let path = &mut Path::new("skus");
+        path.push_key("skus");
+        models::validation::Validate::validate(value, path, report);
+    }
     let warehouse: Option<models::WarehouseCode> = params::value(
         warehouse,
         "warehouse",
@@ -278,6 +303,8 @@ async fn handle_get_items<A: ParametersApi>(
         sizes,
         x_tags,
         session,
+        words,
+        skus,
         warehouse,
     };
     let response = shared.api.get_items(context, request).await?;

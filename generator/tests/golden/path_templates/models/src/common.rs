@@ -146,7 +146,7 @@ impl validation::ValidateJson for DescribeThingsAction {
     }
 }
 
-/// Defined inline at `#/paths/~1profiles~1{id}{mediaTypeExtension}/get/parameters/0/schema`.
+/// Defined inline at `#/paths/~1profiles~1{id}{mediaTypeExtension}/get/parameters/1/schema`.
 #[derive(
     Debug,
     Clone,

@@ -235,10 +235,10 @@ pub struct CompareRefsRequest {
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetProfileRequest {
-    /// The `mediaTypeExtension` path parameter.
-    pub media_type_extension: models::GetProfileMediaTypeExtension,
     /// The `id` path parameter.
     pub id: String,
+    /// The `mediaTypeExtension` path parameter.
+    pub media_type_extension: models::GetProfileMediaTypeExtension,
 }
 
 /// The parameters and body of [`ArchiveApi::get_styled`]: `GET /styles/{label}/{labels}/v{versions}/{matrix}/{matrices}/{pairs}` (`getStyled`).

@@ -541,15 +541,6 @@ async fn handle_get_profile<A: ArchiveApi>(
     const OPERATION: &str = "getProfile";
     let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
     let mut report = Report::new();
-    let media_type_extension: Option<models::GetProfileMediaTypeExtension> = params::path_part_by_values(
-        parts.uri.path(),
-        2,
-        &["", "", ""],
-        1,
-        (1, &[".json", ".xml"]),
-        "mediaTypeExtension",
-        &mut report,
-    );
     let id: Option<String> = params::path_part_by_values(
         parts.uri.path(),
         2,
@@ -559,10 +550,19 @@ async fn handle_get_profile<A: ArchiveApi>(
         "id",
         &mut report,
     );
+    let media_type_extension: Option<models::GetProfileMediaTypeExtension> = params::path_part_by_values(
+        parts.uri.path(),
+        2,
+        &["", "", ""],
+        1,
+        (1, &[".json", ".xml"]),
+        "mediaTypeExtension",
+        &mut report,
+    );
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
-    let (Some(media_type_extension), Some(id)) = (media_type_extension, id) else {
+    let (Some(id), Some(media_type_extension)) = (id, media_type_extension) else {
         return Err(ApiError::validation(report));
     };
     let context = RequestContext {
@@ -572,8 +572,8 @@ async fn handle_get_profile<A: ArchiveApi>(
         extensions: parts.extensions,
     };
     let request = api::GetProfileRequest {
-        media_type_extension,
         id,
+        media_type_extension,
     };
     let response = shared.api.get_profile(context, request).await?;
     response.into_http(media_type)
