@@ -27,6 +27,8 @@ pub mod responses;
 #[rustfmt::skip]
 pub mod routes;
 
+/// An answer's JSON body encoded before (`encoded-answers`), sent as it is.
+pub use openapi_runtime::server::Encoded;
 /// The runtime's modules every router shares.
 pub use openapi_runtime::server::{
     body, error, negotiation, params, request_id, respond, settings,

@@ -12,11 +12,17 @@ use crate::respond;
 
 /// The responses of [`WidgetsApi::get_widget`](crate::api::WidgetsApi::get_widget): `GET /widgets/{id}` (`getWidget`).
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetWidgetResponse {
     /// 200: The widget.
     Ok {
         /// The body, sent as `application/json`.
         body: models::Widget,
+    },
+    /// 200: the answer of [`Self::Ok`], its body encoded before and sent as it is.
+    OkEncoded {
+        /// The body, sent as `application/json`.
+        body: openapi_runtime::server::Encoded<models::Widget>,
     },
 }
 
@@ -25,6 +31,7 @@ impl GetWidgetResponse {
     pub fn status(&self) -> http::StatusCode {
         match self {
             Self::Ok { .. } => respond::status(200),
+            Self::OkEncoded { .. } => respond::status(200),
         }
     }
     /// The HTTP response: the body in the negotiated media type (when the
@@ -42,6 +49,19 @@ impl GetWidgetResponse {
                         media_type,
                         &["application/json"],
                         "application/json",
+                    ),
+                )
+            }
+            Self::OkEncoded { body } => {
+                Ok(
+                    respond::encoded(
+                        respond::status(200),
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["application/json"],
+                            "application/json",
+                        ),
                     ),
                 )
             }
