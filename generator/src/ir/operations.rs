@@ -130,6 +130,8 @@ impl MediaKind {
             // A wildcard of a type that is never JSON (an `image/*`
             // download): bytes.
             ("image" | "audio" | "video" | "font" | "model", "*") => MediaKind::Binary,
+            // Any text is text, never JSON.
+            ("text", "*") => MediaKind::Text,
             (_, "json") | (_, "*") | ("*", _) => MediaKind::Json,
             (_, sub) if sub.ends_with("+json") => MediaKind::Json,
             // A name that is not `type/subtype`, by its suffix or meaning.
@@ -765,6 +767,7 @@ mod tests {
         ));
         assert!(matches!(MediaKind::of("text/json"), MediaKind::Json));
         assert!(matches!(MediaKind::of("text/plain"), MediaKind::Text));
+        assert!(matches!(MediaKind::of("text/*"), MediaKind::Text));
         assert!(matches!(
             MediaKind::of("application/octet-stream"),
             MediaKind::Binary

@@ -563,3 +563,84 @@ fn is_display(server: &Server<'_>, shape: &Shape) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::format_ident;
+
+    use super::{Variant, variant_size_bound};
+    use crate::ir::{BodyKind, Docs, Primitive, Response, ResponseHeader, Shape, Status, Ty};
+
+    fn response(body: Option<BodyKind>, headers: &[Ty]) -> Response {
+        Response {
+            status: Status::Code(200),
+            name: "Ok".to_owned(),
+            docs: Docs::default(),
+            headers: headers
+                .iter()
+                .enumerate()
+                .map(|(i, ty)| ResponseHeader {
+                    wire: format!("X-{i}"),
+                    field: format!("x_{i}"),
+                    required: true,
+                    shape: Shape::of(ty.clone()),
+                    docs: Docs::default(),
+                })
+                .collect(),
+            media_types: Vec::new(),
+            body,
+            events: None,
+            component: None,
+        }
+    }
+
+    fn bound(response: &Response, has_status: bool, encoded: bool) -> Option<usize> {
+        variant_size_bound(&Variant {
+            response,
+            ident: format_ident!("Ok"),
+            has_status,
+            headers: response
+                .headers
+                .iter()
+                .map(|h| (h, format_ident!("h")))
+                .collect(),
+            encoded,
+        })
+    }
+
+    /// Each field at most its size and an `Option`'s eight bytes; a type
+    /// of the API has no bound the emitter knows.
+    #[test]
+    fn a_variant_is_bounded_by_its_fields() {
+        let text = Ty::Primitive(Primitive::String);
+        assert_eq!(bound(&response(None, &[]), false, false), Some(0));
+        assert_eq!(bound(&response(None, &[]), true, false), Some(8));
+        assert_eq!(
+            bound(&response(Some(BodyKind::Text), &[]), false, false),
+            Some(32)
+        );
+        let json = |ty: Ty| Some(BodyKind::Json(Shape::of(ty)));
+        assert_eq!(
+            bound(&response(json(text.clone()), &[]), false, false),
+            Some(32)
+        );
+        assert_eq!(bound(&response(json(Ty::Any), &[]), false, false), Some(88));
+        let named = || json(Ty::Named("Order".to_owned()));
+        assert_eq!(bound(&response(named(), &[]), false, false), None);
+        // Encoded, the answer is its bytes.
+        assert_eq!(bound(&response(named(), &[]), false, true), Some(40));
+        let headers = [text.clone(), Ty::Map(Box::new(Shape::of(text)))];
+        assert_eq!(
+            bound(&response(Some(BodyKind::Binary), &headers), true, false),
+            Some(8 + 40 + 32 + 88)
+        );
+        assert_eq!(
+            bound(
+                &response(None, &[Ty::Named("Code".to_owned())]),
+                false,
+                false
+            ),
+            None
+        );
+    }
+}

@@ -239,7 +239,18 @@ pub(super) fn is_header_text(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::range_pattern;
+    use super::{is_header_text, range_pattern};
+
+    /// A media type goes into `Accept` or `Content-Type` as written only
+    /// when it is visible ASCII (or tabs), and not empty.
+    #[test]
+    fn header_text_is_visible_ascii() {
+        assert!(is_header_text("text/csv; charset=utf-8"));
+        assert!(is_header_text("a\tb"));
+        assert!(!is_header_text(""));
+        assert!(!is_header_text("text/çsv"));
+        assert!(!is_header_text("text/csv\n"));
+    }
 
     /// A base with subtypes reads an object without a tag as its own
     /// struct, so the `{"data": …}` wrapper is probed for as that struct's

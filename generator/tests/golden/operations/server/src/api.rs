@@ -193,7 +193,7 @@ pub struct AddNoteRequest {
     /// "Call back at five."
     /// ```
     ///
-    /// Sent as `text/plain`.
+    /// Sent as `text/*`, `text/plain`.
     pub body: String,
 }
 

@@ -281,7 +281,7 @@ async fn handle_add_note<A: OperationsApi>(
     let Some(bytes) = body::read(
             body,
             &parts.headers,
-            &["text/plain"],
+            &["text/*", "text/plain"],
             shared.settings.body_limit,
         )
         .await? else {

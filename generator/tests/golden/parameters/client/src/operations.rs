@@ -92,6 +92,139 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// A text body and six headers (over 200 bytes) beside no body at all.
+    ///
+    /// `GET /items/export` (operation `exportItems`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The items as CSV. → `ExportItemsResponse::Ok`
+    /// - 206: Some of the items as CSV (asked for once). → `ExportItemsResponse::PartialContent`
+    /// - 304: Not modified. → `ExportItemsResponse::NotModified`
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn export_items(&self) -> Result<ExportItemsResponse, crate::Error> {
+        self.export_items_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::export_items`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ExportItemsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::export_items`].
+    pub async fn export_items_with_response(
+        &self,
+    ) -> Result<Response<ExportItemsResponse, ExportItemsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "exportItems",
+            reqwest::Method::GET,
+            "/items/export",
+            SECURITY,
+        );
+        __call.accept("text/csv");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.text()?;
+                Ok(
+                    __answer
+                        .into_response(
+                            ExportItemsResponse::Ok(__body),
+                            ExportItemsHeaders::read,
+                        ),
+                )
+            }
+            206 => {
+                let __body = __answer.text()?;
+                Ok(
+                    __answer
+                        .into_response(
+                            ExportItemsResponse::PartialContent(__body),
+                            ExportItemsHeaders::read,
+                        ),
+                )
+            }
+            304 => {
+                Ok(
+                    __answer
+                        .into_response(
+                            ExportItemsResponse::NotModified,
+                            ExportItemsHeaders::read,
+                        ),
+                )
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// Two variants of the same fields are the same size, whatever their type.
+    ///
+    /// `GET /warehouses/default` (operation `getDefaultWarehouse`).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The default warehouse. → `GetDefaultWarehouseResponse::Ok`
+    /// - 203: The default warehouse, from a cache. → `GetDefaultWarehouseResponse::NonAuthoritativeInformation`
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn get_default_warehouse(
+        &self,
+    ) -> Result<GetDefaultWarehouseResponse, crate::Error> {
+        self.get_default_warehouse_with_response().await.map(Response::into_inner)
+    }
+    /// [`Client::get_default_warehouse`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetDefaultWarehouseHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_default_warehouse`].
+    pub async fn get_default_warehouse_with_response(
+        &self,
+    ) -> Result<
+        Response<GetDefaultWarehouseResponse, GetDefaultWarehouseHeaders>,
+        crate::Error,
+    > {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "getDefaultWarehouse",
+            reqwest::Method::GET,
+            "/warehouses/default",
+            SECURITY,
+        );
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer
+                    .json::<crate::models::WarehouseCode>(Envelope::Bare)?;
+                Ok(
+                    __answer
+                        .into_response(
+                            GetDefaultWarehouseResponse::Ok(__body),
+                            GetDefaultWarehouseHeaders::read,
+                        ),
+                )
+            }
+            203 => {
+                let __body = __answer
+                    .json::<crate::models::WarehouseCode>(Envelope::Bare)?;
+                Ok(
+                    __answer
+                        .into_response(
+                            GetDefaultWarehouseResponse::NonAuthoritativeInformation(
+                                __body,
+                            ),
+                            GetDefaultWarehouseHeaders::read,
+                        ),
+                )
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The optional inputs of [`Client::get_items`](crate::Client::get_items): none by default.
@@ -278,3 +411,59 @@ impl GetItemsHeaders {
         }
     }
 }
+
+/// What [`Client::export_items`](crate::Client::export_items) answers with: one variant per documented success status.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ExportItemsResponse {
+    /// 200: The items as CSV.
+    Ok(String),
+    /// 206: Some of the items as CSV (asked for once).
+    PartialContent(String),
+    /// 304: Not modified.
+    NotModified,
+}
+
+/// The headers the answers of [`Client::export_items`](crate::Client::export_items) declare, as [`Client::export_items_with_response`](crate::Client::export_items_with_response) reads them: each `None` when the answer lacks it or it is not of its type.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ExportItemsHeaders {
+    /// `X-Total`.
+    pub x_total: Option<i64>,
+    /// `X-Page`.
+    pub x_page: Option<i64>,
+    /// `X-Pages`.
+    pub x_pages: Option<i64>,
+    /// `X-First`.
+    pub x_first: Option<String>,
+    /// `X-Last`.
+    pub x_last: Option<String>,
+    /// `X-Generated-At`.
+    pub x_generated_at: Option<String>,
+}
+
+impl ExportItemsHeaders {
+    fn read(headers: &reqwest::header::HeaderMap) -> Self {
+        Self {
+            x_total: read_header(headers, "X-Total"),
+            x_page: read_header(headers, "X-Page"),
+            x_pages: read_header(headers, "X-Pages"),
+            x_first: read_header(headers, "X-First"),
+            x_last: read_header(headers, "X-Last"),
+            x_generated_at: read_header(headers, "X-Generated-At"),
+        }
+    }
+}
+
+/// What [`Client::get_default_warehouse`](crate::Client::get_default_warehouse) answers with: one variant per documented success status.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum GetDefaultWarehouseResponse {
+    /// 200: The default warehouse.
+    Ok(crate::models::WarehouseCode),
+    /// 203: The default warehouse, from a cache.
+    NonAuthoritativeInformation(crate::models::WarehouseCode),
+}
+
+/// The headers the answers of [`Client::get_default_warehouse`](crate::Client::get_default_warehouse) declare, as [`Client::get_default_warehouse_with_response`](crate::Client::get_default_warehouse_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetDefaultWarehouseHeaders = crate::NoHeaders;

@@ -38,6 +38,26 @@ pub trait ParametersApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::GetItemsResponse, ApiError>,
     > + Send;
+    /// A text body and six headers (over 200 bytes) beside no body at all.
+    ///
+    /// `GET /items/export` (`exportItems`)
+    fn export_items(
+        &self,
+        context: RequestContext,
+        request: ExportItemsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ExportItemsResponse, ApiError>,
+    > + Send;
+    /// Two variants of the same fields are the same size, whatever their type.
+    ///
+    /// `GET /warehouses/default` (`getDefaultWarehouse`)
+    fn get_default_warehouse(
+        &self,
+        context: RequestContext,
+        request: GetDefaultWarehouseRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetDefaultWarehouseResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`ParametersApi::get_items`]: `GET /{type}/items/{self}` (`get.items`).
@@ -120,3 +140,15 @@ pub struct GetItemsRequest {
     /// The `warehouse` query parameter.
     pub warehouse: Option<models::WarehouseCode>,
 }
+
+/// The parameters and body of [`ParametersApi::export_items`]: `GET /items/export` (`exportItems`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExportItemsRequest {}
+
+/// The parameters and body of [`ParametersApi::get_default_warehouse`]: `GET /warehouses/default` (`getDefaultWarehouse`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GetDefaultWarehouseRequest {}

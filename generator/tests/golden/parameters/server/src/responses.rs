@@ -6,6 +6,7 @@
 //! Every documented response is a variant; an `ApiError` is answered in the stubs' own error format.
 
 use crate::error::ApiError;
+use crate::models;
 use crate::negotiation;
 use crate::respond;
 
@@ -53,6 +54,167 @@ impl GetItemsResponse {
                     headers.insert("x-next", respond::header_text("X-Next", value)?);
                 }
                 Ok(response)
+            }
+        }
+    }
+}
+
+/// The responses of [`ParametersApi::export_items`](crate::api::ParametersApi::export_items): `GET /items/export` (`exportItems`).
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ExportItemsResponse {
+    /// 200: The items as CSV.
+    Ok {
+        /// The body, sent as `text/csv`.
+        body: String,
+        /// The `X-Total` header.
+        x_total: Option<i64>,
+        /// The `X-Page` header.
+        x_page: Option<i64>,
+        /// The `X-Pages` header.
+        x_pages: Option<i64>,
+        /// The `X-First` header.
+        x_first: Option<String>,
+        /// The `X-Last` header.
+        x_last: Option<String>,
+        /// The `X-Generated-At` header.
+        x_generated_at: Option<String>,
+    },
+    /// 206: Some of the items as CSV (asked for once).
+    PartialContent {
+        /// The body, sent as `text/csv`.
+        body: String,
+    },
+    /// 304: Not modified.
+    NotModified,
+}
+
+impl ExportItemsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+            Self::PartialContent { .. } => respond::status(206),
+            Self::NotModified => respond::status(304),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok {
+                body,
+                x_total,
+                x_page,
+                x_pages,
+                x_first,
+                x_last,
+                x_generated_at,
+            } => {
+                let mut response = respond::text(
+                    respond::status(200),
+                    body,
+                    negotiation::response_type(media_type, &["text/csv"], "text/plain"),
+                );
+                let headers = response.headers_mut();
+                if let Some(value) = x_total {
+                    headers
+                        .insert("x-total", respond::header_display("X-Total", &value)?);
+                }
+                if let Some(value) = x_page {
+                    headers.insert("x-page", respond::header_display("X-Page", &value)?);
+                }
+                if let Some(value) = x_pages {
+                    headers
+                        .insert("x-pages", respond::header_display("X-Pages", &value)?);
+                }
+                if let Some(value) = x_first {
+                    headers.insert("x-first", respond::header_text("X-First", value)?);
+                }
+                if let Some(value) = x_last {
+                    headers.insert("x-last", respond::header_text("X-Last", value)?);
+                }
+                if let Some(value) = x_generated_at {
+                    headers
+                        .insert(
+                            "x-generated-at",
+                            respond::header_text("X-Generated-At", value)?,
+                        );
+                }
+                Ok(response)
+            }
+            Self::PartialContent { body } => {
+                Ok(
+                    respond::text(
+                        respond::status(206),
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["text/csv"],
+                            "text/plain",
+                        ),
+                    ),
+                )
+            }
+            Self::NotModified => Ok(respond::empty(respond::status(304))),
+        }
+    }
+}
+
+/// The responses of [`ParametersApi::get_default_warehouse`](crate::api::ParametersApi::get_default_warehouse): `GET /warehouses/default` (`getDefaultWarehouse`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetDefaultWarehouseResponse {
+    /// 200: The default warehouse.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::WarehouseCode,
+    },
+    /// 203: The default warehouse, from a cache.
+    NonAuthoritativeInformation {
+        /// The body, sent as `application/json`.
+        body: models::WarehouseCode,
+    },
+}
+
+impl GetDefaultWarehouseResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+            Self::NonAuthoritativeInformation { .. } => respond::status(203),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+            Self::NonAuthoritativeInformation { body } => {
+                respond::json(
+                    respond::status(203),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
             }
         }
     }

@@ -43,6 +43,24 @@ pub fn router_with<A: ParametersApi>(api: A, settings: Settings) -> Router {
                     >(&request, "GET, HEAD")
                 }),
         )
+        .route(
+            "/items/export",
+            axum::routing::get(export_items::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/warehouses/default",
+            axum::routing::get(get_default_warehouse::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -308,5 +326,75 @@ async fn handle_get_items<A: ParametersApi>(
         warehouse,
     };
     let response = shared.api.get_items(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /items/export` (`exportItems`).
+async fn export_items<A: ParametersApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_export_items(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "exportItems")
+}
+
+/// Reads and checks a request to `exportItems`, calls [`ParametersApi::export_items`], encodes its answer.
+async fn handle_export_items<A: ParametersApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "exportItems";
+    let media_type = negotiation::negotiate(&parts.headers, &["text/csv"])?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::ExportItemsRequest {};
+    let response = shared.api.export_items(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /warehouses/default` (`getDefaultWarehouse`).
+async fn get_default_warehouse<A: ParametersApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_get_default_warehouse(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getDefaultWarehouse")
+}
+
+/// Reads and checks a request to `getDefaultWarehouse`, calls [`ParametersApi::get_default_warehouse`], encodes its answer.
+async fn handle_get_default_warehouse<A: ParametersApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getDefaultWarehouse";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::GetDefaultWarehouseRequest {};
+    let response = shared.api.get_default_warehouse(context, request).await?;
     response.into_http(media_type)
 }
