@@ -92,6 +92,79 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `getBin` operation.
+    ///
+    /// `GET /regions/{region}/sites/{site}/halls/{hall}/aisles/{aisle}/racks/{rack}/bins/{bin}` (operation `getBin`).
+    ///
+    /// # Arguments
+    ///
+    /// - `region` (the `region` path parameter).
+    /// - `site` (the `site` path parameter).
+    /// - `hall` (the `hall` path parameter).
+    /// - `aisle` (the `aisle` path parameter).
+    /// - `rack` (the `rack` path parameter).
+    /// - `bin` (the `bin` path parameter).
+    /// - `params`: the optional inputs (`detail`), see [`GetBinParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 204: The bin exists.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn get_bin(
+        &self,
+        region: &str,
+        site: &str,
+        hall: &str,
+        aisle: i64,
+        rack: i64,
+        bin: i64,
+        params: GetBinParams,
+    ) -> Result<(), crate::Error> {
+        self.get_bin_with_response(region, site, hall, aisle, rack, bin, params)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::get_bin`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`GetBinHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::get_bin`].
+    #[allow(clippy::too_many_arguments)]
+    pub async fn get_bin_with_response(
+        &self,
+        region: &str,
+        site: &str,
+        hall: &str,
+        aisle: i64,
+        rack: i64,
+        bin: i64,
+        params: GetBinParams,
+    ) -> Result<Response<(), GetBinHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "getBin",
+            reqwest::Method::GET,
+            "/regions/{region}/sites/{site}/halls/{hall}/aisles/{aisle}/racks/{rack}/bins/{bin}",
+            SECURITY,
+        );
+        __call.path_param("region", region);
+        __call.path_param("site", site);
+        __call.path_param("hall", hall);
+        __call.path_param("aisle", &aisle);
+        __call.path_param("rack", &rack);
+        __call.path_param("bin", &bin);
+        __call.query("detail", &params.detail, Style::Comma, true);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), GetBinHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// A text body and six headers (over 200 bytes) beside no body at all.
     ///
     /// `GET /items/export` (operation `exportItems`).
@@ -411,6 +484,27 @@ impl GetItemsHeaders {
         }
     }
 }
+
+/// The optional inputs of [`Client::get_bin`](crate::Client::get_bin): none by default.
+///
+/// Set them with the methods of the same names, as in `GetBinParams::default().detail(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct GetBinParams {
+    /// `detail` (the `detail` query parameter).
+    pub detail: Option<bool>,
+}
+
+impl GetBinParams {
+    /// Sets `detail`.
+    pub fn detail(mut self, value: impl Into<bool>) -> Self {
+        self.detail = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::get_bin`](crate::Client::get_bin) declare, as [`Client::get_bin_with_response`](crate::Client::get_bin_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type GetBinHeaders = crate::NoHeaders;
 
 /// What [`Client::export_items`](crate::Client::export_items) answers with: one variant per documented success status.
 #[derive(Debug, Clone, PartialEq)]

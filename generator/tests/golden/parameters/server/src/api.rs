@@ -38,6 +38,16 @@ pub trait ParametersApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::GetItemsResponse, ApiError>,
     > + Send;
+    /// The `getBin` operation.
+    ///
+    /// `GET /regions/{region}/sites/{site}/halls/{hall}/aisles/{aisle}/racks/{rack}/bins/{bin}` (`getBin`)
+    fn get_bin(
+        &self,
+        context: RequestContext,
+        request: GetBinRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::GetBinResponse, ApiError>,
+    > + Send;
     /// A text body and six headers (over 200 bytes) beside no body at all.
     ///
     /// `GET /items/export` (`exportItems`)
@@ -139,6 +149,27 @@ pub struct GetItemsRequest {
     ///
     /// The `warehouse` query parameter.
     pub warehouse: Option<models::WarehouseCode>,
+}
+
+/// The parameters and body of [`ParametersApi::get_bin`]: `GET /regions/{region}/sites/{site}/halls/{hall}/aisles/{aisle}/racks/{rack}/bins/{bin}` (`getBin`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetBinRequest {
+    /// The `region` path parameter.
+    pub region: String,
+    /// The `site` path parameter.
+    pub site: String,
+    /// The `hall` path parameter.
+    pub hall: String,
+    /// The `aisle` path parameter.
+    pub aisle: i64,
+    /// The `rack` path parameter.
+    pub rack: i64,
+    /// The `bin` path parameter.
+    pub bin: i64,
+    /// The `detail` query parameter.
+    pub detail: Option<bool>,
 }
 
 /// The parameters and body of [`ParametersApi::export_items`]: `GET /items/export` (`exportItems`).

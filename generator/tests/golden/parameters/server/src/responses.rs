@@ -59,6 +59,29 @@ impl GetItemsResponse {
     }
 }
 
+/// The responses of [`ParametersApi::get_bin`](crate::api::ParametersApi::get_bin): `GET /regions/{region}/sites/{site}/halls/{hall}/aisles/{aisle}/racks/{rack}/bins/{bin}` (`getBin`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetBinResponse {
+    /// 204: The bin exists.
+    NoContent,
+}
+
+impl GetBinResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
 /// The responses of [`ParametersApi::export_items`](crate::api::ParametersApi::export_items): `GET /items/export` (`exportItems`).
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]

@@ -44,6 +44,15 @@ pub fn router_with<A: ParametersApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/regions/{region}/sites/{site}/halls/{hall}/aisles/{aisle}/racks/{rack}/bins/{bin}",
+            axum::routing::get(get_bin::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
             "/items/export",
             axum::routing::get(export_items::<A>)
                 .fallback(|request: Request| async move {
@@ -327,6 +336,115 @@ async fn handle_get_items<A: ParametersApi>(
     };
     let response = shared.api.get_items(context, request).await?;
     response.into_http(media_type)
+}
+
+/// `GET /regions/{region}/sites/{site}/halls/{hall}/aisles/{aisle}/racks/{rack}/bins/{bin}` (`getBin`).
+async fn get_bin<A: ParametersApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_get_bin(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "getBin")
+}
+
+/// Reads and checks a request to `getBin`, calls [`ParametersApi::get_bin`], encodes its answer.
+async fn handle_get_bin<A: ParametersApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "getBin";
+    let mut report = Report::new();
+    let mut detail = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        if query_name == "detail" && detail.is_none() {
+            detail = Some(query_value);
+        }
+    }
+    let region: Option<String> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "region",
+        &mut report,
+    );
+    let site: Option<String> = params::path(
+        parts.uri.path(),
+        4,
+        "",
+        "",
+        "site",
+        &mut report,
+    );
+    let hall: Option<String> = params::path(
+        parts.uri.path(),
+        6,
+        "",
+        "",
+        "hall",
+        &mut report,
+    );
+    let aisle: Option<i64> = params::path(
+        parts.uri.path(),
+        8,
+        "",
+        "",
+        "aisle",
+        &mut report,
+    );
+    let rack: Option<i64> = params::path(
+        parts.uri.path(),
+        10,
+        "",
+        "",
+        "rack",
+        &mut report,
+    );
+    let bin: Option<i64> = params::path(
+        parts.uri.path(),
+        12,
+        "",
+        "",
+        "bin",
+        &mut report,
+    );
+    let detail: Option<bool> = params::value(detail, "detail", false, &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let (Some(region), Some(site), Some(hall), Some(aisle), Some(rack), Some(bin)) = (
+        region,
+        site,
+        hall,
+        aisle,
+        rack,
+        bin,
+    ) else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::GetBinRequest {
+        region,
+        site,
+        hall,
+        aisle,
+        rack,
+        bin,
+        detail,
+    };
+    let response = shared.api.get_bin(context, request).await?;
+    response.into_http()
 }
 
 /// `GET /items/export` (`exportItems`).
