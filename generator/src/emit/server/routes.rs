@@ -45,17 +45,7 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     // The handlers and the routes' own handlers (of templates that share a
     // route), as text once: which runtime modules they name.
     let text = format!("{body} {routes}");
-    // `name ::` as a path's first segment, not the end of another name
-    // (a handler `get_security::<A>` names no `security` module).
-    let uses = |name: &str| {
-        let needle = format!("{name} ::");
-        text.match_indices(&needle).any(|(at, _)| {
-            !text[..at]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_')
-        })
-    };
+    let uses = |name: &str| names_path(&text, name);
     let mut runtime: Vec<Ident> = Vec::new();
     for module in [
         "body",
@@ -158,35 +148,35 @@ pub(crate) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
     })
 }
 
+/// Whether the token text `text` has `name ::` as a path's first segment,
+/// not as the end of another name (a handler `get_security::<A>` names no
+/// `security` module, `object_params::` no `params`).
+fn names_path(text: &str, name: &str) -> bool {
+    let needle = format!("{name} ::");
+    text.match_indices(&needle).any(|(at, _)| {
+        !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
 fn route_tokens(server: &Server<'_>) -> TokenStream {
     let root = server.root.clone();
     let trait_name = &server.trait_name;
     // Routes in document order, each with its templates' operations.
     let mut routes: Vec<Route<'_>> = Vec::new();
     for op in &server.ops {
-        let (path, narrower) = paths::axum_route(&op.op.path);
+        let (path, _) = paths::axum_route(&op.op.path);
         let shape = template_shape(&path);
-        let index = match routes.iter().position(|r| r.shape == shape) {
-            Some(index) => index,
-            None => {
-                routes.push(Route {
-                    path,
-                    shape,
-                    narrower: false,
-                    templates: 0,
-                    ops: Vec::new(),
-                });
-                routes.len() - 1
-            }
-        };
-        let route = &mut routes[index];
-        if !route.ops.iter().any(|o| o.op.path == op.op.path) {
-            route.templates += 1;
+        match routes.iter_mut().find(|r| r.shape == shape) {
+            Some(route) => route.ops.push(op),
+            None => routes.push(Route {
+                path,
+                shape,
+                ops: vec![op],
+            }),
         }
-        // Operations told apart by the fixed pairs of their keys share the
-        // route, and each method's handler checks the pairs.
-        route.narrower |= narrower || !op.op.fixed_query.is_empty();
-        route.ops.push(op);
     }
     let routes = routes.iter().map(|route| {
         let path = &route.path;
@@ -202,13 +192,7 @@ fn route_tokens(server: &Server<'_>) -> TokenStream {
             .map(|m| m.as_str())
             .collect::<Vec<_>>()
             .join(", ");
-        let handlers = if route.templates == 1 && !route.narrower {
-            ops.iter()
-                .map(|op| (op.op.method.clone(), handler_path(&op.fn_name())))
-                .collect()
-        } else {
-            shared_route_handlers(ops, &root)
-        };
+        let handlers = route_handlers(ops, &root);
         let (standard, others): (Vec<_>, Vec<_>) = handlers
             .into_iter()
             .partition(|(method, _)| method.is_standard());
@@ -311,12 +295,8 @@ struct Route<'a> {
     path: String,
     /// The route without its parameters' names.
     shape: String,
-    /// Whether a template matches fewer paths than the route, or an
-    /// operation is told apart by the fixed pairs of its key: either way
-    /// each method's handler checks which operation a request is for.
-    narrower: bool,
-    /// How many templates share the route.
-    templates: usize,
+    /// Its operations: of one template or several, or told apart by the
+    /// fixed pairs of their keys.
     ops: Vec<&'a Op<'a>>,
 }
 
@@ -347,10 +327,11 @@ fn method_chain(handlers: impl IntoIterator<Item = (Method, TokenStream)>) -> To
     chain
 }
 
-/// A handler per method of a route that several templates share, or that
-/// matches more paths than its template: it hands the request to the
-/// operation whose template the path fits.
-fn shared_route_handlers(ops: &[&Op<'_>], root: &TokenStream) -> Vec<(Method, TokenStream)> {
+/// A handler per method of a route: the operation's own where one template
+/// of that method fits every request of the route; else one that hands the
+/// request to the operation whose template (and fixed pairs) it fits, when
+/// several templates share the route or one matches fewer paths than it.
+fn route_handlers(ops: &[&Op<'_>], root: &TokenStream) -> Vec<(Method, TokenStream)> {
     let mut methods: Vec<Method> = Vec::new();
     for op in ops {
         if !methods.contains(&op.op.method) {
@@ -765,4 +746,21 @@ fn own_checks(server: &Server<'_>, shape: &Shape) -> Option<TokenStream> {
             #checks
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_path;
+
+    /// A module is named by a path that starts with it, not by one that
+    /// ends with its name (`object_params::`, `get_security::<A>`).
+    #[test]
+    fn a_module_is_named_by_a_path_that_starts_with_it() {
+        assert!(names_path("params :: value (a)", "params"));
+        assert!(names_path("let x = params :: value (a) ;", "params"));
+        assert!(!names_path("object_params :: object (a)", "params"));
+        assert!(!names_path("get_security :: < A >", "security"));
+        assert!(!names_path("xparams :: y", "params"));
+        assert!(!names_path("params . len ()", "params"));
+    }
 }

@@ -78,6 +78,13 @@ impl validation::ValidateJson for Completion {
 pub struct Prompt {
     /// The `text` property.
     pub text: String,
+    /// Whether to repeat the prompt first.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub echo: Option<bool>,
     /// Whether to answer chunk by chunk.
     #[serde(
         default,
@@ -92,8 +99,15 @@ impl Prompt {
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
+            echo: None,
             stream: None,
         }
+    }
+    /// Sets `echo` (the `echo` property).
+    #[must_use]
+    pub fn with_echo(mut self, echo: bool) -> Self {
+        self.echo = Some(echo);
+        self
     }
     /// Sets `stream` (the `stream` property).
     #[must_use]
@@ -117,6 +131,7 @@ impl validation::ValidateJson for Prompt {
         };
         validation::check_required_properties(object, &["text"], path, report);
         validation::property::<String>(object, "text", Null::Refused, path, report);
+        validation::property::<bool>(object, "echo", Null::Refused, path, report);
         validation::property::<bool>(object, "stream", Null::Refused, path, report);
     }
 }

@@ -4,7 +4,9 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style, read_header};
+use openapi_runtime::client::{
+    Call, Envelope, EventData, Events, Response, Scheme, Style, read_header,
+};
 use crate::Client;
 
 impl Client {
@@ -391,6 +393,88 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `watchProgress` operation.
+    ///
+    /// `GET /batches/{batchId}/progress` (operation `watchProgress`).
+    ///
+    /// # Arguments
+    ///
+    /// - `batch_id` (the `batchId` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: Counts by stage, as they change.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn watch_progress(&self, batch_id: &str) -> Result<String, crate::Error> {
+        self.watch_progress_with_response(batch_id).await.map(Response::into_inner)
+    }
+    /// [`Client::watch_progress`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`WatchProgressHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::watch_progress`].
+    pub async fn watch_progress_with_response(
+        &self,
+        batch_id: &str,
+    ) -> Result<Response<String, WatchProgressHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "watchProgress",
+            reqwest::Method::GET,
+            "/batches/{batchId}/progress",
+            SECURITY,
+        );
+        __call.path_param("batchId", batch_id);
+        __call.accept("text/event-stream");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.text()?;
+                Ok(__answer.into_response(__body, WatchProgressHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// [`Client::watch_progress`], answering with the events of its `text/event-stream` answer as they come: a [`Stream`](futures_util::Stream) of [`Event`](openapi_runtime::client::Event)s, each with its data as `std::collections::BTreeMap<String,i64>`.
+    ///
+    /// The client's time-out bounds the wait for the answer and for each chunk of the stream, not the whole stream. An event whose data is `[DONE]` ends it.
+    /// The arguments and errors are those of [`Client::watch_progress`]; an error answer is the error, as there.
+    pub async fn watch_progress_events(
+        &self,
+        batch_id: &str,
+    ) -> Result<
+        Events<std::collections::BTreeMap<String, i64>, crate::ErrorBody>,
+        crate::Error,
+    > {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "watchProgress",
+            reqwest::Method::GET,
+            "/batches/{batchId}/progress",
+            SECURITY,
+        );
+        __call.path_param("batchId", batch_id);
+        __call.accept("text/event-stream");
+        self.transport.send_events(__call, EventData::Json).await
+    }
 }
 
 /// The optional inputs of [`Client::get_items_item_id`](crate::Client::get_items_item_id): none by default.
@@ -514,3 +598,6 @@ pub enum ArchiveBatchResponse {
 
 /// The headers the answers of [`Client::archive_batch`](crate::Client::archive_batch) declare, as [`Client::archive_batch_with_response`](crate::Client::archive_batch_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type ArchiveBatchHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::watch_progress`](crate::Client::watch_progress) declare, as [`Client::watch_progress_with_response`](crate::Client::watch_progress_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type WatchProgressHeaders = crate::NoHeaders;

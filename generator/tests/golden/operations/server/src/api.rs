@@ -142,6 +142,16 @@ pub trait OperationsApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::ArchiveBatchResponse, ApiError>,
     > + Send;
+    /// The `watchProgress` operation.
+    ///
+    /// `GET /batches/{batchId}/progress` (`watchProgress`)
+    fn watch_progress(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: WatchProgressRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::WatchProgressResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`OperationsApi::get_items_item_id`]: `GET /items/{itemId}` (`get /items/ itemId `).
@@ -226,6 +236,15 @@ pub struct ReplaceBatchRequest {
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ArchiveBatchRequest {
+    /// The `batchId` path parameter.
+    pub batch_id: String,
+}
+
+/// The parameters and body of [`OperationsApi::watch_progress`]: `GET /batches/{batchId}/progress` (`watchProgress`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchProgressRequest {
     /// The `batchId` path parameter.
     pub batch_id: String,
 }

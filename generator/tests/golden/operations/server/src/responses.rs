@@ -237,3 +237,44 @@ impl ArchiveBatchResponse {
         }
     }
 }
+
+/// The responses of [`OperationsApi::watch_progress`](crate::api::OperationsApi::watch_progress): `GET /batches/{batchId}/progress` (`watchProgress`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchProgressResponse {
+    /// 200: Counts by stage, as they change.
+    Ok {
+        /// The body, sent as `text/event-stream`.
+        body: String,
+    },
+}
+
+impl WatchProgressResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                Ok(
+                    respond::text(
+                        respond::status(200),
+                        body,
+                        negotiation::response_type(
+                            media_type,
+                            &["text/event-stream"],
+                            "text/plain",
+                        ),
+                    ),
+                )
+            }
+        }
+    }
+}

@@ -79,6 +79,15 @@ pub fn router_with<A: OperationsApi>(api: A, settings: Settings) -> Router {
                     >(&request, "POST")
                 }),
         )
+        .route(
+            "/batches/{batchId}/progress",
+            axum::routing::get(watch_progress::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -502,5 +511,65 @@ async fn handle_archive_batch<A: OperationsApi>(
         batch_id,
     };
     let response = shared.api.archive_batch(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /batches/{batchId}/progress` (`watchProgress`).
+async fn watch_progress<A: OperationsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_watch_progress(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "watchProgress")
+}
+
+/// Reads and checks a request to `watchProgress`, calls [`OperationsApi::watch_progress`], encodes its answer.
+async fn handle_watch_progress<A: OperationsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "watchProgress";
+    let principal = security::authenticate_bearer(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let media_type = negotiation::negotiate(&parts.headers, &["text/event-stream"])?;
+    let mut report = Report::new();
+    let batch_id: Option<String> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "batchId",
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(batch_id) = batch_id else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::WatchProgressRequest {
+        batch_id,
+    };
+    let response = shared.api.watch_progress(context, request).await?;
     response.into_http(media_type)
 }

@@ -165,6 +165,51 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `headStock` operation.
+    ///
+    /// `HEAD /warehouses/{warehouse}/stock` (operation `headStock`).
+    ///
+    /// # Arguments
+    ///
+    /// - `warehouse` (the `warehouse` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 200: The stock's figures, in headers.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `HEAD`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn head_stock(
+        &self,
+        warehouse: crate::models::WarehouseCode,
+    ) -> Result<(), crate::Error> {
+        self.head_stock_with_response(warehouse).await.map(Response::into_inner)
+    }
+    /// [`Client::head_stock`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`HeadStockHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::head_stock`].
+    pub async fn head_stock_with_response(
+        &self,
+        warehouse: crate::models::WarehouseCode,
+    ) -> Result<Response<(), HeadStockHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "headStock",
+            reqwest::Method::HEAD,
+            "/warehouses/{warehouse}/stock",
+            SECURITY,
+        );
+        __call.path_param("warehouse", &warehouse);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => Ok(__answer.into_response((), HeadStockHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// A text body and six headers (over 200 bytes) beside no body at all.
     ///
     /// `GET /items/export` (operation `exportItems`).
@@ -505,6 +550,43 @@ impl GetBinParams {
 
 /// The headers the answers of [`Client::get_bin`](crate::Client::get_bin) declare, as [`Client::get_bin_with_response`](crate::Client::get_bin_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type GetBinHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::head_stock`](crate::Client::head_stock) declare, as [`Client::head_stock_with_response`](crate::Client::head_stock_with_response) reads them: each `None` when the answer lacks it or it is not of its type.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct HeadStockHeaders {
+    /// `X-Warehouse`: A newtype.
+    pub x_warehouse: Option<String>,
+    /// `X-Kind`: An enum.
+    pub x_kind: Option<crate::models::StockKind>,
+    /// `X-Usual-Kind`: An alias of the enum.
+    pub x_usual_kind: Option<crate::models::StockKind>,
+    /// `X-Counts`: Numbers
+    pub x_counts: Option<String>,
+    /// `X-Kinds`: Enum values
+    pub x_kinds: Option<String>,
+    /// `X-Counted-At`: Times
+    pub x_counted_at: Option<String>,
+    /// `X-Gaps`: Numbers that may be null
+    pub x_gaps: Option<String>,
+    /// `X-Maybe-Kinds`: Enum values that may be null
+    pub x_maybe_kinds: Option<String>,
+}
+
+impl HeadStockHeaders {
+    fn read(headers: &reqwest::header::HeaderMap) -> Self {
+        Self {
+            x_warehouse: read_header(headers, "X-Warehouse"),
+            x_kind: read_header(headers, "X-Kind"),
+            x_usual_kind: read_header(headers, "X-Usual-Kind"),
+            x_counts: read_header(headers, "X-Counts"),
+            x_kinds: read_header(headers, "X-Kinds"),
+            x_counted_at: read_header(headers, "X-Counted-At"),
+            x_gaps: read_header(headers, "X-Gaps"),
+            x_maybe_kinds: read_header(headers, "X-Maybe-Kinds"),
+        }
+    }
+}
 
 /// What [`Client::export_items`](crate::Client::export_items) answers with: one variant per documented success status.
 #[derive(Debug, Clone, PartialEq)]

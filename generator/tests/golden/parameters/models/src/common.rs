@@ -5,6 +5,102 @@
 
 use crate::validation::{self, Path, Report};
 
+/// The `MaybeKind` schema.
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MaybeKind {
+    /// `shelved`
+    Shelved,
+    /// `picked`
+    Picked,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
+}
+
+impl MaybeKind {
+    /// Every known value, in the document's order.
+    pub const ALL: [Self; 2] = [Self::Shelved, Self::Picked];
+    /// Every known value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["shelved", "picked"];
+    /// The value as it is written on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Shelved => "shelved",
+            Self::Picked => "picked",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "shelved" => Some(Self::Shelved),
+            "picked" => Some(Self::Picked),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for MaybeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for MaybeKind {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for MaybeKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for MaybeKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
+    }
+}
+
+impl validation::Validate for MaybeKind {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for MaybeKind {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
 /// At most five SKUs.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
@@ -50,6 +146,105 @@ impl validation::ValidateJson for SkuList {
         validation::walk::<Vec<String>>(value, path, report);
     }
 }
+
+/// The `StockKind` schema.
+///
+/// The API may send values this version does not list: they decode into [`Unknown`](Self::Unknown), which keeps them and writes them back as they came. A request carrying one is refused as the API refuses it: its `Validate` reports the value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum StockKind {
+    /// `shelved`
+    Shelved,
+    /// `picked`
+    Picked,
+    /// A value this version of the crate does not know, as it was sent.
+    Unknown(String),
+}
+
+impl StockKind {
+    /// Every known value, in the document's order.
+    pub const ALL: [Self; 2] = [Self::Shelved, Self::Picked];
+    /// Every known value as it is written on the wire, in the document's order.
+    pub const VALUES: &'static [&'static str] = &["shelved", "picked"];
+    /// The value as it is written on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Shelved => "shelved",
+            Self::Picked => "picked",
+            Self::Unknown(value) => value,
+        }
+    }
+    /// Whether the value is one the document lists.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+    /// The variant written `value` on the wire, if there is one.
+    fn known(value: &str) -> Option<Self> {
+        match value {
+            "shelved" => Some(Self::Shelved),
+            "picked" => Some(Self::Picked),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for StockKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for StockKind {
+    type Err = validation::UnknownEnumValue;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::known(value)
+            .ok_or_else(|| validation::UnknownEnumValue {
+                value: value.to_owned(),
+                expected: Self::VALUES,
+            })
+    }
+}
+
+impl serde::Serialize for StockKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for StockKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        validation::deserialize_open_enum(deserializer, Self::known, Self::Unknown)
+    }
+}
+
+impl validation::Validate for StockKind {
+    fn validate<'s>(&'s self, path: &mut Path<'s>, report: &mut Report) {
+        if !self.is_known() {
+            report
+                .push(
+                    path,
+                    format!("must be one of: {}", Self::VALUES.join(", ")),
+                    "InvalidEnumValue",
+                );
+        }
+    }
+}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for StockKind {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        validation::check_enum_value(value, Self::VALUES, path, report);
+    }
+}
+
+/// The `UsualKind` schema.
+pub type UsualKind = StockKind;
 
 /// Three capital letters.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

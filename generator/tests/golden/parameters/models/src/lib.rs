@@ -15,5 +15,7 @@ pub use openapi_runtime::models::validation;
 
 pub use common::*;
 
+/// The `chrono` crate the models use, so that dependants name the same version.
+pub use chrono;
 /// The `serde_json` crate the models use, so that dependants name the same version.
 pub use serde_json;

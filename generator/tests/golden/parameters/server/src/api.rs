@@ -48,6 +48,16 @@ pub trait ParametersApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::GetBinResponse, ApiError>,
     > + Send;
+    /// The `headStock` operation.
+    ///
+    /// `HEAD /warehouses/{warehouse}/stock` (`headStock`)
+    fn head_stock(
+        &self,
+        context: RequestContext,
+        request: HeadStockRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::HeadStockResponse, ApiError>,
+    > + Send;
     /// A text body and six headers (over 200 bytes) beside no body at all.
     ///
     /// `GET /items/export` (`exportItems`)
@@ -170,6 +180,15 @@ pub struct GetBinRequest {
     pub bin: i64,
     /// The `detail` query parameter.
     pub detail: Option<bool>,
+}
+
+/// The parameters and body of [`ParametersApi::head_stock`]: `HEAD /warehouses/{warehouse}/stock` (`headStock`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadStockRequest {
+    /// The `warehouse` path parameter.
+    pub warehouse: models::WarehouseCode,
 }
 
 /// The parameters and body of [`ParametersApi::export_items`]: `GET /items/export` (`exportItems`).

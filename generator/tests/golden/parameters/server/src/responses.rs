@@ -82,6 +82,107 @@ impl GetBinResponse {
     }
 }
 
+/// The responses of [`ParametersApi::head_stock`](crate::api::ParametersApi::head_stock): `HEAD /warehouses/{warehouse}/stock` (`headStock`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HeadStockResponse {
+    /// 200: The stock's figures, in headers.
+    Ok {
+        /// The `X-Warehouse` header: A newtype.
+        x_warehouse: Option<models::WarehouseCode>,
+        /// The `X-Kind` header: An enum.
+        x_kind: Option<models::StockKind>,
+        /// The `X-Usual-Kind` header: An alias of the enum.
+        x_usual_kind: Option<models::StockKind>,
+        /// The `X-Counts` header: Numbers
+        x_counts: Option<Vec<i64>>,
+        /// The `X-Kinds` header: Enum values
+        x_kinds: Option<Vec<models::StockKind>>,
+        /// The `X-Counted-At` header: Times
+        x_counted_at: Option<Vec<models::chrono::DateTime<models::chrono::Utc>>>,
+        /// The `X-Gaps` header: Numbers that may be null
+        x_gaps: Option<Vec<Option<i64>>>,
+        /// The `X-Maybe-Kinds` header: Enum values that may be null
+        x_maybe_kinds: Option<Vec<Option<models::MaybeKind>>>,
+    },
+}
+
+impl HeadStockResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok {
+                x_warehouse,
+                x_kind,
+                x_usual_kind,
+                x_counts,
+                x_kinds,
+                x_counted_at,
+                x_gaps,
+                x_maybe_kinds,
+            } => {
+                let mut response = respond::empty(respond::status(200));
+                let headers = response.headers_mut();
+                if let Some(value) = x_warehouse {
+                    headers
+                        .insert(
+                            "x-warehouse",
+                            {
+                                let inner = value.0;
+                                respond::header_text("X-Warehouse", inner)
+                            }?,
+                        );
+                }
+                if let Some(value) = x_kind {
+                    headers
+                        .insert(
+                            "x-kind",
+                            respond::header_display("X-Kind", value.as_str())?,
+                        );
+                }
+                if let Some(value) = x_usual_kind {
+                    headers
+                        .insert(
+                            "x-usual-kind",
+                            respond::header_display("X-Usual-Kind", value.as_str())?,
+                        );
+                }
+                if let Some(value) = x_counts {
+                    headers
+                        .insert("x-counts", respond::header_list("X-Counts", &value)?);
+                }
+                if let Some(value) = x_kinds {
+                    headers.insert("x-kinds", respond::header_list("X-Kinds", &value)?);
+                }
+                if let Some(value) = x_counted_at {
+                    headers
+                        .insert(
+                            "x-counted-at",
+                            respond::header_json("X-Counted-At", &value)?,
+                        );
+                }
+                if let Some(value) = x_gaps {
+                    headers.insert("x-gaps", respond::header_json("X-Gaps", &value)?);
+                }
+                if let Some(value) = x_maybe_kinds {
+                    headers
+                        .insert(
+                            "x-maybe-kinds",
+                            respond::header_json("X-Maybe-Kinds", &value)?,
+                        );
+                }
+                Ok(response)
+            }
+        }
+    }
+}
+
 /// The responses of [`ParametersApi::export_items`](crate::api::ParametersApi::export_items): `GET /items/export` (`exportItems`).
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]

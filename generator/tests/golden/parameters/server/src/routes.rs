@@ -53,6 +53,15 @@ pub fn router_with<A: ParametersApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/warehouses/{warehouse}/stock",
+            axum::routing::head(head_stock::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "HEAD")
+                }),
+        )
+        .route(
             "/items/export",
             axum::routing::get(export_items::<A>)
                 .fallback(|request: Request| async move {
@@ -444,6 +453,59 @@ async fn handle_get_bin<A: ParametersApi>(
         detail,
     };
     let response = shared.api.get_bin(context, request).await?;
+    response.into_http()
+}
+
+/// `HEAD /warehouses/{warehouse}/stock` (`headStock`).
+async fn head_stock<A: ParametersApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_head_stock(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "headStock")
+}
+
+/// Reads and checks a request to `headStock`, calls [`ParametersApi::head_stock`], encodes its answer.
+async fn handle_head_stock<A: ParametersApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "headStock";
+    let mut report = Report::new();
+    let warehouse: Option<models::WarehouseCode> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "warehouse",
+        &mut report,
+    );
+    if let Some(value) = &warehouse {
+        let report = &mut report;
+        let path = &mut Path::new("warehouse");
+        path.push_key("warehouse");
+        models::validation::Validate::validate(value, path, report);
+    }
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(warehouse) = warehouse else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::HeadStockRequest { warehouse };
+    let response = shared.api.head_stock(context, request).await?;
     response.into_http()
 }
 
