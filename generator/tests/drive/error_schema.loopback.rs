@@ -9,13 +9,33 @@ use fixture_error_schema_client::models::Widget;
 use fixture_error_schema_client::models::serde_json::{self, Value};
 use fixture_error_schema_client::{Client, Error};
 use fixture_error_schema_server::{
-    ApiError, GetWidgetRequest, GetWidgetResponse, RequestContext, WidgetsApi, router,
+    ApiError, Credentials, GetWidgetRequest, GetWidgetResponse, RequestContext,
+    RetireWidgetRequest, RetireWidgetResponse, WidgetsApi, router,
 };
 
 /// Knows the widget 7.
 struct Shelf;
 
 impl WidgetsApi for Shelf {
+    type Principal = String;
+
+    /// The key as it came, prefix and all.
+    async fn authenticate(&self, credentials: Credentials<'_>) -> Result<String, ApiError> {
+        match credentials.presented.first().map(|c| c.value) {
+            Some("Bearer secret") => Ok("keeper".to_owned()),
+            _ => Err(ApiError::unauthorized("InvalidCredential", "Unknown key.")),
+        }
+    }
+
+    async fn retire_widget(
+        &self,
+        context: RequestContext<String>,
+        request: RetireWidgetRequest,
+    ) -> Result<RetireWidgetResponse, ApiError> {
+        assert_eq!((context.principal.as_str(), request.id), ("keeper", 7));
+        Ok(RetireWidgetResponse::NoContent)
+    }
+
     async fn get_widget(
         &self,
         _: RequestContext,
@@ -31,6 +51,19 @@ impl WidgetsApi for Shelf {
             format!("No widget has the id {}.", request.id),
         ))
     }
+}
+
+/// The settings' `bearer-api-keys`: the client sends the key after
+/// `Bearer `, which the server hands over as it came.
+#[tokio::test]
+async fn the_client_sends_the_api_key_after_bearer() {
+    let (addr, _) = serve().await;
+    let client = Client::builder()
+        .base_url(format!("http://{addr}"))
+        .token("secret")
+        .build()
+        .unwrap();
+    client.retire_widget(7).await.unwrap();
 }
 
 async fn serve() -> (SocketAddr, Client) {

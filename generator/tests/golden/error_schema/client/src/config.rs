@@ -38,3 +38,15 @@ impl Environment {
         }
     }
 }
+
+impl crate::ClientBuilder {
+    /// The token the API's security schemes take, sent with every operation that needs it:
+    ///
+    /// - `token`: in the `Authorization` header as `Bearer <token>`
+    ///
+    /// A token that already names its scheme (`Bearer …`, `Token …`) is sent as it is. The token never appears in `Debug` output or logs.
+    pub fn token(mut self, token: impl Into<String>) -> Self {
+        self.settings.token(token.into());
+        self
+    }
+}

@@ -60,7 +60,59 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `retireWidget` operation.
+    ///
+    /// `POST /widgets/{id}/retire` (operation `retireWidget`).
+    ///
+    /// # Arguments
+    ///
+    /// - `id` (the `id` path parameter).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Retired.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its `Failure` body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn retire_widget(&self, id: i64) -> Result<(), crate::Error> {
+        self.retire_widget_with_response(id).await.map(Response::into_inner)
+    }
+    /// [`Client::retire_widget`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`RetireWidgetHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::retire_widget`].
+    pub async fn retire_widget_with_response(
+        &self,
+        id: i64,
+    ) -> Result<Response<(), RetireWidgetHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "retireWidget",
+            reqwest::Method::POST,
+            "/widgets/{id}/retire",
+            SECURITY,
+        );
+        __call.path_param("id", &id);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), RetireWidgetHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
 }
 
 /// The headers the answers of [`Client::get_widget`](crate::Client::get_widget) declare, as [`Client::get_widget_with_response`](crate::Client::get_widget_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type GetWidgetHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::retire_widget`](crate::Client::retire_widget) declare, as [`Client::retire_widget_with_response`](crate::Client::retire_widget_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type RetireWidgetHeaders = crate::NoHeaders;

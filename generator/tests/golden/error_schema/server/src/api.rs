@@ -6,15 +6,20 @@
 use crate::error::ApiError;
 use crate::request_id::RequestId;
 use crate::responses;
+use crate::security::Credentials;
 
 /// What a method is told about a request besides its parameters and body: its id, the operation, who made it, the headers every operation takes, and the rest of the request's headers and extensions.
+///
+/// `P` is the principal, see [`principal`](Self::principal).
 #[derive(Debug)]
-pub struct RequestContext {
+pub struct RequestContext<P = ()> {
     /// The request's id: its `X-Request-Id` when that is sane, a new one otherwise.
     /// The response carries it in `X-Request-Id`, and error bodies in `failure.correlationId`.
     pub request_id: RequestId,
     /// The `operationId` of the operation called.
     pub operation_id: &'static str,
+    /// Who made the request: what [`WidgetsApi::authenticate`] returned for operations that require authentication (`P` is the trait's `Principal`), `Option` of it where authentication is optional, `()` for operations without security.
+    pub principal: P,
     /// The request's headers.
     pub headers: http::HeaderMap,
     /// The request's extensions: what tower layers around the router attached to it.
@@ -29,15 +34,44 @@ pub struct RequestContext {
 ///
 /// No method has a default: when the document gains an operation, an implementation that lacks it no longer compiles.
 pub trait WidgetsApi: Send + Sync + 'static {
+    /// Who made a request: what [`authenticate`](Self::authenticate) makes of its
+    /// credentials. Operations that require authentication receive it in their
+    /// context's `principal`; operations where it is optional receive an `Option`.
+    type Principal: Send + Sync + 'static;
+    /// Checks the credentials of a request to an operation with security, before
+    /// its parameters and body are read, and returns who made it (or an
+    /// [`ApiError`], typically [`ApiError::unauthorized`] or
+    /// [`ApiError::forbidden`]). `credentials` holds the operation's id, the
+    /// value of each scheme presented, and the request's headers.
+    ///
+    /// It is not called when a request presents no credential: the router answers
+    /// that with 401 `InvalidCredential` itself (or, where authentication is
+    /// optional, calls the operation without a principal).
+    fn authenticate(
+        &self,
+        credentials: Credentials<'_>,
+    ) -> impl std::future::Future<Output = Result<Self::Principal, ApiError>> + Send;
     /// The `getWidget` operation.
     ///
     /// `GET /widgets/{id}` (`getWidget`)
+    ///
+    /// No authentication: the context's principal is `()`.
     fn get_widget(
         &self,
-        context: RequestContext,
+        context: RequestContext<()>,
         request: GetWidgetRequest,
     ) -> impl std::future::Future<
         Output = Result<responses::GetWidgetResponse, ApiError>,
+    > + Send;
+    /// The `retireWidget` operation.
+    ///
+    /// `POST /widgets/{id}/retire` (`retireWidget`)
+    fn retire_widget(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: RetireWidgetRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::RetireWidgetResponse, ApiError>,
     > + Send;
 }
 
@@ -46,6 +80,15 @@ pub trait WidgetsApi: Send + Sync + 'static {
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetWidgetRequest {
+    /// The `id` path parameter.
+    pub id: i64,
+}
+
+/// The parameters and body of [`WidgetsApi::retire_widget`]: `POST /widgets/{id}/retire` (`retireWidget`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetireWidgetRequest {
     /// The `id` path parameter.
     pub id: i64,
 }

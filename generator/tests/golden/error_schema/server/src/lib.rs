@@ -3,7 +3,7 @@
 
 //! Server stubs of the Widgets API (version 1): an axum router over the [`WidgetsApi`] trait.
 //!
-//! Generated from `tests/fixtures/error_schema.yaml`. Implement [`WidgetsApi`], one method per operation, and serve [`router`]`(api)`: an `axum::Router` with every path and method of the document. Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked its parameters and body, so that a method sees only valid input; it answers with its operation's response enum or an [`ApiError`]. Every error, the router's own included, is rendered in one format, [`ErrorBodyFormat`], and every response carries the request's `X-Request-Id`.
+//! Generated from `tests/fixtures/error_schema.yaml`. Implement [`WidgetsApi`], one method per operation plus [`WidgetsApi::authenticate`], and serve [`router`]`(api)`: an `axum::Router` with every path and method of the document. Before a method is called, the router has authenticated the request, negotiated the response's media type, and parsed and checked its parameters and body, so that a method sees only valid input; it answers with its operation's response enum or an [`ApiError`]. Every error, the router's own included, is rendered in one format, [`ErrorBodyFormat`], and every response carries the request's `X-Request-Id`.
 //!
 //! Policies (rate limits, tracing, time-outs, CORS) are tower layers around the router; the only one built in is the request-body limit of [`Settings`].
 //!
@@ -12,6 +12,7 @@
 //! | [`api`] | the trait [`WidgetsApi`], [`RequestContext`], one request struct per operation |
 //! | [`responses`] | one response enum per operation |
 //! | [`routes`] | [`router`], [`router_with`]: one handler per operation |
+//! | [`security`] | the security schemes and the [`Credentials`] a request presents |
 //! | [`error`] | [`ApiError`] and the formats of error responses ([`ErrorBodyFormat`] is this API's) |
 //! | [`negotiation`] | `Accept` and `Content-Type` against the operations' media types |
 //! | [`params`] | path, query, header and cookie parameters, typed |
@@ -26,6 +27,8 @@ pub mod api;
 pub mod responses;
 #[rustfmt::skip]
 pub mod routes;
+#[rustfmt::skip]
+pub mod security;
 
 /// An answer's JSON body encoded before (`encoded-answers`), sent as it is.
 pub use openapi_runtime::server::Encoded;
@@ -39,6 +42,7 @@ pub use error::ApiError;
 pub use request_id::RequestId;
 pub use responses::*;
 pub use routes::{router, router_with};
+pub use security::{Credential, Credentials, Scheme};
 pub use settings::Settings;
 
 /// The `axum` crate the router is built with, so that dependants name the same version.

@@ -68,3 +68,26 @@ impl GetWidgetResponse {
         }
     }
 }
+
+/// The responses of [`WidgetsApi::retire_widget`](crate::api::WidgetsApi::retire_widget): `POST /widgets/{id}/retire` (`retireWidget`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RetireWidgetResponse {
+    /// 204: Retired.
+    NoContent,
+}
+
+impl RetireWidgetResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}

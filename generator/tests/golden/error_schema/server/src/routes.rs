@@ -20,7 +20,7 @@ use crate::models;
 use crate::models::validation::{Path, Report};
 use crate::request_id::RequestId;
 use crate::settings::Settings;
-use crate::{negotiation, params, respond};
+use crate::{negotiation, params, respond, security};
 
 /// Serves `api`, an implementation of [`WidgetsApi`], with the default [`Settings`].
 ///
@@ -41,6 +41,15 @@ pub fn router_with<A: WidgetsApi>(api: A, settings: Settings) -> Router {
                     respond::method_not_allowed::<
                         crate::ErrorBodyFormat,
                     >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/widgets/{id}/retire",
+            axum::routing::post(retire_widget::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
@@ -101,10 +110,61 @@ async fn handle_get_widget<A: WidgetsApi>(
     let context = RequestContext {
         request_id: request_id.clone(),
         operation_id: OPERATION,
-        headers: parts.headers,
+        principal: (),
+        headers: security::redacted(parts.headers),
         extensions: parts.extensions,
     };
     let request = api::GetWidgetRequest { id };
     let response = shared.api.get_widget(context, request).await?;
     response.into_http(media_type)
+}
+
+/// `POST /widgets/{id}/retire` (`retireWidget`).
+async fn retire_widget<A: WidgetsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_retire_widget(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "retireWidget")
+}
+
+/// Reads and checks a request to `retireWidget`, calls [`WidgetsApi::retire_widget`], encodes its answer.
+async fn handle_retire_widget<A: WidgetsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "retireWidget";
+    let principal = security::authenticate_token(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let mut report = Report::new();
+    let id: Option<i64> = params::path(parts.uri.path(), 2, "", "", "id", &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(id) = id else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::RetireWidgetRequest { id };
+    let response = shared.api.retire_widget(context, request).await?;
+    response.into_http()
 }
