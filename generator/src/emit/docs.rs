@@ -6,19 +6,24 @@ use quote::quote;
 
 use crate::ir::{Docs, EnumVariant};
 
+/// What `docs` say: the title, a blank line and the description, or only
+/// the description when it begins with the title; `None` when neither
+/// says anything (`description: ""` is as if absent).
+pub fn text(docs: &Docs) -> Option<String> {
+    let said = |text: &Option<String>| text.clone().filter(|t| !t.trim().is_empty());
+    match (said(&docs.title), said(&docs.description)) {
+        (Some(title), Some(description)) if !description.starts_with(title.as_str()) => {
+            Some(format!("{title}\n\n{description}"))
+        }
+        (_, Some(description)) => Some(description),
+        (title, None) => title,
+    }
+}
+
 /// `#[doc = "..."]` attributes for `docs`, or `fallback` when it says nothing.
 pub fn doc_attrs(docs: &Docs, fallback: &str) -> TokenStream {
     let mut lines = Vec::new();
-    // `description: ""` says nothing: as if absent.
-    let said = |text: &Option<String>| text.clone().filter(|t| !t.trim().is_empty());
-    let text = match (&said(&docs.title), &said(&docs.description)) {
-        (Some(title), Some(description)) if !description.starts_with(title.as_str()) => {
-            format!("{title}\n\n{description}")
-        }
-        (_, Some(description)) => description.clone(),
-        (Some(title), None) => title.clone(),
-        (None, None) => fallback.to_owned(),
-    };
+    let text = text(docs).unwrap_or_else(|| fallback.to_owned());
     lines.extend(markdown_lines(&text));
     if let Some(example) = &docs.example {
         if let Ok(json) = serde_json::to_string_pretty(example) {

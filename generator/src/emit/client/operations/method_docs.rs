@@ -12,14 +12,7 @@ use super::plan::{Input, Plan};
 pub(super) fn method_docs(cx: &Context<'_>, plan: &Plan<'_>) -> TokenStream {
     let op = plan.op;
     let mut lines = Vec::new();
-    let text = match (&op.docs.title, &op.docs.description) {
-        (Some(title), Some(description)) if !description.starts_with(title.as_str()) => {
-            format!("{title}\n\n{description}")
-        }
-        (_, Some(description)) => description.clone(),
-        (Some(title), None) => title.clone(),
-        (None, None) => format!("The `{}` operation.", op.id),
-    };
+    let text = docs::text(&op.docs).unwrap_or_else(|| format!("The `{}` operation.", op.id));
     lines.extend(docs::markdown_lines(&text));
     lines.push(String::new());
     let key = op.path_key();
