@@ -11,6 +11,7 @@ pub mod operations;
 
 pub use client::{Client, ClientBuilder};
 pub use config::Environment;
+pub use operations::*;
 
 /// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;

@@ -55,6 +55,60 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// A form body whose media type is written without its `application/` (as some documents do): the server accepts the full name.
+    ///
+    /// `POST /places/search` (operation `searchPlaces`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`body`), see [`SearchPlacesParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 204: Searched.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `POST`, the call is not retried unless the [`RetryPolicy`](crate::RetryPolicy) allows non-idempotent retries.
+    pub async fn search_places(
+        &self,
+        params: SearchPlacesParams,
+    ) -> Result<(), crate::Error> {
+        self.search_places_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::search_places`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`SearchPlacesHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::search_places`].
+    pub async fn search_places_with_response(
+        &self,
+        params: SearchPlacesParams,
+    ) -> Result<Response<(), SearchPlacesHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "X-Api-Key",
+                    prefix: None,
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "searchPlaces",
+            reqwest::Method::POST,
+            "/places/search",
+            SECURITY,
+        );
+        if let Some(__body) = &params.body {
+            __call.form_body("application/x-www-form-urlencoded", __body);
+        }
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), SearchPlacesHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// The path's `{placeId}` is declared as `id`, which the path lacks.
     ///
     /// `GET /places/{placeId}` (operation `getPlace`).
@@ -115,6 +169,27 @@ impl Client {
 
 /// The headers the answers of [`Client::list_places`](crate::Client::list_places) declare, as [`Client::list_places_with_response`](crate::Client::list_places_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type ListPlacesHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::search_places`](crate::Client::search_places): none by default.
+///
+/// Set them with the methods of the same names, as in `SearchPlacesParams::default().body(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct SearchPlacesParams {
+    /// `body` (the request body, sent as `application/x-www-form-urlencoded`).
+    pub body: Option<crate::models::SearchPlacesBody>,
+}
+
+impl SearchPlacesParams {
+    /// Sets `body`.
+    pub fn body(mut self, value: impl Into<crate::models::SearchPlacesBody>) -> Self {
+        self.body = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::search_places`](crate::Client::search_places) declare, as [`Client::search_places_with_response`](crate::Client::search_places_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type SearchPlacesHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::get_place`](crate::Client::get_place) declare, as [`Client::get_place_with_response`](crate::Client::get_place_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type GetPlaceHeaders = crate::NoHeaders;

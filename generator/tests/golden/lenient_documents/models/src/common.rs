@@ -184,3 +184,45 @@ impl validation::ValidateJson for PointItem {
         validation::report_no_alternative(path, "Number, Number2", report);
     }
 }
+
+/// Defined inline at `#/paths/~1places~1search/post/requestBody/content/x-www-form-urlencoded/schema`.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SearchPlacesBody {
+    /// The `near` property.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "validation::deserialize_some"
+    )]
+    pub near: Option<String>,
+}
+
+impl SearchPlacesBody {
+    /// The `SearchPlacesBody` with every property unset.
+    pub fn new() -> Self {
+        Self { near: None }
+    }
+    /// Sets `near` (the `near` property).
+    #[must_use]
+    pub fn with_near(mut self, near: impl Into<String>) -> Self {
+        self.near = Some(near.into());
+        self
+    }
+}
+
+impl validation::Validate for SearchPlacesBody {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for SearchPlacesBody {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<String>(object, "near", Null::Refused, path, report);
+    }
+}

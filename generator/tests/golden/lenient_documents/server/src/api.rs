@@ -4,6 +4,7 @@
 //! The API as a trait, [`LenientDocumentsApi`]: its request context and one request struct per operation.
 
 use crate::error::ApiError;
+use crate::models;
 use crate::request_id::RequestId;
 use crate::responses;
 use crate::security::Credentials;
@@ -59,6 +60,16 @@ pub trait LenientDocumentsApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::ListPlacesResponse, ApiError>,
     > + Send;
+    /// A form body whose media type is written without its `application/` (as some documents do): the server accepts the full name.
+    ///
+    /// `POST /places/search` (`searchPlaces`)
+    fn search_places(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: SearchPlacesRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::SearchPlacesResponse, ApiError>,
+    > + Send;
     /// The path's `{placeId}` is declared as `id`, which the path lacks.
     ///
     /// `GET /places/{placeId}` (`getPlace`)
@@ -76,6 +87,17 @@ pub trait LenientDocumentsApi: Send + Sync + 'static {
 /// A struct, so that a new optional parameter does not change the method's signature.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPlacesRequest {}
+
+/// The parameters and body of [`LenientDocumentsApi::search_places`]: `POST /places/search` (`searchPlaces`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SearchPlacesRequest {
+    /// The request body.
+    ///
+    /// Sent as `x-www-form-urlencoded`.
+    pub body: Option<models::SearchPlacesBody>,
+}
 
 /// The parameters and body of [`LenientDocumentsApi::get_place`]: `GET /places/{placeId}` (`getPlace`).
 ///

@@ -49,6 +49,29 @@ impl ListPlacesResponse {
     }
 }
 
+/// The responses of [`LenientDocumentsApi::search_places`](crate::api::LenientDocumentsApi::search_places): `POST /places/search` (`searchPlaces`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SearchPlacesResponse {
+    /// 204: Searched.
+    NoContent,
+}
+
+impl SearchPlacesResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
 /// The responses of [`LenientDocumentsApi::get_place`](crate::api::LenientDocumentsApi::get_place): `GET /places/{placeId}` (`getPlace`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPlaceResponse {

@@ -16,10 +16,11 @@ use axum::extract::Request;
 use axum::response::Response;
 use crate::api::{self, LenientDocumentsApi, RequestContext};
 use crate::error::ApiError;
+use crate::models;
 use crate::models::validation::Report;
 use crate::request_id::RequestId;
 use crate::settings::Settings;
-use crate::{negotiation, params, respond, security};
+use crate::{body, negotiation, params, respond, security};
 
 /// Serves `api`, an implementation of [`LenientDocumentsApi`], with the default [`Settings`].
 ///
@@ -30,8 +31,7 @@ pub fn router<A: LenientDocumentsApi>(api: A) -> Router {
 
 /// Serves `api` with `settings` (for example another body limit); see [`router`].
 pub fn router_with<A: LenientDocumentsApi>(api: A, settings: Settings) -> Router {
-    let _ = settings;
-    let shared = Arc::new(Shared { api });
+    let shared = Arc::new(Shared { api, settings });
     Router::new()
         .route(
             "/places",
@@ -40,6 +40,15 @@ pub fn router_with<A: LenientDocumentsApi>(api: A, settings: Settings) -> Router
                     respond::method_not_allowed::<
                         crate::ErrorBodyFormat,
                     >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/places/search",
+            axum::routing::post(search_places::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "POST")
                 }),
         )
         .route(
@@ -55,9 +64,10 @@ pub fn router_with<A: LenientDocumentsApi>(api: A, settings: Settings) -> Router
         .with_state(shared)
 }
 
-/// What every handler shares: the implementation.
+/// What every handler shares: the implementation and the settings.
 struct Shared<A> {
     api: A,
+    settings: Settings,
 }
 
 /// `GET /places` (`listPlaces`).
@@ -99,6 +109,72 @@ async fn handle_list_places<A: LenientDocumentsApi>(
     let request = api::ListPlacesRequest {};
     let response = shared.api.list_places(context, request).await?;
     response.into_http(media_type)
+}
+
+/// `POST /places/search` (`searchPlaces`).
+async fn search_places<A: LenientDocumentsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_search_places(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "searchPlaces")
+}
+
+/// Reads and checks a request to `searchPlaces`, calls [`LenientDocumentsApi::search_places`], encodes its answer.
+async fn handle_search_places<A: LenientDocumentsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "searchPlaces";
+    let principal = security::authenticate_api_key(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let body: Option<models::SearchPlacesBody> = match body::read(
+            body,
+            &parts.headers,
+            &["application/x-www-form-urlencoded"],
+            shared.settings.body_limit,
+        )
+        .await?
+    {
+        Some(bytes) => {
+            Some(
+                body::form(
+                    &bytes,
+                    &[
+                        body::FormField {
+                            name: "near",
+                            kind: body::FormKind::Text,
+                            list: false,
+                        },
+                    ],
+                )?,
+            )
+        }
+        None => None,
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::SearchPlacesRequest { body };
+    let response = shared.api.search_places(context, request).await?;
+    response.into_http()
 }
 
 /// `GET /places/{placeId}` (`getPlace`).
