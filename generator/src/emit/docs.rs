@@ -322,6 +322,16 @@ mod tests {
             markdown_lines("  1. Secret\n            2. Key\n               Both."),
             ["  1. Secret", "     2. Key", "     Both."]
         );
+        // Four columns past the item's text is already too far for a
+        // marker (the text of `1. Secret` starts at column 5); three is not.
+        assert_eq!(
+            markdown_lines("  1. Secret\n         2. Key"),
+            ["  1. Secret", "     2. Key"]
+        );
+        assert_eq!(
+            markdown_lines("  1. Secret\n        2. Key"),
+            ["  1. Secret", "        2. Key"]
+        );
     }
 
     /// A paragraph after a list ends it once: its second line is not

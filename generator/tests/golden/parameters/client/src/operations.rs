@@ -17,7 +17,7 @@ impl Client {
     /// - `type_` (the `type` path parameter): A keyword.
     /// - `self_` (the `self` path parameter): A keyword that cannot be a raw identifier.
     /// - `session` (the `session` cookie).
-    /// - `params`: the optional inputs (`limit`, `match_`, `page_size`, `page_size2`, `page_size3`, `type_query`, `type_header`, `body_query`, `request`, `response`, `sub`, `client`, `report`, `parts`, `context`, `ids`, `names`, `sizes`, `x_tags`, `words`, `skus`, `warehouse`), see [`GetItemsParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`limit`, `match_`, `page_size`, `page_size2`, `page_size3`, `type_query`, `type_header`, `body_query`, `request`, `response`, `sub`, `client`, `report`, `parts`, `context`, `ids`, `names`, `sizes`, `x_tags`, `sort`, `cursor`, `words`, `skus`, `warehouse`), see [`GetItemsParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -79,6 +79,8 @@ impl Client {
         __call.query("names", &params.names, Style::Comma, false);
         __call.query("sizes", &params.sizes, Style::Pipe, false);
         __call.header("X-Tags", &params.x_tags);
+        __call.query("sort", &params.sort, Style::Comma, true);
+        __call.query("cursor", &params.cursor, Style::Comma, true);
         __call.query("words", &params.words, Style::Space, false);
         __call.query("skus", &params.skus, Style::Comma, false);
         __call.query("warehouse", &params.warehouse, Style::Comma, true);
@@ -389,6 +391,18 @@ pub struct GetItemsParams {
     pub sizes: Option<Vec<i64>>,
     /// `x_tags` (the `X-Tags` header): A list in a header.
     pub x_tags: Option<Vec<String>>,
+    /// `sort` (the `sort` query parameter).
+    ///
+    /// The order, one of:
+    /// - `name`;
+    /// - `date`.
+    pub sort: Option<String>,
+    /// `cursor` (the `cursor` query parameter).
+    ///
+    /// Where to start.
+    ///
+    /// The last answer's `X-Next`, as it came.
+    pub cursor: Option<String>,
     /// `words` (the `words` query parameter): spaceDelimited: words=a%20b.
     pub words: Option<Vec<String>>,
     /// `skus` (the `skus` query parameter): A named list with a bound of its own (a newtype of a list).
@@ -492,6 +506,16 @@ impl GetItemsParams {
     /// Sets `x_tags`.
     pub fn x_tags(mut self, value: impl Into<Vec<String>>) -> Self {
         self.x_tags = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn sort(mut self, value: impl Into<String>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `cursor`.
+    pub fn cursor(mut self, value: impl Into<String>) -> Self {
+        self.cursor = Some(value.into());
         self
     }
     /// Sets `words`.

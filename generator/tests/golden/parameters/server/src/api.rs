@@ -147,6 +147,18 @@ pub struct GetItemsRequest {
     pub x_tags: Option<Vec<String>>,
     /// The `session` cookie.
     pub session: String,
+    /// The order, one of:
+    /// - `name`;
+    /// - `date`.
+    ///
+    /// The `sort` query parameter.
+    pub sort: Option<String>,
+    /// Where to start.
+    ///
+    /// The last answer's `X-Next`, as it came.
+    ///
+    /// The `cursor` query parameter.
+    pub cursor: Option<String>,
     /// spaceDelimited: words=a%20b.
     ///
     /// The `words` query parameter.

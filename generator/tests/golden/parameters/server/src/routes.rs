@@ -128,6 +128,8 @@ async fn handle_get_items<A: ParametersApi>(
     let mut ids = Vec::new();
     let mut names = None;
     let mut sizes = None;
+    let mut sort = None;
+    let mut cursor = None;
     let mut words = None;
     let mut skus = None;
     let mut warehouse = None;
@@ -150,6 +152,8 @@ async fn handle_get_items<A: ParametersApi>(
             "ids" => ids.push(query_value),
             "names" if names.is_none() => names = Some(query_value),
             "sizes" if sizes.is_none() => sizes = Some(query_value),
+            "sort" if sort.is_none() => sort = Some(query_value),
+            "cursor" if cursor.is_none() => cursor = Some(query_value),
             "words" if words.is_none() => words = Some(query_value),
             "skus" if skus.is_none() => skus = Some(query_value),
             "warehouse" if warehouse.is_none() => warehouse = Some(query_value),
@@ -271,6 +275,8 @@ async fn handle_get_items<A: ParametersApi>(
         true,
         &mut report,
     );
+    let sort: Option<String> = params::value(sort, "sort", false, &mut report);
+    let cursor: Option<String> = params::value(cursor, "cursor", false, &mut report);
     let words: Option<Vec<String>> = params::list(
         words,
         ' ',
@@ -339,6 +345,8 @@ async fn handle_get_items<A: ParametersApi>(
         sizes,
         x_tags,
         session,
+        sort,
+        cursor,
         words,
         skus,
         warehouse,
