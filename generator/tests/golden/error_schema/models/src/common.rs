@@ -23,9 +23,15 @@ pub struct Failure {
     /// The `occurredAt` property.
     #[serde(rename = "occurredAt")]
     pub occurred_at: chrono::DateTime<chrono::Utc>,
+    /// The `instance` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
     /// The `hint` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// The `links` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<FailureLinksItem>>,
 }
 
 impl Failure {
@@ -39,7 +45,9 @@ impl Failure {
             type_: None,
             failure,
             occurred_at,
+            instance: None,
             hint: None,
+            links: None,
         }
     }
     /// Sets `http_status` (the `httpStatus` property).
@@ -54,10 +62,22 @@ impl Failure {
         self.type_ = Some(type_.into());
         self
     }
+    /// Sets `instance` (the `instance` property).
+    #[must_use]
+    pub fn with_instance(mut self, instance: impl Into<String>) -> Self {
+        self.instance = Some(instance.into());
+        self
+    }
     /// Sets `hint` (the `hint` property).
     #[must_use]
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+    /// Sets `links` (the `links` property).
+    #[must_use]
+    pub fn with_links(mut self, links: Vec<FailureLinksItem>) -> Self {
+        self.links = Some(links);
         self
     }
 }
@@ -88,7 +108,11 @@ impl validation::ValidateJson for Failure {
         validation::property::<
             chrono::DateTime<chrono::Utc>,
         >(object, "occurredAt", Null::Refused, path, report);
+        validation::property::<String>(object, "instance", Null::Allowed, path, report);
         validation::property::<String>(object, "hint", Null::Allowed, path, report);
+        validation::property::<
+            Vec<FailureLinksItem>,
+        >(object, "links", Null::Allowed, path, report);
     }
 }
 
@@ -177,6 +201,44 @@ impl validation::ValidateJson for FailureBody {
 
 /// The `FailureDetail` schema.
 pub type FailureDetail = FailureBody;
+
+/// Defined inline at `#/components/schemas/Failure/properties/links/items`.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct FailureLinksItem {
+    /// The `href` property.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+}
+
+impl FailureLinksItem {
+    /// The `FailureLinksItem` with every property unset.
+    pub fn new() -> Self {
+        Self { href: None }
+    }
+    /// Sets `href` (the `href` property).
+    #[must_use]
+    pub fn with_href(mut self, href: impl Into<String>) -> Self {
+        self.href = Some(href.into());
+        self
+    }
+}
+
+impl validation::Validate for FailureLinksItem {}
+
+#[cfg(feature = "validate-json")]
+impl validation::ValidateJson for FailureLinksItem {
+    fn validate_json<'v>(
+        value: &'v serde_json::Value,
+        path: &mut Path<'v>,
+        report: &mut Report,
+    ) {
+        let Some(object) = validation::expect_object(value, path, report) else {
+            return;
+        };
+        validation::property::<String>(object, "href", Null::Allowed, path, report);
+    }
+}
 
 /// The `Violation` schema.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -91,6 +91,7 @@ impl ErrorBodyFormat {
             ),
         ),
         ("occurredAt", openapi_runtime::server::error::Part::Timestamp),
+        ("instance", openapi_runtime::server::error::Part::Instance),
     ];
 }
 
