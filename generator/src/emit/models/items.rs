@@ -217,8 +217,9 @@ fn field_tokens(cx: &CheckContext<'_>, field: &Field, strict: bool) -> TokenStre
     };
     for extra in default.into_iter().chain(access.map(str::to_owned)) {
         docs.description = Some(match docs.description {
-            Some(text) if !text.trim().is_empty() => format!("{text}\n\n{extra}"),
-            _ => extra,
+            // Blank descriptions were dropped when lowered (`docs_of`).
+            Some(text) => format!("{text}\n\n{extra}"),
+            None => extra,
         });
     }
     doc_lines.push(docs::doc_attrs(&docs, ""));
