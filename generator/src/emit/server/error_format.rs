@@ -65,7 +65,7 @@ fn format(server: &Server<'_>) -> Result<Format> {
             "the error schema must be an object with properties",
         ));
     };
-    let fields = object_fields(server, def, &s.fields, 0)?;
+    let fields = object_fields(server, def, &s.fields, &[def.name.as_str()])?;
     Ok(Format::Table {
         schema: schema.clone(),
         fields,
@@ -77,17 +77,22 @@ fn format(server: &Server<'_>) -> Result<Format> {
 /// `RequestContext::request_id`: `` `requestId` ``, `` `error.traceId` ``,
 /// or none when the error schema has no place for it.
 pub(super) fn request_id_place(server: &Server<'_>) -> Result<Option<String>> {
-    fn find(fields: &[(String, Part)]) -> Option<String> {
-        fields.iter().find_map(|(name, part)| match part {
-            Part::RequestId => Some(format!("`{name}`")),
-            Part::Instance => Some(format!("`{name}` (as `urn:request-id:<id>`)")),
-            Part::Object(inner) => find(inner).map(|place| format!("`{name}.{}", &place[1..])),
-            _ => None,
-        })
-    }
     Ok(match format(server)? {
         Format::ProblemDetails => Some("`instance` (as `urn:request-id:<id>`)".to_owned()),
-        Format::Table { fields, .. } => find(&fields),
+        Format::Table { fields, .. } => first_request_id(&fields),
+    })
+}
+
+/// The first property of a table, in the schema's order and nested ones
+/// included, that holds the request id.
+fn first_request_id(fields: &[(String, Part)]) -> Option<String> {
+    fields.iter().find_map(|(name, part)| match part {
+        Part::RequestId => Some(format!("`{name}`")),
+        Part::Instance => Some(format!("`{name}` (as `urn:request-id:<id>`)")),
+        Part::Object(inner) => {
+            first_request_id(inner).map(|place| format!("`{name}.{}", &place[1..]))
+        }
+        _ => None,
     })
 }
 
@@ -229,16 +234,17 @@ fn struct_of<'a>(server: &Server<'a>, shape: &Shape) -> Option<(&'a TypeDef, &'a
 }
 
 /// The fields of an error object: every property that matches a part, in
-/// the schema's order.
+/// the schema's order. `within` names the objects being read, outermost
+/// first, `def` last.
 fn object_fields(
     server: &Server<'_>,
     def: &TypeDef,
     fields: &[Field],
-    depth: usize,
+    within: &[&str],
 ) -> Result<Vec<(String, Part)>> {
     let mut out = Vec::new();
     for field in fields {
-        match part(server, field, depth)? {
+        match part(server, field, within)? {
             Some(part) => out.push((field.wire.clone(), part)),
             None if field.required => {
                 return Err(Error::unsupported(
@@ -261,7 +267,7 @@ fn object_fields(
 }
 
 /// What a property of an error object holds, by its name and type.
-fn part(server: &Server<'_>, field: &Field, depth: usize) -> Result<Option<Part>> {
+fn part(server: &Server<'_>, field: &Field, within: &[&str]) -> Result<Option<Part>> {
     let name = simple(&field.wire);
     let integer = matches!(
         &field.shape.ty,
@@ -308,9 +314,12 @@ fn part(server: &Server<'_>, field: &Field, depth: usize) -> Result<Option<Part>
         };
     }
     match struct_of(server, &field.shape) {
-        // A nested object (the envelope's `error`), at most a few deep.
-        Some((def, fields)) if depth < 4 => {
-            let fields = object_fields(server, def, fields, depth + 1)?;
+        // A nested object (the envelope's `error`). One that holds itself
+        // (a `cause` of the same type) is left out: the error has one of
+        // each part, which a copy in its own cause would only repeat.
+        Some((def, fields)) if !within.contains(&def.name.as_str()) => {
+            let within = [within, &[def.name.as_str()]].concat();
+            let fields = object_fields(server, def, fields, &within)?;
             Ok((!fields.is_empty()).then_some(Part::Object(fields)))
         }
         _ => Ok(None),
@@ -447,5 +456,208 @@ fn part_tokens(part: &Part) -> TokenStream {
             let table = fields_tokens(fields);
             quote!(#runtime::Part::Object(&#table))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::{format_ident, quote};
+
+    use super::{Format, Part, ProblemPart, Server, example, first_request_id, format};
+    use crate::config::Target;
+    use crate::emit::{Context, RustTypes};
+    use crate::ir::TypeKind;
+
+    /// The table the settings' `error-schema: Failure` makes of a document
+    /// with these `components.schemas`, or the error, as the user reads it.
+    fn table(schemas: &str) -> Result<Vec<(String, Part)>, String> {
+        let api = crate::testing::api(&format!("paths: {{}}\ncomponents:\n  schemas:\n{schemas}"));
+        let mut target = Target::standalone("t.yaml".into(), "t");
+        target.error_schema = Some("Failure".to_owned());
+        let cx = Context {
+            api: &api,
+            target: &target,
+            command: "",
+            client_example: None,
+        };
+        let named = |name: &str| {
+            let ident = format_ident!("{}", name);
+            quote!(models::#ident)
+        };
+        let types = RustTypes {
+            named: &named,
+            deps: quote!(models::),
+        };
+        let server = Server::new(&cx, &types).map_err(|e| e.to_string())?;
+        match format(&server).map_err(|e| e.to_string())? {
+            Format::Table { fields, .. } => Ok(fields),
+            Format::ProblemDetails => Err("no table".to_owned()),
+        }
+    }
+
+    fn field(name: &str, part: Part) -> (String, Part) {
+        (name.to_owned(), part)
+    }
+
+    #[test]
+    fn the_docs_name_the_first_property_that_holds_the_request_id() {
+        let nested = field(
+            "error",
+            Part::Object(vec![
+                field("code", Part::Code),
+                field("traceId", Part::RequestId),
+            ]),
+        );
+        let instance = field("instance", Part::Instance);
+        assert_eq!(
+            first_request_id(&[nested.clone(), instance.clone()]).as_deref(),
+            Some("`error.traceId`")
+        );
+        assert_eq!(
+            first_request_id(&[field("status", Part::Status), instance, nested]).as_deref(),
+            Some("`instance` (as `urn:request-id:<id>`)")
+        );
+        assert_eq!(first_request_id(&[field("status", Part::Status)]), None);
+    }
+
+    #[test]
+    fn a_list_of_problems_in_the_first_nested_object_lines_up_under_its_object() {
+        let problems = Part::Problems(vec![
+            ("field".to_owned(), ProblemPart::Property),
+            ("message".to_owned(), ProblemPart::Message),
+        ]);
+        let table = [
+            field(
+                "error",
+                Part::Object(vec![field("code", Part::Code), field("errors", problems)]),
+            ),
+            field("requestId", Part::RequestId),
+        ];
+        assert_eq!(
+            example(&table),
+            "{\"error\": {\"code\": \"InvalidEnumValue\",\n           \
+             \"errors\": [{\"field\": \"[0].receiveType\", \"message\": \"must be one of: …\"}]},\n \
+             \"requestId\": \"01J8ZQ6W3K2N5V7X9Y1B3D5F7H\"}"
+        );
+    }
+
+    #[test]
+    fn a_nested_object_that_copies_an_earlier_one_is_read_through_its_alias() {
+        // `Failure.error` is written out as `Device.fault` is: lowering
+        // makes it an alias of `DeviceFault`, the first copy.
+        let schemas = "
+    Device:
+      type: object
+      properties:
+        fault: {type: object, properties: {code: {type: string}, message: {type: string}}}
+    Failure:
+      type: object
+      properties:
+        error: {type: object, properties: {code: {type: string}, message: {type: string}}}
+";
+        let api = crate::testing::api(&format!("paths: {{}}\ncomponents:\n  schemas:\n{schemas}"));
+        let error = api.type_named("FailureError").map(|def| &def.kind);
+        assert!(matches!(error, Some(TypeKind::Alias(_))), "{error:?}");
+        assert_eq!(
+            table(schemas),
+            Ok(vec![field(
+                "error",
+                Part::Object(vec![
+                    field("code", Part::Code),
+                    field("message", Part::Message)
+                ])
+            )])
+        );
+    }
+
+    #[test]
+    fn an_object_that_holds_itself_is_left_out_where_it_recurs() {
+        let schemas = "
+    Failure:
+      type: object
+      properties:
+        status: {type: integer}
+        cause: {$ref: '#/components/schemas/Failure'}
+        error: {$ref: '#/components/schemas/Detail'}
+    Detail:
+      type: object
+      properties:
+        message: {type: string}
+        previous: {$ref: '#/components/schemas/Failure'}
+";
+        assert_eq!(
+            table(schemas),
+            Ok(vec![
+                field("status", Part::Status),
+                field("error", Part::Object(vec![field("message", Part::Message)])),
+            ])
+        );
+    }
+
+    #[test]
+    fn a_problem_takes_only_strings() {
+        let schemas = "
+    Failure:
+      type: object
+      properties:
+        errors:
+          type: array
+          items:
+            type: object
+            properties:
+              field: {type: string}
+              code: {type: integer}
+";
+        assert_eq!(
+            table(schemas),
+            Ok(vec![field(
+                "errors",
+                Part::Problems(vec![("field".to_owned(), ProblemPart::Property)])
+            )])
+        );
+    }
+
+    #[test]
+    fn a_required_property_that_matches_no_part_is_an_error_naming_it() {
+        let top = table(
+            "
+    Failure:
+      type: object
+      required: [hint]
+      properties:
+        message: {type: string}
+        hint: {type: string}
+",
+        )
+        .unwrap_err();
+        assert!(
+            top.contains("#/components/schemas/Failure/properties/hint"),
+            "{top}"
+        );
+        assert!(
+            top.contains("required property `hint` matches no part of an error"),
+            "{top}"
+        );
+        let problem = table(
+            "
+    Failure:
+      type: object
+      properties:
+        errors:
+          type: array
+          items:
+            type: object
+            required: [severity]
+            properties:
+              field: {type: string}
+              severity: {type: integer}
+",
+        )
+        .unwrap_err();
+        assert!(problem.contains("/properties/severity"), "{problem}");
+        assert!(
+            problem.contains("problems have a required property `severity`"),
+            "{problem}"
+        );
     }
 }
