@@ -11,11 +11,11 @@
 /// [`ClientBuilder::server_variable`](crate::ClientBuilder::server_variable) sets them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Environment {
-    #[default]
     /// Production. Live data; requests affect real orders, shipments and inventory.
     ///
     /// URL template `{base_url}`.
     /// - `base_url` (default `https://api.fulfilment.example`): The production host given at integration setup.
+    #[default]
     Production,
     /// Staging. A sandbox; no real shipments are created and no live data is affected.
     ///

@@ -290,43 +290,39 @@ pub(super) fn module(cx: &Context<'_>, setup: &Setup) -> TokenStream {
 }
 
 fn environment_tokens(api: &Api, setup: &Setup) -> TokenStream {
-    let variants = api
-        .servers
-        .iter()
-        .zip(&setup.environments)
-        .map(|(server, row)| {
-            let mut lines = match &server.description {
-                Some(description) => docs::markdown_lines(description),
-                None => vec![format!("The server `{}`.", server.url)],
-            };
-            lines.push(String::new());
-            lines.push(format!("URL template `{}`.", server.url));
-            for v in &server.variables {
-                let mut line = format!("- `{}` (default `{}`", v.name, v.default);
-                if !v.allowed.is_empty() {
-                    let allowed: Vec<String> = v.allowed.iter().map(|a| format!("`{a}`")).collect();
-                    line.push_str(&format!("; one of {}", allowed.join(", ")));
+    let variants =
+        api.servers
+            .iter()
+            .zip(&setup.environments)
+            .enumerate()
+            .map(|(index, (server, row))| {
+                let mut lines = match &server.description {
+                    Some(description) => docs::markdown_lines(description),
+                    None => vec![format!("The server `{}`.", server.url)],
+                };
+                lines.push(String::new());
+                lines.push(format!("URL template `{}`.", server.url));
+                for v in &server.variables {
+                    let mut line = format!("- `{}` (default `{}`", v.name, v.default);
+                    if !v.allowed.is_empty() {
+                        let allowed: Vec<String> =
+                            v.allowed.iter().map(|a| format!("`{a}`")).collect();
+                        line.push_str(&format!("; one of {}", allowed.join(", ")));
+                    }
+                    line.push(')');
+                    if let Some(description) = &v.description {
+                        line.push_str(&format!(": {}", summary(description)));
+                    }
+                    lines.push(line);
                 }
-                line.push(')');
-                if let Some(description) = &v.description {
-                    line.push_str(&format!(": {}", summary(description)));
-                }
-                lines.push(line);
-            }
-            let doc = docs::attrs(&lines);
-            let variant = &row.variant;
-            quote!(#doc #variant,)
-        });
+                let doc = docs::attrs(&lines);
+                // The first server is the default.
+                let default = (index == 0).then(|| quote!(#[default]));
+                let variant = &row.variant;
+                quote!(#doc #default #variant,)
+            });
     let first = setup.environments.first().map(|row| &row.variant);
     let derive_default = first.map(|_| quote!(Default,));
-    let default_attr = |i: usize| (i == 0).then(|| quote!(#[default]));
-    let variants = variants
-        .enumerate()
-        .map(|(i, tokens)| {
-            let attr = default_attr(i);
-            quote!(#attr #tokens)
-        })
-        .collect::<Vec<_>>();
     let manual_default = first.is_none().then(|| {
         quote! {
             impl Default for Environment {
@@ -390,6 +386,47 @@ fn environment_tokens(api: &Api, setup: &Setup) -> TokenStream {
                     Environment::Custom(url) => openapi_runtime::client::fill_template("Custom", url, &[], overrides),
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_bearer_api_keys;
+    use crate::config::Target;
+    use crate::emit::Context;
+
+    /// What the settings' `bearer-api-keys` naming `keys` make of a
+    /// document with an API key in a header and one in the query.
+    fn checked(keys: &[&str]) -> Result<(), String> {
+        let api = crate::testing::api(
+            "paths: {}
+components:
+  securitySchemes:
+    header: {type: apiKey, in: header, name: Authorization}
+    query: {type: apiKey, in: query, name: key}
+",
+        );
+        let mut target = Target::standalone("t.yaml".into(), "t");
+        target.bearer_api_keys = keys.iter().map(|key| (*key).to_owned()).collect();
+        let cx = Context {
+            api: &api,
+            target: &target,
+            command: "",
+            client_example: None,
+        };
+        check_bearer_api_keys(&cx).map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn bearer_api_keys_name_api_keys_sent_in_a_header() {
+        assert_eq!(checked(&["header"]), Ok(()));
+        for name in ["query", "nothing"] {
+            let error = checked(&["header", name]).unwrap_err();
+            let expected = format!(
+                "`bearer-api-keys` names `{name}`, which is not an API key sent in a header"
+            );
+            assert!(error.contains(&expected), "{error}");
         }
     }
 }

@@ -606,3 +606,55 @@ fn generic_example(
     out.push_str("    Ok(())\n}");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::emit_client;
+    use crate::config::Target;
+    use crate::emit::Context;
+
+    /// The `openapi-runtime` line of the client's manifest for a target.
+    fn runtime_dependency(make: fn(PathBuf, &str) -> Target) -> String {
+        let api = crate::testing::api(
+            "paths: {}
+components:
+  schemas:
+    Pet: {type: object, properties: {name: {type: string}}}
+",
+        );
+        let target = make(PathBuf::from("t.yaml"), "t");
+        let cx = Context {
+            api: &api,
+            target: &target,
+            command: "",
+            client_example: None,
+        };
+        let files = emit_client(&cx).unwrap();
+        let manifest = files.get("client/Cargo.toml").unwrap();
+        manifest
+            .lines()
+            .find(|line| line.starts_with("openapi-runtime"))
+            .unwrap_or_else(|| panic!("{manifest}"))
+            .to_owned()
+    }
+
+    /// A client that holds the models takes the runtime as they do, with
+    /// the features of the modules it holds.
+    #[test]
+    fn the_client_takes_the_runtime_features_of_what_it_holds() {
+        let separate = runtime_dependency(Target::standalone);
+        assert!(separate.contains(r#"features = ["client"]"#), "{separate}");
+        let client_only = runtime_dependency(Target::client_only);
+        assert!(
+            client_only.contains(r#"features = ["models", "client"]"#),
+            "{client_only}"
+        );
+        let one_crate = runtime_dependency(Target::one_crate);
+        assert!(
+            one_crate.contains(r#"features = ["models", "client", "server"]"#),
+            "{one_crate}"
+        );
+    }
+}

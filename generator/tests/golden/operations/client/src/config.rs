@@ -6,19 +6,24 @@
 
 /// Where the API is: one of the servers its document names, or any base URL.
 ///
-/// The document names no server: give the base URL with [`Environment::Custom`].
+/// The default is [`Environment::TheProductionApi`], the document's first server.
 /// Server variables take their defaults unless
 /// [`ClientBuilder::server_variable`](crate::ClientBuilder::server_variable) sets them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Environment {
+    /// The production API.
+    ///
+    /// URL template `https://{region}.api.example.com/v1`.
+    /// - `region` (default `eu`; one of `eu`, `us`): Where the data is kept.
+    #[default]
+    TheProductionApi,
+    /// The server `http://localhost:{port}`.
+    ///
+    /// URL template `http://localhost:{port}`.
+    /// - `port` (default `8080`)
+    Server2,
     /// Any base URL, such as `http://127.0.0.1:8080` for a local server.
     Custom(String),
-}
-
-impl Default for Environment {
-    fn default() -> Self {
-        Environment::Custom(String::new())
-    }
 }
 
 impl Environment {
@@ -32,6 +37,34 @@ impl Environment {
         overrides: &[(String, String)],
     ) -> Result<String, openapi_runtime::client::Failure> {
         match self {
+            Environment::TheProductionApi => {
+                openapi_runtime::client::fill_template(
+                    "TheProductionApi",
+                    "https://{region}.api.example.com/v1",
+                    &[
+                        openapi_runtime::client::ServerVariable {
+                            name: "region",
+                            default: "eu",
+                            allowed: &["eu", "us"],
+                        },
+                    ],
+                    overrides,
+                )
+            }
+            Environment::Server2 => {
+                openapi_runtime::client::fill_template(
+                    "Server2",
+                    "http://localhost:{port}",
+                    &[
+                        openapi_runtime::client::ServerVariable {
+                            name: "port",
+                            default: "8080",
+                            allowed: &[],
+                        },
+                    ],
+                    overrides,
+                )
+            }
             Environment::Custom(url) => {
                 openapi_runtime::client::fill_template("Custom", url, &[], overrides)
             }

@@ -11,10 +11,10 @@
 /// [`ClientBuilder::server_variable`](crate::ClientBuilder::server_variable) sets them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Environment {
-    #[default]
     /// The server `https://pets.example.com/v1`.
     ///
     /// URL template `https://pets.example.com/v1`.
+    #[default]
     Server1,
     /// The server `http://pets.example.com/v1`.
     ///
