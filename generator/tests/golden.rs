@@ -78,8 +78,8 @@
 //!   in one segment, two templates that come to one route;
 //! - `error_schema`: with its settings (`error_schema.codegen.toml`, as
 //!   any fixture may have), errors in the document's own shape: an
-//!   envelope with the code and message in a nested object reached through
-//!   an alias, the problems under another name, the request id and time;
+//!   envelope with the code and message in a nested object (named through
+//!   an alias), the problems under another name, the request id and time;
 //! - `common_headers`: header components every operation takes (the
 //!   client's settings and the server's context, one of them an enum), a
 //!   header component one operation takes and an inline header (each its
