@@ -461,17 +461,15 @@ fn part_tokens(part: &Part) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use quote::{format_ident, quote};
-
     use super::{Format, Part, ProblemPart, Server, example, first_request_id, format};
     use crate::config::Target;
-    use crate::emit::{Context, RustTypes};
-    use crate::ir::TypeKind;
+    use crate::emit::Context;
+    use crate::ir::{Api, TypeKind};
 
     /// The table the settings' `error-schema: Failure` makes of a document
     /// with these `components.schemas`, or the error, as the user reads it.
     fn table(schemas: &str) -> Result<Vec<(String, Part)>, String> {
-        let api = crate::testing::api(&format!("paths: {{}}\ncomponents:\n  schemas:\n{schemas}"));
+        let api = with_schemas(schemas);
         let mut target = Target::standalone("t.yaml".into(), "t");
         target.error_schema = Some("Failure".to_owned());
         let cx = Context {
@@ -480,19 +478,17 @@ mod tests {
             command: "",
             client_example: None,
         };
-        let named = |name: &str| {
-            let ident = format_ident!("{}", name);
-            quote!(models::#ident)
-        };
-        let types = RustTypes {
-            named: &named,
-            deps: quote!(models::),
-        };
+        let types = super::super::rust_types();
         let server = Server::new(&cx, &types).map_err(|e| e.to_string())?;
         match format(&server).map_err(|e| e.to_string())? {
             Format::Table { fields, .. } => Ok(fields),
             Format::ProblemDetails => Err("no table".to_owned()),
         }
+    }
+
+    /// A document with no paths and these `components.schemas`, lowered.
+    fn with_schemas(schemas: &str) -> Api {
+        crate::testing::api(&format!("paths: {{}}\ncomponents:\n  schemas:\n{schemas}"))
     }
 
     fn field(name: &str, part: Part) -> (String, Part) {
@@ -555,7 +551,7 @@ mod tests {
       properties:
         error: {type: object, properties: {code: {type: string}, message: {type: string}}}
 ";
-        let api = crate::testing::api(&format!("paths: {{}}\ncomponents:\n  schemas:\n{schemas}"));
+        let api = with_schemas(schemas);
         let error = api.type_named("FailureError").map(|def| &def.kind);
         assert!(matches!(error, Some(TypeKind::Alias(_))), "{error:?}");
         assert_eq!(

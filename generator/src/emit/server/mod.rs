@@ -45,19 +45,26 @@ use crate::error::Result;
 use crate::ir::BodyKind;
 use context::{Auth, RUNTIME, Server, spread_modules};
 
+/// How the server stubs name the models crate's types: `models::X`.
+fn models_type(name: &str) -> TokenStream {
+    let ident = format_ident!("{}", name);
+    quote!(models::#ident)
+}
+
+/// The types of the server-stubs crate, which spell models as `models::X`.
+pub(super) fn rust_types() -> RustTypes<'static> {
+    RustTypes {
+        named: &models_type,
+        deps: quote!(models::),
+    }
+}
+
 /// Writes the server-stubs crate, when the target asks for one.
 pub fn emit_server(cx: &Context<'_>) -> Result<Files> {
     let Some(krate) = &cx.target.server else {
         return Ok(Files::default());
     };
-    let named = |name: &str| {
-        let ident = format_ident!("{}", name);
-        quote!(models::#ident)
-    };
-    let types = RustTypes {
-        named: &named,
-        deps: quote!(models::),
-    };
+    let types = rust_types();
     let server = Server::new(cx, &types)?;
     let src = cx.server_src(krate);
     let mut files = Files::default();
