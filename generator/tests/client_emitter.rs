@@ -142,7 +142,7 @@ fn the_environments_are_the_servers_and_credentials_their_schemes() {
     let generated = generate(&data(), &target(), "test").unwrap();
     let config = flat(file(&generated, "client/src/config.rs"));
     for expected in [
-        "#[default] /// Main",
+        "#[default] Main,",
         "Main, /// The server `https://sandbox.example.com`.",
         "Server2, /// Any base URL",
         "ServerVariable { name: \"scheme\", default: \"https\", allowed: &[\"https\", \"http\"], }",
@@ -204,7 +204,7 @@ fn an_error_schema_must_be_a_schema_of_the_document() {
     let error = generate(&data(), &target, "test").unwrap_err();
     assert!(matches!(error, Error::Config { .. }), "{error}");
     assert!(
-        error.to_string().contains("error-schema `Problem`"),
+        error.to_string().contains("`error-schema` names `Problem`"),
         "{error}"
     );
 

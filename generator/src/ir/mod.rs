@@ -4,12 +4,14 @@
 //! `lower` builds it from a parsed document; each emitter reads it. All names in
 //! it are already Rust identifiers, chosen once, so that every emitter agrees.
 
+mod error_table;
 mod form_fields;
 mod forms;
 mod hooks;
 mod operations;
 mod types;
 
+pub use error_table::*;
 pub use form_fields::*;
 pub use forms::*;
 pub use hooks::*;

@@ -22,7 +22,7 @@ use super::templates::{
 };
 use super::{Context, Files};
 use crate::config::CrateTarget;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::names::Namespace;
 use operations::Plan;
 
@@ -159,17 +159,7 @@ fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
             text: "serde_json::Value".to_owned(),
         });
     };
-    let def = cx
-        .api
-        .types
-        .iter()
-        .find(|t| t.schema_name.as_deref() == Some(schema.as_str()))
-        .ok_or_else(|| Error::Config {
-            file: cx.api.source.clone(),
-            message: format!(
-                "error-schema `{schema}` is not a schema of components.schemas in this document"
-            ),
-        })?;
+    let def = cx.api.error_schema_type(schema)?;
     let ident = format_ident!("{}", def.name);
     Ok(ErrorBodyType {
         tokens: quote!(models::#ident),
