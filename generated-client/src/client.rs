@@ -105,9 +105,10 @@ impl ClientBuilder {
     /// server variable is unknown or not one of its allowed values, or a credential or
     /// header value cannot be sent in a header; [`Error::Transport`] when the HTTP
     /// client cannot be created.
-    pub fn build(self) -> Result<Client, Error> {
+    pub fn build(mut self) -> Result<Client, Error> {
         let base_url = self.environment.resolve(self.settings.variables())?;
         let user_agent = concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION"));
+        self.settings.error_fields(crate::ERROR_FIELDS);
         Ok(Client {
             transport: self.settings.build(&base_url, user_agent)?,
         })

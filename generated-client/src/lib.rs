@@ -31,3 +31,38 @@ pub type Error = openapi_runtime::client::Error<ErrorBody>;
 
 /// An error answer of the API, with its [`ErrorBody`].
 pub type ApiError = openapi_runtime::client::ApiError<ErrorBody>;
+
+/// Where [`ErrorBody`] carries each part of an error, as the `ErrorResponse` schema has them: [`ApiError::message`], [`ApiError::problems`] and [`ApiError::request_id`] are read from there, or by their common names (`message`, `errors`, `requestId`, …) where an answer's body has them elsewhere.
+#[rustfmt::skip]
+pub const ERROR_FIELDS: &[openapi_runtime::error_fields::Field] = &[
+    (
+        "error",
+        openapi_runtime::error_fields::Part::Object(
+            &[
+                ("code", openapi_runtime::error_fields::Part::Status),
+                ("message", openapi_runtime::error_fields::Part::Message),
+                (
+                    "errors",
+                    openapi_runtime::error_fields::Part::Problems(
+                        &[
+                            (
+                                "property",
+                                openapi_runtime::error_fields::ProblemPart::Property,
+                            ),
+                            (
+                                "message",
+                                openapi_runtime::error_fields::ProblemPart::Message,
+                            ),
+                            (
+                                "errorCode",
+                                openapi_runtime::error_fields::ProblemPart::ErrorCode,
+                            ),
+                        ],
+                    ),
+                ),
+            ],
+        ),
+    ),
+    ("requestId", openapi_runtime::error_fields::Part::RequestId),
+    ("timestamp", openapi_runtime::error_fields::Part::Timestamp),
+];

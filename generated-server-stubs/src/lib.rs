@@ -57,28 +57,28 @@ pub struct ErrorBodyFormat;
 impl ErrorBodyFormat {
     /// Each property of the error schema and the part of the error it holds.
     #[rustfmt::skip]
-    pub const ERROR_FIELDS: &'static [openapi_runtime::server::error::Field] = &[
+    pub const ERROR_FIELDS: &'static [openapi_runtime::error_fields::Field] = &[
         (
             "error",
-            openapi_runtime::server::error::Part::Object(
+            openapi_runtime::error_fields::Part::Object(
                 &[
-                    ("code", openapi_runtime::server::error::Part::Status),
-                    ("message", openapi_runtime::server::error::Part::Message),
+                    ("code", openapi_runtime::error_fields::Part::Status),
+                    ("message", openapi_runtime::error_fields::Part::Message),
                     (
                         "errors",
-                        openapi_runtime::server::error::Part::Problems(
+                        openapi_runtime::error_fields::Part::Problems(
                             &[
                                 (
                                     "property",
-                                    openapi_runtime::server::error::ProblemPart::Property,
+                                    openapi_runtime::error_fields::ProblemPart::Property,
                                 ),
                                 (
                                     "message",
-                                    openapi_runtime::server::error::ProblemPart::Message,
+                                    openapi_runtime::error_fields::ProblemPart::Message,
                                 ),
                                 (
                                     "errorCode",
-                                    openapi_runtime::server::error::ProblemPart::ErrorCode,
+                                    openapi_runtime::error_fields::ProblemPart::ErrorCode,
                                 ),
                             ],
                         ),
@@ -86,8 +86,8 @@ impl ErrorBodyFormat {
                 ],
             ),
         ),
-        ("requestId", openapi_runtime::server::error::Part::RequestId),
-        ("timestamp", openapi_runtime::server::error::Part::Timestamp),
+        ("requestId", openapi_runtime::error_fields::Part::RequestId),
+        ("timestamp", openapi_runtime::error_fields::Part::Timestamp),
     ];
 }
 

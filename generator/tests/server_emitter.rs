@@ -161,12 +161,12 @@ fn errors_take_the_shape_of_the_error_schema() {
     assert!(lib.contains("pub struct ErrorBodyFormat;"), "{lib}");
     let table: String = lib.split_whitespace().collect();
     for field in [
-        r#"("statusCode",openapi_runtime::server::error::Part::Status)"#,
-        r#"("reason",openapi_runtime::server::error::Part::Title)"#,
-        r#"("traceId",openapi_runtime::server::error::Part::RequestId)"#,
-        r#"("field",openapi_runtime::server::error::ProblemPart::Property)"#,
-        r#"("message",openapi_runtime::server::error::ProblemPart::Message)"#,
-        r#"("rule",openapi_runtime::server::error::ProblemPart::ErrorCode)"#,
+        r#"("statusCode",openapi_runtime::error_fields::Part::Status)"#,
+        r#"("reason",openapi_runtime::error_fields::Part::Title)"#,
+        r#"("traceId",openapi_runtime::error_fields::Part::RequestId)"#,
+        r#"("field",openapi_runtime::error_fields::ProblemPart::Property)"#,
+        r#"("message",openapi_runtime::error_fields::ProblemPart::Message)"#,
+        r#"("rule",openapi_runtime::error_fields::ProblemPart::ErrorCode)"#,
         r#"constCONTENT_TYPE:&'staticstr="application/vnd.shop.error+json";"#,
     ] {
         assert!(table.contains(field), "{field} in:\n{lib}");
@@ -201,12 +201,12 @@ fn errors_take_the_shape_of_the_error_schema() {
     assert!(lib.contains("pub struct ErrorBodyFormat;"), "{lib}");
     let table: String = lib.split_whitespace().collect();
     for field in [
-        r#"("code",openapi_runtime::server::error::Part::Status)"#,
-        r#"("message",openapi_runtime::server::error::Part::Message)"#,
+        r#"("code",openapi_runtime::error_fields::Part::Status)"#,
+        r#"("message",openapi_runtime::error_fields::Part::Message)"#,
         // Wrapped, with a trailing comma.
-        r#"("errorCode",openapi_runtime::server::error::ProblemPart::ErrorCode,)"#,
-        r#"("requestId",openapi_runtime::server::error::Part::RequestId)"#,
-        r#"("timestamp",openapi_runtime::server::error::Part::Timestamp)"#,
+        r#"("errorCode",openapi_runtime::error_fields::ProblemPart::ErrorCode,)"#,
+        r#"("requestId",openapi_runtime::error_fields::Part::RequestId)"#,
+        r#"("timestamp",openapi_runtime::error_fields::Part::Timestamp)"#,
         r#"constCONTENT_TYPE:&'staticstr="application/json";"#,
     ] {
         assert!(table.contains(field), "{field} in:\n{lib}");
@@ -367,7 +367,7 @@ components:
         .split_whitespace()
         .collect();
     assert!(
-        lib.contains(r#"("message",openapi_runtime::server::error::Part::Message)"#),
+        lib.contains(r#"("message",openapi_runtime::error_fields::Part::Message)"#),
         "{lib}"
     );
 }

@@ -35,6 +35,8 @@
 #[cfg(feature = "client")]
 pub mod client;
 #[cfg(any(feature = "client", feature = "server"))]
+pub mod error_fields;
+#[cfg(any(feature = "client", feature = "server"))]
 pub mod file;
 #[cfg(feature = "models")]
 pub mod models;

@@ -5,6 +5,8 @@
 //!   reads the IR and the shared parts below, never another emitter;
 //! - [`checks`]: the constraint checks models and server parameters run;
 //! - [`form_struct`]: the struct of a multipart body's parts (client and server);
+//! - [`error_table`]: the error schema's table as the runtime's fields
+//!   (client and server);
 //! - [`rust_types`]: Rust types for IR shapes;
 //! - [`docs`]: rustdoc attributes from the document's Markdown;
 //! - [`templates`]: the non-Rust files (manifests, READMEs), from templates.
@@ -12,6 +14,7 @@
 mod checks;
 mod client;
 pub mod docs;
+mod error_table;
 mod form_struct;
 mod models;
 mod rust_types;

@@ -120,4 +120,26 @@ async fn the_client_decodes_an_error_as_the_schema_s_type() {
     assert_eq!(failure.error_code, "WidgetNotFound");
     assert_eq!(failure.description, "No widget has the id 8.");
     assert_eq!(error.body().http_status, Some(404));
+    // Read where the crate's `ERROR_FIELDS` say, not by common names.
+    assert_eq!(error.message(), Some("No widget has the id 8."));
+    let server_id = failure.correlation_id.as_deref();
+    assert!(server_id.is_some_and(|id| !id.is_empty()), "{failure:?}");
+    assert_eq!(error.request_id(), server_id);
+}
+
+/// A 400's problems, read by the table: `violations`' `pointer`, `msg`
+/// and `rule`.
+#[tokio::test]
+async fn the_client_lists_the_problems_the_schema_names() {
+    let (_, client) = serve().await;
+    let Err(Error::Api(error)) = client.get_widget(0).await else {
+        panic!("a 400 is an API error");
+    };
+    assert_eq!(error.status().as_u16(), 400);
+    let problems = error.problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].property, "id");
+    assert!(!problems[0].message.is_empty());
+    assert!(problems[0].code.is_some(), "{problems:?}");
+    assert_eq!(error.message(), Some(error.body().failure.description.as_str()));
 }

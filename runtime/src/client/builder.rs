@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use reqwest::header::HeaderValue;
 
+use crate::error_fields::Field;
+
 use super::error::{Error, Failure};
 use super::retry::RetryPolicy;
 use super::transport::{Credentials, Secret, Shared, Transport};
@@ -29,6 +31,7 @@ pub struct Settings {
     user_agent: Option<String>,
     retry: RetryPolicy,
     http: Option<reqwest::Client>,
+    error_fields: &'static [Field],
 }
 
 impl Default for Settings {
@@ -41,6 +44,7 @@ impl Default for Settings {
             user_agent: None,
             retry: RetryPolicy::default(),
             http: None,
+            error_fields: &[],
         }
     }
 }
@@ -55,11 +59,19 @@ impl fmt::Debug for Settings {
             .field("user_agent", &self.user_agent)
             .field("retry", &self.retry)
             .field("http", &self.http.is_some())
+            .field("error_fields", &self.error_fields)
             .finish()
     }
 }
 
 impl Settings {
+    /// Where the API's error bodies carry each part of an error (its error
+    /// schema's table): [`ApiError`](super::ApiError)'s message, problems and
+    /// request id are read from there first, then by their common names.
+    pub fn error_fields(&mut self, fields: &'static [Field]) {
+        self.error_fields = fields;
+    }
+
     /// Sets a variable of the environment's URL template instead of its
     /// default.
     pub fn server_variable(&mut self, name: String, value: String) {
@@ -169,6 +181,7 @@ impl Settings {
             retry: self.retry,
             credentials: self.credentials,
             common_headers: self.common_headers,
+            error_fields: self.error_fields,
         })))
     }
 }

@@ -17,6 +17,8 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::error_fields::{Field, Part, ProblemPart};
+
 /// How much of an unreadable body errors quote.
 const SNIPPET_CHARS: usize = 200;
 
@@ -132,12 +134,18 @@ impl<B> Error<B> {
 impl<B: DeserializeOwned> Error<B> {
     /// Classifies an answer that is not one of the operation's results: the
     /// API's error when its status is an error and its body decodes as `B`,
-    /// else an unexpected status.
-    pub(crate) fn from_answer(status: StatusCode, headers: &HeaderMap, body: Bytes) -> Self {
+    /// else an unexpected status. `fields` says where the body carries the
+    /// parts of the error (the API's error schema), if the client knows.
+    pub(crate) fn from_answer(
+        status: StatusCode,
+        headers: &HeaderMap,
+        body: Bytes,
+        fields: &[Field],
+    ) -> Self {
         let header_id = request_id_header(headers);
         if status.is_client_error() || status.is_server_error() {
             if let Ok(value) = serde_json::from_slice::<Value>(&body) {
-                let summary = Summary::of(&value);
+                let summary = Summary::of(&value, fields);
                 if let Ok(parsed) = serde_json::from_value::<B>(value) {
                     return Error::Api(Box::new(ApiError {
                         status,
@@ -404,8 +412,10 @@ impl fmt::Display for FieldProblem {
     }
 }
 
-/// What an error body says, read from its JSON whatever its schema: the
-/// common spellings of a message, a list of field problems and a request id.
+/// What an error body says: its message, its list of field problems and
+/// its request id, where the error schema's table puts them, else by their
+/// common spellings.
+#[derive(Default)]
 struct Summary {
     message: Option<String>,
     problems: Vec<FieldProblem>,
@@ -413,7 +423,53 @@ struct Summary {
 }
 
 impl Summary {
-    fn of(value: &Value) -> Self {
+    fn of(value: &Value, fields: &[Field]) -> Self {
+        let mut summary = Summary::default();
+        summary.read_table(value, fields);
+        let common = Summary::by_common_names(value);
+        Summary {
+            message: summary.message.or(common.message),
+            problems: if summary.problems.is_empty() {
+                common.problems
+            } else {
+                summary.problems
+            },
+            request_id: summary.request_id.or(common.request_id),
+        }
+    }
+
+    /// The parts the table names, the first of each kind.
+    fn read_table(&mut self, value: &Value, fields: &[Field]) {
+        for (name, part) in fields {
+            let Some(field) = value.get(name) else {
+                continue;
+            };
+            let text = field.as_str();
+            match part {
+                Part::Message => self.message = self.message.take().or(text.map(str::to_owned)),
+                Part::RequestId => {
+                    self.request_id = self.request_id.take().or(text.map(str::to_owned));
+                }
+                // The generated server stubs write the id as this URI; an
+                // `instance` that is another URI names no request.
+                Part::Instance => {
+                    let id = text.and_then(|t| t.strip_prefix("urn:request-id:"));
+                    self.request_id = self.request_id.take().or(id.map(str::to_owned));
+                }
+                Part::Problems(parts) if self.problems.is_empty() => {
+                    let items = field.as_array().map(Vec::as_slice).unwrap_or_default();
+                    self.problems = items
+                        .iter()
+                        .filter_map(|item| listed_problem(item, parts))
+                        .collect();
+                }
+                Part::Object(inner) => self.read_table(field, inner),
+                _ => {}
+            }
+        }
+    }
+
+    fn by_common_names(value: &Value) -> Self {
         let text = |pointers: &[&str]| {
             pointers
                 .iter()
@@ -444,6 +500,26 @@ impl Summary {
             problems,
             request_id: text(&["/requestId", "/request_id", "/error/requestId", "/traceId"]),
         }
+    }
+}
+
+/// A problem of the table's list: its parts where the table puts them;
+/// one the table gives no message is read by the common spellings.
+fn listed_problem(item: &Value, parts: &[(&str, ProblemPart)]) -> Option<FieldProblem> {
+    let text = |wanted: ProblemPart| {
+        parts
+            .iter()
+            .filter(|(_, part)| *part == wanted)
+            .find_map(|(name, _)| item.get(name)?.as_str())
+            .map(str::to_owned)
+    };
+    match text(ProblemPart::Message) {
+        Some(message) => Some(FieldProblem {
+            property: text(ProblemPart::Property).unwrap_or_default(),
+            message,
+            code: text(ProblemPart::ErrorCode),
+        }),
+        None => problem(item),
     }
 }
 
@@ -600,6 +676,7 @@ mod tests {
             StatusCode::BAD_REQUEST,
             &headers,
             Bytes::from_static(body),
+            &[],
         );
         let api = error.api_error().expect("the API's error");
         assert_eq!(api.body().error.code, "ValidationFailed");
@@ -638,6 +715,7 @@ mod tests {
             StatusCode::NOT_FOUND,
             &HeaderMap::new(),
             Bytes::from_static(body),
+            &[],
         );
         let api = error.api_error().expect("any JSON is a Value");
         assert_eq!(api.message(), Some("No order 7."));
@@ -656,6 +734,7 @@ mod tests {
             StatusCode::UNPROCESSABLE_ENTITY,
             &HeaderMap::new(),
             Bytes::from_static(body),
+            &[],
         );
         let api = error.api_error().expect("any JSON is a Value");
         let problems: Vec<(&str, &str, Option<&str>)> = api
@@ -684,6 +763,7 @@ mod tests {
             StatusCode::BAD_GATEWAY,
             &with_request_id("r-1"),
             html.clone(),
+            &[],
         );
         let Error::UnexpectedStatus {
             status,
@@ -706,10 +786,11 @@ mod tests {
             StatusCode::CONFLICT,
             &HeaderMap::new(),
             Bytes::from_static(br#"{"message":"not ours"}"#),
+            &[],
         );
         assert!(matches!(other_json, Error::UnexpectedStatus { .. }));
         let success =
-            Error::<Value>::from_answer(StatusCode::ACCEPTED, &HeaderMap::new(), Bytes::new());
+            Error::<Value>::from_answer(StatusCode::ACCEPTED, &HeaderMap::new(), Bytes::new(), &[]);
         assert_eq!(
             success.to_string(),
             "the API answered 202 Accepted, which this operation does not expect, with an empty body"
@@ -728,6 +809,7 @@ mod tests {
             StatusCode::UNPROCESSABLE_ENTITY,
             &HeaderMap::new(),
             body.into(),
+            &[],
         );
         let text = error.to_string();
         assert!(text.contains("f9: bad; and 2 more"), "{text}");
@@ -738,9 +820,78 @@ mod tests {
             StatusCode::UNPROCESSABLE_ENTITY,
             &HeaderMap::new(),
             serde_json::to_vec(&ten).unwrap().into(),
+            &[],
         );
         let text = error.to_string();
         assert!(text.ends_with("f9: bad"), "ten are all listed: {text}");
+    }
+
+    /// The table of the API's error schema says where the message, the
+    /// problems and the request id are, whatever their names.
+    #[test]
+    fn the_error_schemas_table_finds_what_common_names_miss() {
+        const FIELDS: &[Field] = &[
+            ("httpStatus", Part::Status),
+            (
+                "failure",
+                Part::Object(&[
+                    ("description", Part::Message),
+                    (
+                        "violations",
+                        Part::Problems(&[
+                            ("pointer", ProblemPart::Property),
+                            ("msg", ProblemPart::Message),
+                            ("rule", ProblemPart::ErrorCode),
+                        ]),
+                    ),
+                ]),
+            ),
+            ("instance", Part::Instance),
+        ];
+        let body = br#"{"httpStatus":400,"message":"not this one",
+            "failure":{"description":"The request has 1 validation error.",
+              "violations":[{"pointer":"/qty","msg":"must be at least 1","rule":"Minimum"},
+                            {"field":"sku","message":"is required"}]},
+            "instance":"urn:request-id:01J8"}"#;
+        let error = Error::<Value>::from_answer(
+            StatusCode::BAD_REQUEST,
+            &with_request_id("from-header"),
+            Bytes::from_static(body),
+            FIELDS,
+        );
+        let api = error.api_error().expect("any JSON is a Value");
+        assert_eq!(api.message(), Some("The request has 1 validation error."));
+        assert_eq!(api.request_id(), Some("01J8"));
+        assert_eq!(
+            api.problems(),
+            [
+                FieldProblem {
+                    property: "/qty".to_owned(),
+                    message: "must be at least 1".to_owned(),
+                    code: Some("Minimum".to_owned()),
+                },
+                // Not as the table says: read by the common names.
+                FieldProblem {
+                    property: "sku".to_owned(),
+                    message: "is required".to_owned(),
+                    code: None,
+                },
+            ]
+        );
+
+        // What the body lacks is read by the common names; an `instance`
+        // that is not a request id's URI names none.
+        let other = br#"{"message":"Gone.","instance":"/orders/7"}"#;
+        let error = Error::<Value>::from_answer(
+            StatusCode::GONE,
+            &with_request_id("from-header"),
+            Bytes::from_static(other),
+            FIELDS,
+        );
+        let api = error.api_error().expect("any JSON is a Value");
+        assert_eq!(api.message(), Some("Gone."));
+        assert_eq!(api.request_id(), Some("from-header"));
+        assert!(api.problems().is_empty());
     }
 
     #[test]
@@ -750,6 +901,7 @@ mod tests {
             StatusCode::BAD_REQUEST,
             &HeaderMap::new(),
             Bytes::from_static(body),
+            &[],
         );
         let api = error.api_error().expect("any JSON is a Value");
         assert_eq!(api.problems()[0].code.as_deref(), Some("1001"));

@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tracing::Instrument;
 
+use crate::error_fields::Field;
 use crate::sequence::Framing;
 use crate::template::{PathStyle, fixed_text};
 
@@ -500,6 +501,8 @@ pub(crate) struct Shared {
     pub(crate) retry: RetryPolicy,
     pub(crate) credentials: Credentials,
     pub(crate) common_headers: Vec<(&'static str, String)>,
+    /// Where error bodies carry the parts of an error (`Settings::error_fields`).
+    pub(crate) error_fields: &'static [Field],
 }
 
 impl fmt::Debug for Transport {
@@ -785,6 +788,7 @@ impl Shared {
             status,
             headers,
             body,
+            error_fields: self.error_fields,
         })
     }
 
@@ -932,6 +936,7 @@ pub struct Answer {
     status: StatusCode,
     headers: HeaderMap,
     body: Bytes,
+    error_fields: &'static [Field],
 }
 
 impl Answer {
@@ -998,7 +1003,7 @@ impl Answer {
     /// The error this answer is: the API's error with its body decoded as
     /// `B`, or an unexpected status.
     pub fn into_error<B: DeserializeOwned>(self) -> Error<B> {
-        Error::from_answer(self.status, &self.headers, self.body)
+        Error::from_answer(self.status, &self.headers, self.body, self.error_fields)
     }
 }
 
@@ -1082,6 +1087,7 @@ mod tests {
             status: StatusCode::OK,
             headers: HeaderMap::new(),
             body: Bytes::from_static(body.as_bytes()),
+            error_fields: &[],
         }
     }
 
@@ -1355,6 +1361,7 @@ mod tests {
             status: StatusCode::OK,
             headers: HeaderMap::new(),
             body: Bytes::from_static(b"\xff"),
+            error_fields: &[],
         };
         assert!(broken.text().is_err());
         assert_eq!(&broken.bytes()[..], b"\xff");

@@ -19,7 +19,8 @@ use axum::response::{IntoResponse, Response};
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{HeaderMap, StatusCode};
 
-pub use crate::server::error_shape::{Field, Part, ProblemDetails, ProblemPart, write_fields};
+pub use crate::error_fields::{Field, Part, ProblemPart};
+pub use crate::server::error_shape::{ProblemDetails, write_fields};
 
 use crate::models::validation::{Problem, Report};
 use crate::server::request_id::{RequestId, X_REQUEST_ID};

@@ -1,56 +1,15 @@
 //! The error bodies the runtime writes: [`ProblemDetails`] (RFC 9457, its
 //! only format of its own, and that of a document that names no error
 //! schema) and [`write_fields`], which writes an [`ApiError`] in the shape
-//! of any error schema as a table of [`Field`]s. A generated server-stubs
+//! of any error schema as a table of [`Field`]s (`crate::error_fields`). A generated server-stubs
 //! crate states its document's table as its `ErrorBodyFormat`: an API's
 //! envelope is generated, never a type of the runtime.
 
 use std::io::Write as _;
 
+use crate::error_fields::{Field, Part, ProblemPart};
 use crate::server::error::{ApiError, ErrorFormat, Timestamp};
 use crate::server::request_id::RequestId;
-
-/// What a field of an error body holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
-    /// The HTTP status, as a number (`400`).
-    Status,
-    /// The status's reason phrase (`Bad Request`).
-    Title,
-    /// The summary of the error ([`ApiError::message`]).
-    Message,
-    /// The error code ([`ApiError::error_code`]), or the reason phrase
-    /// when the error has none.
-    Code,
-    /// The request id, as the `X-Request-Id` header has it.
-    RequestId,
-    /// The request id as a URI (`urn:request-id:<id>`): RFC 9457's
-    /// `instance`, which names the occurrence of the problem.
-    Instance,
-    /// The time of rendering, RFC 3339 in UTC, to the second.
-    Timestamp,
-    /// A fixed text, such as RFC 9457's `type` (`about:blank`).
-    Text(&'static str),
-    /// Every problem ([`ApiError::listed_problems`]), an object each with
-    /// these fields.
-    Problems(&'static [(&'static str, ProblemPart)]),
-    /// An object with these fields.
-    Object(&'static [Field]),
-}
-
-/// What a field of one problem holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProblemPart {
-    /// The property, parameter or header the problem is about.
-    Property,
-    /// What is wrong with it.
-    Message,
-    /// The problem's error code (`Required`, `MaxLength`, …).
-    ErrorCode,
-}
-
-/// A field of an error body: its name and what it holds.
-pub type Field = (&'static str, Part);
 
 /// Writes `error` as a JSON object with `fields`, in their order.
 pub fn write_fields(

@@ -150,6 +150,9 @@ struct ErrorBodyType {
     tokens: TokenStream,
     /// How the docs name it.
     text: String,
+    /// Where it carries the parts of an error: the error schema's table as
+    /// the runtime's fields, or none (`[]`).
+    fields: TokenStream,
 }
 
 fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
@@ -157,13 +160,16 @@ fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
         return Ok(ErrorBodyType {
             tokens: quote!(models::serde_json::Value),
             text: "serde_json::Value".to_owned(),
+            fields: quote!([]),
         });
     };
     let def = cx.api.error_schema_type(schema)?;
+    let table = cx.api.error_table(schema)?;
     let ident = format_ident!("{}", def.name);
     Ok(ErrorBodyType {
         tokens: quote!(models::#ident),
         text: format!("models::{}", def.name),
+        fields: super::error_table::fields_tokens(&table.fields),
     })
 }
 
@@ -301,9 +307,10 @@ fn client_tokens() -> TokenStream {
             /// server variable is unknown or not one of its allowed values, or a credential or
             /// header value cannot be sent in a header; [`Error::Transport`] when the HTTP
             /// client cannot be created.
-            pub fn build(self) -> Result<Client, Error> {
+            pub fn build(mut self) -> Result<Client, Error> {
                 let base_url = self.environment.resolve(self.settings.variables())?;
                 let user_agent = concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION"));
+                self.settings.error_fields(crate::ERROR_FIELDS);
                 Ok(Client {
                     transport: self.settings.build(&base_url, user_agent)?,
                 })
@@ -329,6 +336,20 @@ fn lib_tokens(
         None => " The body of the API's error answers, as JSON: the document names no one error schema (see [`ApiError::body`]).".to_owned(),
     };
     let error_tokens = &error_body.tokens;
+    let fields = &error_body.fields;
+    let fields_doc = match &cx.target.error_schema {
+        Some(schema) => format!(
+            " Where [`ErrorBody`] carries each part of an error, as the `{schema}` schema has \
+             them: [`ApiError::message`], [`ApiError::problems`] and [`ApiError::request_id`] \
+             are read from there, or by their common names (`message`, `errors`, `requestId`, \
+             …) where an answer's body has them elsewhere."
+        ),
+        None => " Where an error body carries each part of an error: the document names no \
+                 error schema, so [`ApiError::message`], [`ApiError::problems`] and \
+                 [`ApiError::request_id`] are read by their common names (`message`, `detail`, \
+                 `errors`, `requestId`, …)."
+            .to_owned(),
+    };
     let operation_types = has_types.then(|| {
         quote!(
             pub use operations::*;
@@ -442,6 +463,11 @@ fn lib_tokens(
 
         /// An error answer of the API, with its [`ErrorBody`].
         pub type ApiError = openapi_runtime::client::ApiError<ErrorBody>;
+
+        #[doc = #fields_doc]
+        // As the generator lays it out: rustfmt would nest it otherwise.
+        #[rustfmt::skip]
+        pub const ERROR_FIELDS: &[openapi_runtime::error_fields::Field] = &#fields;
     }
 }
 

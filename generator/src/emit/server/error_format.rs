@@ -102,7 +102,7 @@ pub(super) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
             media_type,
         }) => (schema, fields, media_type),
     };
-    let table = fields_tokens(&fields);
+    let table = super::super::error_table::fields_tokens(&fields);
     let doc = format!(
         " How this API's error responses are written: every error the router answers, its own \
          included, is rendered with [`ApiError::render_as`] in the shape of the document's \
@@ -117,7 +117,7 @@ pub(super) fn tokens(server: &Server<'_>) -> Result<TokenStream> {
             /// Each property of the error schema and the part of the error it holds.
             // As the generator lays it out: rustfmt would nest it otherwise.
             #[rustfmt::skip]
-            pub const ERROR_FIELDS: &'static [openapi_runtime::server::error::Field] = &#table;
+            pub const ERROR_FIELDS: &'static [openapi_runtime::error_fields::Field] = &#table;
         }
 
         impl openapi_runtime::server::error::ErrorFormat for ErrorBodyFormat {
@@ -191,44 +191,6 @@ fn example(fields: &[(String, ErrorPart)]) -> String {
         }
     }
     object(fields, 0, true)
-}
-
-/// The table as the runtime's `&[Field]` expression.
-fn fields_tokens(fields: &[(String, ErrorPart)]) -> TokenStream {
-    let entries = fields.iter().map(|(name, part)| {
-        let part = part_tokens(part);
-        quote!((#name, #part))
-    });
-    quote!([#(#entries),*])
-}
-
-fn part_tokens(part: &ErrorPart) -> TokenStream {
-    let runtime = quote!(openapi_runtime::server::error);
-    match part {
-        ErrorPart::Status => quote!(#runtime::Part::Status),
-        ErrorPart::Title => quote!(#runtime::Part::Title),
-        ErrorPart::Message => quote!(#runtime::Part::Message),
-        ErrorPart::Code => quote!(#runtime::Part::Code),
-        ErrorPart::RequestId => quote!(#runtime::Part::RequestId),
-        ErrorPart::Instance => quote!(#runtime::Part::Instance),
-        ErrorPart::Timestamp => quote!(#runtime::Part::Timestamp),
-        ErrorPart::Text(text) => quote!(#runtime::Part::Text(#text)),
-        ErrorPart::Problems(fields) => {
-            let entries = fields.iter().map(|(name, part)| {
-                let part = match part {
-                    ProblemPart::Property => quote!(Property),
-                    ProblemPart::Message => quote!(Message),
-                    ProblemPart::ErrorCode => quote!(ErrorCode),
-                };
-                quote!((#name, #runtime::ProblemPart::#part))
-            });
-            quote!(#runtime::Part::Problems(&[#(#entries),*]))
-        }
-        ErrorPart::Object(fields) => {
-            let table = fields_tokens(fields);
-            quote!(#runtime::Part::Object(&#table))
-        }
-    }
 }
 
 #[cfg(test)]

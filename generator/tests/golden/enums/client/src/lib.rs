@@ -30,3 +30,7 @@ pub type Error = openapi_runtime::client::Error<ErrorBody>;
 
 /// An error answer of the API, with its [`ErrorBody`].
 pub type ApiError = openapi_runtime::client::ApiError<ErrorBody>;
+
+/// Where an error body carries each part of an error: the document names no error schema, so [`ApiError::message`], [`ApiError::problems`] and [`ApiError::request_id`] are read by their common names (`message`, `detail`, `errors`, `requestId`, …).
+#[rustfmt::skip]
+pub const ERROR_FIELDS: &[openapi_runtime::error_fields::Field] = &[];

@@ -30,3 +30,39 @@ pub type Error = openapi_runtime::client::Error<ErrorBody>;
 
 /// An error answer of the API, with its [`ErrorBody`].
 pub type ApiError = openapi_runtime::client::ApiError<ErrorBody>;
+
+/// Where [`ErrorBody`] carries each part of an error, as the `Failure` schema has them: [`ApiError::message`], [`ApiError::problems`] and [`ApiError::request_id`] are read from there, or by their common names (`message`, `errors`, `requestId`, …) where an answer's body has them elsewhere.
+#[rustfmt::skip]
+pub const ERROR_FIELDS: &[openapi_runtime::error_fields::Field] = &[
+    ("httpStatus", openapi_runtime::error_fields::Part::Status),
+    ("type", openapi_runtime::error_fields::Part::Text("about:blank")),
+    (
+        "failure",
+        openapi_runtime::error_fields::Part::Object(
+            &[
+                ("errorCode", openapi_runtime::error_fields::Part::Code),
+                ("description", openapi_runtime::error_fields::Part::Message),
+                ("reason", openapi_runtime::error_fields::Part::Title),
+                ("correlationId", openapi_runtime::error_fields::Part::RequestId),
+                (
+                    "violations",
+                    openapi_runtime::error_fields::Part::Problems(
+                        &[
+                            (
+                                "pointer",
+                                openapi_runtime::error_fields::ProblemPart::Property,
+                            ),
+                            ("msg", openapi_runtime::error_fields::ProblemPart::Message),
+                            (
+                                "rule",
+                                openapi_runtime::error_fields::ProblemPart::ErrorCode,
+                            ),
+                        ],
+                    ),
+                ),
+            ],
+        ),
+    ),
+    ("occurredAt", openapi_runtime::error_fields::Part::Timestamp),
+    ("instance", openapi_runtime::error_fields::Part::Instance),
+];

@@ -57,32 +57,32 @@ pub struct ErrorBodyFormat;
 impl ErrorBodyFormat {
     /// Each property of the error schema and the part of the error it holds.
     #[rustfmt::skip]
-    pub const ERROR_FIELDS: &'static [openapi_runtime::server::error::Field] = &[
-        ("httpStatus", openapi_runtime::server::error::Part::Status),
-        ("type", openapi_runtime::server::error::Part::Text("about:blank")),
+    pub const ERROR_FIELDS: &'static [openapi_runtime::error_fields::Field] = &[
+        ("httpStatus", openapi_runtime::error_fields::Part::Status),
+        ("type", openapi_runtime::error_fields::Part::Text("about:blank")),
         (
             "failure",
-            openapi_runtime::server::error::Part::Object(
+            openapi_runtime::error_fields::Part::Object(
                 &[
-                    ("errorCode", openapi_runtime::server::error::Part::Code),
-                    ("description", openapi_runtime::server::error::Part::Message),
-                    ("reason", openapi_runtime::server::error::Part::Title),
-                    ("correlationId", openapi_runtime::server::error::Part::RequestId),
+                    ("errorCode", openapi_runtime::error_fields::Part::Code),
+                    ("description", openapi_runtime::error_fields::Part::Message),
+                    ("reason", openapi_runtime::error_fields::Part::Title),
+                    ("correlationId", openapi_runtime::error_fields::Part::RequestId),
                     (
                         "violations",
-                        openapi_runtime::server::error::Part::Problems(
+                        openapi_runtime::error_fields::Part::Problems(
                             &[
                                 (
                                     "pointer",
-                                    openapi_runtime::server::error::ProblemPart::Property,
+                                    openapi_runtime::error_fields::ProblemPart::Property,
                                 ),
                                 (
                                     "msg",
-                                    openapi_runtime::server::error::ProblemPart::Message,
+                                    openapi_runtime::error_fields::ProblemPart::Message,
                                 ),
                                 (
                                     "rule",
-                                    openapi_runtime::server::error::ProblemPart::ErrorCode,
+                                    openapi_runtime::error_fields::ProblemPart::ErrorCode,
                                 ),
                             ],
                         ),
@@ -90,8 +90,8 @@ impl ErrorBodyFormat {
                 ],
             ),
         ),
-        ("occurredAt", openapi_runtime::server::error::Part::Timestamp),
-        ("instance", openapi_runtime::server::error::Part::Instance),
+        ("occurredAt", openapi_runtime::error_fields::Part::Timestamp),
+        ("instance", openapi_runtime::error_fields::Part::Instance),
     ];
 }
 

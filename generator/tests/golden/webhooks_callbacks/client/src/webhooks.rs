@@ -27,8 +27,9 @@ impl WebhookSender {
     /// `https` URL, or a credential cannot be sent in a header;
     /// [`Error::Transport`](crate::Error::Transport) when the HTTP client cannot be
     /// created.
-    pub fn new(url: &str, builder: ClientBuilder) -> Result<Self, crate::Error> {
+    pub fn new(url: &str, mut builder: ClientBuilder) -> Result<Self, crate::Error> {
         let user_agent = concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION"));
+        builder.settings.error_fields(crate::ERROR_FIELDS);
         Ok(WebhookSender {
             transport: builder.settings.build(url, user_agent)?,
         })
