@@ -894,6 +894,43 @@ mod tests {
         assert!(api.problems().is_empty());
     }
 
+    /// A table that places a part twice: the first place, in the table's
+    /// order, that the body fills.
+    #[test]
+    fn the_first_place_of_a_part_wins() {
+        const PROBLEM: &[(&str, ProblemPart)] = &[
+            ("field", ProblemPart::Property),
+            ("message", ProblemPart::Message),
+        ];
+        const FIELDS: &[Field] = &[
+            ("summary", Part::Message),
+            ("violations", Part::Problems(PROBLEM)),
+            (
+                "error",
+                Part::Object(&[
+                    ("message", Part::Message),
+                    ("correlationId", Part::RequestId),
+                    ("issues", Part::Problems(PROBLEM)),
+                ]),
+            ),
+            ("traceId", Part::RequestId),
+        ];
+        let body = br#"{"summary":"first","violations":[{"field":"a","message":"x"}],
+            "error":{"message":"second","correlationId":"r1","issues":[{"field":"b","message":"y"}]},
+            "traceId":"r2"}"#;
+        let error = Error::<Value>::from_answer(
+            StatusCode::BAD_REQUEST,
+            &HeaderMap::new(),
+            Bytes::from_static(body),
+            FIELDS,
+        );
+        let api = error.api_error().expect("any JSON is a Value");
+        assert_eq!(api.message(), Some("first"));
+        assert_eq!(api.request_id(), Some("r1"));
+        let places: Vec<&str> = api.problems().iter().map(|p| p.property.as_str()).collect();
+        assert_eq!(places, ["a"]);
+    }
+
     #[test]
     fn a_problems_fields_may_be_numbers() {
         let body = br#"{"errors":[{"field":"qty","message":"too many","code":1001}]}"#;
