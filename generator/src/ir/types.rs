@@ -57,7 +57,9 @@ pub struct StructDef {
     pub fields: Vec<Field>,
     /// What happens to properties that are not fields.
     pub additional: Additional,
-    /// `minProperties` / `maxProperties`, when given.
+    /// `minProperties` / `maxProperties`, when given. They count every
+    /// property, so where they are given `additional` is never
+    /// [`Additional::Ignore`]: the undeclared properties are kept to be counted.
     pub property_count: (Option<usize>, Option<usize>),
 }
 

@@ -331,11 +331,10 @@ fn struct_validate(cx: &CheckContext<'_>, s: &StructDef) -> TokenStream {
 
 fn struct_validate_json(cx: &CheckContext<'_>, s: &StructDef, strict: bool) -> TokenStream {
     let runtime = &cx.runtime;
-    // An object without properties, bounds or rules on the others (`{}`)
-    // is only checked to be an object.
-    let reads_object = !s.fields.is_empty()
-        || !matches!(s.additional, Additional::Ignore)
-        || s.property_count != (None, None);
+    // An object without properties or rules on the others (`{}`) is only
+    // checked to be an object. One with a property count keeps the others
+    // (`StructDef::property_count`), so it is read.
+    let reads_object = !s.fields.is_empty() || !matches!(s.additional, Additional::Ignore);
     if !reads_object {
         return quote! {
             let _ = #runtime::expect_object(value, path, report);

@@ -272,9 +272,13 @@ fn may_have_large_variant(server: &Server<'_>, variants: &[Variant<'_>]) -> bool
     if variants.iter().all(|v| fields(v) == first) {
         return false;
     }
-    variants
-        .iter()
-        .any(|v| variant_size_bound(v).is_none_or(|bytes| bytes > 200))
+    variants.iter().any(|v| may_be_large(variant_size_bound(v)))
+}
+
+/// Whether a variant of at most `bound` bytes (`None`: not known) may be
+/// more than 200 bytes larger than another, as `large_enum_variant` needs.
+fn may_be_large(bound: Option<usize>) -> bool {
+    bound.is_none_or(|bytes| bytes > 200)
 }
 
 /// An upper bound of a variant's size in bytes; `None` when it holds a type
@@ -568,8 +572,54 @@ fn is_display(server: &Server<'_>, shape: &Shape) -> bool {
 mod tests {
     use quote::format_ident;
 
-    use super::{Variant, variant_size_bound};
+    use super::{Variant, may_be_large, tokens, variant_size_bound};
+    use crate::config::Target;
+    use crate::emit::Context;
+    use crate::emit::server::{Server, rust_types};
     use crate::ir::{BodyKind, Docs, Primitive, Response, ResponseHeader, Shape, Status, Ty};
+
+    /// Clippy's `large_enum_variant` needs a difference of more than 200
+    /// bytes: a variant of at most 200 cannot make one.
+    #[test]
+    fn a_variant_may_be_large_past_200_bytes_or_when_its_size_is_unknown() {
+        assert!(!may_be_large(Some(200)));
+        assert!(may_be_large(Some(201)));
+        assert!(may_be_large(None));
+    }
+
+    #[test]
+    fn encoded_answers_name_operations_of_the_document() {
+        let api = crate::testing::api(
+            "paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200': {description: A., content: {application/json: {schema: {type: object}}}}
+",
+        );
+        let answers = |ids: &[&str]| {
+            let mut target = Target::standalone("t.yaml".into(), "t");
+            target.encoded_answers = ids.iter().map(|id| (*id).to_owned()).collect();
+            let cx = Context {
+                api: &api,
+                target: &target,
+                command: "",
+                client_example: None,
+            };
+            let types = rust_types();
+            let server = Server::new(&cx, &types).unwrap();
+            tokens(&server)
+                .map(|_| ())
+                .map_err(|error| error.to_string())
+        };
+        assert_eq!(answers(&["getA"]), Ok(()));
+        let error = answers(&["getA", "getB"]).unwrap_err();
+        assert!(
+            error.contains("`encoded-answers` names `getB`, which is no operationId of t.yaml"),
+            "{error}"
+        );
+    }
 
     fn response(body: Option<BodyKind>, headers: &[Ty]) -> Response {
         Response {

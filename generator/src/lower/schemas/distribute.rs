@@ -146,7 +146,8 @@ impl<'d> TypeTable<'d> {
     /// A `oneOf` alternative (`own`, the first of its schemas) merged with
     /// the shared schemas into `merged`, as the struct `name`: the merged
     /// fields, and unknown properties as the union's schema (`view` at
-    /// `at`) says, else as the alternative's own does.
+    /// `at`) says, else as the alternative's own does, else as the union's
+    /// `minProperties`/`maxProperties` need (kept, to be counted).
     pub(super) fn alternative_struct(
         &mut self,
         merged: &[(View<'_>, Pointer)],
@@ -156,10 +157,11 @@ impl<'d> TypeTable<'d> {
         name: &str,
     ) -> Result<StructDef> {
         let fields = self.fields(merged, name)?;
-        let additional = if view.additional.is_some() {
-            self.additional(view, at, name, &fields)?
+        let own_view = View::of(&own.0);
+        let additional = if own_view.additional.is_some() && view.additional.is_none() {
+            self.additional(&own_view, &own.1, name, &fields)?
         } else {
-            self.additional(&View::of(&own.0), &own.1, name, &fields)?
+            self.additional(view, at, name, &fields)?
         };
         Ok(StructDef {
             fields,
@@ -193,7 +195,7 @@ pub(super) fn unmatchable_requirement<'v>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Ty;
+    use crate::ir::{Additional, Ty};
 
     use crate::lower::schemas::testing::{api, error, fields, kind};
 
@@ -219,6 +221,43 @@ mod tests {
                 "{keyword}: {message}"
             );
         }
+    }
+
+    /// The union's `minProperties` counts every property of a value, so
+    /// each alternative keeps the properties it does not declare, unless
+    /// the alternative itself says what becomes of them.
+    #[test]
+    fn an_alternative_keeps_undeclared_properties_the_union_counts() {
+        let api = api(concat!(
+            "    Contact:\n",
+            "      type: object\n",
+            "      minProperties: 2\n",
+            "      properties: {id: {type: string}}\n",
+            "      oneOf:\n",
+            "        - {type: object, properties: {email: {type: string}}}\n",
+            "        - {type: object, properties: {phone: {type: string}}, additionalProperties: false}\n",
+        ));
+        let TypeKind::Union(union) = kind(&api, "Contact") else {
+            panic!("Contact is not a union");
+        };
+        let additional: Vec<&Additional> = union
+            .variants
+            .iter()
+            .map(|variant| {
+                let Ty::Named(name) = &variant.shape.ty else {
+                    panic!("{variant:?}");
+                };
+                let TypeKind::Struct(def) = kind(&api, name) else {
+                    panic!("{name} is not a struct");
+                };
+                assert_eq!(def.property_count, (Some(2), None), "{name}");
+                &def.additional
+            })
+            .collect();
+        assert!(
+            matches!(additional[..], [Additional::Map { .. }, Additional::Deny]),
+            "{additional:?}"
+        );
     }
 
     /// A `oneOf` alternative that requires a property the schemas declare

@@ -65,7 +65,7 @@ impl Client {
     ///
     /// # Arguments
     ///
-    /// - `params`: the optional inputs (`q`), see [`ListAuditsParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`filter`), see [`ListAuditsParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -97,8 +97,8 @@ impl Client {
             "/audits",
             SECURITY,
         );
-        if let Some(__query) = &params.q {
-            __call.query_text("q", &__query.to_query_string());
+        if let Some(__query) = &params.filter {
+            __call.query_text("filter", &__query.to_query_string());
         }
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
@@ -112,7 +112,7 @@ impl Client {
     ///
     /// # Arguments
     ///
-    /// - `params`: the optional inputs (`q`), see [`CountAuditsParams`]; `Default::default()` for none.
+    /// - `params`: the optional inputs (`filter`), see [`CountAuditsParams`]; `Default::default()` for none.
     ///
     /// # Answers
     ///
@@ -144,8 +144,8 @@ impl Client {
             "/audits/count",
             SECURITY,
         );
-        if let Some(__query) = &params.q {
-            __call.query_text("q", &__query.to_query_string());
+        if let Some(__query) = &params.filter {
+            __call.query_text("filter", &__query.to_query_string());
         }
         let __answer = self.transport.send(__call).await?;
         match __answer.status() {
@@ -184,18 +184,18 @@ pub type ListEventsHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::list_audits`](crate::Client::list_audits): none by default.
 ///
-/// Set them with the methods of the same names, as in `ListAuditsParams::default().q(…)`.
+/// Set them with the methods of the same names, as in `ListAuditsParams::default().filter(…)`.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct ListAuditsParams {
-    /// `q` (the `q` query parameter): Which audits, by who made them.
-    pub q: Option<crate::models::AuditQuery>,
+    /// `filter` (the `filter` query parameter): Which audits, by who made them.
+    pub filter: Option<crate::models::AuditQuery>,
 }
 
 impl ListAuditsParams {
-    /// Sets `q`.
-    pub fn q(mut self, value: impl Into<crate::models::AuditQuery>) -> Self {
-        self.q = Some(value.into());
+    /// Sets `filter`.
+    pub fn filter(mut self, value: impl Into<crate::models::AuditQuery>) -> Self {
+        self.filter = Some(value.into());
         self
     }
 }
@@ -205,18 +205,18 @@ pub type ListAuditsHeaders = crate::NoHeaders;
 
 /// The optional inputs of [`Client::count_audits`](crate::Client::count_audits): none by default.
 ///
-/// Set them with the methods of the same names, as in `CountAuditsParams::default().q(…)`.
+/// Set them with the methods of the same names, as in `CountAuditsParams::default().filter(…)`.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct CountAuditsParams {
-    /// `q` (the `q` query parameter): Which audits, by who made them.
-    pub q: Option<crate::models::AuditQuery>,
+    /// `filter` (the `filter` query parameter): Which audits, by who made them.
+    pub filter: Option<crate::models::AuditQuery>,
 }
 
 impl CountAuditsParams {
-    /// Sets `q`.
-    pub fn q(mut self, value: impl Into<crate::models::AuditQuery>) -> Self {
-        self.q = Some(value.into());
+    /// Sets `filter`.
+    pub fn filter(mut self, value: impl Into<crate::models::AuditQuery>) -> Self {
+        self.filter = Some(value.into());
         self
     }
 }

@@ -73,7 +73,7 @@ impl Property for ListEventsQQueryProperty {
 /// ```
 pub type ListEventsQQuery = DynamicQuery<ListEventsQQueryProperty>;
 
-/// The properties the `q` parameter of `listAudits`, `countAudits` can filter and sort on.
+/// The properties the `filter` parameter of `listAudits`, `countAudits` can filter and sort on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AuditQueryProperty {
     /// `actor` (text)
@@ -97,7 +97,7 @@ impl Property for AuditQueryProperty {
     }
 }
 
-/// A query for the `q` parameter of `listAudits`, `countAudits`.
+/// A query for the `filter` parameter of `listAudits`, `countAudits`.
 ///
 /// Pages hold 1 to 100 results (10 when not asked for); results are finally sorted by nothing.
 ///

@@ -84,10 +84,10 @@ pub struct ListEventsRequest {
 pub struct ListAuditsRequest {
     /// Which audits, by who made them.
     ///
-    /// The `q` query parameter.
+    /// The `filter` query parameter.
     ///
-    /// Parsed into [`AuditQuery`](crate::models::AuditQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `q`.
-    pub q: Option<models::AuditQuery>,
+    /// Parsed into [`AuditQuery`](crate::models::AuditQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `filter`.
+    pub filter: Option<models::AuditQuery>,
 }
 
 /// The parameters and body of [`QueriesApi::count_audits`]: `GET /audits/count` (`countAudits`).
@@ -97,8 +97,8 @@ pub struct ListAuditsRequest {
 pub struct CountAuditsRequest {
     /// Which audits, by who made them.
     ///
-    /// The `q` query parameter.
+    /// The `filter` query parameter.
     ///
-    /// Parsed into [`AuditQuery`](crate::models::AuditQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `q`.
-    pub q: Option<models::AuditQuery>,
+    /// Parsed into [`AuditQuery`](crate::models::AuditQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `filter`.
+    pub filter: Option<models::AuditQuery>,
 }

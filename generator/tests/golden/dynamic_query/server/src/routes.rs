@@ -137,14 +137,18 @@ async fn handle_list_audits<A: QueriesApi>(
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "listAudits";
     let mut report = Report::new();
-    let mut q = None;
+    let mut filter = None;
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
-        if query_name == "q" && q.is_none() {
-            q = Some(query_value);
+        if query_name == "filter" && filter.is_none() {
+            filter = Some(query_value);
         }
     }
-    let q: Option<String> = params::value(q, "q", false, &mut report);
-    let q: Option<models::AuditQuery> = params::dynamic_query(q, "q", &mut report);
+    let filter: Option<String> = params::value(filter, "filter", false, &mut report);
+    let filter: Option<models::AuditQuery> = params::dynamic_query(
+        filter,
+        "filter",
+        &mut report,
+    );
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
@@ -154,7 +158,7 @@ async fn handle_list_audits<A: QueriesApi>(
         headers: parts.headers,
         extensions: parts.extensions,
     };
-    let request = api::ListAuditsRequest { q };
+    let request = api::ListAuditsRequest { filter };
     let response = shared.api.list_audits(context, request).await?;
     response.into_http()
 }
@@ -183,14 +187,18 @@ async fn handle_count_audits<A: QueriesApi>(
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "countAudits";
     let mut report = Report::new();
-    let mut q = None;
+    let mut filter = None;
     for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
-        if query_name == "q" && q.is_none() {
-            q = Some(query_value);
+        if query_name == "filter" && filter.is_none() {
+            filter = Some(query_value);
         }
     }
-    let q: Option<String> = params::value(q, "q", false, &mut report);
-    let q: Option<models::AuditQuery> = params::dynamic_query(q, "q", &mut report);
+    let filter: Option<String> = params::value(filter, "filter", false, &mut report);
+    let filter: Option<models::AuditQuery> = params::dynamic_query(
+        filter,
+        "filter",
+        &mut report,
+    );
     if !report.is_empty() {
         return Err(ApiError::validation(report));
     }
@@ -200,7 +208,7 @@ async fn handle_count_audits<A: QueriesApi>(
         headers: parts.headers,
         extensions: parts.extensions,
     };
-    let request = api::CountAuditsRequest { q };
+    let request = api::CountAuditsRequest { filter };
     let response = shared.api.count_audits(context, request).await?;
     response.into_http()
 }

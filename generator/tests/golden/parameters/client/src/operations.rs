@@ -595,6 +595,8 @@ pub struct HeadStockHeaders {
     pub x_gaps: Option<String>,
     /// `X-Maybe-Kinds`: Enum values that may be null
     pub x_maybe_kinds: Option<String>,
+    /// `X-Shelves`: A named list (an alias), comma-separated.
+    pub x_shelves: Option<String>,
 }
 
 impl HeadStockHeaders {
@@ -608,6 +610,7 @@ impl HeadStockHeaders {
             x_counted_at: read_header(headers, "X-Counted-At"),
             x_gaps: read_header(headers, "X-Gaps"),
             x_maybe_kinds: read_header(headers, "X-Maybe-Kinds"),
+            x_shelves: read_header(headers, "X-Shelves"),
         }
     }
 }

@@ -101,6 +101,9 @@ impl validation::ValidateJson for MaybeKind {
     }
 }
 
+/// Shelf names; nothing to check, so an alias.
+pub type ShelfList = Vec<String>;
+
 /// At most five SKUs.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]

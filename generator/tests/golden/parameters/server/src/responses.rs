@@ -103,6 +103,8 @@ pub enum HeadStockResponse {
         x_gaps: Option<Vec<Option<i64>>>,
         /// The `X-Maybe-Kinds` header: Enum values that may be null
         x_maybe_kinds: Option<Vec<Option<models::MaybeKind>>>,
+        /// The `X-Shelves` header: A named list (an alias), comma-separated.
+        x_shelves: Option<models::ShelfList>,
     },
 }
 
@@ -126,6 +128,7 @@ impl HeadStockResponse {
                 x_counted_at,
                 x_gaps,
                 x_maybe_kinds,
+                x_shelves,
             } => {
                 let mut response = respond::empty(respond::status(200));
                 let headers = response.headers_mut();
@@ -176,6 +179,10 @@ impl HeadStockResponse {
                             "x-maybe-kinds",
                             respond::header_json("X-Maybe-Kinds", &value)?,
                         );
+                }
+                if let Some(value) = x_shelves {
+                    headers
+                        .insert("x-shelves", respond::header_list("X-Shelves", &value)?);
                 }
                 Ok(response)
             }
