@@ -266,6 +266,62 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `tagBatch` operation.
+    ///
+    /// `PUT /batches/{batchId}/tags` (operation `tagBatch`).
+    ///
+    /// # Arguments
+    ///
+    /// - `batch_id` (the `batchId` path parameter).
+    /// - `body` (the request body, sent as `application/json`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Tagged.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `PUT`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn tag_batch(
+        &self,
+        batch_id: &str,
+        body: &[String],
+    ) -> Result<(), crate::Error> {
+        self.tag_batch_with_response(batch_id, body).await.map(Response::into_inner)
+    }
+    /// [`Client::tag_batch`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`TagBatchHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::tag_batch`].
+    pub async fn tag_batch_with_response(
+        &self,
+        batch_id: &str,
+        body: &[String],
+    ) -> Result<Response<(), TagBatchHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[
+            &[
+                Scheme::Header {
+                    name: "Authorization",
+                    prefix: Some("Bearer"),
+                },
+            ],
+        ];
+        let mut __call = Call::new(
+            "tagBatch",
+            reqwest::Method::PUT,
+            "/batches/{batchId}/tags",
+            SECURITY,
+        );
+        __call.path_param("batchId", batch_id);
+        __call.json_body("application/json", body);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), TagBatchHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// The `replaceBatch` operation.
     ///
     /// `PUT /batches/{batchId}` (operation `replaceBatch`).
@@ -582,6 +638,9 @@ pub type AddNoteHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::add_batch`](crate::Client::add_batch) declare, as [`Client::add_batch_with_response`](crate::Client::add_batch_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type AddBatchHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::tag_batch`](crate::Client::tag_batch) declare, as [`Client::tag_batch_with_response`](crate::Client::tag_batch_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type TagBatchHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::replace_batch`](crate::Client::replace_batch) declare, as [`Client::replace_batch_with_response`](crate::Client::replace_batch_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type ReplaceBatchHeaders = crate::NoHeaders;

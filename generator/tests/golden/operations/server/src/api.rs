@@ -108,6 +108,27 @@ pub trait OperationsApi: Send + Sync + 'static {
         &self,
         body: &[models::AddBatchBodyItem],
     ) -> Vec<models::validation::Problem>;
+    /// The `tagBatch` operation.
+    ///
+    /// `PUT /batches/{batchId}/tags` (`tagBatch`)
+    fn tag_batch(
+        &self,
+        context: RequestContext<Self::Principal>,
+        request: TagBatchRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::TagBatchResponse, ApiError>,
+    > + Send;
+    /// Checks the body of `PUT /batches/{batchId}/tags` (`tagBatch`)
+    /// against the rules its schemas cannot state, as the document's `x-rules` lists them:
+    ///
+    /// - `DuplicateTag`: no tag is given twice.
+    ///
+    /// The router calls it with every body that decodes, even one that breaks its schemas,
+    /// and answers 400 with the problems of both in one list;
+    /// [`tag_batch`](Self::tag_batch) is called only when there are none.
+    /// Return every problem found, with its error code and the path of the offending value
+    /// (such as `[3].lineItems[0].sku`), or none.
+    fn check_tag_batch_body(&self, body: &[String]) -> Vec<models::validation::Problem>;
     /// The `replaceBatch` operation.
     ///
     /// `PUT /batches/{batchId}` (`replaceBatch`)
@@ -216,6 +237,19 @@ pub struct AddBatchRequest {
     ///
     /// Sent as `application/json`.
     pub body: Vec<models::AddBatchBodyItem>,
+}
+
+/// The parameters and body of [`OperationsApi::tag_batch`]: `PUT /batches/{batchId}/tags` (`tagBatch`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TagBatchRequest {
+    /// The `batchId` path parameter.
+    pub batch_id: String,
+    /// The request body.
+    ///
+    /// Sent as `application/json`.
+    pub body: Vec<String>,
 }
 
 /// The parameters and body of [`OperationsApi::replace_batch`]: `PUT /batches/{batchId}` (`replaceBatch`).

@@ -169,6 +169,29 @@ impl AddBatchResponse {
     }
 }
 
+/// The responses of [`OperationsApi::tag_batch`](crate::api::OperationsApi::tag_batch): `PUT /batches/{batchId}/tags` (`tagBatch`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum TagBatchResponse {
+    /// 204: Tagged.
+    NoContent,
+}
+
+impl TagBatchResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
 /// The responses of [`OperationsApi::replace_batch`](crate::api::OperationsApi::replace_batch): `PUT /batches/{batchId}` (`replaceBatch`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReplaceBatchResponse {

@@ -62,6 +62,15 @@ pub fn router_with<A: OperationsApi>(api: A, settings: Settings) -> Router {
                 }),
         )
         .route(
+            "/batches/{batchId}/tags",
+            axum::routing::put(tag_batch::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "PUT")
+                }),
+        )
+        .route(
             "/batches/{batchId}",
             axum::routing::put(replace_batch::<A>)
                 .fallback(|request: Request| async move {
@@ -378,6 +387,76 @@ async fn handle_add_batch<A: OperationsApi>(
     };
     let request = api::AddBatchRequest { body };
     let response = shared.api.add_batch(context, request).await?;
+    response.into_http()
+}
+
+/// `PUT /batches/{batchId}/tags` (`tagBatch`).
+async fn tag_batch<A: OperationsApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_tag_batch(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "tagBatch")
+}
+
+/// Reads and checks a request to `tagBatch`, calls [`OperationsApi::tag_batch`], encodes its answer.
+async fn handle_tag_batch<A: OperationsApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "tagBatch";
+    let principal = security::authenticate_bearer(
+            &shared.api,
+            &parts,
+            OPERATION,
+            request_id,
+        )
+        .await?;
+    let mut report = Report::new();
+    let batch_id: Option<String> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "batchId",
+        &mut report,
+    );
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let Some(batch_id) = batch_id else {
+        return Err(ApiError::validation(report));
+    };
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/json"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: Vec<String> = body::json_with_rules::<
+        Vec<String>,
+    >(&bytes, |body| shared.api.check_tag_batch_body(body))?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        principal,
+        headers: security::redacted(parts.headers),
+        extensions: parts.extensions,
+    };
+    let request = api::TagBatchRequest {
+        batch_id,
+        body,
+    };
+    let response = shared.api.tag_batch(context, request).await?;
     response.into_http()
 }
 
