@@ -300,14 +300,7 @@ impl Client {
         batch_id: &str,
         body: &[String],
     ) -> Result<Response<(), TagBatchHeaders>, crate::Error> {
-        const SECURITY: &[&[Scheme]] = &[
-            &[
-                Scheme::Header {
-                    name: "Authorization",
-                    prefix: Some("Bearer"),
-                },
-            ],
-        ];
+        const SECURITY: &[&[Scheme]] = &[&[Scheme::Query { name: "api_key" }]];
         let mut __call = Call::new(
             "tagBatch",
             reqwest::Method::PUT,

@@ -411,7 +411,7 @@ async fn handle_tag_batch<A: OperationsApi>(
     request_id: &RequestId,
 ) -> Result<Response, ApiError> {
     const OPERATION: &str = "tagBatch";
-    let principal = security::authenticate_bearer(
+    let principal = security::authenticate_query_key(
             &shared.api,
             &parts,
             OPERATION,

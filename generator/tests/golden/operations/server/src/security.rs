@@ -182,6 +182,37 @@ pub(crate) async fn authenticate_optional_bearer<A: OperationsApi>(
 }
 
 /// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
+pub(crate) async fn authenticate_query_key<A: OperationsApi>(
+    api: &A,
+    parts: &Parts,
+    operation_id: &'static str,
+    request_id: &RequestId,
+) -> Result<A::Principal, ApiError> {
+    if let Some(query_key) = query_key_credential(parts) {
+        let presented = [
+            Credential {
+                scheme: Scheme::QueryKey,
+                value: &query_key,
+            },
+        ];
+        return api
+            .authenticate(Credentials {
+                operation_id,
+                presented: &presented,
+                headers: &parts.headers,
+                request_id,
+            })
+            .await;
+    }
+    Err(
+        ApiError::missing_credential(
+            "api_key",
+            "The api_key query parameter is missing.",
+        ),
+    )
+}
+
+/// Authenticates a request that must present a credential: 401 `InvalidCredential` when it presents none, without calling the hook.
 pub(crate) async fn authenticate_query_key_or_session<A: OperationsApi>(
     api: &A,
     parts: &Parts,
