@@ -40,10 +40,7 @@ pub(in crate::emit::client) fn plan_for<'a>(
         let mut locals = Namespace::default();
         let mut args = Vec::new();
         let mut fields = Vec::new();
-        let inputs = op
-            .params
-            .iter()
-            .filter(|p| !api.is_common_header(p) && !is_ignored_header(p));
+        let inputs = op.params.iter().filter(|p| !api.is_common_header(p));
         // Path parameters first, in the path's order: they are what the call
         // is about.
         let (mut path, other): (Vec<&Parameter>, Vec<&Parameter>) =
@@ -64,7 +61,7 @@ pub(in crate::emit::client) fn plan_for<'a>(
                     ident,
                     ty,
                     by_ref,
-                    copy: !by_ref && is_copy(api, &param.shape.ty, 0),
+                    copy: !by_ref && is_copy(api, &param.shape.ty),
                     input: Input::Param(param),
                 });
             } else {
@@ -221,23 +218,15 @@ pub(super) fn declared_headers<'a>(
     out
 }
 
-/// OpenAPI says header parameters named `Accept`, `Content-Type` or
-/// `Authorization` are ignored: the media types and security say them.
-pub(super) fn is_ignored_header(param: &Parameter) -> bool {
-    param.location == ParamLocation::Header
-        && ["accept", "content-type", "authorization"]
-            .iter()
-            .any(|name| param.wire.eq_ignore_ascii_case(name))
-}
-
 /// Whether values of `ty` are `Copy`: numbers, booleans, UUIDs, dates and
-/// the models' string enums.
-pub(super) fn is_copy(api: &Api, ty: &Ty, depth: usize) -> bool {
+/// the models' closed string enums, or an alias of one. (Aliases do not
+/// chain: a use of a `$ref` alias is its target's.)
+pub(super) fn is_copy(api: &Api, ty: &Ty) -> bool {
     match ty {
         Ty::Primitive(p) => !matches!(p, Primitive::String | Primitive::Binary),
-        Ty::Named(name) if depth < 16 => match api.type_named(name).map(|t| &t.kind) {
+        Ty::Named(name) => match api.type_named(name).map(|t| &t.kind) {
             Some(TypeKind::Enum(e)) => !e.open,
-            Some(TypeKind::Alias(shape)) => !shape.nullable && is_copy(api, &shape.ty, depth + 1),
+            Some(TypeKind::Alias(shape)) => !shape.nullable && is_copy(api, &shape.ty),
             _ => false,
         },
         _ => false,

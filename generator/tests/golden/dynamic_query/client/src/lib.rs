@@ -15,7 +15,7 @@ pub use operations::*;
 
 /// The models crate: the types of the API's bodies and queries.
 pub use dynamic_query_models as models;
-/// The `futures-util` crate, for its `StreamExt` and `TryStreamExt`.
+/// The `futures-util` crate the stream helpers use, for its `StreamExt` and `TryStreamExt`.
 pub use futures_util;
 /// The runtime's types the client's methods and errors name.
 pub use openapi_runtime::client::{FieldProblem, NoHeaders, Response, RetryPolicy};

@@ -4,7 +4,7 @@
 //! The operations: one method of [`Client`] each, with the types of their optional inputs
 //! (`…Params`) and of their answers when they have several (`…Response`).
 
-use openapi_runtime::client::{Call, Envelope, Response, Scheme};
+use openapi_runtime::client::{Call, Envelope, Response, Scheme, Style, paging};
 use crate::Client;
 
 impl Client {
@@ -153,6 +153,207 @@ impl Client {
             _ => Err(__answer.into_error()),
         }
     }
+    /// The `listMoves` operation.
+    ///
+    /// `GET /warehouses/{warehouseId}/moves` (operation `listMoves`).
+    ///
+    /// # Arguments
+    ///
+    /// - `warehouse_id` (the `warehouseId` path parameter).
+    /// - `zone` (the `zone` query parameter).
+    /// - `kind` (the `kind` query parameter).
+    /// - `dock` (the `dock` query parameter).
+    /// - `bay` (the `bay` query parameter).
+    /// - `params`: the optional inputs (`dqb`), see [`ListMovesParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: A page of moves.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn list_moves(
+        &self,
+        warehouse_id: i64,
+        zone: &str,
+        kind: crate::models::ListMovesKind,
+        dock: crate::models::Dock,
+        bay: crate::models::Bay,
+        params: ListMovesParams,
+    ) -> Result<crate::models::MovePage, crate::Error> {
+        self.list_moves_with_response(warehouse_id, zone, kind, dock, bay, params)
+            .await
+            .map(Response::into_inner)
+    }
+    /// [`Client::list_moves`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ListMovesHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::list_moves`].
+    pub async fn list_moves_with_response(
+        &self,
+        warehouse_id: i64,
+        zone: &str,
+        kind: crate::models::ListMovesKind,
+        dock: crate::models::Dock,
+        bay: crate::models::Bay,
+        params: ListMovesParams,
+    ) -> Result<Response<crate::models::MovePage, ListMovesHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "listMoves",
+            reqwest::Method::GET,
+            "/warehouses/{warehouseId}/moves",
+            SECURITY,
+        );
+        __call.path_param("warehouseId", &warehouse_id);
+        __call.query("zone", zone, Style::Comma, true);
+        __call.query("kind", &kind, Style::Comma, true);
+        __call.query("dock", &dock, Style::Comma, true);
+        __call.query("bay", &bay, Style::Comma, true);
+        if let Some(__query) = &params.dqb {
+            __call.query_text("dqb", &__query.to_query_string());
+        }
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::MovePage>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, ListMovesHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `listAllMoves` operation.
+    ///
+    /// `GET /moves` (operation `listAllMoves`).
+    ///
+    /// # Arguments
+    ///
+    /// - `params`: the optional inputs (`carrier`, `dqb`), see [`ListAllMovesParams`]; `Default::default()` for none.
+    ///
+    /// # Answers
+    ///
+    /// - 200: A page of moves.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `GET`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn list_all_moves(
+        &self,
+        params: ListAllMovesParams,
+    ) -> Result<crate::models::MovePage, crate::Error> {
+        self.list_all_moves_with_response(params).await.map(Response::into_inner)
+    }
+    /// [`Client::list_all_moves`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`ListAllMovesHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::list_all_moves`].
+    pub async fn list_all_moves_with_response(
+        &self,
+        params: ListAllMovesParams,
+    ) -> Result<Response<crate::models::MovePage, ListAllMovesHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "listAllMoves",
+            reqwest::Method::GET,
+            "/moves",
+            SECURITY,
+        );
+        __call.query("carrier", &params.carrier, Style::Comma, true);
+        if let Some(__query) = &params.dqb {
+            __call.query_text("dqb", &__query.to_query_string());
+        }
+        __call.accept("application/json");
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            200 => {
+                let __body = __answer.json::<crate::models::MovePage>(Envelope::Bare)?;
+                Ok(__answer.into_response(__body, ListAllMovesHeaders::read))
+            }
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// Every item of every page of [`Client::list_moves`], fetched page by page as the stream is read.
+    ///
+    /// The walk starts at the query's offset (0 when it has none) and asks for pages of its `count` (the API's default when it has none); it ends after the last page (offset plus items reaching the total the API reports), after an empty page, or after the first error, which it yields. It never asks for the same offset twice.
+    ///
+    /// # Arguments
+    ///
+    /// - `query`: the filters, sorting and page size; its offset is where the walk starts.
+    pub fn list_moves_stream(
+        &self,
+        warehouse_id: i64,
+        zone: &str,
+        kind: crate::models::ListMovesKind,
+        dock: crate::models::Dock,
+        bay: crate::models::Bay,
+        query: crate::models::MoveQuery,
+    ) -> impl futures_util::Stream<
+        Item = Result<String, crate::Error>,
+    > + Send + 'static {
+        let __client = self.clone();
+        let __first = query.requested_offset().unwrap_or(0);
+        let zone = zone.to_owned();
+        paging::walk(
+            __first,
+            move |__offset| {
+                let __client = __client.clone();
+                let __query = query.clone().offset(__offset);
+                let zone = zone.clone();
+                let bay = bay.clone();
+                let __params = ListMovesParams::default().dqb(__query);
+                async move {
+                    let __page = __client
+                        .list_moves(warehouse_id, &zone, kind, dock, bay, __params)
+                        .await?;
+                    Ok(paging::Page {
+                        offset: __page.offset,
+                        total: i64::try_from(__page.data_set_count).unwrap_or(i64::MAX),
+                        items: __page.items,
+                    })
+                }
+            },
+        )
+    }
+    /// Every item of every page of [`Client::list_all_moves`], fetched page by page as the stream is read.
+    ///
+    /// The walk starts at the query's offset (0 when it has none) and asks for pages of its `count` (the API's default when it has none); it ends after the last page (offset plus items reaching the total the API reports), after an empty page, or after the first error, which it yields. It never asks for the same offset twice.
+    ///
+    /// # Arguments
+    ///
+    /// - `query`: the filters, sorting and page size; its offset is where the walk starts.
+    /// - `params`: the other optional inputs, as for [`Client::list_all_moves`]; its `dqb` is replaced by each page's query.
+    pub fn list_all_moves_stream(
+        &self,
+        query: crate::models::MoveQuery,
+        params: ListAllMovesParams,
+    ) -> impl futures_util::Stream<
+        Item = Result<String, crate::Error>,
+    > + Send + 'static {
+        let __client = self.clone();
+        let __first = query.requested_offset().unwrap_or(0);
+        paging::walk(
+            __first,
+            move |__offset| {
+                let __client = __client.clone();
+                let __query = query.clone().offset(__offset);
+                let __params = params.clone().dqb(__query);
+                async move {
+                    let __page = __client.list_all_moves(__params).await?;
+                    Ok(paging::Page {
+                        offset: __page.offset,
+                        total: i64::try_from(__page.data_set_count).unwrap_or(i64::MAX),
+                        items: __page.items,
+                    })
+                }
+            },
+        )
+    }
 }
 
 /// The optional inputs of [`Client::list_events`](crate::Client::list_events): none by default.
@@ -223,3 +424,52 @@ impl CountAuditsParams {
 
 /// The headers the answers of [`Client::count_audits`](crate::Client::count_audits) declare, as [`Client::count_audits_with_response`](crate::Client::count_audits_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type CountAuditsHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::list_moves`](crate::Client::list_moves): none by default.
+///
+/// Set them with the methods of the same names, as in `ListMovesParams::default().dqb(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct ListMovesParams {
+    /// `dqb` (the `dqb` query parameter).
+    pub dqb: Option<crate::models::MoveQuery>,
+}
+
+impl ListMovesParams {
+    /// Sets `dqb`.
+    pub fn dqb(mut self, value: impl Into<crate::models::MoveQuery>) -> Self {
+        self.dqb = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::list_moves`](crate::Client::list_moves) declare, as [`Client::list_moves_with_response`](crate::Client::list_moves_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ListMovesHeaders = crate::NoHeaders;
+
+/// The optional inputs of [`Client::list_all_moves`](crate::Client::list_all_moves): none by default.
+///
+/// Set them with the methods of the same names, as in `ListAllMovesParams::default().carrier(…)`.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct ListAllMovesParams {
+    /// `carrier` (the `carrier` query parameter).
+    pub carrier: Option<String>,
+    /// `dqb` (the `dqb` query parameter).
+    pub dqb: Option<crate::models::MoveQuery>,
+}
+
+impl ListAllMovesParams {
+    /// Sets `carrier`.
+    pub fn carrier(mut self, value: impl Into<String>) -> Self {
+        self.carrier = Some(value.into());
+        self
+    }
+    /// Sets `dqb`.
+    pub fn dqb(mut self, value: impl Into<crate::models::MoveQuery>) -> Self {
+        self.dqb = Some(value.into());
+        self
+    }
+}
+
+/// The headers the answers of [`Client::list_all_moves`](crate::Client::list_all_moves) declare, as [`Client::list_all_moves_with_response`](crate::Client::list_all_moves_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type ListAllMovesHeaders = crate::NoHeaders;

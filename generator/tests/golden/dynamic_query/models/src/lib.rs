@@ -6,6 +6,10 @@
 //! Generated from `tests/fixtures/dynamic_query.yaml`: one module per API area, every type re-exported here. Each type (de)serialises with the document's wire names and checks its constraints with [`validation`].
 
 #[rustfmt::skip]
+pub mod common;
+#[rustfmt::skip]
+pub mod params;
+#[rustfmt::skip]
 pub mod queries;
 
 /// The `dqb` grammar the query types of [`queries`] are built on.
@@ -13,6 +17,7 @@ pub use openapi_runtime::models::dynamic_query;
 /// Validation: the checks every type implements, the report of problems, decoding.
 pub use openapi_runtime::models::validation;
 
+pub use common::*;
 pub use queries::*;
 
 /// The `chrono` crate the models use, so that dependants name the same version.

@@ -112,3 +112,43 @@ impl Property for AuditQueryProperty {
 /// assert!(query.to_query_string().starts_with("o=Equals&p="));
 /// ```
 pub type AuditQuery = DynamicQuery<AuditQueryProperty>;
+
+/// The properties the `dqb` parameter of `listMoves`, `listAllMoves` can filter and sort on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveQueryProperty {
+    /// `at` (date-time)
+    At,
+}
+
+impl Property for MoveQueryProperty {
+    const ALL: &'static [Self] = &[Self::At];
+    const MAX_COUNT: u32 = 100;
+    const DEFAULT_COUNT: u32 = 10;
+    const DEFAULT_SORT: &'static [Self] = &[];
+    fn name(self) -> &'static str {
+        match self {
+            Self::At => "at",
+        }
+    }
+    fn kind(self) -> ValueKind {
+        match self {
+            Self::At => ValueKind::DateTime,
+        }
+    }
+}
+
+/// A query for the `dqb` parameter of `listMoves`, `listAllMoves`.
+///
+/// Pages hold 1 to 100 results (10 when not asked for); results are finally sorted by nothing.
+///
+/// ```
+/// use dynamic_query_models::dynamic_query::{Direction, Op};
+/// use dynamic_query_models::{MoveQuery, MoveQueryProperty};
+///
+/// let query = MoveQuery::new()
+///     .filter(MoveQueryProperty::At, Op::Equals, "x")
+///     .sort(MoveQueryProperty::At, Direction::Descending)
+///     .count(50);
+/// assert!(query.to_query_string().starts_with("o=Equals&p="));
+/// ```
+pub type MoveQuery = DynamicQuery<MoveQueryProperty>;

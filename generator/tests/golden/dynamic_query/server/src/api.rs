@@ -58,6 +58,26 @@ pub trait QueriesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::CountAuditsResponse, ApiError>,
     > + Send;
+    /// The `listMoves` operation.
+    ///
+    /// `GET /warehouses/{warehouseId}/moves` (`listMoves`)
+    fn list_moves(
+        &self,
+        context: RequestContext,
+        request: ListMovesRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ListMovesResponse, ApiError>,
+    > + Send;
+    /// The `listAllMoves` operation.
+    ///
+    /// `GET /moves` (`listAllMoves`)
+    fn list_all_moves(
+        &self,
+        context: RequestContext,
+        request: ListAllMovesRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::ListAllMovesResponse, ApiError>,
+    > + Send;
 }
 
 /// The parameters and body of [`QueriesApi::list_events`]: `GET /events` (`listEvents`).
@@ -101,4 +121,38 @@ pub struct CountAuditsRequest {
     ///
     /// Parsed into [`AuditQuery`](crate::models::AuditQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `filter`.
     pub filter: Option<models::AuditQuery>,
+}
+
+/// The parameters and body of [`QueriesApi::list_moves`]: `GET /warehouses/{warehouseId}/moves` (`listMoves`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListMovesRequest {
+    /// The `warehouseId` path parameter.
+    pub warehouse_id: i64,
+    /// The `zone` query parameter.
+    pub zone: String,
+    /// The `kind` query parameter.
+    pub kind: models::ListMovesKind,
+    /// The `dock` query parameter.
+    pub dock: models::Dock,
+    /// The `bay` query parameter.
+    pub bay: models::Bay,
+    /// The `dqb` query parameter.
+    ///
+    /// Parsed into [`MoveQuery`](crate::models::MoveQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `dqb`.
+    pub dqb: Option<models::MoveQuery>,
+}
+
+/// The parameters and body of [`QueriesApi::list_all_moves`]: `GET /moves` (`listAllMoves`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListAllMovesRequest {
+    /// The `carrier` query parameter.
+    pub carrier: Option<String>,
+    /// The `dqb` query parameter.
+    ///
+    /// Parsed into [`MoveQuery`](crate::models::MoveQuery) before the method is called: a text that does not parse is a 400 `InvalidDynamicQuery` naming `dqb`.
+    pub dqb: Option<models::MoveQuery>,
 }

@@ -6,6 +6,7 @@
 //! Every documented response is a variant; an `ApiError` is answered in the stubs' own error format.
 
 use crate::error::ApiError;
+use crate::models;
 use crate::negotiation;
 use crate::respond;
 
@@ -90,6 +91,84 @@ impl CountAuditsResponse {
     pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
         match self {
             Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
+/// The responses of [`QueriesApi::list_moves`](crate::api::QueriesApi::list_moves): `GET /warehouses/{warehouseId}/moves` (`listMoves`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListMovesResponse {
+    /// 200: A page of moves.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::MovePage,
+    },
+}
+
+impl ListMovesResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The responses of [`QueriesApi::list_all_moves`](crate::api::QueriesApi::list_all_moves): `GET /moves` (`listAllMoves`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListAllMovesResponse {
+    /// 200: A page of moves.
+    Ok {
+        /// The body, sent as `application/json`.
+        body: models::MovePage,
+    },
+}
+
+impl ListAllMovesResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::Ok { .. } => respond::status(200),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(
+        self,
+        media_type: &'static str,
+    ) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::Ok { body } => {
+                respond::json(
+                    respond::status(200),
+                    &body,
+                    negotiation::response_type(
+                        media_type,
+                        &["application/json"],
+                        "application/json",
+                    ),
+                )
+            }
         }
     }
 }

@@ -61,6 +61,24 @@ pub fn router_with<A: QueriesApi>(api: A, settings: Settings) -> Router {
                     >(&request, "GET, HEAD")
                 }),
         )
+        .route(
+            "/warehouses/{warehouseId}/moves",
+            axum::routing::get(list_moves::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
+        .route(
+            "/moves",
+            axum::routing::get(list_all_moves::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "GET, HEAD")
+                }),
+        )
         .fallback(respond::route_not_found::<crate::ErrorBodyFormat>)
         .with_state(shared)
 }
@@ -211,4 +229,145 @@ async fn handle_count_audits<A: QueriesApi>(
     let request = api::CountAuditsRequest { filter };
     let response = shared.api.count_audits(context, request).await?;
     response.into_http()
+}
+
+/// `GET /warehouses/{warehouseId}/moves` (`listMoves`).
+async fn list_moves<A: QueriesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_list_moves(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "listMoves")
+}
+
+/// Reads and checks a request to `listMoves`, calls [`QueriesApi::list_moves`], encodes its answer.
+async fn handle_list_moves<A: QueriesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "listMoves";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut zone = None;
+    let mut kind = None;
+    let mut dock = None;
+    let mut bay = None;
+    let mut dqb = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        match query_name.as_ref() {
+            "zone" if zone.is_none() => zone = Some(query_value),
+            "kind" if kind.is_none() => kind = Some(query_value),
+            "dock" if dock.is_none() => dock = Some(query_value),
+            "bay" if bay.is_none() => bay = Some(query_value),
+            "dqb" if dqb.is_none() => dqb = Some(query_value),
+            _ => {}
+        }
+    }
+    let warehouse_id: Option<i64> = params::path(
+        parts.uri.path(),
+        2,
+        "",
+        "",
+        "warehouseId",
+        &mut report,
+    );
+    let zone: Option<String> = params::value(zone, "zone", true, &mut report);
+    let kind: Option<models::ListMovesKind> = params::value(
+        kind,
+        "kind",
+        true,
+        &mut report,
+    );
+    let dock: Option<models::Dock> = params::value(dock, "dock", true, &mut report);
+    let bay: Option<models::Bay> = params::value(bay, "bay", true, &mut report);
+    let dqb: Option<String> = params::value(dqb, "dqb", false, &mut report);
+    let dqb: Option<models::MoveQuery> = params::dynamic_query(dqb, "dqb", &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let (Some(warehouse_id), Some(zone), Some(kind), Some(dock), Some(bay)) = (
+        warehouse_id,
+        zone,
+        kind,
+        dock,
+        bay,
+    ) else {
+        return Err(ApiError::validation(report));
+    };
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::ListMovesRequest {
+        warehouse_id,
+        zone,
+        kind,
+        dock,
+        bay,
+        dqb,
+    };
+    let response = shared.api.list_moves(context, request).await?;
+    response.into_http(media_type)
+}
+
+/// `GET /moves` (`listAllMoves`).
+async fn list_all_moves<A: QueriesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(
+            handle_list_all_moves(&shared, parts, body, &request_id),
+        )
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "listAllMoves")
+}
+
+/// Reads and checks a request to `listAllMoves`, calls [`QueriesApi::list_all_moves`], encodes its answer.
+async fn handle_list_all_moves<A: QueriesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    _: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "listAllMoves";
+    let media_type = negotiation::negotiate(&parts.headers, &["application/json"])?;
+    let mut report = Report::new();
+    let mut carrier = None;
+    let mut dqb = None;
+    for (query_name, query_value) in params::query_pairs(parts.uri.query()) {
+        match query_name.as_ref() {
+            "carrier" if carrier.is_none() => carrier = Some(query_value),
+            "dqb" if dqb.is_none() => dqb = Some(query_value),
+            _ => {}
+        }
+    }
+    let carrier: Option<String> = params::value(carrier, "carrier", false, &mut report);
+    let dqb: Option<String> = params::value(dqb, "dqb", false, &mut report);
+    let dqb: Option<models::MoveQuery> = params::dynamic_query(dqb, "dqb", &mut report);
+    if !report.is_empty() {
+        return Err(ApiError::validation(report));
+    }
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::ListAllMovesRequest {
+        carrier,
+        dqb,
+    };
+    let response = shared.api.list_all_moves(context, request).await?;
+    response.into_http(media_type)
 }

@@ -8,6 +8,88 @@ use openapi_runtime::client::{Call, Response, Scheme};
 use crate::Client;
 
 impl Client {
+    /// The `putNote` operation.
+    ///
+    /// `PUT /notes` (operation `putNote`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `application/json`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Stored.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `PUT`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn put_note(&self, body: &Option<String>) -> Result<(), crate::Error> {
+        self.put_note_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::put_note`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PutNoteHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::put_note`].
+    pub async fn put_note_with_response(
+        &self,
+        body: &Option<String>,
+    ) -> Result<Response<(), PutNoteHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new("putNote", reqwest::Method::PUT, "/notes", SECURITY);
+        __call.json_body("application/json", body);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), PutNoteHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
+    /// The `putLabels` operation.
+    ///
+    /// `PUT /labels` (operation `putLabels`).
+    ///
+    /// # Arguments
+    ///
+    /// - `body` (the request body, sent as `application/json`).
+    ///
+    /// # Answers
+    ///
+    /// - 204: Stored.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`](crate::Error::Api), with the status and its body, when the API refuses the request.
+    /// The other variants of [`Error`](crate::Error) for an unexpected status, an undecodable body, a time-out or a failure to reach the API.
+    ///
+    /// As a `PUT`, the call is retried as the client's [`RetryPolicy`](crate::RetryPolicy) says.
+    pub async fn put_labels(
+        &self,
+        body: &Option<Vec<String>>,
+    ) -> Result<(), crate::Error> {
+        self.put_labels_with_response(body).await.map(Response::into_inner)
+    }
+    /// [`Client::put_labels`], answering with the status and the headers of the answer as well as its body.
+    ///
+    /// The headers the document declares are read into [`PutLabelsHeaders`] ([`Response::declared`]); the arguments, answers and errors are those of [`Client::put_labels`].
+    pub async fn put_labels_with_response(
+        &self,
+        body: &Option<Vec<String>>,
+    ) -> Result<Response<(), PutLabelsHeaders>, crate::Error> {
+        const SECURITY: &[&[Scheme]] = &[];
+        let mut __call = Call::new(
+            "putLabels",
+            reqwest::Method::PUT,
+            "/labels",
+            SECURITY,
+        );
+        __call.json_body("application/json", body);
+        let __answer = self.transport.send(__call).await?;
+        match __answer.status() {
+            204 => Ok(__answer.into_response((), PutLabelsHeaders::read)),
+            _ => Err(__answer.into_error()),
+        }
+    }
     /// A JSON string body with a `pattern`: the server stubs check it with `regex-lite` themselves, so their crate depends on it, though no parameter has a pattern.
     ///
     /// `PUT /codes` (operation `putCode`).
@@ -46,6 +128,12 @@ impl Client {
         }
     }
 }
+
+/// The headers the answers of [`Client::put_note`](crate::Client::put_note) declare, as [`Client::put_note_with_response`](crate::Client::put_note_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PutNoteHeaders = crate::NoHeaders;
+
+/// The headers the answers of [`Client::put_labels`](crate::Client::put_labels) declare, as [`Client::put_labels_with_response`](crate::Client::put_labels_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
+pub type PutLabelsHeaders = crate::NoHeaders;
 
 /// The headers the answers of [`Client::put_code`](crate::Client::put_code) declare, as [`Client::put_code_with_response`](crate::Client::put_code_with_response) reads them: none yet. When the document declares one, this becomes a struct with a field per header.
 pub type PutCodeHeaders = crate::NoHeaders;

@@ -29,6 +29,26 @@ pub struct RequestContext {
 ///
 /// No method has a default: when the document gains an operation, an implementation that lacks it no longer compiles.
 pub trait InlineBodiesApi: Send + Sync + 'static {
+    /// The `putNote` operation.
+    ///
+    /// `PUT /notes` (`putNote`)
+    fn put_note(
+        &self,
+        context: RequestContext,
+        request: PutNoteRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::PutNoteResponse, ApiError>,
+    > + Send;
+    /// The `putLabels` operation.
+    ///
+    /// `PUT /labels` (`putLabels`)
+    fn put_labels(
+        &self,
+        context: RequestContext,
+        request: PutLabelsRequest,
+    ) -> impl std::future::Future<
+        Output = Result<responses::PutLabelsResponse, ApiError>,
+    > + Send;
     /// A JSON string body with a `pattern`: the server stubs check it with `regex-lite` themselves, so their crate depends on it, though no parameter has a pattern.
     ///
     /// `PUT /codes` (`putCode`)
@@ -39,6 +59,28 @@ pub trait InlineBodiesApi: Send + Sync + 'static {
     ) -> impl std::future::Future<
         Output = Result<responses::PutCodeResponse, ApiError>,
     > + Send;
+}
+
+/// The parameters and body of [`InlineBodiesApi::put_note`]: `PUT /notes` (`putNote`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PutNoteRequest {
+    /// The request body.
+    ///
+    /// Sent as `application/json`.
+    pub body: Option<String>,
+}
+
+/// The parameters and body of [`InlineBodiesApi::put_labels`]: `PUT /labels` (`putLabels`).
+///
+/// A struct, so that a new optional parameter does not change the method's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PutLabelsRequest {
+    /// The request body.
+    ///
+    /// Sent as `application/json`.
+    pub body: Option<Vec<String>>,
 }
 
 /// The parameters and body of [`InlineBodiesApi::put_code`]: `PUT /codes` (`putCode`).

@@ -8,6 +8,52 @@
 use crate::error::ApiError;
 use crate::respond;
 
+/// The responses of [`InlineBodiesApi::put_note`](crate::api::InlineBodiesApi::put_note): `PUT /notes` (`putNote`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PutNoteResponse {
+    /// 204: Stored.
+    NoContent,
+}
+
+impl PutNoteResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
+/// The responses of [`InlineBodiesApi::put_labels`](crate::api::InlineBodiesApi::put_labels): `PUT /labels` (`putLabels`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PutLabelsResponse {
+    /// 204: Stored.
+    NoContent,
+}
+
+impl PutLabelsResponse {
+    /// The response's HTTP status.
+    pub fn status(&self) -> http::StatusCode {
+        match self {
+            Self::NoContent => respond::status(204),
+        }
+    }
+    /// The HTTP response: the body in the negotiated media type (when the
+    /// response offers it), the headers, the status.
+    pub(crate) fn into_http(self) -> Result<axum::response::Response, ApiError> {
+        match self {
+            Self::NoContent => Ok(respond::empty(respond::status(204))),
+        }
+    }
+}
+
 /// The responses of [`InlineBodiesApi::put_code`](crate::api::InlineBodiesApi::put_code): `PUT /codes` (`putCode`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PutCodeResponse {

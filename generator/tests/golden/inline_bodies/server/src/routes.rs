@@ -34,6 +34,24 @@ pub fn router_with<A: InlineBodiesApi>(api: A, settings: Settings) -> Router {
     let shared = Arc::new(Shared { api, settings });
     Router::new()
         .route(
+            "/notes",
+            axum::routing::put(put_note::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "PUT")
+                }),
+        )
+        .route(
+            "/labels",
+            axum::routing::put(put_labels::<A>)
+                .fallback(|request: Request| async move {
+                    respond::method_not_allowed::<
+                        crate::ErrorBodyFormat,
+                    >(&request, "PUT")
+                }),
+        )
+        .route(
             "/codes",
             axum::routing::put(put_code::<A>)
                 .fallback(|request: Request| async move {
@@ -50,6 +68,90 @@ pub fn router_with<A: InlineBodiesApi>(api: A, settings: Settings) -> Router {
 struct Shared<A> {
     api: A,
     settings: Settings,
+}
+
+/// `PUT /notes` (`putNote`).
+async fn put_note<A: InlineBodiesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_put_note(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "putNote")
+}
+
+/// Reads and checks a request to `putNote`, calls [`InlineBodiesApi::put_note`], encodes its answer.
+async fn handle_put_note<A: InlineBodiesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "putNote";
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/json"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: Option<String> = body::json(&bytes)?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::PutNoteRequest { body };
+    let response = shared.api.put_note(context, request).await?;
+    response.into_http()
+}
+
+/// `PUT /labels` (`putLabels`).
+async fn put_labels<A: InlineBodiesApi>(
+    State(shared): State<Arc<Shared<A>>>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let request_id = RequestId::from_headers(&parts.headers);
+    let outcome = AssertUnwindSafe(handle_put_labels(&shared, parts, body, &request_id))
+        .catch_unwind()
+        .await;
+    respond::finish::<crate::ErrorBodyFormat>(outcome, request_id, "putLabels")
+}
+
+/// Reads and checks a request to `putLabels`, calls [`InlineBodiesApi::put_labels`], encodes its answer.
+async fn handle_put_labels<A: InlineBodiesApi>(
+    shared: &Shared<A>,
+    parts: Parts,
+    body: Body,
+    request_id: &RequestId,
+) -> Result<Response, ApiError> {
+    const OPERATION: &str = "putLabels";
+    let Some(bytes) = body::read(
+            body,
+            &parts.headers,
+            &["application/json"],
+            shared.settings.body_limit,
+        )
+        .await? else {
+        return Err(ApiError::body_required());
+    };
+    let body: Option<Vec<String>> = body::json(&bytes)?;
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        operation_id: OPERATION,
+        headers: parts.headers,
+        extensions: parts.extensions,
+    };
+    let request = api::PutLabelsRequest { body };
+    let response = shared.api.put_labels(context, request).await?;
+    response.into_http()
 }
 
 /// `PUT /codes` (`putCode`).
