@@ -1600,6 +1600,30 @@ mod tests {
         assert_eq!(taken, 2);
     }
 
+    /// The settings' error table reaches the error an answer becomes.
+    #[tokio::test]
+    async fn an_error_answer_is_read_by_the_settings_error_table() {
+        use crate::error_fields::{Field, Part};
+        const FIELDS: &[Field] = &[("failure", Part::Object(&[("description", Part::Message)]))];
+        let body = r#"{"failure":{"description":"No widget 8."}}"#;
+        let answer = format!(
+            "HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\n\
+             content-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let (url, _) = crate::client::loopback::serve(vec![answer]).await;
+        let mut settings = Settings::default();
+        settings.error_fields(FIELDS);
+        let transport = settings.build(&url, "test/0").unwrap();
+        let answer = tokio::time::timeout(Duration::from_secs(5), transport.send(call()))
+            .await
+            .expect("one answer")
+            .unwrap();
+        let error = answer.into_error::<Value>();
+        let api = error.api_error().expect("the API's error");
+        assert_eq!(api.message(), Some("No widget 8."));
+    }
+
     #[tokio::test]
     async fn a_post_is_not_retried_unless_the_policy_says_so() {
         use crate::client::loopback::status;
