@@ -1,6 +1,8 @@
 //! What the unit tests of lowering and emitting share: a small document
-//! lowered, or the error it gives.
+//! lowered, or the error it gives, and the context emitters read.
 
+use crate::config::Target;
+use crate::emit::Context;
 use crate::ir::Api;
 use crate::parse::Document;
 
@@ -27,5 +29,15 @@ pub(crate) fn error(rest: &str) -> String {
     match lowered(rest) {
         Ok(_) => panic!("the document was accepted"),
         Err(error) => error,
+    }
+}
+
+/// What the emitters read: `api` generated for `target`.
+pub(crate) fn context<'a>(api: &'a Api, target: &'a Target) -> Context<'a> {
+    Context {
+        api,
+        target,
+        command: "",
+        client_example: None,
     }
 }

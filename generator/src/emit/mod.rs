@@ -461,12 +461,7 @@ mod tests {
         use crate::config::Target;
         let api = crate::testing::api("paths: {}\n");
         let layout = |target: &Target| {
-            let cx = super::Context {
-                api: &api,
-                target,
-                command: "",
-                client_example: None,
-            };
+            let cx = crate::testing::context(&api, target);
             (cx.models_inline(), cx.server_inline(), cx.json_walks())
         };
         let spec = std::path::PathBuf::from("t.yaml");

@@ -568,12 +568,8 @@ mod tests {
     fn the_manifest_of_one_document_names_it() {
         let api = crate::testing::api("paths: {}\n");
         let target = Target::standalone(PathBuf::from("t.yaml"), "shop");
-        let cx = crate::emit::Context {
-            api: &api,
-            target: &target,
-            command: "openapi-codegen generate",
-            client_example: None,
-        };
+        let mut cx = crate::testing::context(&api, &target);
+        cx.command = "openapi-codegen generate";
         let manifest =
             WorkspaceToml::render(&cx, &RuntimeSource::Vendored("runtime".to_owned())).unwrap();
         assert!(

@@ -394,7 +394,6 @@ fn environment_tokens(api: &Api, setup: &Setup) -> TokenStream {
 mod tests {
     use super::check_bearer_api_keys;
     use crate::config::Target;
-    use crate::emit::Context;
 
     /// What the settings' `bearer-api-keys` naming `keys` make of a
     /// document with an API key in a header and one in the query.
@@ -409,12 +408,7 @@ components:
         );
         let mut target = Target::standalone("t.yaml".into(), "t");
         target.bearer_api_keys = keys.iter().map(|key| (*key).to_owned()).collect();
-        let cx = Context {
-            api: &api,
-            target: &target,
-            command: "",
-            client_example: None,
-        };
+        let cx = crate::testing::context(&api, &target);
         check_bearer_api_keys(&cx).map_err(|error| error.to_string())
     }
 

@@ -629,7 +629,6 @@ mod tests {
 
     use super::emit_client;
     use crate::config::Target;
-    use crate::emit::Context;
 
     /// The `openapi-runtime` line of the client's manifest for a target.
     fn runtime_dependency(make: fn(PathBuf, &str) -> Target) -> String {
@@ -641,12 +640,7 @@ components:
 ",
         );
         let target = make(PathBuf::from("t.yaml"), "t");
-        let cx = Context {
-            api: &api,
-            target: &target,
-            command: "",
-            client_example: None,
-        };
+        let cx = crate::testing::context(&api, &target);
         let files = emit_client(&cx).unwrap();
         let manifest = files.get("client/Cargo.toml").unwrap();
         manifest

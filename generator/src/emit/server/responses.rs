@@ -574,7 +574,6 @@ mod tests {
 
     use super::{Variant, may_be_large, tokens, variant_size_bound};
     use crate::config::Target;
-    use crate::emit::Context;
     use crate::emit::server::{Server, rust_types};
     use crate::ir::{BodyKind, Docs, Primitive, Response, ResponseHeader, Shape, Status, Ty};
 
@@ -601,12 +600,7 @@ mod tests {
         let answers = |ids: &[&str]| {
             let mut target = Target::standalone("t.yaml".into(), "t");
             target.encoded_answers = ids.iter().map(|id| (*id).to_owned()).collect();
-            let cx = Context {
-                api: &api,
-                target: &target,
-                command: "",
-                client_example: None,
-            };
+            let cx = crate::testing::context(&api, &target);
             let types = rust_types();
             let server = Server::new(&cx, &types).unwrap();
             tokens(&server)
