@@ -446,15 +446,15 @@ impl Summary {
             };
             let text = field.as_str();
             match part {
-                Part::Message => self.message = self.message.take().or(text.map(str::to_owned)),
-                Part::RequestId => {
-                    self.request_id = self.request_id.take().or(text.map(str::to_owned));
+                Part::Message if self.message.is_none() => self.message = text.map(str::to_owned),
+                Part::RequestId if self.request_id.is_none() => {
+                    self.request_id = text.map(str::to_owned);
                 }
                 // The generated server stubs write the id as this URI; an
                 // `instance` that is another URI names no request.
-                Part::Instance => {
+                Part::Instance if self.request_id.is_none() => {
                     let id = text.and_then(|t| t.strip_prefix("urn:request-id:"));
-                    self.request_id = self.request_id.take().or(id.map(str::to_owned));
+                    self.request_id = id.map(str::to_owned);
                 }
                 Part::Problems(parts) if self.problems.is_empty() => {
                     let items = field.as_array().map(Vec::as_slice).unwrap_or_default();

@@ -151,8 +151,8 @@ struct ErrorBodyType {
     /// How the docs name it.
     text: String,
     /// Where it carries the parts of an error: the error schema's table as
-    /// the runtime's fields, or none (`[]`).
-    fields: TokenStream,
+    /// the runtime's fields, when there is one.
+    fields: Option<TokenStream>,
 }
 
 fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
@@ -160,16 +160,24 @@ fn error_body(cx: &Context<'_>) -> Result<ErrorBodyType> {
         return Ok(ErrorBodyType {
             tokens: quote!(models::serde_json::Value),
             text: "serde_json::Value".to_owned(),
-            fields: quote!([]),
+            fields: None,
         });
     };
     let def = cx.api.error_schema_type(schema)?;
-    let table = cx.api.error_table(schema)?;
+    // A schema the server stubs could not write (not an object, or with a
+    // required property that matches no part of an error) is refused by
+    // them; a client alone still takes it as its error body, read by the
+    // common names.
+    let fields = cx
+        .api
+        .error_table(schema)
+        .ok()
+        .map(|table| super::error_table::fields_tokens(&table.fields));
     let ident = format_ident!("{}", def.name);
     Ok(ErrorBodyType {
         tokens: quote!(models::#ident),
         text: format!("models::{}", def.name),
-        fields: super::error_table::fields_tokens(&table.fields),
+        fields,
     })
 }
 
@@ -336,18 +344,24 @@ fn lib_tokens(
         None => " The body of the API's error answers, as JSON: the document names no one error schema (see [`ApiError::body`]).".to_owned(),
     };
     let error_tokens = &error_body.tokens;
-    let fields = &error_body.fields;
-    let fields_doc = match &cx.target.error_schema {
-        Some(schema) => format!(
+    let fields = error_body.fields.clone().unwrap_or_else(|| quote!([]));
+    let fields_doc = match (&cx.target.error_schema, &error_body.fields) {
+        (Some(schema), Some(_)) => format!(
             " Where [`ErrorBody`] carries each part of an error, as the `{schema}` schema has \
              them: [`ApiError::message`], [`ApiError::problems`] and [`ApiError::request_id`] \
              are read from there, or by their common names (`message`, `errors`, `requestId`, \
              …) where an answer's body has them elsewhere."
         ),
-        None => " Where an error body carries each part of an error: the document names no \
-                 error schema, so [`ApiError::message`], [`ApiError::problems`] and \
-                 [`ApiError::request_id`] are read by their common names (`message`, `detail`, \
-                 `errors`, `requestId`, …)."
+        (Some(schema), None) => format!(
+            " Where an error body carries each part of an error: the `{schema}` schema does \
+             not say by its names, so [`ApiError::message`], [`ApiError::problems`] and \
+             [`ApiError::request_id`] are read by their common names (`message`, `detail`, \
+             `errors`, `requestId`, …)."
+        ),
+        (None, _) => " Where an error body carries each part of an error: the document names no \
+                      error schema, so [`ApiError::message`], [`ApiError::problems`] and \
+                      [`ApiError::request_id`] are read by their common names (`message`, \
+                      `detail`, `errors`, `requestId`, …)."
             .to_owned(),
     };
     let operation_types = has_types.then(|| {
@@ -648,6 +662,30 @@ components:
             .find(|line| line.starts_with("openapi-runtime"))
             .unwrap_or_else(|| panic!("{manifest}"))
             .to_owned()
+    }
+
+    /// An error schema the server stubs refuse (a required property that
+    /// matches no part of an error) is still a client's error body, read by
+    /// the common names.
+    #[test]
+    fn a_client_alone_takes_an_error_schema_the_stubs_refuse() {
+        let api = crate::testing::api(
+            "paths: {}
+components:
+  schemas:
+    Fault: {type: object, required: [hint], properties: {hint: {type: string}}}
+",
+        );
+        let mut target = Target::client_only(PathBuf::from("t.yaml"), "t");
+        target.error_schema = Some("Fault".to_owned());
+        let cx = crate::testing::context(&api, &target);
+        let files = emit_client(&cx).unwrap();
+        let lib = files.get("client/src/lib.rs").unwrap();
+        assert!(lib.contains("pub type ErrorBody = models::Fault;"), "{lib}");
+        assert!(
+            lib.contains("ERROR_FIELDS: &[openapi_runtime::error_fields::Field] = &[];"),
+            "{lib}"
+        );
     }
 
     /// A client that holds the models takes the runtime as they do, with
